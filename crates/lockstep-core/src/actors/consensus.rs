@@ -1,0 +1,411 @@
+//! The etcd/ZooKeeper-like lock service: a leader per term, changes committed by a majority,
+//! the revision (log index) as fencing token, leases judged on the leader's clock.
+//!
+//! The committed state is kept once for the cluster: Raft guarantees that every elected leader
+//! has every committed entry, so this is what any leader would see. What is modelled per node is
+//! what the timeline must show: appends and acks, votes, terms, crashes and partitions.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Dest, Effects, Timer};
+use crate::message::{Entry, Payload};
+use crate::topology::NodeId;
+use crate::trace::{FreeReason, Tag};
+
+/// One node's view of terms and votes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct ConsensusNode {
+    pub term: u64,
+    /// The term this node is campaigning in, and the votes it has.
+    pub campaign: Option<(u64, u32)>,
+}
+
+/// A lease: the lock key lives as long as it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Lease {
+    pub owner: NodeId,
+    pub ttl_ms: u64,
+    /// Expiry on the current leader's clock.
+    pub expires_local: i64,
+}
+
+/// A change the leader has sent out but not yet committed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Proposal {
+    pub entry: Entry,
+    pub term: u64,
+    pub acks: u32,
+    pub client: Option<(NodeId, u64)>,
+}
+
+/// The whole cluster.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Cluster {
+    pub nodes: Vec<ConsensusNode>,
+    /// NodeId of node-1.
+    pub base: NodeId,
+    /// Index of the node that leads the current term.
+    pub leader: usize,
+    pub term: u64,
+    /// The revision of the last committed change; never goes backwards.
+    pub revision: u64,
+    pub leases: BTreeMap<u64, Lease>,
+    /// Lock keys by create revision; the lowest is the owner.
+    pub keys: BTreeMap<u64, u64>,
+    pub pending: BTreeMap<u64, Proposal>,
+    pub revoking: BTreeSet<u64>,
+    pub next_proposal: u64,
+    pub next_lease: u64,
+    pub election_timeout_ms: u64,
+}
+
+/// What a consensus node sees while it reacts.
+#[derive(Debug)]
+pub struct ConsensusCtx<'a> {
+    /// Index of the reacting node (0 = node-1).
+    pub me: usize,
+    pub now_local: i64,
+    pub key: &'a str,
+    pub names: &'a [String],
+    pub fx: &'a mut Effects,
+}
+
+impl ConsensusCtx<'_> {
+    fn name(&self, node: NodeId) -> String {
+        self.names
+            .get(usize::from(node))
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+impl Cluster {
+    pub fn new(n: usize, base: NodeId, first_token: u64, election_timeout_ms: u64) -> Self {
+        let mut nodes = vec![ConsensusNode::default(); n];
+        for node in &mut nodes {
+            node.term = 1;
+        }
+        Cluster {
+            nodes,
+            base,
+            leader: 0,
+            term: 1,
+            revision: first_token - 1,
+            leases: BTreeMap::new(),
+            keys: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            revoking: BTreeSet::new(),
+            next_proposal: 1,
+            next_lease: 1,
+            election_timeout_ms,
+        }
+    }
+
+    pub fn majority(&self) -> u32 {
+        (self.nodes.len() / 2 + 1) as u32
+    }
+
+    /// The NodeId of the current leader.
+    pub fn leader_node(&self) -> NodeId {
+        self.base + self.leader as NodeId
+    }
+
+    fn node(&self, index: usize) -> Dest {
+        Dest::Node(self.base + index as NodeId)
+    }
+
+    /// The lease and owner of the lock, if anyone owns it.
+    pub fn owner(&self) -> Option<(u64, Lease)> {
+        let (&rev, lease) = self.keys.iter().next()?;
+        self.leases.get(lease).map(|l| (rev, *l))
+    }
+
+    fn propose(&mut self, entry: Entry, client: Option<(NodeId, u64)>, cx: &mut ConsensusCtx<'_>) {
+        let id = self.next_proposal;
+        self.next_proposal += 1;
+        self.pending.insert(
+            id,
+            Proposal {
+                entry: entry.clone(),
+                term: self.term,
+                acks: 0,
+                client,
+            },
+        );
+        for j in 0..self.nodes.len() {
+            if j != cx.me {
+                cx.fx.send(
+                    self.node(j),
+                    Payload::Append {
+                        term: self.term,
+                        proposal: id,
+                        entry: entry.clone(),
+                    },
+                );
+            }
+        }
+        if self.majority() <= 1 {
+            self.commit(id, cx);
+        }
+    }
+
+    pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut ConsensusCtx<'_>) {
+        let is_leader = cx.me == self.leader;
+        match payload {
+            Payload::LockReq { req, ttl_ms } if is_leader => {
+                let lease = self.next_lease;
+                self.next_lease += 1;
+                self.propose(
+                    Entry::Lock {
+                        lease,
+                        owner: from,
+                        ttl_ms,
+                    },
+                    Some((from, req)),
+                    cx,
+                );
+            }
+            Payload::Unlock { req, lease } if is_leader => {
+                self.propose(Entry::Unlock { lease }, Some((from, req)), cx);
+            }
+            Payload::KeepAlive { req, lease } if is_leader => {
+                let ok = match self.leases.get_mut(&lease) {
+                    Some(l) => {
+                        l.expires_local = cx.now_local + l.ttl_ms as i64;
+                        cx.fx.at(l.expires_local, Timer::LeaseCheck);
+                        true
+                    }
+                    None => false,
+                };
+                cx.fx.send_tagged(
+                    Dest::Node(from),
+                    Payload::KeepAliveReply { req, ok },
+                    ok.then_some(Tag::Renewed),
+                );
+            }
+            Payload::Append { term, proposal, .. } => {
+                let me = &mut self.nodes[cx.me];
+                if term >= me.term {
+                    me.term = term;
+                    me.campaign = None;
+                    cx.fx
+                        .send(Dest::Node(from), Payload::AppendAck { term, proposal });
+                }
+            }
+            Payload::AppendAck { term, proposal } if is_leader && term == self.term => {
+                let majority = self.majority();
+                if let Some(p) = self.pending.get_mut(&proposal) {
+                    p.acks += 1;
+                    if p.acks + 1 >= majority {
+                        self.commit(proposal, cx);
+                    }
+                }
+            }
+            Payload::RequestVote { term } => {
+                let me = &mut self.nodes[cx.me];
+                let granted = term > me.term;
+                if granted {
+                    me.term = term;
+                    me.campaign = None;
+                }
+                cx.fx
+                    .send(Dest::Node(from), Payload::Vote { term, granted });
+            }
+            Payload::Vote {
+                term,
+                granted: true,
+            } => {
+                let majority = self.majority();
+                let won = match &mut self.nodes[cx.me].campaign {
+                    Some((t, votes)) if *t == term => {
+                        *votes += 1;
+                        *votes >= majority
+                    }
+                    _ => false,
+                };
+                if won {
+                    self.become_leader(term, cx);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn commit(&mut self, proposal: u64, cx: &mut ConsensusCtx<'_>) {
+        let Some(p) = self.pending.remove(&proposal) else {
+            return;
+        };
+        self.revision += 1;
+        let rev = self.revision;
+        match p.entry {
+            Entry::Lock {
+                lease,
+                owner,
+                ttl_ms,
+            } => {
+                let expires_local = cx.now_local + ttl_ms as i64;
+                self.leases.insert(
+                    lease,
+                    Lease {
+                        owner,
+                        ttl_ms,
+                        expires_local,
+                    },
+                );
+                self.keys.insert(rev, lease);
+                cx.fx.at(expires_local, Timer::LeaseCheck);
+                let owner_now = self.keys.keys().next() == Some(&rev);
+                if let Some((client, req)) = p.client {
+                    let tag = owner_now.then(|| Tag::ServiceGrants {
+                        holder: cx.name(owner),
+                        token: Some(rev),
+                    });
+                    cx.fx.send_tagged(
+                        Dest::Node(client),
+                        Payload::LockReply {
+                            req,
+                            lease,
+                            rev,
+                            owner_now,
+                        },
+                        tag,
+                    );
+                }
+            }
+            Entry::Unlock { lease } | Entry::Revoke { lease } => {
+                let expired = matches!(p.entry, Entry::Revoke { .. });
+                self.revoking.remove(&lease);
+                let was_owner = self.keys.values().next() == Some(&lease);
+                let holder = self.leases.remove(&lease).map(|l| cx.name(l.owner));
+                self.keys.retain(|_, l| *l != lease);
+                let reason = if expired {
+                    FreeReason::Expired
+                } else {
+                    FreeReason::Released
+                };
+                let free_tag = holder
+                    .clone()
+                    .filter(|_| was_owner)
+                    .map(|holder| Tag::ServiceFrees { holder, reason });
+                match p.client {
+                    Some((client, req)) => cx.fx.send_tagged(
+                        Dest::Node(client),
+                        Payload::UnlockReply { req },
+                        free_tag,
+                    ),
+                    None => {
+                        let who = holder.unwrap_or_else(|| "?".into());
+                        cx.fx.state(
+                            format!("lease of {who} revoked, revision {rev}"),
+                            format!("A majority committed the revocation: {who}'s key is deleted at revision {rev}. {who} is not told; it finds out only when it next talks to the cluster."),
+                            free_tag,
+                        );
+                    }
+                }
+                if was_owner
+                    && let Some((&next_rev, &next_lease)) = self.keys.iter().next()
+                    && let Some(l) = self.leases.get(&next_lease)
+                {
+                    let tag = Tag::ServiceGrants {
+                        holder: cx.name(l.owner),
+                        token: Some(next_rev),
+                    };
+                    cx.fx.send_tagged(
+                        Dest::Node(l.owner),
+                        Payload::LockGranted {
+                            lease: next_lease,
+                            rev: next_rev,
+                        },
+                        Some(tag),
+                    );
+                }
+            }
+        }
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, leader_ok: bool, cx: &mut ConsensusCtx<'_>) {
+        match timer {
+            Timer::LeaseCheck if cx.me == self.leader => {
+                let expired: Vec<(u64, Lease)> = self
+                    .leases
+                    .iter()
+                    .filter(|(id, l)| {
+                        l.expires_local <= cx.now_local && !self.revoking.contains(id)
+                    })
+                    .map(|(id, l)| (*id, *l))
+                    .collect();
+                for (lease, l) in expired {
+                    self.revoking.insert(lease);
+                    let who = cx.name(l.owner);
+                    cx.fx.state(
+                        format!("lease {lease} ({who}) expired"),
+                        format!("{who}'s lease ran out on the leader's clock with no keepalive. The leader proposes to revoke it, which deletes {who}'s lock key."),
+                        None,
+                    );
+                    self.propose(Entry::Revoke { lease }, None, cx);
+                }
+            }
+            Timer::Election if !leader_ok && cx.me != self.leader => {
+                let term = self
+                    .nodes
+                    .iter()
+                    .map(|n| n.term)
+                    .max()
+                    .unwrap_or(1)
+                    .max(self.term)
+                    + 1;
+                self.nodes[cx.me].term = term;
+                self.nodes[cx.me].campaign = Some((term, 1));
+                cx.fx.state(
+                    format!("election for term {term}"),
+                    format!("No word from the leader for the election timeout ({} ms), so this node stands for term {term}.", self.election_timeout_ms),
+                    None,
+                );
+                for j in 0..self.nodes.len() {
+                    if j != cx.me {
+                        cx.fx.send(self.node(j), Payload::RequestVote { term });
+                    }
+                }
+                if self.majority() <= 1 {
+                    self.become_leader(term, cx);
+                } else {
+                    cx.fx.after(self.election_timeout_ms, Timer::Election);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn become_leader(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
+        self.leader = cx.me;
+        self.term = term;
+        self.nodes[cx.me].campaign = None;
+        self.pending.clear();
+        self.revoking.clear();
+        let extend = self.election_timeout_ms as i64;
+        for lease in self.leases.values_mut() {
+            lease.expires_local = cx.now_local + extend + lease.ttl_ms as i64;
+        }
+        if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
+            cx.fx.at(first, Timer::LeaseCheck);
+        }
+        let leases = self.leases.len();
+        cx.fx.state(
+            format!("leader of term {term}, revision {}", self.revision),
+            format!(
+                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. Like etcd's lessor, it refreshes all {leases} lease(s) to now + election timeout + TTL, so a lease can outlive what its holder expects.",
+                self.revision
+            ),
+            Some(Tag::Leader { term }),
+        );
+    }
+
+    /// A node stops. A leader's uncommitted proposals die with it.
+    pub fn crash(&mut self, index: usize) {
+        self.nodes[index].campaign = None;
+        if index == self.leader {
+            self.pending.clear();
+            self.revoking.clear();
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! The payouts database, the protected resource: a batch status, its payouts, and the fencing
+//! check of DESIGN §3 (`off`, `writes`, `enforce`, `permissive`) plus idempotency keys.
+
+use super::{Dest, Effects};
+use crate::message::{Payload, ReadResult, WriteResult};
+use crate::scenario::FencingMode;
+use crate::topology::NodeId;
+use crate::trace::Tag;
+
+/// The database's records; the verdict is computed from these alone.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Database {
+    pub fencing: FencingMode,
+    pub idempotency: bool,
+    pub amount_cents: u64,
+    /// Whether the batch is marked paid.
+    pub paid: bool,
+    /// The highest token seen for the lock key.
+    pub last_token: Option<u64>,
+    /// How many times each payout was applied.
+    pub applied: Vec<u32>,
+    pub writes_accepted: u32,
+    pub writes_rejected: u32,
+    pub reads_rejected: u32,
+    /// Repeated payouts turned into no-ops by their idempotency keys.
+    pub noops: u32,
+}
+
+/// What the database sees while it reacts.
+#[derive(Debug)]
+pub struct DbCtx<'a> {
+    pub from_name: &'a str,
+    pub fx: &'a mut Effects,
+}
+
+impl Database {
+    pub fn new(fencing: FencingMode, idempotency: bool, payouts: u32, amount_cents: u64) -> Self {
+        Database {
+            fencing,
+            idempotency,
+            amount_cents,
+            paid: false,
+            last_token: None,
+            applied: vec![0; payouts as usize],
+            writes_accepted: 0,
+            writes_rejected: 0,
+            reads_rejected: 0,
+            noops: 0,
+        }
+    }
+
+    /// The fencing decision for one access. `Err` carries the rejection reason.
+    fn fence(&mut self, token: Option<u64>, write: bool) -> Result<(), String> {
+        let strict = match (self.fencing, write) {
+            (FencingMode::Off, _) | (FencingMode::Writes, false) => return Ok(()),
+            (FencingMode::Permissive, _) if token.is_none() => return Ok(()),
+            // The article's storage: a write must be newer than every write before it.
+            (FencingMode::Writes, true) => true,
+            (FencingMode::Enforce | FencingMode::Permissive, _) => false,
+        };
+        let Some(t) = token else {
+            return Err("no fencing token".into());
+        };
+        match self.last_token {
+            Some(last) if t < last => Err(format!("{t} < last_token {last}")),
+            Some(last) if strict && t == last => {
+                Err(format!("{t} = last_token {last}, already used"))
+            }
+            _ => {
+                self.last_token = Some(self.last_token.map_or(t, |l| l.max(t)));
+                Ok(())
+            }
+        }
+    }
+
+    pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut DbCtx<'_>) {
+        match payload {
+            Payload::Read { req, token } => {
+                let before = self.last_token;
+                let (result, tag) = match self.fence(token, false) {
+                    Err(why) => {
+                        self.reads_rejected += 1;
+                        (
+                            ReadResult::Rejected(why),
+                            Some(Tag::AccessRejected {
+                                write: false,
+                                token,
+                                last_token: before,
+                            }),
+                        )
+                    }
+                    Ok(()) if self.paid => (ReadResult::Paid, None),
+                    Ok(()) => (ReadResult::Unpaid, None),
+                };
+                cx.fx
+                    .send_tagged(Dest::Node(from), Payload::ReadReply { req, result }, tag);
+            }
+            Payload::Write {
+                req,
+                token,
+                keys,
+                payouts,
+            } => {
+                let before = self.last_token;
+                match self.fence(token, true) {
+                    Err(why) => {
+                        self.writes_rejected += 1;
+                        let tag = Tag::AccessRejected {
+                            write: true,
+                            token,
+                            last_token: before,
+                        };
+                        cx.fx.send_tagged(
+                            Dest::Node(from),
+                            Payload::WriteReply {
+                                req,
+                                result: WriteResult::Rejected(why),
+                            },
+                            Some(tag),
+                        );
+                    }
+                    Ok(()) => {
+                        let (applied, noops, duplicated) = self.apply(payouts, keys);
+                        self.writes_accepted += 1;
+                        if duplicated > 0 {
+                            let cents = u64::from(duplicated) * self.amount_cents;
+                            cx.fx.state(
+                                format!("DUPLICATE: {duplicated} payouts paid twice"),
+                                format!(
+                                    "{} payouts that were already paid were paid again by {}'s write: {} paid twice. Nothing in the database knew this write was stale.",
+                                    duplicated,
+                                    cx.from_name,
+                                    money(cents)
+                                ),
+                                Some(Tag::Duplicate { payouts: duplicated, cents }),
+                            );
+                        }
+                        let tag = Tag::WriteAccepted {
+                            token,
+                            applied,
+                            noops,
+                        };
+                        cx.fx.send_tagged(
+                            Dest::Node(from),
+                            Payload::WriteReply {
+                                req,
+                                result: WriteResult::Applied { applied, noops },
+                            },
+                            Some(tag),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies a batch write; returns (applied, no-ops, newly duplicated payouts).
+    fn apply(&mut self, payouts: u32, keys: bool) -> (u32, u32, u32) {
+        let (mut applied, mut noops, mut duplicated) = (0, 0, 0);
+        let n = (payouts as usize).min(self.applied.len());
+        for count in &mut self.applied[..n] {
+            if self.idempotency && keys && *count > 0 {
+                noops += 1;
+                continue;
+            }
+            *count += 1;
+            applied += 1;
+            if *count > 1 {
+                duplicated += 1;
+            }
+        }
+        self.noops += noops;
+        self.paid = true;
+        (applied, noops, duplicated)
+    }
+}
+
+/// `125000` cents -> `$1,250.00`.
+pub fn money(cents: u64) -> String {
+    let dollars = cents / 100;
+    let mut digits = dollars.to_string();
+    let mut grouped = String::new();
+    while digits.len() > 3 {
+        let tail = digits.split_off(digits.len() - 3);
+        grouped = format!(",{tail}{grouped}");
+    }
+    format!("${digits}{grouped}.{:02}", cents % 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actors::Effect;
+
+    fn access(db: &mut Database, payload: Payload) -> Payload {
+        let mut fx = Effects::default();
+        db.on_message(
+            0,
+            payload,
+            &mut DbCtx {
+                from_name: "A",
+                fx: &mut fx,
+            },
+        );
+        fx.items
+            .into_iter()
+            .find_map(|e| match e {
+                Effect::Send { payload, .. } => Some(payload),
+                _ => None,
+            })
+            .expect("the database always answers")
+    }
+
+    fn write(db: &mut Database, token: Option<u64>) -> WriteResult {
+        match access(
+            db,
+            Payload::Write {
+                req: 1,
+                token,
+                keys: false,
+                payouts: 3,
+            },
+        ) {
+            Payload::WriteReply { result, .. } => result,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    fn read(db: &mut Database, token: Option<u64>) -> ReadResult {
+        match access(db, Payload::Read { req: 1, token }) {
+            Payload::ReadReply { result, .. } => result,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn writes_mode_is_the_articles_state_machine() {
+        let mut db = Database::new(FencingMode::Writes, false, 3, 100);
+        assert!(matches!(
+            write(&mut db, Some(34)),
+            WriteResult::Applied { applied: 3, .. }
+        ));
+        assert_eq!(
+            write(&mut db, Some(33)),
+            WriteResult::Rejected("33 < last_token 34".into())
+        );
+        assert_eq!(
+            write(&mut db, Some(34)),
+            WriteResult::Rejected("34 = last_token 34, already used".into())
+        );
+        // Reads are not checked in this mode, so a stale reader still sees the status.
+        assert_eq!(read(&mut db, Some(1)), ReadResult::Paid);
+    }
+
+    #[test]
+    fn writes_mode_lets_a_stale_first_write_through() {
+        let mut db = Database::new(FencingMode::Writes, false, 3, 100);
+        assert_eq!(read(&mut db, Some(34)), ReadResult::Unpaid);
+        assert!(matches!(
+            write(&mut db, Some(33)),
+            WriteResult::Applied { .. }
+        ));
+        assert!(matches!(
+            write(&mut db, Some(34)),
+            WriteResult::Applied { .. }
+        ));
+        assert_eq!(db.applied, vec![2, 2, 2]);
+    }
+
+    #[test]
+    fn enforce_raises_last_token_on_reads() {
+        let mut db = Database::new(FencingMode::Enforce, false, 3, 100);
+        assert_eq!(read(&mut db, Some(34)), ReadResult::Unpaid);
+        assert_eq!(
+            write(&mut db, Some(33)),
+            WriteResult::Rejected("33 < last_token 34".into())
+        );
+        assert!(matches!(
+            write(&mut db, Some(34)),
+            WriteResult::Applied { .. }
+        ));
+        assert_eq!(
+            read(&mut db, None),
+            ReadResult::Rejected("no fencing token".into())
+        );
+    }
+
+    #[test]
+    fn enforce_lets_a_reissued_token_through() {
+        let mut db = Database::new(FencingMode::Enforce, false, 3, 100);
+        assert!(matches!(
+            write(&mut db, Some(33)),
+            WriteResult::Applied { .. }
+        ));
+        assert!(matches!(
+            write(&mut db, Some(33)),
+            WriteResult::Applied { .. }
+        ));
+        assert_eq!(db.applied, vec![2, 2, 2]);
+    }
+
+    #[test]
+    fn permissive_accepts_tokenless_accesses() {
+        let mut db = Database::new(FencingMode::Permissive, false, 3, 100);
+        assert_eq!(read(&mut db, Some(34)), ReadResult::Unpaid);
+        assert!(matches!(write(&mut db, None), WriteResult::Applied { .. }));
+        assert_eq!(
+            write(&mut db, Some(33)),
+            WriteResult::Rejected("33 < last_token 34".into())
+        );
+    }
+
+    #[test]
+    fn idempotency_keys_turn_repeats_into_noops() {
+        let mut db = Database::new(FencingMode::Off, true, 3, 100);
+        let first = access(
+            &mut db,
+            Payload::Write {
+                req: 1,
+                token: None,
+                keys: true,
+                payouts: 3,
+            },
+        );
+        let again = access(
+            &mut db,
+            Payload::Write {
+                req: 2,
+                token: None,
+                keys: true,
+                payouts: 3,
+            },
+        );
+        assert!(matches!(
+            first,
+            Payload::WriteReply {
+                result: WriteResult::Applied {
+                    applied: 3,
+                    noops: 0
+                },
+                ..
+            }
+        ));
+        assert!(matches!(
+            again,
+            Payload::WriteReply {
+                result: WriteResult::Applied {
+                    applied: 0,
+                    noops: 3
+                },
+                ..
+            }
+        ));
+        assert_eq!(db.applied, vec![1, 1, 1]);
+    }
+
+    #[test]
+    fn money_is_grouped() {
+        assert_eq!(money(375_000), "$3,750.00");
+        assert_eq!(money(5), "$0.05");
+        assert_eq!(money(123_456_789), "$1,234,567.89");
+    }
+}

@@ -1,0 +1,119 @@
+//! The state machines of a run. Each reacts to a timer or a message and says what it wants done
+//! as [`Effect`]s; the simulation ([`crate::sim`]) carries them out. No actor knows how messages travel.
+
+pub mod consensus;
+pub mod db;
+pub mod redis;
+pub mod worker;
+
+use crate::message::Payload;
+use crate::topology::NodeId;
+use crate::trace::{EventKind, Tag};
+
+/// Where a message goes, as its sender knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dest {
+    /// The lock service's current address: the Redis master, or the consensus leader.
+    LockService,
+    /// The i-th Redlock instance (0-based).
+    Instance(u32),
+    /// A specific node.
+    Node(NodeId),
+    /// The payouts database.
+    Db,
+}
+
+/// Timers, each set on its node's own clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Timer {
+    /// A worker starts its job.
+    Start,
+    /// A worker tries to acquire again.
+    Retry,
+    /// A request has had no answer.
+    RequestTimeout(u64),
+    /// A worker's acquisition deadline passed while it waited in a queue.
+    AcquireDeadline,
+    /// A worker finished processing.
+    WorkDone,
+    /// A worker sends the write it decided on (a separate step, so a pause can fall in between).
+    SendWrite,
+    /// A worker renews its lease.
+    Renew,
+    /// A Redis instance checks whether its key's TTL ran out (`generation` of the key).
+    Expire(u64),
+    /// A Redis master ships buffered writes to its replica.
+    Ship,
+    /// A consensus follower checks whether it still has a leader.
+    Election,
+    /// A consensus leader checks for expired leases.
+    LeaseCheck,
+}
+
+/// Something an actor wants done.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Send a message; `tag` marks the send event (e.g. the release that ends a belief).
+    Send {
+        to: Dest,
+        payload: Payload,
+        tag: Option<Tag>,
+    },
+    /// Set a timer `after_ms` from now on the actor's clock.
+    After { after_ms: u64, timer: Timer },
+    /// Set a timer for when the actor's clock reads `local_ms`.
+    At { local_ms: i64, timer: Timer },
+    /// Record an event on the actor's own lane.
+    Event {
+        kind: EventKind,
+        label: String,
+        explanation: String,
+        tag: Option<Tag>,
+    },
+}
+
+/// The effects an actor asks for during one reaction.
+#[derive(Debug, Default)]
+pub struct Effects {
+    pub items: Vec<Effect>,
+}
+
+impl Effects {
+    pub fn send(&mut self, to: Dest, payload: Payload) {
+        self.items.push(Effect::Send {
+            to,
+            payload,
+            tag: None,
+        });
+    }
+    pub fn send_tagged(&mut self, to: Dest, payload: Payload, tag: Option<Tag>) {
+        self.items.push(Effect::Send { to, payload, tag });
+    }
+    pub fn after(&mut self, after_ms: u64, timer: Timer) {
+        self.items.push(Effect::After { after_ms, timer });
+    }
+    pub fn at(&mut self, local_ms: i64, timer: Timer) {
+        self.items.push(Effect::At { local_ms, timer });
+    }
+    pub fn state(
+        &mut self,
+        label: impl Into<String>,
+        explanation: impl Into<String>,
+        tag: Option<Tag>,
+    ) {
+        self.items.push(Effect::Event {
+            kind: EventKind::State,
+            label: label.into(),
+            explanation: explanation.into(),
+            tag,
+        });
+    }
+    pub fn note(&mut self, label: impl Into<String>, explanation: impl Into<String>) {
+        self.items.push(Effect::Event {
+            kind: EventKind::Note,
+            label: label.into(),
+            explanation: explanation.into(),
+            tag: None,
+        });
+    }
+}

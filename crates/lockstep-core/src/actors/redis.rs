@@ -1,0 +1,301 @@
+//! A Redis-like instance holding the lock key: `SET NX PX` judged on its own clock,
+//! compare-and-delete, compare-and-extend, an `INCR` fencing counter, and asynchronous replication.
+
+use super::{Dest, Effects, Timer};
+use crate::message::{Payload, ReplOp};
+use crate::topology::NodeId;
+use crate::trace::{FreeReason, Tag};
+
+/// The lock key as the instance stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LockKey {
+    /// The holder's random value.
+    pub value: u64,
+    pub owner: NodeId,
+    /// Absolute expiry on the instance's clock (Redis stores absolute unix ms).
+    pub expires_local: i64,
+}
+
+/// One instance.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RedisInstance {
+    pub key: Option<LockKey>,
+    /// The fencing counter; `INCR` returns `counter + 1`.
+    pub counter: u64,
+    /// A replica applies what its master ships and never expires keys itself.
+    pub is_replica: bool,
+    /// The replica this master ships to.
+    pub replica: Option<NodeId>,
+    pub replica_lag_ms: u64,
+    pub backlog: Vec<ReplOp>,
+    pub ship_pending: bool,
+    /// Bumped whenever the key changes, so that stale expiry checks do nothing.
+    pub generation: u64,
+    /// What a restart without persistence resets the counter to.
+    pub initial_counter: u64,
+}
+
+/// What an instance sees while it reacts.
+#[derive(Debug)]
+pub struct RedisCtx<'a> {
+    pub name: &'a str,
+    pub now_local: i64,
+    pub key: &'a str,
+    pub names: &'a [String],
+    pub fx: &'a mut Effects,
+}
+
+impl RedisCtx<'_> {
+    fn owner(&self, node: NodeId) -> String {
+        self.names
+            .get(usize::from(node))
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+impl RedisInstance {
+    pub fn new(counter: u64) -> Self {
+        RedisInstance {
+            key: None,
+            counter,
+            is_replica: false,
+            replica: None,
+            replica_lag_ms: 0,
+            backlog: Vec::new(),
+            ship_pending: false,
+            generation: 0,
+            initial_counter: counter,
+        }
+    }
+
+    fn replicate(&mut self, op: ReplOp, cx: &mut RedisCtx<'_>) {
+        if self.replica.is_none() {
+            return;
+        }
+        self.backlog.push(op);
+        if !self.ship_pending {
+            self.ship_pending = true;
+            cx.fx.after(self.replica_lag_ms, Timer::Ship);
+        }
+    }
+
+    fn arm_expiry(&mut self, cx: &mut RedisCtx<'_>) {
+        self.generation += 1;
+        if let Some(k) = self.key
+            && !self.is_replica
+        {
+            cx.fx.at(k.expires_local, Timer::Expire(self.generation));
+        }
+    }
+
+    /// Redis also expires lazily on access: a key past its time is gone for every command.
+    fn expire_if_due(&mut self, cx: &mut RedisCtx<'_>) {
+        if let Some(k) = self.key
+            && !self.is_replica
+            && cx.now_local >= k.expires_local
+        {
+            self.expire(cx);
+        }
+    }
+
+    fn expire(&mut self, cx: &mut RedisCtx<'_>) {
+        let Some(k) = self.key.take() else { return };
+        self.generation += 1;
+        let holder = cx.owner(k.owner);
+        cx.fx.state(
+            format!("{} expired ({holder}'s TTL ran out)", cx.key),
+            format!(
+                "{name}'s clock passed the key's expiry time, so {name} deletes it: the lock is free, whatever {holder} believes. Redis judges the TTL on its own clock and tells nobody.",
+                name = cx.name
+            ),
+            Some(Tag::ServiceFrees { holder, reason: FreeReason::Expired }),
+        );
+        self.replicate(ReplOp::DelKey, cx);
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, cx: &mut RedisCtx<'_>) {
+        match timer {
+            Timer::Expire(generation) if generation == self.generation => match self.key {
+                Some(k) if cx.now_local >= k.expires_local => self.expire(cx),
+                Some(k) => cx.fx.at(k.expires_local, Timer::Expire(self.generation)),
+                None => {}
+            },
+            Timer::Ship => {
+                self.ship_pending = false;
+                if let Some(replica) = self.replica
+                    && !self.backlog.is_empty()
+                {
+                    let ops = std::mem::take(&mut self.backlog);
+                    cx.fx.send(Dest::Node(replica), Payload::Replicate { ops });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut RedisCtx<'_>) {
+        self.expire_if_due(cx);
+        match payload {
+            Payload::Set {
+                req,
+                value,
+                ttl_ms,
+                with_token,
+            } => {
+                if self.key.is_some() {
+                    cx.fx.send(
+                        Dest::Node(from),
+                        Payload::SetReply {
+                            req,
+                            ok: false,
+                            token: None,
+                        },
+                    );
+                    return;
+                }
+                let key = LockKey {
+                    value,
+                    owner: from,
+                    expires_local: cx.now_local + ttl_ms as i64,
+                };
+                self.key = Some(key);
+                self.arm_expiry(cx);
+                self.replicate(
+                    ReplOp::SetKey {
+                        value,
+                        owner: from,
+                        expires_local: key.expires_local,
+                    },
+                    cx,
+                );
+                let token = if with_token {
+                    self.counter += 1;
+                    self.replicate(ReplOp::Counter(self.counter), cx);
+                    Some(self.counter)
+                } else {
+                    None
+                };
+                let tag = Tag::ServiceGrants {
+                    holder: cx.owner(from),
+                    token,
+                };
+                cx.fx.send_tagged(
+                    Dest::Node(from),
+                    Payload::SetReply {
+                        req,
+                        ok: true,
+                        token,
+                    },
+                    Some(tag),
+                );
+            }
+            Payload::Del { req, value } => {
+                let deleted = self.key.is_some_and(|k| k.value == value);
+                let mut tag = None;
+                if deleted {
+                    self.key = None;
+                    self.generation += 1;
+                    self.replicate(ReplOp::DelKey, cx);
+                    tag = Some(Tag::ServiceFrees {
+                        holder: cx.owner(from),
+                        reason: FreeReason::Released,
+                    });
+                }
+                cx.fx
+                    .send_tagged(Dest::Node(from), Payload::DelReply { req, deleted }, tag);
+            }
+            Payload::Extend { req, value, ttl_ms } => {
+                let ok = self.key.is_some_and(|k| k.value == value);
+                if let Some(k) = self.key.as_mut().filter(|_| ok) {
+                    k.expires_local = cx.now_local + ttl_ms as i64;
+                    let k = *k;
+                    self.arm_expiry(cx);
+                    self.replicate(
+                        ReplOp::SetKey {
+                            value,
+                            owner: from,
+                            expires_local: k.expires_local,
+                        },
+                        cx,
+                    );
+                }
+                let tag = ok.then_some(Tag::Renewed);
+                cx.fx
+                    .send_tagged(Dest::Node(from), Payload::ExtendReply { req, ok }, tag);
+            }
+            Payload::Replicate { ops } => {
+                for op in ops {
+                    match op {
+                        ReplOp::SetKey {
+                            value,
+                            owner,
+                            expires_local,
+                        } => {
+                            self.key = Some(LockKey {
+                                value,
+                                owner,
+                                expires_local,
+                            });
+                        }
+                        ReplOp::DelKey => self.key = None,
+                        ReplOp::Counter(c) => self.counter = c,
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The node process stops: what was not yet shipped to the replica is lost.
+    pub fn crash(&mut self) {
+        self.backlog.clear();
+        self.ship_pending = false;
+    }
+
+    /// The node comes back; without persistence it comes back empty.
+    pub fn restart(&mut self, persistent: bool, cx: &mut RedisCtx<'_>) {
+        if !persistent {
+            if let Some(k) = self.key.take() {
+                let holder = cx.owner(k.owner);
+                cx.fx.state(
+                    format!("{} forgot {}", cx.name, cx.key),
+                    format!("{} restarted without persistence: the key that said {holder} holds the lock is gone, and so is the fencing counter.", cx.name),
+                    Some(Tag::ServiceFrees { holder, reason: FreeReason::Forgotten }),
+                );
+            }
+            self.counter = self.initial_counter;
+        }
+        self.arm_expiry(cx);
+    }
+
+    /// The replica becomes the master, with only what had been replicated.
+    pub fn promote(&mut self, cx: &mut RedisCtx<'_>) {
+        self.is_replica = false;
+        if let Some(k) = self.key {
+            let holder = cx.owner(k.owner);
+            cx.fx.state(
+                format!("{} is master; it has {holder}'s key", cx.name),
+                format!("The promoted replica had received {holder}'s key, so it keeps honouring that lock (its counter is at {}).", self.counter),
+                Some(Tag::ServiceGrants { holder, token: None }),
+            );
+        } else {
+            cx.fx.state(
+                format!("{} is master, without the lock key", cx.name),
+                format!(
+                    "The promoted replica never received the lock key, and its fencing counter is at {}: it will grant the lock again and reissue tokens.",
+                    self.counter
+                ),
+                None,
+            );
+        }
+        self.arm_expiry(cx);
+    }
+
+    /// The clock stepped: re-judge the key now.
+    pub fn clock_jumped(&mut self, cx: &mut RedisCtx<'_>) {
+        if self.key.is_some() && !self.is_replica {
+            cx.fx.after(0, Timer::Expire(self.generation));
+        }
+    }
+}

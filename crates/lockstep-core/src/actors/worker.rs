@@ -1,0 +1,685 @@
+//! The worker: a check-then-act payout job behind a lock (acquire -> read status -> work -> write
+//! -> release), with the lock client for each kind of lock service.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::Rng;
+
+use super::{Dest, Effects, Timer};
+use crate::message::{Payload, ReadResult, WriteResult};
+use crate::scenario::{LockKind, OnUnavailable, WorkerConfig};
+use crate::trace::Tag;
+
+/// What every worker knows about the lock service it uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LockParams {
+    pub kind: LockKind,
+    pub ttl_ms: u64,
+    pub key: String,
+    pub instances: u32,
+    /// Redlock's drift allowance: `ttl * drift_factor + 2 ms`, as redlock-rb computes it.
+    pub drift_ms: u64,
+    pub instance_timeout_ms: u64,
+    pub retry_delay_ms: u64,
+    pub payouts: u32,
+}
+
+/// Where a worker is in its job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Idle,
+    Acquiring,
+    /// Queued behind another holder (consensus lock).
+    Waiting,
+    Checking,
+    Working,
+    Writing,
+    Releasing,
+    Done,
+    /// Fail-closed: would not process without the lock.
+    Refused,
+    /// Could not get the lock before its acquire timeout.
+    GaveUp,
+    Crashed,
+}
+
+impl Phase {
+    /// The lower-case name shown in inspectors.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Idle => "idle",
+            Phase::Acquiring => "acquiring",
+            Phase::Waiting => "waiting",
+            Phase::Checking => "checking",
+            Phase::Working => "working",
+            Phase::Writing => "writing",
+            Phase::Releasing => "releasing",
+            Phase::Done => "done",
+            Phase::Refused => "refused",
+            Phase::GaveUp => "gave-up",
+            Phase::Crashed => "crashed",
+        }
+    }
+
+    /// True once the worker will do nothing more.
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            Phase::Done | Phase::Refused | Phase::GaveUp | Phase::Crashed
+        )
+    }
+}
+
+/// Progress of one Redlock acquisition round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct RedlockRound {
+    pub start_local: i64,
+    pub next: u32,
+    pub successes: u32,
+    pub timeouts: u32,
+}
+
+/// A worker's state.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Worker {
+    pub cfg: WorkerConfig,
+    pub phase: Phase,
+    /// The fencing token of the current acquisition.
+    pub token: Option<u64>,
+    /// Whether the worker believes it holds the lock.
+    pub believes: bool,
+    /// Until when, on its own clock, the worker's lease is valid as far as it knows.
+    pub lease_until_local: Option<i64>,
+    /// This acquisition's random value (Redis) — only its holder can delete or extend the key.
+    pub lock_value: u64,
+    /// Whether it holds (or may hold) something at the lock service that it should release.
+    pub holds_something: bool,
+    /// Processing without the lock's protection (no lock, or fail-open).
+    pub unprotected: bool,
+    pub acquire_deadline_local: i64,
+    /// The last failed acquisition was for want of an answer, not because the lock was taken.
+    pub last_failure_unreachable: bool,
+    /// The request whose answer the job waits for.
+    pub awaiting: Option<u64>,
+    pub sent_local: i64,
+    pub renew: Option<(u64, i64)>,
+    pub next_req: u64,
+    pub redlock: RedlockRound,
+    /// Consensus: the lease the lock key lives under.
+    pub lease: Option<u64>,
+}
+
+/// What a worker sees while it reacts.
+#[derive(Debug)]
+pub struct WorkerCtx<'a> {
+    pub name: &'a str,
+    pub now_local: i64,
+    pub lock: &'a LockParams,
+    pub rng: &'a mut ChaCha8Rng,
+    pub fx: &'a mut Effects,
+}
+
+impl Worker {
+    pub fn new(cfg: WorkerConfig) -> Self {
+        Worker {
+            cfg,
+            phase: Phase::Idle,
+            token: None,
+            believes: false,
+            lease_until_local: None,
+            lock_value: 0,
+            holds_something: false,
+            unprotected: false,
+            acquire_deadline_local: 0,
+            last_failure_unreachable: false,
+            awaiting: None,
+            sent_local: 0,
+            renew: None,
+            next_req: 1,
+            redlock: RedlockRound::default(),
+            lease: None,
+        }
+    }
+
+    fn new_req(&mut self) -> u64 {
+        let req = self.next_req;
+        self.next_req += 1;
+        req
+    }
+
+    /// Sends a request the job waits on, with its timeout.
+    fn request(
+        &mut self,
+        cx: &mut WorkerCtx<'_>,
+        to: Dest,
+        make: impl FnOnce(u64) -> Payload,
+        timeout_ms: u64,
+    ) {
+        let req = self.new_req();
+        self.awaiting = Some(req);
+        self.sent_local = cx.now_local;
+        cx.fx.send(to, make(req));
+        cx.fx.after(timeout_ms, Timer::RequestTimeout(req));
+    }
+
+    /// The token the worker attaches to database accesses.
+    fn db_token(&self) -> Option<u64> {
+        if self.cfg.fencing && !self.unprotected {
+            self.token
+        } else {
+            None
+        }
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, cx: &mut WorkerCtx<'_>) {
+        match timer {
+            Timer::Start => self.start(cx),
+            Timer::Retry if self.phase == Phase::Acquiring => self.acquire(cx),
+            Timer::RequestTimeout(req) if self.awaiting == Some(req) => self.timed_out(cx),
+            Timer::AcquireDeadline if self.phase == Phase::Waiting => {
+                self.last_failure_unreachable = false;
+                self.give_up(cx);
+            }
+            Timer::WorkDone if self.phase == Phase::Working => self.work_done(cx),
+            Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
+            Timer::Renew => self.renew(cx),
+            _ => {}
+        }
+    }
+
+    fn start(&mut self, cx: &mut WorkerCtx<'_>) {
+        self.acquire_deadline_local = cx.now_local + self.cfg.acquire_timeout_ms as i64;
+        if cx.lock.kind == LockKind::None {
+            self.unprotected = true;
+            cx.fx.note(
+                format!("{} starts the job (no lock)", cx.name),
+                format!("{} runs the payout job without any lock: nothing stops another worker from running it at the same time.", cx.name),
+            );
+            self.check(cx);
+            return;
+        }
+        self.phase = Phase::Acquiring;
+        self.acquire(cx);
+    }
+
+    fn acquire(&mut self, cx: &mut WorkerCtx<'_>) {
+        match cx.lock.kind {
+            LockKind::Redis => {
+                self.lock_value = cx.rng.next_u64();
+                let (value, ttl_ms, with_token) =
+                    (self.lock_value, cx.lock.ttl_ms, self.cfg.fencing);
+                self.holds_something = true;
+                let timeout = self.cfg.request_timeout_ms;
+                self.request(
+                    cx,
+                    Dest::LockService,
+                    |req| Payload::Set {
+                        req,
+                        value,
+                        ttl_ms,
+                        with_token,
+                    },
+                    timeout,
+                );
+            }
+            LockKind::Redlock => {
+                self.lock_value = cx.rng.next_u64();
+                self.holds_something = true;
+                self.redlock = RedlockRound {
+                    start_local: cx.now_local,
+                    ..RedlockRound::default()
+                };
+                self.redlock_next(cx);
+            }
+            LockKind::Consensus => {
+                let ttl_ms = cx.lock.ttl_ms;
+                let timeout = self.cfg.request_timeout_ms;
+                self.request(
+                    cx,
+                    Dest::LockService,
+                    |req| Payload::LockReq { req, ttl_ms },
+                    timeout,
+                );
+            }
+            LockKind::None => {}
+        }
+    }
+
+    fn redlock_next(&mut self, cx: &mut WorkerCtx<'_>) {
+        if self.redlock.next < cx.lock.instances {
+            let (value, ttl_ms) = (self.lock_value, cx.lock.ttl_ms);
+            let to = Dest::Instance(self.redlock.next);
+            let timeout = cx.lock.instance_timeout_ms;
+            self.request(
+                cx,
+                to,
+                |req| Payload::Set {
+                    req,
+                    value,
+                    ttl_ms,
+                    with_token: false,
+                },
+                timeout,
+            );
+            return;
+        }
+        let round = self.redlock;
+        let n = cx.lock.instances;
+        let quorum = n / 2 + 1;
+        let elapsed = cx.now_local - round.start_local;
+        let validity = cx.lock.ttl_ms as i64 - elapsed - cx.lock.drift_ms as i64;
+        if round.successes >= quorum && validity > 0 {
+            cx.fx.state(
+                format!("{}/{n} locked, validity {validity} ms", round.successes),
+                format!(
+                    "Redlock: a majority ({quorum} of {n}) said OK and only {elapsed} ms passed, so the lock is valid for TTL {} - elapsed {elapsed} - drift {} = {validity} ms on {}'s clock.",
+                    cx.lock.ttl_ms, cx.lock.drift_ms, cx.name
+                ),
+                None,
+            );
+            self.lease_until_local = Some(cx.now_local + validity);
+            self.token = None;
+            self.believe(cx);
+            self.check(cx);
+        } else {
+            let why = if round.successes < quorum {
+                format!(
+                    "only {} of {n} instances said OK (needs {quorum})",
+                    round.successes
+                )
+            } else {
+                format!("validity {validity} ms is not positive (elapsed {elapsed} ms)")
+            };
+            cx.fx.state(
+                format!("Redlock failed: {}/{n}, unlock all", round.successes),
+                format!("Redlock: {why}, so {} does not hold the lock; it unlocks every instance and retries after a random delay.", cx.name),
+                None,
+            );
+            for i in 0..n {
+                let req = self.new_req();
+                cx.fx.send(
+                    Dest::Instance(i),
+                    Payload::Del {
+                        req,
+                        value: self.lock_value,
+                    },
+                );
+            }
+            self.holds_something = false;
+            self.last_failure_unreachable = round.timeouts >= quorum;
+            let delay = cx.rng.next_u64() % cx.lock.retry_delay_ms.max(1);
+            self.retry_after(cx, delay);
+        }
+    }
+
+    fn retry_after(&mut self, cx: &mut WorkerCtx<'_>, delay_ms: u64) {
+        if cx.now_local + delay_ms as i64 > self.acquire_deadline_local {
+            self.give_up(cx);
+        } else {
+            cx.fx.after(delay_ms, Timer::Retry);
+        }
+    }
+
+    fn give_up(&mut self, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        let waited = self.cfg.acquire_timeout_ms;
+        if !self.last_failure_unreachable {
+            self.phase = Phase::GaveUp;
+            cx.fx.state(
+                format!("{name} gives up: lock busy for {waited} ms"),
+                format!("{name} could not get the lock within its acquire timeout of {waited} ms and gives up; the batch is left to whoever holds the lock."),
+                None,
+            );
+            return;
+        }
+        match self.cfg.on_lock_unavailable {
+            OnUnavailable::FailClosed => {
+                self.phase = Phase::Refused;
+                cx.fx.state(
+                    format!("{name} refuses: no lock, no payouts (fail-closed)"),
+                    format!("The lock service did not answer for {waited} ms. Fail-closed: {name} will not pay without the lock. Safe, but the batch stays unpaid."),
+                    None,
+                );
+            }
+            OnUnavailable::FailOpen => {
+                self.unprotected = true;
+                cx.fx.state(
+                    format!("{name} proceeds without the lock (fail-open)"),
+                    format!("The lock service did not answer for {waited} ms. Fail-open: {name} processes anyway, and nothing stops another worker from doing the same."),
+                    None,
+                );
+                self.check(cx);
+            }
+        }
+    }
+
+    fn believe(&mut self, cx: &mut WorkerCtx<'_>) {
+        self.believes = true;
+        let name = cx.name;
+        let (label, token_text) = match self.token {
+            Some(t) => (
+                format!("{name} holds the lock (token {t})"),
+                format!(" with fencing token {t}"),
+            ),
+            None => (format!("{name} holds the lock"), String::new()),
+        };
+        let until = self.lease_until_local.map_or(String::new(), |u| format!(" Its lease is good until {u} ms on its own clock, but it will not look at a clock again unless it is told to."));
+        cx.fx.state(
+            label,
+            format!("From here {name} acts as the only holder{token_text}.{until}"),
+            Some(Tag::Believes { token: self.token }),
+        );
+    }
+
+    fn stop_believing_tag(&mut self) -> Option<Tag> {
+        if self.believes {
+            self.believes = false;
+            Some(Tag::StopsBelieving)
+        } else {
+            None
+        }
+    }
+
+    fn check(&mut self, cx: &mut WorkerCtx<'_>) {
+        self.phase = Phase::Checking;
+        let token = self.db_token();
+        let timeout = self.cfg.request_timeout_ms;
+        self.request(cx, Dest::Db, |req| Payload::Read { req, token }, timeout);
+    }
+
+    fn timed_out(&mut self, cx: &mut WorkerCtx<'_>) {
+        self.awaiting = None;
+        let name = cx.name;
+        match self.phase {
+            Phase::Acquiring if cx.lock.kind == LockKind::Redlock => {
+                self.redlock.timeouts += 1;
+                cx.fx.note(
+                    format!("redis-{} timed out", self.redlock.next + 1),
+                    format!("No answer within the per-instance timeout of {} ms; Redlock moves on to the next instance rather than wait.", cx.lock.instance_timeout_ms),
+                );
+                self.redlock.next += 1;
+                self.redlock_next(cx);
+            }
+            Phase::Acquiring => {
+                self.last_failure_unreachable = true;
+                cx.fx.note(
+                    "no answer from the lock service",
+                    format!("{name} got no answer within {} ms. It cannot tell whether the request was lost, the service is down, or the answer is late.", self.cfg.request_timeout_ms),
+                );
+                let retry = self.cfg.retry_ms;
+                self.retry_after(cx, retry);
+            }
+            Phase::Checking | Phase::Writing => {
+                let what = if self.phase == Phase::Checking {
+                    "read"
+                } else {
+                    "write"
+                };
+                cx.fx.note(
+                    format!("no answer to the {what}"),
+                    format!("{name}'s {what} got no answer within {} ms; it cannot know whether the database applied it, so it stops and releases.", self.cfg.request_timeout_ms),
+                );
+                self.release(cx);
+            }
+            Phase::Releasing => self.finish(cx, "done"),
+            _ => {}
+        }
+    }
+
+    pub fn on_message(&mut self, payload: Payload, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        match payload {
+            Payload::SetReply { req, ok, token } if self.awaiting == Some(req) => {
+                self.awaiting = None;
+                if cx.lock.kind == LockKind::Redlock {
+                    if ok {
+                        self.redlock.successes += 1;
+                    }
+                    self.redlock.next += 1;
+                    self.redlock_next(cx);
+                } else if ok {
+                    self.token = token;
+                    self.lease_until_local = Some(self.sent_local + cx.lock.ttl_ms as i64);
+                    self.believe(cx);
+                    self.check(cx);
+                } else {
+                    self.holds_something = false;
+                    self.last_failure_unreachable = false;
+                    let retry = self.cfg.retry_ms;
+                    self.retry_after(cx, retry);
+                }
+            }
+            Payload::LockReply {
+                req,
+                lease,
+                rev,
+                owner_now,
+            } if self.awaiting == Some(req) => {
+                self.awaiting = None;
+                self.lease = Some(lease);
+                self.holds_something = true;
+                if owner_now {
+                    self.token = Some(rev);
+                    self.lease_until_local = Some(self.sent_local + cx.lock.ttl_ms as i64);
+                    self.believe(cx);
+                    self.check(cx);
+                    self.schedule_renew(cx);
+                } else {
+                    self.phase = Phase::Waiting;
+                    cx.fx
+                        .at(self.acquire_deadline_local, Timer::AcquireDeadline);
+                    self.schedule_renew(cx);
+                }
+            }
+            Payload::LockGranted { lease, rev }
+                if self.phase == Phase::Waiting && self.lease == Some(lease) =>
+            {
+                self.token = Some(rev);
+                self.lease_until_local = Some(cx.now_local + cx.lock.ttl_ms as i64);
+                self.believe(cx);
+                self.check(cx);
+            }
+            Payload::ReadReply { req, result } if self.awaiting == Some(req) => {
+                self.awaiting = None;
+                match result {
+                    ReadResult::Unpaid => {
+                        self.phase = Phase::Working;
+                        cx.fx.after(self.cfg.work_ms, Timer::WorkDone);
+                        if cx.lock.kind == LockKind::Redis {
+                            self.schedule_renew(cx);
+                        }
+                    }
+                    ReadResult::Paid => {
+                        cx.fx.note(
+                            format!("{name}: already paid, nothing to do"),
+                            format!("The check found the batch paid, so {name} skips the work. This is the check that a stale holder skipped: it had checked earlier."),
+                        );
+                        self.release(cx);
+                    }
+                    ReadResult::Rejected(_) => self.release(cx),
+                }
+            }
+            Payload::WriteReply { req, result } if self.awaiting == Some(req) => {
+                self.awaiting = None;
+                if let WriteResult::Rejected(_) = result {
+                    cx.fx.note(
+                        format!("{name} is fenced off"),
+                        format!("{name} learns from the database, not from the lock service, that its lock was stale. Its payouts were never applied."),
+                    );
+                }
+                self.release(cx);
+            }
+            Payload::ExtendReply { req, ok } | Payload::KeepAliveReply { req, ok }
+                if self.renew.is_some_and(|(r, _)| r == req) =>
+            {
+                let (_, sent) = self.renew.take().unwrap_or_default();
+                if ok {
+                    self.lease_until_local = Some(sent + cx.lock.ttl_ms as i64);
+                } else if self.believes {
+                    let tag = self.stop_believing_tag();
+                    cx.fx.state(
+                        format!("{name} has lost the lock"),
+                        format!("The renewal failed, so {name} knows its lease is gone. If it had already sent its write, knowing this now is too late."),
+                        tag,
+                    );
+                    if self.phase == Phase::Working {
+                        self.release(cx);
+                    }
+                }
+            }
+            Payload::DelReply { req, .. } | Payload::UnlockReply { req }
+                if self.awaiting == Some(req) =>
+            {
+                self.awaiting = None;
+                self.finish(cx, "done");
+            }
+            _ => {}
+        }
+    }
+
+    fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
+        if self.cfg.renew_every_ms > 0 {
+            cx.fx.after(self.cfg.renew_every_ms, Timer::Renew);
+        }
+    }
+
+    fn renew(&mut self, cx: &mut WorkerCtx<'_>) {
+        let holding = matches!(
+            self.phase,
+            Phase::Checking | Phase::Working | Phase::Writing
+        ) && self.believes;
+        // A queued consensus waiter keeps its lease alive too, as an etcd session does.
+        let waiting = self.phase == Phase::Waiting;
+        if !holding && !waiting {
+            return;
+        }
+        let req = self.new_req();
+        self.renew = Some((req, cx.now_local));
+        let payload = match cx.lock.kind {
+            LockKind::Consensus => Payload::KeepAlive {
+                req,
+                lease: self.lease.unwrap_or_default(),
+            },
+            _ => Payload::Extend {
+                req,
+                value: self.lock_value,
+                ttl_ms: cx.lock.ttl_ms,
+            },
+        };
+        cx.fx.send(Dest::LockService, payload);
+        cx.fx.after(self.cfg.renew_every_ms, Timer::Renew);
+    }
+
+    fn work_done(&mut self, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        if self.cfg.check_lease_before_write && !self.unprotected {
+            let remaining = self.lease_until_local.map_or(0, |u| u - cx.now_local);
+            if remaining <= 0 || !self.believes {
+                let tag = self.stop_believing_tag();
+                cx.fx.state(
+                    format!("lease check: expired {} ms ago, abandon", -remaining),
+                    format!("{name} looks at its clock before writing: the lease has run out, so it does not write."),
+                    tag,
+                );
+                self.release(cx);
+                return;
+            }
+            cx.fx.state(
+                format!("lease check: {remaining} ms left, write"),
+                format!("{name} checks its lease right before writing: {remaining} ms left, so writing looks safe. But nothing stops a pause between this check and the write."),
+                None,
+            );
+            cx.fx.after(0, Timer::SendWrite);
+            return;
+        }
+        self.write(cx);
+    }
+
+    fn write(&mut self, cx: &mut WorkerCtx<'_>) {
+        self.phase = Phase::Writing;
+        let token = self.db_token();
+        let keys = self.cfg.idempotency_keys;
+        let payouts = cx.lock.payouts;
+        let timeout = self.cfg.request_timeout_ms;
+        self.request(
+            cx,
+            Dest::Db,
+            |req| Payload::Write {
+                req,
+                token,
+                keys,
+                payouts,
+            },
+            timeout,
+        );
+    }
+
+    fn release(&mut self, cx: &mut WorkerCtx<'_>) {
+        let tag = self.stop_believing_tag();
+        if !self.holds_something || self.unprotected {
+            if tag.is_some() {
+                cx.fx.state(format!("{} stops", cx.name), "", tag);
+            }
+            self.finish(cx, "done");
+            return;
+        }
+        self.holds_something = false;
+        self.phase = Phase::Releasing;
+        let timeout = self.cfg.request_timeout_ms;
+        match cx.lock.kind {
+            LockKind::Redis => {
+                let req = self.new_req();
+                self.awaiting = Some(req);
+                cx.fx.send_tagged(
+                    Dest::LockService,
+                    Payload::Del {
+                        req,
+                        value: self.lock_value,
+                    },
+                    tag,
+                );
+                cx.fx.after(timeout, Timer::RequestTimeout(req));
+            }
+            LockKind::Redlock => {
+                for i in 0..cx.lock.instances {
+                    let req = self.new_req();
+                    let t = if i == 0 { tag.clone() } else { None };
+                    cx.fx.send_tagged(
+                        Dest::Instance(i),
+                        Payload::Del {
+                            req,
+                            value: self.lock_value,
+                        },
+                        t,
+                    );
+                }
+                self.finish(cx, "done");
+            }
+            LockKind::Consensus => {
+                let req = self.new_req();
+                self.awaiting = Some(req);
+                let lease = self.lease.unwrap_or_default();
+                cx.fx
+                    .send_tagged(Dest::LockService, Payload::Unlock { req, lease }, tag);
+                cx.fx.after(timeout, Timer::RequestTimeout(req));
+            }
+            LockKind::None => self.finish(cx, "done"),
+        }
+    }
+
+    fn finish(&mut self, cx: &mut WorkerCtx<'_>, what: &str) {
+        self.phase = Phase::Done;
+        self.awaiting = None;
+        cx.fx.state(
+            format!("{} {what}", cx.name),
+            format!("{} has finished its job.", cx.name),
+            None,
+        );
+    }
+
+    /// The worker's process dies.
+    pub fn crash(&mut self) -> Option<Tag> {
+        self.phase = Phase::Crashed;
+        self.awaiting = None;
+        self.stop_believing_tag()
+    }
+}

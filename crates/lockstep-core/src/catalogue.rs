@@ -1,0 +1,49 @@
+//! The built-in scenarios (DESIGN §5), compiled in from assets/scenarios.
+
+use crate::scenario::{Scenario, ScenarioError, parse_scenario};
+
+macro_rules! catalogue {
+    ($($id:literal),* $(,)?) => {
+        /// Every built-in scenario as (id, TOML source), in teaching order.
+        pub const BUILTIN: &[(&str, &str)] = &[
+            $(($id, include_str!(concat!("../../../assets/scenarios/", $id, ".toml")))),*
+        ];
+    };
+}
+
+catalogue![
+    "naive-happy-path",
+    "naive-gc-pause",
+    "naive-network-delay",
+    "careful-worker-still-loses",
+    "heartbeat-does-not-help",
+    "fenced-gc-pause",
+    "fenced-writes-only-stale-first",
+    "fenced-every-access",
+    "redlock-happy-path",
+    "redlock-gc-pause",
+    "redlock-clock-jump",
+    "redlock-restart-without-persistence",
+    "redis-failover-token-rollback",
+    "consensus-fenced-failover",
+    "consensus-quorum-loss-fail-closed",
+    "consensus-quorum-loss-fail-open",
+    "migration-wrong-order",
+    "migration-right-order",
+    "idempotency-keys",
+];
+
+/// The ids of the built-in scenarios.
+pub fn ids() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(id, _)| *id)
+}
+
+/// The TOML source of a built-in scenario.
+pub fn source(id: &str) -> Option<&'static str> {
+    BUILTIN.iter().find(|(i, _)| *i == id).map(|(_, s)| *s)
+}
+
+/// Parses a built-in scenario. None if no built-in has that id.
+pub fn load(id: &str) -> Option<Result<Scenario, ScenarioError>> {
+    source(id).map(|text| parse_scenario(&format!("assets/scenarios/{id}.toml"), text.as_bytes()))
+}

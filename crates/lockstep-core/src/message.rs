@@ -1,0 +1,332 @@
+//! What travels between nodes, and how each message is labelled and explained on the timeline.
+
+/// Result of a status read at the database.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ReadResult {
+    Unpaid,
+    Paid,
+    Rejected(String),
+}
+
+/// Result of a batch write at the database.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum WriteResult {
+    Applied { applied: u32, noops: u32 },
+    Rejected(String),
+}
+
+/// One change shipped from a Redis master to its replica.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ReplOp {
+    /// The lock key with its owner's value, owner and absolute expiry (master's clock, as Redis ships PEXPIREAT).
+    SetKey {
+        value: u64,
+        owner: u16,
+        expires_local: i64,
+    },
+    DelKey,
+    Counter(u64),
+}
+
+/// A consensus log entry.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// Grant a lease and create the lock key under it.
+    Lock { lease: u64, owner: u16, ttl_ms: u64 },
+    /// Delete the key and revoke its lease (the holder unlocks).
+    Unlock { lease: u64 },
+    /// The leader revokes an expired lease.
+    Revoke { lease: u64 },
+}
+
+/// A message's content. `req` ties a reply to its request.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Payload {
+    /// `SET key value NX PX ttl`, plus `INCR` of the fencing counter in the same script when a token is wanted.
+    Set {
+        req: u64,
+        value: u64,
+        ttl_ms: u64,
+        with_token: bool,
+    },
+    SetReply {
+        req: u64,
+        ok: bool,
+        token: Option<u64>,
+    },
+    /// Compare-and-delete release.
+    Del {
+        req: u64,
+        value: u64,
+    },
+    DelReply {
+        req: u64,
+        deleted: bool,
+    },
+    /// Compare-and-extend renewal.
+    Extend {
+        req: u64,
+        value: u64,
+        ttl_ms: u64,
+    },
+    ExtendReply {
+        req: u64,
+        ok: bool,
+    },
+    Replicate {
+        ops: Vec<ReplOp>,
+    },
+    LockReq {
+        req: u64,
+        ttl_ms: u64,
+    },
+    LockReply {
+        req: u64,
+        lease: u64,
+        rev: u64,
+        owner_now: bool,
+    },
+    LockGranted {
+        lease: u64,
+        rev: u64,
+    },
+    KeepAlive {
+        req: u64,
+        lease: u64,
+    },
+    KeepAliveReply {
+        req: u64,
+        ok: bool,
+    },
+    Unlock {
+        req: u64,
+        lease: u64,
+    },
+    UnlockReply {
+        req: u64,
+    },
+    Append {
+        term: u64,
+        proposal: u64,
+        entry: Entry,
+    },
+    AppendAck {
+        term: u64,
+        proposal: u64,
+    },
+    RequestVote {
+        term: u64,
+    },
+    Vote {
+        term: u64,
+        granted: bool,
+    },
+    Read {
+        req: u64,
+        token: Option<u64>,
+    },
+    ReadReply {
+        req: u64,
+        result: ReadResult,
+    },
+    Write {
+        req: u64,
+        token: Option<u64>,
+        keys: bool,
+        payouts: u32,
+    },
+    WriteReply {
+        req: u64,
+        result: WriteResult,
+    },
+}
+
+fn token_suffix(token: Option<u64>) -> String {
+    match token {
+        Some(t) => format!(" token={t}"),
+        None => String::new(),
+    }
+}
+
+impl Payload {
+    /// The short label drawn on the arrow.
+    pub fn label(&self, key: &str, batch: &str) -> String {
+        match self {
+            Payload::Set {
+                ttl_ms, with_token, ..
+            } => {
+                if *with_token {
+                    format!("SET {key} NX PX {ttl_ms} + INCR fence")
+                } else {
+                    format!("SET {key} NX PX {ttl_ms}")
+                }
+            }
+            Payload::SetReply {
+                ok: true, token, ..
+            } => format!("OK{}", token_suffix(*token)),
+            Payload::SetReply { ok: false, .. } => "nil (key exists)".into(),
+            Payload::Del { .. } => format!("DEL {key} if value matches"),
+            Payload::DelReply { deleted: true, .. } => "deleted".into(),
+            Payload::DelReply { deleted: false, .. } => "not deleted (not the holder)".into(),
+            Payload::Extend { ttl_ms, .. } => format!("PEXPIRE {key} {ttl_ms} if value matches"),
+            Payload::ExtendReply { ok: true, .. } => "extended".into(),
+            Payload::ExtendReply { ok: false, .. } => "not extended (lock lost)".into(),
+            Payload::Replicate { ops } => format!(
+                "replicate {} op{}",
+                ops.len(),
+                if ops.len() == 1 { "" } else { "s" }
+            ),
+            Payload::LockReq { ttl_ms, .. } => format!("lock {key} (lease {ttl_ms} ms)"),
+            Payload::LockReply {
+                rev,
+                owner_now: true,
+                ..
+            } => format!("locked, revision={rev}"),
+            Payload::LockReply {
+                rev,
+                owner_now: false,
+                ..
+            } => format!("queued, revision={rev}"),
+            Payload::LockGranted { rev, .. } => format!("locked, revision={rev}"),
+            Payload::KeepAlive { lease, .. } => format!("keepalive lease {lease}"),
+            Payload::KeepAliveReply { ok: true, .. } => "lease refreshed".into(),
+            Payload::KeepAliveReply { ok: false, .. } => "lease not found".into(),
+            Payload::Unlock { .. } => format!("unlock {key}"),
+            Payload::UnlockReply { .. } => "unlocked".into(),
+            Payload::Append { entry, .. } => match entry {
+                Entry::Lock { lease, .. } => format!("append: put {key} lease {lease}"),
+                Entry::Unlock { lease } => format!("append: delete {key} lease {lease}"),
+                Entry::Revoke { lease } => format!("append: revoke lease {lease}"),
+            },
+            Payload::AppendAck { .. } => "ack".into(),
+            Payload::RequestVote { term } => format!("vote for me, term {term}"),
+            Payload::Vote {
+                granted: true,
+                term,
+            } => format!("vote granted, term {term}"),
+            Payload::Vote {
+                granted: false,
+                term,
+            } => format!("vote refused, term {term}"),
+            Payload::Read { token, .. } => format!("read status {batch}{}", token_suffix(*token)),
+            Payload::ReadReply { result, .. } => match result {
+                ReadResult::Unpaid => "status: unpaid".into(),
+                ReadResult::Paid => "status: paid".into(),
+                ReadResult::Rejected(why) => format!("rejected — {why}"),
+            },
+            Payload::Write { token, payouts, .. } => {
+                format!("write {payouts} payouts{}", token_suffix(*token))
+            }
+            Payload::WriteReply { result, .. } => match result {
+                WriteResult::Applied { applied, noops: 0 } => format!("applied {applied}"),
+                WriteResult::Applied { applied: 0, noops } => {
+                    format!("already applied ({noops} no-ops)")
+                }
+                WriteResult::Applied { applied, noops } => {
+                    format!("applied {applied}, {noops} no-ops")
+                }
+                WriteResult::Rejected(why) => format!("rejected — {why}"),
+            },
+        }
+    }
+
+    /// One or two sentences for a learner, said when the message is sent.
+    pub fn explain(&self, from: &str, to: &str, key: &str) -> String {
+        match self {
+            Payload::Set { ttl_ms, with_token, .. } => {
+                let token = if *with_token {
+                    " The same script increments the fencing counter, so a successful SET also yields a token."
+                } else {
+                    ""
+                };
+                format!(
+                    "{from} asks {to} for the lock: SET with NX succeeds only if {key} is absent, and PX makes the key expire {ttl_ms} ms later on {to}'s own clock.{token}"
+                )
+            }
+            Payload::SetReply { ok: true, token, .. } => match token {
+                Some(t) => format!("{key} was free, so {to} now holds it; the counter issued fencing token {t}, higher than any token issued before."),
+                None => format!("{key} was free, so {to} now holds it until the TTL runs out on {from}'s clock or {to} releases it."),
+            },
+            Payload::SetReply { ok: false, .. } => format!("{key} exists: someone else holds the lock, so NX refuses {to}."),
+            Payload::Del { .. } => format!(
+                "{from} releases the lock with compare-and-delete: {to} deletes {key} only if it still holds {from}'s random value, so a late release cannot delete someone else's lock."
+            ),
+            Payload::DelReply { deleted: true, .. } => format!("{to}'s value was still there, so the key is gone and the lock is free."),
+            Payload::DelReply { deleted: false, .. } => format!(
+                "The key no longer holds {to}'s value (it expired, and perhaps someone else took it), so nothing is deleted."
+            ),
+            Payload::Extend { ttl_ms, .. } => format!(
+                "{from} renews its lease: if {key} still holds its value, {to} resets the TTL to {ttl_ms} ms. A renewal cannot help while {from} is paused."
+            ),
+            Payload::ExtendReply { ok: true, .. } => format!("{to}'s lease runs another full TTL from now on {from}'s clock."),
+            Payload::ExtendReply { ok: false, .. } => format!("The key is gone or belongs to someone else: {to} has lost the lock."),
+            Payload::Replicate { .. } => format!(
+                "Replication is asynchronous: {from} ships its recent writes to {to} after the fact, so a crash before this arrives loses them."
+            ),
+            Payload::LockReq { ttl_ms, .. } => format!(
+                "{from} asks the leader {to} for the lock: grant a {ttl_ms} ms lease and create a key under it. The key's create revision will be the fencing token."
+            ),
+            Payload::LockReply { rev, owner_now: true, .. } => format!(
+                "The key was committed by a majority at revision {rev}, and it is the lowest key under the lock's prefix, so {to} owns the lock; revision {rev} is its fencing token."
+            ),
+            Payload::LockReply { rev, owner_now: false, .. } => format!(
+                "The key was committed at revision {rev}, but an older key holds the lock; {to} waits for its predecessor to be deleted instead of polling."
+            ),
+            Payload::LockGranted { rev, .. } => format!("The key before {to}'s was deleted, so {to}'s key (revision {rev}) is now the lowest: {to} owns the lock."),
+            Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd clients do this every TTL/3)."),
+            Payload::KeepAliveReply { ok: true, .. } => format!("The leader extended {to}'s lease by a full TTL."),
+            Payload::KeepAliveReply { ok: false, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
+            Payload::Unlock { .. } => format!("{from} deletes its key, through the log like every change; the next waiter's key becomes the lowest."),
+            Payload::UnlockReply { .. } => format!("The deletion is committed; {to} no longer holds the lock."),
+            Payload::Append { .. } => format!(
+                "The leader {from} replicates the change to {to}; it commits once a majority of nodes has it in their logs."
+            ),
+            Payload::AppendAck { .. } => format!("{from} has the entry in its log and tells the leader."),
+            Payload::RequestVote { term } => format!("{from} has not heard from a leader within the election timeout and asks for votes for term {term}."),
+            Payload::Vote { granted: true, .. } => format!("{from} votes for {to}."),
+            Payload::Vote { granted: false, .. } => format!("{from} has already moved to this term or later and refuses."),
+            Payload::Read { token: Some(t), .. } => format!(
+                "{from} checks whether the batch is already paid, sending its token {t} with the read, so a database that checks every access can fence it."
+            ),
+            Payload::Read { token: None, .. } => format!("{from} checks whether the batch is already paid (the check of check-then-act)."),
+            Payload::ReadReply { result, .. } => match result {
+                ReadResult::Unpaid => format!("Nobody has paid the batch yet, so {to} will do the work. This answer is only true at this instant."),
+                ReadResult::Paid => format!("The batch is already paid; {to} has nothing to do."),
+                ReadResult::Rejected(_) => format!("The database has seen a newer token, so {to}'s lock is stale: it must stop."),
+            },
+            Payload::Write { token: Some(t), .. } => format!("{from} writes the batch's payouts in one transaction carrying token {t}."),
+            Payload::Write { token: None, .. } => format!("{from} writes the batch's payouts in one transaction, with no fencing token."),
+            Payload::WriteReply { result, .. } => match result {
+                WriteResult::Applied { noops: 0, .. } => "The database applied the payouts and marked the batch paid.".into(),
+                WriteResult::Applied { applied: 0, .. } => {
+                    "Every payout's idempotency key was already used: the repeated write changed nothing.".into()
+                }
+                WriteResult::Applied { .. } => "Some payouts were new, the others were recognised by their idempotency keys.".into(),
+                WriteResult::Rejected(_) => format!("The database refused {to}'s write because of its fencing token: the stale holder is fenced off."),
+            },
+        }
+    }
+
+    /// The request id this message answers or asks, if any.
+    pub fn req(&self) -> Option<u64> {
+        match self {
+            Payload::Set { req, .. }
+            | Payload::SetReply { req, .. }
+            | Payload::Del { req, .. }
+            | Payload::DelReply { req, .. }
+            | Payload::Extend { req, .. }
+            | Payload::ExtendReply { req, .. }
+            | Payload::LockReq { req, .. }
+            | Payload::LockReply { req, .. }
+            | Payload::KeepAlive { req, .. }
+            | Payload::KeepAliveReply { req, .. }
+            | Payload::Unlock { req, .. }
+            | Payload::UnlockReply { req, .. }
+            | Payload::Read { req, .. }
+            | Payload::ReadReply { req, .. }
+            | Payload::Write { req, .. }
+            | Payload::WriteReply { req, .. } => Some(*req),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! Reading a scenario file: bytes -> UTF-8 -> TOML -> [`Scenario`] -> validated, with every error
+//! pointing at a file, line, column and field.
+
+use std::ops::Range;
+
+use toml::de::{DeTable, DeValue};
+
+use super::Scenario;
+use super::validate::{PathSeg, validate};
+
+/// Files larger than this are refused before parsing (no catalogue scenario is over 8 KiB).
+pub const MAX_FILE_BYTES: usize = 256 * 1024;
+
+/// A scenario file that cannot be used, and exactly where and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {field}: {message}")]
+pub struct ScenarioError {
+    /// The file name as given by the caller (or `<built-in>/<id>.toml`).
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The dotted path of the field (`faults[2].target`), or `(syntax)` / `(file)`.
+    pub field: String,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+/// Parses and validates a scenario. `file` is only used in error messages.
+pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+    let error_at = |text: &str, offset: usize, field: String, message: String| {
+        let (line, column) = line_column(text, offset);
+        ScenarioError {
+            file: file.to_string(),
+            line,
+            column,
+            field,
+            message,
+        }
+    };
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(error_at(
+            "",
+            0,
+            "(file)".into(),
+            format!(
+                "the file is {} bytes; scenario files may be at most {MAX_FILE_BYTES} bytes",
+                bytes.len()
+            ),
+        ));
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = &bytes[..e.valid_up_to()];
+            // The prefix is valid UTF-8 by construction.
+            let prefix = std::str::from_utf8(valid).unwrap_or_default();
+            return Err(error_at(
+                prefix,
+                prefix.len(),
+                "(file)".into(),
+                "the file is not UTF-8 text (a scenario is a TOML file)".into(),
+            ));
+        }
+    };
+    if let Some(offset) = text.find('\0') {
+        return Err(error_at(
+            text,
+            offset,
+            "(file)".into(),
+            "the file contains a NUL byte; a scenario is a TOML text file".into(),
+        ));
+    }
+    let document = DeTable::parse(text).ok();
+    let scenario: Scenario = match toml::from_str(text) {
+        Ok(scenario) => scenario,
+        Err(e) => {
+            let span = e.span().unwrap_or(0..0);
+            let field = match &document {
+                Some(doc) => {
+                    let path = path_at(doc.get_ref(), span.start);
+                    if path.is_empty() {
+                        "(document)".to_string()
+                    } else {
+                        path
+                    }
+                }
+                None => "(syntax)".to_string(),
+            };
+            return Err(error_at(text, span.start, field, tidy(e.message())));
+        }
+    };
+    if let Err(problem) = validate(&scenario) {
+        let span = document
+            .as_ref()
+            .map(|doc| span_of(doc, &problem.path))
+            .unwrap_or(0..0);
+        return Err(error_at(
+            text,
+            span.start,
+            render_path(&problem.path),
+            problem.message,
+        ));
+    }
+    Ok(scenario)
+}
+
+/// serde's messages end with a full stop or a newline here and there; keep them one line.
+fn tidy(message: &str) -> String {
+    message.trim().replace('\n', " ")
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The dotted path of the deepest key whose key or value contains `offset`.
+fn path_at(table: &DeTable<'_>, offset: usize) -> String {
+    let mut path = String::new();
+    walk_table(table, offset, &mut path);
+    path
+}
+
+fn contains(span: &Range<usize>, offset: usize) -> bool {
+    span.start <= offset && offset < span.end.max(span.start + 1)
+}
+
+fn walk_table(table: &DeTable<'_>, offset: usize, path: &mut String) -> bool {
+    for (key, value) in table.iter() {
+        if contains(&key.span(), offset) || contains(&value.span(), offset) {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(key.get_ref());
+            walk_value(value.get_ref(), offset, path);
+            return true;
+        }
+    }
+    false
+}
+
+fn walk_value(value: &DeValue<'_>, offset: usize, path: &mut String) {
+    match value {
+        DeValue::Table(table) => {
+            walk_table(table, offset, path);
+        }
+        DeValue::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                if contains(&item.span(), offset) {
+                    path.push_str(&format!("[{index}]"));
+                    walk_value(item.get_ref(), offset, path);
+                    return;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The span of the value at `path`, or of the nearest enclosing thing that exists.
+fn span_of(root: &toml::Spanned<DeTable<'_>>, path: &[PathSeg]) -> Range<usize> {
+    let mut span = root.span();
+    let mut current: Option<&DeValue<'_>> = None;
+    let mut table: Option<&DeTable<'_>> = Some(root.get_ref());
+    for seg in path {
+        let next = match (seg, table, current) {
+            (PathSeg::Key(name), Some(t), _) => {
+                t.iter().find(|(k, _)| k.get_ref() == name).map(|(_, v)| v)
+            }
+            (PathSeg::Index(i), _, Some(DeValue::Array(items))) => items.get(*i),
+            _ => None,
+        };
+        let Some(next) = next else { break };
+        span = next.span();
+        current = Some(next.get_ref());
+        table = match next.get_ref() {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        };
+    }
+    span
+}
+
+fn render_path(path: &[PathSeg]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            PathSeg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            PathSeg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    if out.is_empty() {
+        "(document)".into()
+    } else {
+        out
+    }
+}

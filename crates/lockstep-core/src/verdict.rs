@@ -1,0 +1,117 @@
+//! The verdict: computed from the database's own records (and, for overlapping beliefs, from the
+//! workers' events), never from the lock service's state.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::actors::db::Database;
+use crate::scenario::Outcome;
+use crate::trace::{Tag, Trace};
+
+/// A stretch of time in which two workers both believed they held the lock.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Overlap {
+    pub first: String,
+    pub second: String,
+    pub from_ms: u64,
+    pub to_ms: u64,
+}
+
+/// What a run did to the payouts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Verdict {
+    pub outcome: Outcome,
+    /// Payouts in the batch.
+    pub payouts: u32,
+    /// Payouts applied at least once.
+    pub payouts_applied: u32,
+    /// Payouts applied more than once.
+    pub payouts_duplicated: u32,
+    /// Money paid more than once, in cents.
+    pub money_paid_twice_cents: u64,
+    pub writes_accepted: u32,
+    /// Writes the database refused because of their fencing token.
+    pub writes_rejected: u32,
+    pub reads_rejected: u32,
+    /// Repeated payouts that idempotency keys turned into no-ops.
+    pub idempotent_noops: u32,
+    /// Whether the batch ended up paid.
+    pub processed: bool,
+    pub overlaps: Vec<Overlap>,
+}
+
+impl Verdict {
+    /// Judges a run from the database's records and the trace's belief events.
+    pub fn judge(db: &Database, trace: &Trace) -> Verdict {
+        let payouts = db.applied.len() as u32;
+        let payouts_applied = db.applied.iter().filter(|&&n| n > 0).count() as u32;
+        let extra: u64 = db
+            .applied
+            .iter()
+            .map(|&n| u64::from(n.saturating_sub(1)))
+            .sum();
+        let payouts_duplicated = db.applied.iter().filter(|&&n| n > 1).count() as u32;
+        let processed = db.paid && payouts_applied == payouts;
+        let outcome = if payouts_duplicated > 0 {
+            Outcome::DoubleWrite
+        } else if !processed {
+            Outcome::NotProcessed
+        } else {
+            Outcome::Safe
+        };
+        Verdict {
+            outcome,
+            payouts,
+            payouts_applied,
+            payouts_duplicated,
+            money_paid_twice_cents: extra * db.amount_cents,
+            writes_accepted: db.writes_accepted,
+            writes_rejected: db.writes_rejected,
+            reads_rejected: db.reads_rejected,
+            idempotent_noops: db.noops,
+            processed,
+            overlaps: overlaps(trace),
+        }
+    }
+}
+
+/// Belief intervals per worker, then every pairwise intersection of positive length.
+fn overlaps(trace: &Trace) -> Vec<Overlap> {
+    let end = trace.events.last().map_or(0, |e| e.time_ms);
+    let mut open: BTreeMap<u16, u64> = BTreeMap::new();
+    let mut spans: Vec<(u16, u64, u64)> = Vec::new();
+    for e in &trace.events {
+        match e.tag {
+            Some(Tag::Believes { .. }) => {
+                open.insert(e.from, e.time_ms);
+            }
+            Some(Tag::StopsBelieving) => {
+                if let Some(start) = open.remove(&e.from) {
+                    spans.push((e.from, start, e.time_ms));
+                }
+            }
+            _ => {}
+        }
+    }
+    spans.extend(open.into_iter().map(|(w, start)| (w, start, end)));
+    spans.sort_by_key(|&(w, start, _)| (start, w));
+    let mut out = Vec::new();
+    for (i, a) in spans.iter().enumerate() {
+        for b in &spans[i + 1..] {
+            if a.0 == b.0 {
+                continue;
+            }
+            let (from, to) = (a.1.max(b.1), a.2.min(b.2));
+            if from < to {
+                out.push(Overlap {
+                    first: trace.name(a.0).to_string(),
+                    second: trace.name(b.0).to_string(),
+                    from_ms: from,
+                    to_ms: to,
+                });
+            }
+        }
+    }
+    out
+}

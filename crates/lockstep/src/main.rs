@@ -1,0 +1,75 @@
+//! The `lockstep` command: argument parsing and dispatch to the CLI commands.
+
+mod cli;
+mod text;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// See why distributed locks fail: simulate lock services, workers and a fencing-aware database.
+#[derive(Debug, Parser)]
+#[command(name = "lockstep", version, about, long_about = None)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the built-in scenarios: id, title and expected outcome.
+    List,
+    /// Run a scenario (a built-in id or a TOML file) and print its timeline and verdict.
+    Run {
+        /// A built-in scenario id (see `lockstep list`) or the path of a scenario file.
+        scenario: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Text format: leave out the explanations.
+        #[arg(long)]
+        brief: bool,
+    },
+    /// Run scenarios and compare each outcome with its `expect` (all built-ins if none given).
+    /// Exit status: 0 all match, 1 a mismatch, 2 invalid input.
+    Check {
+        /// Built-in ids or scenario files.
+        scenarios: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A readable timeline, one line per event, then the verdict.
+    Text,
+    /// The lockstep-trace/1 JSON document (docs/trace-format.md).
+    Json,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let mut stdout = std::io::stdout().lock();
+    let result = match args.command {
+        None => {
+            use clap::CommandFactory;
+            let mut cmd = Args::command();
+            let _ = cmd.print_help();
+            println!();
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::List) => cli::list(&mut stdout),
+        Some(Command::Run {
+            scenario,
+            format,
+            brief,
+        }) => cli::run(&mut stdout, &scenario, format == Format::Json, brief),
+        Some(Command::Check { scenarios }) => cli::check(&mut stdout, &scenarios),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("lockstep: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
