@@ -325,6 +325,10 @@ impl Sim {
             end: None,
             params: params.clone(),
         };
+        // Faults first: a fault at time t hits before anything else that happens at t.
+        for (at, item) in initial {
+            sim.push(at, item);
+        }
         for (i, w) in s.workers.iter().enumerate() {
             sim.push(
                 w.start_ms,
@@ -334,9 +338,6 @@ impl Sim {
                     timer: Timer::Start,
                 },
             );
-        }
-        for (at, item) in initial {
-            sim.push(at, item);
         }
         sim
     }
@@ -423,7 +424,7 @@ impl Sim {
                 message: None,
                 label: label.into(),
                 explanation,
-                tag: None,
+                tag: Some(Tag::RunEnds),
             },
         );
     }
@@ -973,7 +974,7 @@ impl Sim {
                     db,
                     format!("partition {}", text.join(" | ")),
                     "The network splits: nodes in different groups cannot reach each other; nodes in no group still reach everyone.".into(),
-                    None,
+                    Some(Tag::Partition { groups }),
                 );
                 self.schedule_elections();
             }
@@ -985,7 +986,7 @@ impl Sim {
                     db,
                     "partition healed".into(),
                     "Every node can reach every other node again.".into(),
-                    None,
+                    Some(Tag::Healed),
                 );
             }
             FaultKind::Delay | FaultKind::Drop => {}
@@ -1035,7 +1036,10 @@ impl Sim {
         }
         st.paused_until = None;
         let backlog = std::mem::take(&mut st.backlog);
-        let queued = backlog.len();
+        let waiting = backlog
+            .iter()
+            .filter(|i| matches!(i, Item::Deliver { .. }))
+            .count();
         for item in backlog {
             self.push(self.now, item);
         }
@@ -1055,7 +1059,14 @@ impl Sim {
                 to: node,
                 message: None,
                 label: format!("{name} resumes"),
-                explanation: format!("{name} runs again and carries on where it stopped, with {queued} queued event(s), unaware that time passed.{belief}"),
+                explanation: format!(
+                    "{name} runs again and carries on exactly where it stopped, unaware that time passed{}.{belief}",
+                    match waiting {
+                        0 => String::new(),
+                        1 => "; one message has been waiting for it".to_string(),
+                        n => format!("; {n} messages have been waiting for it"),
+                    }
+                ),
                 tag: Some(Tag::Resumed),
             },
         );

@@ -79,6 +79,12 @@ pub enum Tag {
     Delayed { extra_ms: u64 },
     /// A worker's lease was extended.
     Renewed,
+    /// The network splits into these groups (a note across all lanes).
+    Partition { groups: Vec<Vec<String>> },
+    /// The partition is gone (a note across all lanes).
+    Healed,
+    /// The run is over (a note across all lanes).
+    RunEnds,
     /// A consensus node became leader.
     Leader { term: u64 },
     /// On the database's lane: a write was applied.
@@ -127,5 +133,15 @@ impl Trace {
         self.participants
             .get(usize::from(node))
             .map_or("?", |p| p.name.as_str())
+    }
+}
+
+impl TraceEvent {
+    /// Events about the whole system rather than one node (partition, heal, end of run).
+    pub fn is_global(&self) -> bool {
+        matches!(
+            self.tag,
+            Some(Tag::Partition { .. } | Tag::Healed | Tag::RunEnds)
+        )
     }
 }

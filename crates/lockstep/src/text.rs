@@ -28,6 +28,7 @@ pub fn timeline(scenario: &Scenario, run: &Run, explain: bool) -> String {
                 };
                 format!("{from:>width$} {arrow} {to:<width$}")
             }
+            _ if e.is_global() => format!("{:>width$} {:<w$}", "*", "", w = width + 3),
             _ => format!("{from:>width$} {:<w$}", "", w = width + 3),
         };
         let _ = writeln!(
