@@ -514,7 +514,8 @@ impl Worker {
                 let (_, sent) = self.renew.take().unwrap_or_default();
                 if ok {
                     self.lease_until_local = Some(sent + cx.lock.ttl_ms as i64);
-                } else if self.believes {
+                } else if !self.phase.is_terminal() {
+                    // Said even after the job moved on: learning it now is the point of the story.
                     let tag = self.stop_believing_tag();
                     cx.fx.state(
                         format!("{name} has lost the lock"),

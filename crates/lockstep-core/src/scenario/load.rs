@@ -77,16 +77,11 @@ pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioErro
         Ok(scenario) => scenario,
         Err(e) => {
             let span = e.span().unwrap_or(0..0);
+            // A missing top-level field has an empty span: the whole document is at fault.
             let field = match &document {
-                Some(doc) => {
-                    let path = path_at(doc.get_ref(), span.start);
-                    if path.is_empty() {
-                        "(document)".to_string()
-                    } else {
-                        path
-                    }
-                }
                 None => "(syntax)".to_string(),
+                Some(_) if span.is_empty() => "(document)".to_string(),
+                Some(doc) => path_at(doc.get_ref(), span.start).unwrap_or_else(|| "(document)".into()),
             };
             return Err(error_at(text, span.start, field, tidy(e.message())));
         }
@@ -127,46 +122,44 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
-/// The dotted path of the deepest key whose key or value contains `offset`.
-fn path_at(table: &DeTable<'_>, offset: usize) -> String {
-    let mut path = String::new();
-    walk_table(table, offset, &mut path);
-    path
+/// The dotted path of the deepest key, value or table header that contains `offset`.
+///
+/// toml gives a table's value only the span of its header, so every branch is searched, not just
+/// the ones whose span contains the offset.
+fn path_at(table: &DeTable<'_>, offset: usize) -> Option<String> {
+    find_in_table(table, offset, "")
 }
 
 fn contains(span: &Range<usize>, offset: usize) -> bool {
     span.start <= offset && offset < span.end.max(span.start + 1)
 }
 
-fn walk_table(table: &DeTable<'_>, offset: usize, path: &mut String) -> bool {
+fn find_in_table(table: &DeTable<'_>, offset: usize, prefix: &str) -> Option<String> {
     for (key, value) in table.iter() {
+        let path = if prefix.is_empty() {
+            key.get_ref().to_string()
+        } else {
+            format!("{prefix}.{}", key.get_ref())
+        };
+        if let Some(deeper) = find_in_value(value.get_ref(), offset, &path) {
+            return Some(deeper);
+        }
         if contains(&key.span(), offset) || contains(&value.span(), offset) {
-            if !path.is_empty() {
-                path.push('.');
-            }
-            path.push_str(key.get_ref());
-            walk_value(value.get_ref(), offset, path);
-            return true;
+            return Some(path);
         }
     }
-    false
+    None
 }
 
-fn walk_value(value: &DeValue<'_>, offset: usize, path: &mut String) {
+fn find_in_value(value: &DeValue<'_>, offset: usize, path: &str) -> Option<String> {
     match value {
-        DeValue::Table(table) => {
-            walk_table(table, offset, path);
-        }
-        DeValue::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                if contains(&item.span(), offset) {
-                    path.push_str(&format!("[{index}]"));
-                    walk_value(item.get_ref(), offset, path);
-                    return;
-                }
-            }
-        }
-        _ => {}
+        DeValue::Table(table) => find_in_table(table, offset, path),
+        DeValue::Array(items) => items.iter().enumerate().find_map(|(index, item)| {
+            let item_path = format!("{path}[{index}]");
+            find_in_value(item.get_ref(), offset, &item_path)
+                .or_else(|| contains(&item.span(), offset).then_some(item_path))
+        }),
+        _ => None,
     }
 }
 

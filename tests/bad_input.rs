@@ -1,0 +1,145 @@
+//! Bad scenario files give an error naming file, line, column and field — never a panic.
+
+use lockstep_core::parse_scenario;
+use proptest::prelude::*;
+
+const VALID: &str = r#"name = "ok"
+title = "A valid scenario"
+summary = "Used as the base of the bad-input cases."
+expect = "safe"
+
+[lock]
+kind = "redis"
+ttl_ms = 5000
+
+[[workers]]
+name = "A"
+
+[[faults]]
+at_ms = 100
+kind = "pause"
+target = "A"
+duration_ms = 1000
+"#;
+
+/// Parses `input` and compares the error's "line:column: field: message" with `expect`
+/// (the message may be a prefix).
+fn check(input: &[u8], expect: &str) {
+    let err = parse_scenario("bad.toml", input).expect_err("the input is invalid");
+    let got = format!("{}:{}: {}: {}", err.line, err.column, err.field, err.message);
+    assert!(got.starts_with(expect), "\n got: {got}\nwant: {expect}…");
+    assert_eq!(err.to_string(), format!("bad.toml:{got}"));
+}
+
+fn edited(from: &str, to: &str) -> Vec<u8> {
+    assert!(VALID.contains(from), "{from}");
+    VALID.replacen(from, to, 1).into_bytes()
+}
+
+#[test]
+fn the_base_is_valid() {
+    parse_scenario("ok.toml", VALID.as_bytes()).expect("valid");
+}
+
+#[test]
+fn broken_syntax() {
+    check(&edited("ttl_ms = 5000", "ttl_ms = "), "8:10: (syntax): ");
+    check(&edited("[lock]", "[lock"), "6:6: (syntax): ");
+}
+
+#[test]
+fn unknown_fields() {
+    check(&edited("expect = \"safe\"", "expect = \"safe\"\ncolour = \"red\""), "5:1: colour: unknown field `colour`, expected one of");
+    check(&edited("name = \"A\"", "name = \"A\"\nspeed = 3"), "12:1: workers[0].speed: unknown field `speed`");
+}
+
+#[test]
+fn wrong_types_and_values() {
+    check(&edited("ttl_ms = 5000", "ttl_ms = -5"), "8:10: lock.ttl_ms: invalid value: integer `-5`, expected u64");
+    check(&edited("kind = \"redis\"", "kind = \"zookeeper\""), "7:8: lock.kind: unknown variant `zookeeper`, expected one of");
+    check(&edited("expect = \"safe\"", "expect = \"fine\""), "4:10: expect: unknown variant `fine`");
+}
+
+#[test]
+fn missing_fields() {
+    check(&edited("expect = \"safe\"\n", ""), "1:1: (document): missing field `expect`");
+}
+
+#[test]
+fn absurd_numbers() {
+    check(&edited("ttl_ms = 5000", "ttl_ms = 99999999999"), "8:10: lock.ttl_ms: 99999999999 is out of range: allowed 1 to 3600000");
+    check(&edited("duration_ms = 1000", "duration_ms = 0"), "17:15: faults[0].duration_ms: 0 is out of range");
+    check(&edited("[[workers]]", "[limits]\nmax_events = 100000000\n\n[[workers]]"), "11:14: limits.max_events: 100000000 is out of range");
+}
+
+#[test]
+fn references_to_nodes_that_do_not_exist() {
+    check(&edited("target = \"A\"", "target = \"Z\""), "16:10: faults[0].target: no node is called `Z`; the nodes are A, redis, db");
+    check(&edited("kind = \"pause\"\ntarget = \"A\"\nduration_ms = 1000", "kind = \"failover\""), "15:8: faults[0].kind: failover needs lock.kind = \"redis\" with a replica");
+}
+
+#[test]
+fn options_that_do_not_fit() {
+    check(&edited("ttl_ms = 5000", "ttl_ms = 5000\ninstances = 5"), "9:13: lock.instances: applies only to kind = \"redlock\"");
+    check(&edited("name = \"A\"", "name = \"A\"\nrenew_every_ms = 6000"), "12:18: workers[0].renew_every_ms: 6000 ms is not shorter than the TTL");
+    check(&edited("duration_ms = 1000", "duration_ms = 1000\nby_ms = 5"), "18:9: faults[0].by_ms: does not apply to a pause fault");
+}
+
+#[test]
+fn too_many_workers() {
+    let mut text = VALID.replace("[[workers]]\nname = \"A\"\n", "");
+    for i in 0..300 {
+        text.push_str(&format!("[[workers]]\nname = \"w{i}\"\n"));
+    }
+    let text = text.replace("target = \"A\"", "target = \"w0\"");
+    let err = parse_scenario("big.toml", text.as_bytes()).expect_err("too many");
+    assert_eq!(err.field, "workers");
+    assert!(err.message.contains("at most 256"), "{err}");
+}
+
+#[test]
+fn binary_garbage() {
+    check(b"\xff\xfe\x00garbage", "1:1: (file): the file is not UTF-8 text");
+    check(b"name = \"x\"\n\x00\x01", "2:1: (file): the file contains a NUL byte");
+    check(&vec![b'#'; 300 * 1024], "1:1: (file): the file is 307200 bytes; scenario files may be at most");
+}
+
+proptest! {
+    #[test]
+    fn random_text_never_panics(text in ".{0,400}") {
+        if let Err(e) = parse_scenario("fuzz.toml", text.as_bytes()) {
+            prop_assert!(e.line >= 1 && e.column >= 1);
+            prop_assert!(!e.field.is_empty() && !e.message.is_empty());
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        if let Err(e) = parse_scenario("fuzz.toml", &bytes) {
+            prop_assert!(e.line >= 1 && e.column >= 1);
+        }
+    }
+
+    #[test]
+    fn damaged_builtins_never_panic(index in 0usize..19, at in any::<prop::sample::Index>(), junk in "[\\[\\]=\"a-z0-9 \n.-]{0,12}", cut in 0usize..20) {
+        let (_, source) = lockstep_core::catalogue::BUILTIN[index];
+        let mut text = source.to_string();
+        let mut pos = at.index(text.len() + 1);
+        while !text.is_char_boundary(pos) {
+            pos -= 1;
+        }
+        let mut end = (pos + cut).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.replace_range(pos..end, &junk);
+        match parse_scenario("damaged.toml", text.as_bytes()) {
+            Ok(s) => {
+                // Whatever still parses must also run to an end without panicking.
+                let run = lockstep_core::run(&s);
+                prop_assert!(run.sim.end.is_some());
+            }
+            Err(e) => prop_assert!(e.line >= 1 && e.column >= 1),
+        }
+    }
+}

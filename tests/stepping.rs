@@ -1,0 +1,144 @@
+//! step_back and seek land on exactly the state that stepping forward produced; what-if branches.
+
+use lockstep_core::scenario::{Fault, FaultKind, FencingMode};
+use lockstep_core::session::{CHECKPOINT_EVERY, Change, Session, WhatIf};
+use lockstep_core::{catalogue, run};
+use lockstep_tests::builtin;
+
+fn forward_states(id: &str) -> (Session, Vec<lockstep_core::sim::Sim>) {
+    let mut session = Session::new(&builtin(id));
+    let mut states = vec![session.sim().clone()];
+    while session.step().is_some() {
+        states.push(session.sim().clone());
+    }
+    (session, states)
+}
+
+#[test]
+fn stepping_forward_reproduces_the_whole_run() {
+    for id in catalogue::ids() {
+        let (session, _) = forward_states(id);
+        assert_eq!(session.trace(), run(&builtin(id)).trace, "{id}");
+        assert!(session.at_end());
+    }
+}
+
+#[test]
+fn step_back_lands_on_the_forward_state_at_every_step() {
+    for id in catalogue::ids() {
+        let (mut session, states) = forward_states(id);
+        let total = session.pos();
+        for pos in (0..total).rev() {
+            assert!(session.step_back(), "{id}: step back from {}", pos + 1);
+            assert_eq!(session.pos(), pos);
+            assert!(session.sim() == &states[pos], "{id}: state after stepping back to {pos}");
+        }
+        assert!(!session.step_back(), "nothing before step 0");
+    }
+}
+
+#[test]
+fn seek_jumps_anywhere_exactly() {
+    let (mut session, states) = forward_states("redlock-happy-path");
+    let total = states.len() - 1;
+    assert!(total > 2 * CHECKPOINT_EVERY, "the run crosses checkpoints");
+    for target in [0, total, 1, total / 2, CHECKPOINT_EVERY, CHECKPOINT_EVERY - 1, total - 1, 7] {
+        session.seek(target);
+        assert_eq!(session.pos(), target);
+        assert!(session.sim() == &states[target], "seek({target})");
+        assert_eq!(session.events().len(), target);
+    }
+    session.seek(total + 100);
+    assert_eq!(session.pos(), total, "seeking past the end stops at the end");
+}
+
+#[test]
+fn run_until_stops_at_the_first_match() {
+    let mut session = Session::new(&builtin("fenced-gc-pause"));
+    let step = session.run_until(|e| e.label.starts_with("rejected")).expect("A's write is rejected");
+    assert_eq!(session.current().map(|e| e.label.as_str()), Some("rejected — 33 < last_token 34"));
+    assert_eq!(session.pos(), step);
+}
+
+fn pause_a(ms: u64) -> Change {
+    Change::Fault(Fault {
+        at_ms: None,
+        kind: FaultKind::Pause,
+        target: Some("A".into()),
+        duration_ms: Some(ms),
+        by_ms: None,
+        persistent: None,
+        groups: None,
+        after: None,
+        match_label: None,
+        from: None,
+        to: None,
+    })
+}
+
+#[test]
+fn what_if_a_pause_breaks_the_happy_path() {
+    let mut session = Session::new(&builtin("naive-happy-path"));
+    session.run_until(|e| e.label == "status: unpaid").expect("A checks");
+    session.run_until(|e| e.label == "status: unpaid").expect("A receives the answer");
+    session.apply(pause_a(10_000)).expect("a valid change");
+    session.run_to_end();
+    // Alone, A still pays once: the pause matters only with a competitor.
+    assert_eq!(session.verdict().outcome, lockstep_core::Outcome::Safe);
+    assert!(session.events().iter().any(|e| e.label == "A paused for 10000 ms"));
+}
+
+#[test]
+fn what_if_fencing_on_rescues_the_naive_run() {
+    let mut s = builtin("naive-gc-pause");
+    for w in &mut s.workers {
+        w.fencing = true;
+    }
+    let mut session = Session::new(&s);
+    session.apply(Change::SetFencing { fencing: FencingMode::Enforce }).expect("valid");
+    session.run_to_end();
+    assert_eq!(session.verdict().outcome, lockstep_core::Outcome::Safe);
+}
+
+#[test]
+fn what_ifs_replay_exactly_and_survive_stepping_back() {
+    let s = builtin("naive-gc-pause");
+    let mut live = Session::new(&s);
+    live.seek(11);
+    live.apply(Change::SetTtl { ttl_ms: 20_000 }).expect("valid");
+    live.run_to_end();
+    let branch = live.trace();
+    // A's lock was granted before the change and keeps its 5 s TTL; B's is granted with 20 s.
+    let sets: Vec<&str> = branch.events.iter().map(|e| e.label.as_str()).filter(|l| l.starts_with("SET")).collect();
+    assert_eq!(sets, ["SET lock:batch-42 NX PX 5000", "SET lock:batch-42 NX PX 5000", "SET lock:batch-42 NX PX 20000", "SET lock:batch-42 NX PX 20000"]);
+    assert!(branch.events.iter().any(|e| e.label == "what-if: TTL = 20000 ms"));
+
+    let whatifs = vec![WhatIf { at_step: 11, change: Change::SetTtl { ttl_ms: 20_000 } }];
+    let mut replayed = Session::with_whatifs(&s, &whatifs).expect("valid");
+    assert_eq!(replayed.pos(), 0);
+    replayed.run_to_end();
+    assert_eq!(replayed.trace(), branch);
+
+    // Rewind before the change and come back: the branch is still there.
+    live.seek(3);
+    live.run_to_end();
+    assert_eq!(live.trace(), branch);
+    assert_eq!(live.whatifs(), &whatifs[..]);
+}
+
+#[test]
+fn what_if_rejects_impossible_changes() {
+    let mut session = Session::new(&builtin("naive-gc-pause"));
+    session.seek(5);
+    let mut bad = pause_a(10_000);
+    if let Change::Fault(f) = &mut bad {
+        f.target = Some("Z".into());
+    }
+    let err = session.apply(bad).expect_err("no node Z");
+    assert!(err.message.contains("no node is called `Z`"), "{err}");
+    assert_eq!(err.at_step, 5);
+    let err = session.apply(Change::SetTtl { ttl_ms: 0 }).expect_err("TTL 0");
+    assert!(err.message.contains("out of range"), "{err}");
+    assert!(session.whatifs().is_empty());
+}
+
