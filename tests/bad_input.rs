@@ -26,7 +26,10 @@ duration_ms = 1000
 /// (the message may be a prefix).
 fn check(input: &[u8], expect: &str) {
     let err = parse_scenario("bad.toml", input).expect_err("the input is invalid");
-    let got = format!("{}:{}: {}: {}", err.line, err.column, err.field, err.message);
+    let got = format!(
+        "{}:{}: {}: {}",
+        err.line, err.column, err.field, err.message
+    );
     assert!(got.starts_with(expect), "\n got: {got}\nwant: {expect}…");
     assert_eq!(err.to_string(), format!("bad.toml:{got}"));
 }
@@ -49,40 +52,88 @@ fn broken_syntax() {
 
 #[test]
 fn unknown_fields() {
-    check(&edited("expect = \"safe\"", "expect = \"safe\"\ncolour = \"red\""), "5:1: colour: unknown field `colour`, expected one of");
-    check(&edited("name = \"A\"", "name = \"A\"\nspeed = 3"), "12:1: workers[0].speed: unknown field `speed`");
+    check(
+        &edited("expect = \"safe\"", "expect = \"safe\"\ncolour = \"red\""),
+        "5:1: colour: unknown field `colour`, expected one of",
+    );
+    check(
+        &edited("name = \"A\"", "name = \"A\"\nspeed = 3"),
+        "12:1: workers[0].speed: unknown field `speed`",
+    );
 }
 
 #[test]
 fn wrong_types_and_values() {
-    check(&edited("ttl_ms = 5000", "ttl_ms = -5"), "8:10: lock.ttl_ms: invalid value: integer `-5`, expected u64");
-    check(&edited("kind = \"redis\"", "kind = \"zookeeper\""), "7:8: lock.kind: unknown variant `zookeeper`, expected one of");
-    check(&edited("expect = \"safe\"", "expect = \"fine\""), "4:10: expect: unknown variant `fine`");
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = -5"),
+        "8:10: lock.ttl_ms: invalid value: integer `-5`, expected u64",
+    );
+    check(
+        &edited("kind = \"redis\"", "kind = \"zookeeper\""),
+        "7:8: lock.kind: unknown variant `zookeeper`, expected one of",
+    );
+    check(
+        &edited("expect = \"safe\"", "expect = \"fine\""),
+        "4:10: expect: unknown variant `fine`",
+    );
 }
 
 #[test]
 fn missing_fields() {
-    check(&edited("expect = \"safe\"\n", ""), "1:1: (document): missing field `expect`");
+    check(
+        &edited("expect = \"safe\"\n", ""),
+        "1:1: (document): missing field `expect`",
+    );
 }
 
 #[test]
 fn absurd_numbers() {
-    check(&edited("ttl_ms = 5000", "ttl_ms = 99999999999"), "8:10: lock.ttl_ms: 99999999999 is out of range: allowed 1 to 3600000");
-    check(&edited("duration_ms = 1000", "duration_ms = 0"), "17:15: faults[0].duration_ms: 0 is out of range");
-    check(&edited("[[workers]]", "[limits]\nmax_events = 100000000\n\n[[workers]]"), "11:14: limits.max_events: 100000000 is out of range");
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = 99999999999"),
+        "8:10: lock.ttl_ms: 99999999999 is out of range: allowed 1 to 3600000",
+    );
+    check(
+        &edited("duration_ms = 1000", "duration_ms = 0"),
+        "17:15: faults[0].duration_ms: 0 is out of range",
+    );
+    check(
+        &edited(
+            "[[workers]]",
+            "[limits]\nmax_events = 100000000\n\n[[workers]]",
+        ),
+        "11:14: limits.max_events: 100000000 is out of range",
+    );
 }
 
 #[test]
 fn references_to_nodes_that_do_not_exist() {
-    check(&edited("target = \"A\"", "target = \"Z\""), "16:10: faults[0].target: no node is called `Z`; the nodes are A, redis, db");
-    check(&edited("kind = \"pause\"\ntarget = \"A\"\nduration_ms = 1000", "kind = \"failover\""), "15:8: faults[0].kind: failover needs lock.kind = \"redis\" with a replica");
+    check(
+        &edited("target = \"A\"", "target = \"Z\""),
+        "16:10: faults[0].target: no node is called `Z`; the nodes are A, redis, db",
+    );
+    check(
+        &edited(
+            "kind = \"pause\"\ntarget = \"A\"\nduration_ms = 1000",
+            "kind = \"failover\"",
+        ),
+        "15:8: faults[0].kind: failover needs lock.kind = \"redis\" with a replica",
+    );
 }
 
 #[test]
 fn options_that_do_not_fit() {
-    check(&edited("ttl_ms = 5000", "ttl_ms = 5000\ninstances = 5"), "9:13: lock.instances: applies only to kind = \"redlock\"");
-    check(&edited("name = \"A\"", "name = \"A\"\nrenew_every_ms = 6000"), "12:18: workers[0].renew_every_ms: 6000 ms is not shorter than the TTL");
-    check(&edited("duration_ms = 1000", "duration_ms = 1000\nby_ms = 5"), "18:9: faults[0].by_ms: does not apply to a pause fault");
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = 5000\ninstances = 5"),
+        "9:13: lock.instances: applies only to kind = \"redlock\"",
+    );
+    check(
+        &edited("name = \"A\"", "name = \"A\"\nrenew_every_ms = 6000"),
+        "12:18: workers[0].renew_every_ms: 6000 ms is not shorter than the TTL",
+    );
+    check(
+        &edited("duration_ms = 1000", "duration_ms = 1000\nby_ms = 5"),
+        "18:9: faults[0].by_ms: does not apply to a pause fault",
+    );
 }
 
 #[test]
@@ -99,9 +150,18 @@ fn too_many_workers() {
 
 #[test]
 fn binary_garbage() {
-    check(b"\xff\xfe\x00garbage", "1:1: (file): the file is not UTF-8 text");
-    check(b"name = \"x\"\n\x00\x01", "2:1: (file): the file contains a NUL byte");
-    check(&vec![b'#'; 300 * 1024], "1:1: (file): the file is 307200 bytes; scenario files may be at most");
+    check(
+        b"\xff\xfe\x00garbage",
+        "1:1: (file): the file is not UTF-8 text",
+    );
+    check(
+        b"name = \"x\"\n\x00\x01",
+        "2:1: (file): the file contains a NUL byte",
+    );
+    check(
+        &vec![b'#'; 300 * 1024],
+        "1:1: (file): the file is 307200 bytes; scenario files may be at most",
+    );
 }
 
 proptest! {

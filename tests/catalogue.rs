@@ -12,7 +12,11 @@ fn every_builtin_reaches_its_expected_outcome() {
         assert_eq!(s.name, id, "the file name and `name` agree");
         let run = lockstep_core::run(&s);
         assert_eq!(run.verdict.outcome, s.expect, "{id}: outcome");
-        assert_eq!(run.end, lockstep_core::sim::End::Finished, "{id}: every worker finished");
+        assert_eq!(
+            run.end,
+            lockstep_core::sim::End::Finished,
+            "{id}: every worker finished"
+        );
         checked += 1;
     }
     assert_eq!(checked, 19, "DESIGN §5 lists 19 scenarios");
@@ -23,39 +27,220 @@ type Golden = (&'static str, u32, u32, u32, bool, &'static [&'static str]);
 
 const GOLDEN: &[Golden] = &[
     ("naive-happy-path", 0, 0, 0, false, &["OK", "applied 3"]),
-    ("naive-gc-pause", 3, 0, 0, true, &["A paused for 10000 ms", "lock:batch-42 expired (A's TTL ran out)", "DUPLICATE: 3 payouts paid twice"]),
-    ("naive-network-delay", 3, 0, 0, true, &["lock:batch-42 expired (A's TTL ran out)", "DUPLICATE: 3 payouts paid twice"]),
-    ("careful-worker-still-loses", 3, 0, 0, true, &["lease check: 2996 ms left, write", "A paused for 10000 ms"]),
-    ("heartbeat-does-not-help", 3, 0, 0, true, &["extended", "A has lost the lock", "not extended (lock lost)"]),
-    ("fenced-gc-pause", 0, 1, 0, true, &["OK token=33", "OK token=34", "rejected — 33 < last_token 34"]),
-    ("fenced-writes-only-stale-first", 3, 0, 0, true, &["OK token=33", "OK token=34", "write 3 payouts token=33", "DUPLICATE: 3 payouts paid twice"]),
-    ("fenced-every-access", 0, 1, 0, true, &["read status batch-42 token=34", "rejected — 33 < last_token 34"]),
-    ("redlock-happy-path", 0, 0, 0, false, &["5/5 locked, validity 9888 ms", "Redlock failed: 0/5, unlock all"]),
-    ("redlock-gc-pause", 3, 0, 0, true, &["A paused for 12000 ms", "DUPLICATE: 3 payouts paid twice"]),
-    ("redlock-clock-jump", 3, 0, 0, true, &["3/5 locked, validity 9792 ms", "redis-3's clock jumps +20000 ms", "lock:batch-42 expired (A's TTL ran out)"]),
-    ("redlock-restart-without-persistence", 3, 0, 0, true, &["redis-3 crashes", "redis-3 forgot lock:batch-42"]),
-    ("redis-failover-token-rollback", 3, 0, 0, true, &["failover: redis-replica replaces redis", "redis-replica is master, without the lock key"]),
-    ("consensus-fenced-failover", 0, 1, 0, true, &["locked, revision=33", "node-1 crashes", "leader of term 2, revision 33", "queued, revision=34", "locked, revision=34", "rejected — 33 < last_token 34"]),
-    ("consensus-quorum-loss-fail-closed", 0, 0, 0, false, &["A refuses: no lock, no payouts (fail-closed)", "B refuses: no lock, no payouts (fail-closed)"]),
-    ("consensus-quorum-loss-fail-open", 3, 0, 0, false, &["A proceeds without the lock (fail-open)"]),
-    ("migration-wrong-order", 3, 0, 0, true, &["write 3 payouts", "DUPLICATE: 3 payouts paid twice"]),
-    ("migration-right-order", 0, 0, 1, false, &["rejected — no fencing token"]),
-    ("idempotency-keys", 0, 0, 0, false, &["already applied (3 no-ops)"]),
+    (
+        "naive-gc-pause",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "A paused for 10000 ms",
+            "lock:batch-42 expired (A's TTL ran out)",
+            "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "naive-network-delay",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "lock:batch-42 expired (A's TTL ran out)",
+            "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "careful-worker-still-loses",
+        3,
+        0,
+        0,
+        true,
+        &["lease check: 2996 ms left, write", "A paused for 10000 ms"],
+    ),
+    (
+        "heartbeat-does-not-help",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "extended",
+            "A has lost the lock",
+            "not extended (lock lost)",
+        ],
+    ),
+    (
+        "fenced-gc-pause",
+        0,
+        1,
+        0,
+        true,
+        &[
+            "OK token=33",
+            "OK token=34",
+            "rejected — 33 < last_token 34",
+        ],
+    ),
+    (
+        "fenced-writes-only-stale-first",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "OK token=33",
+            "OK token=34",
+            "write 3 payouts token=33",
+            "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "fenced-every-access",
+        0,
+        1,
+        0,
+        true,
+        &[
+            "read status batch-42 token=34",
+            "rejected — 33 < last_token 34",
+        ],
+    ),
+    (
+        "redlock-happy-path",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "5/5 locked, validity 9888 ms",
+            "Redlock failed: 0/5, unlock all",
+        ],
+    ),
+    (
+        "redlock-gc-pause",
+        3,
+        0,
+        0,
+        true,
+        &["A paused for 12000 ms", "DUPLICATE: 3 payouts paid twice"],
+    ),
+    (
+        "redlock-clock-jump",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "3/5 locked, validity 9792 ms",
+            "redis-3's clock jumps +20000 ms",
+            "lock:batch-42 expired (A's TTL ran out)",
+        ],
+    ),
+    (
+        "redlock-restart-without-persistence",
+        3,
+        0,
+        0,
+        true,
+        &["redis-3 crashes", "redis-3 forgot lock:batch-42"],
+    ),
+    (
+        "redis-failover-token-rollback",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "failover: redis-replica replaces redis",
+            "redis-replica is master, without the lock key",
+        ],
+    ),
+    (
+        "consensus-fenced-failover",
+        0,
+        1,
+        0,
+        true,
+        &[
+            "locked, revision=33",
+            "node-1 crashes",
+            "leader of term 2, revision 33",
+            "queued, revision=34",
+            "locked, revision=34",
+            "rejected — 33 < last_token 34",
+        ],
+    ),
+    (
+        "consensus-quorum-loss-fail-closed",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "A refuses: no lock, no payouts (fail-closed)",
+            "B refuses: no lock, no payouts (fail-closed)",
+        ],
+    ),
+    (
+        "consensus-quorum-loss-fail-open",
+        3,
+        0,
+        0,
+        false,
+        &["A proceeds without the lock (fail-open)"],
+    ),
+    (
+        "migration-wrong-order",
+        3,
+        0,
+        0,
+        true,
+        &["write 3 payouts", "DUPLICATE: 3 payouts paid twice"],
+    ),
+    (
+        "migration-right-order",
+        0,
+        0,
+        1,
+        false,
+        &["rejected — no fencing token"],
+    ),
+    (
+        "idempotency-keys",
+        0,
+        0,
+        0,
+        false,
+        &["already applied (3 no-ops)"],
+    ),
 ];
 
 #[test]
 fn builtins_tell_their_story() {
-    assert_eq!(GOLDEN.len(), catalogue::ids().count(), "every built-in has a golden row");
+    assert_eq!(
+        GOLDEN.len(),
+        catalogue::ids().count(),
+        "every built-in has a golden row"
+    );
     for &(id, duplicated, writes_rejected, reads_rejected, overlap, must_appear) in GOLDEN {
         let run = run_builtin(id);
         let v = &run.verdict;
         assert_eq!(v.payouts_duplicated, duplicated, "{id}: payouts paid twice");
         assert_eq!(v.writes_rejected, writes_rejected, "{id}: writes rejected");
         assert_eq!(v.reads_rejected, reads_rejected, "{id}: reads rejected");
-        assert_eq!(!v.overlaps.is_empty(), overlap, "{id}: overlapping beliefs {:?}", v.overlaps);
+        assert_eq!(
+            !v.overlaps.is_empty(),
+            overlap,
+            "{id}: overlapping beliefs {:?}",
+            v.overlaps
+        );
         let all = labels(&run);
         for label in must_appear {
-            assert!(all.contains(label), "{id}: no event labelled {label:?}; labels: {all:#?}");
+            assert!(
+                all.contains(label),
+                "{id}: no event labelled {label:?}; labels: {all:#?}"
+            );
         }
     }
 }
@@ -64,11 +249,19 @@ fn builtins_tell_their_story() {
 fn fenced_gc_pause_uses_the_articles_numbers() {
     let s = builtin("fenced-gc-pause");
     assert_eq!((s.lock.ttl_ms, s.lock.first_token), (5000, 33));
-    let pause = s.faults.iter().find(|f| f.target.as_deref() == Some("A")).expect("A pauses");
+    let pause = s
+        .faults
+        .iter()
+        .find(|f| f.target.as_deref() == Some("A"))
+        .expect("A pauses");
     assert_eq!(pause.duration_ms, Some(10_000));
     let run = run_builtin("fenced-gc-pause");
     let all = labels(&run);
-    let pos = |l: &str| all.iter().position(|x| *x == l).unwrap_or_else(|| panic!("{l}"));
+    let pos = |l: &str| {
+        all.iter()
+            .position(|x| *x == l)
+            .unwrap_or_else(|| panic!("{l}"))
+    };
     // The article's third diagram, in order.
     assert!(pos("OK token=33") < pos("A paused for 10000 ms"));
     assert!(pos("A paused for 10000 ms") < pos("OK token=34"));
@@ -91,5 +284,8 @@ fn fencing_only_writes_versus_every_access_differs_only_in_the_mode() {
     assert_eq!(writes_only.workers, every.workers);
     assert_eq!(writes_only.faults, every.faults);
     writes_only.resource.fencing = every.resource.fencing;
-    assert_eq!(lockstep_core::run(&writes_only).verdict.outcome, Outcome::Safe);
+    assert_eq!(
+        lockstep_core::run(&writes_only).verdict.outcome,
+        Outcome::Safe
+    );
 }

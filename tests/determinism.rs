@@ -22,8 +22,13 @@ fn same_scenario_and_seed_give_identical_json() {
 
 #[test]
 fn the_seed_drives_redlock_retries() {
-    let seeds: std::collections::BTreeSet<String> = (1..=6).map(|seed| json("redlock-happy-path", Some(seed))).collect();
-    assert!(seeds.len() > 1, "different seeds give different retry delays");
+    let seeds: std::collections::BTreeSet<String> = (1..=6)
+        .map(|seed| json("redlock-happy-path", Some(seed)))
+        .collect();
+    assert!(
+        seeds.len() > 1,
+        "different seeds give different retry delays"
+    );
 }
 
 #[test]

@@ -31,7 +31,10 @@ fn step_back_lands_on_the_forward_state_at_every_step() {
         for pos in (0..total).rev() {
             assert!(session.step_back(), "{id}: step back from {}", pos + 1);
             assert_eq!(session.pos(), pos);
-            assert!(session.sim() == &states[pos], "{id}: state after stepping back to {pos}");
+            assert!(
+                session.sim() == &states[pos],
+                "{id}: state after stepping back to {pos}"
+            );
         }
         assert!(!session.step_back(), "nothing before step 0");
     }
@@ -42,21 +45,39 @@ fn seek_jumps_anywhere_exactly() {
     let (mut session, states) = forward_states("redlock-happy-path");
     let total = states.len() - 1;
     assert!(total > 2 * CHECKPOINT_EVERY, "the run crosses checkpoints");
-    for target in [0, total, 1, total / 2, CHECKPOINT_EVERY, CHECKPOINT_EVERY - 1, total - 1, 7] {
+    for target in [
+        0,
+        total,
+        1,
+        total / 2,
+        CHECKPOINT_EVERY,
+        CHECKPOINT_EVERY - 1,
+        total - 1,
+        7,
+    ] {
         session.seek(target);
         assert_eq!(session.pos(), target);
         assert!(session.sim() == &states[target], "seek({target})");
         assert_eq!(session.events().len(), target);
     }
     session.seek(total + 100);
-    assert_eq!(session.pos(), total, "seeking past the end stops at the end");
+    assert_eq!(
+        session.pos(),
+        total,
+        "seeking past the end stops at the end"
+    );
 }
 
 #[test]
 fn run_until_stops_at_the_first_match() {
     let mut session = Session::new(&builtin("fenced-gc-pause"));
-    let step = session.run_until(|e| e.label.starts_with("rejected")).expect("A's write is rejected");
-    assert_eq!(session.current().map(|e| e.label.as_str()), Some("rejected — 33 < last_token 34"));
+    let step = session
+        .run_until(|e| e.label.starts_with("rejected"))
+        .expect("A's write is rejected");
+    assert_eq!(
+        session.current().map(|e| e.label.as_str()),
+        Some("rejected — 33 < last_token 34")
+    );
     assert_eq!(session.pos(), step);
 }
 
@@ -79,13 +100,22 @@ fn pause_a(ms: u64) -> Change {
 #[test]
 fn what_if_a_pause_breaks_the_happy_path() {
     let mut session = Session::new(&builtin("naive-happy-path"));
-    session.run_until(|e| e.label == "status: unpaid").expect("A checks");
-    session.run_until(|e| e.label == "status: unpaid").expect("A receives the answer");
+    session
+        .run_until(|e| e.label == "status: unpaid")
+        .expect("A checks");
+    session
+        .run_until(|e| e.label == "status: unpaid")
+        .expect("A receives the answer");
     session.apply(pause_a(10_000)).expect("a valid change");
     session.run_to_end();
     // Alone, A still pays once: the pause matters only with a competitor.
     assert_eq!(session.verdict().outcome, lockstep_core::Outcome::Safe);
-    assert!(session.events().iter().any(|e| e.label == "A paused for 10000 ms"));
+    assert!(
+        session
+            .events()
+            .iter()
+            .any(|e| e.label == "A paused for 10000 ms")
+    );
 }
 
 #[test]
@@ -95,7 +125,11 @@ fn what_if_fencing_on_rescues_the_naive_run() {
         w.fencing = true;
     }
     let mut session = Session::new(&s);
-    session.apply(Change::SetFencing { fencing: FencingMode::Enforce }).expect("valid");
+    session
+        .apply(Change::SetFencing {
+            fencing: FencingMode::Enforce,
+        })
+        .expect("valid");
     session.run_to_end();
     assert_eq!(session.verdict().outcome, lockstep_core::Outcome::Safe);
 }
@@ -105,15 +139,37 @@ fn what_ifs_replay_exactly_and_survive_stepping_back() {
     let s = builtin("naive-gc-pause");
     let mut live = Session::new(&s);
     live.seek(11);
-    live.apply(Change::SetTtl { ttl_ms: 20_000 }).expect("valid");
+    live.apply(Change::SetTtl { ttl_ms: 20_000 })
+        .expect("valid");
     live.run_to_end();
     let branch = live.trace();
     // A's lock was granted before the change and keeps its 5 s TTL; B's is granted with 20 s.
-    let sets: Vec<&str> = branch.events.iter().map(|e| e.label.as_str()).filter(|l| l.starts_with("SET")).collect();
-    assert_eq!(sets, ["SET lock:batch-42 NX PX 5000", "SET lock:batch-42 NX PX 5000", "SET lock:batch-42 NX PX 20000", "SET lock:batch-42 NX PX 20000"]);
-    assert!(branch.events.iter().any(|e| e.label == "what-if: TTL = 20000 ms"));
+    let sets: Vec<&str> = branch
+        .events
+        .iter()
+        .map(|e| e.label.as_str())
+        .filter(|l| l.starts_with("SET"))
+        .collect();
+    assert_eq!(
+        sets,
+        [
+            "SET lock:batch-42 NX PX 5000",
+            "SET lock:batch-42 NX PX 5000",
+            "SET lock:batch-42 NX PX 20000",
+            "SET lock:batch-42 NX PX 20000"
+        ]
+    );
+    assert!(
+        branch
+            .events
+            .iter()
+            .any(|e| e.label == "what-if: TTL = 20000 ms")
+    );
 
-    let whatifs = vec![WhatIf { at_step: 11, change: Change::SetTtl { ttl_ms: 20_000 } }];
+    let whatifs = vec![WhatIf {
+        at_step: 11,
+        change: Change::SetTtl { ttl_ms: 20_000 },
+    }];
     let mut replayed = Session::with_whatifs(&s, &whatifs).expect("valid");
     assert_eq!(replayed.pos(), 0);
     replayed.run_to_end();
@@ -137,8 +193,9 @@ fn what_if_rejects_impossible_changes() {
     let err = session.apply(bad).expect_err("no node Z");
     assert!(err.message.contains("no node is called `Z`"), "{err}");
     assert_eq!(err.at_step, 5);
-    let err = session.apply(Change::SetTtl { ttl_ms: 0 }).expect_err("TTL 0");
+    let err = session
+        .apply(Change::SetTtl { ttl_ms: 0 })
+        .expect_err("TTL 0");
     assert!(err.message.contains("out of range"), "{err}");
     assert!(session.whatifs().is_empty());
 }
-

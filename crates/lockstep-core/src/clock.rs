@@ -18,8 +18,8 @@ const MILLION: i128 = 1_000_000;
 impl Clock {
     /// The local reading at true time `t`.
     pub fn local(&self, t: u64) -> i64 {
-        let t = i128::from(t);
-        let drifted = t + t * i128::from(self.drift_ppm) / MILLION;
+        // Floor division, so that a slow clock reads a whole millisecond only once it has one.
+        let drifted = (i128::from(t) * (MILLION + i128::from(self.drift_ppm))).div_euclid(MILLION);
         (drifted + i128::from(self.offset_ms)) as i64
     }
 

@@ -299,3 +299,192 @@ impl RedisInstance {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actors::Effect;
+
+    const NAMES: [&str; 3] = ["A", "B", "redis"];
+
+    fn react(r: &mut RedisInstance, now_local: i64, from: NodeId, payload: Payload) -> Vec<Effect> {
+        let names: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
+        let mut fx = Effects::default();
+        let mut cx = RedisCtx {
+            name: "redis",
+            now_local,
+            key: "lock:k",
+            names: &names,
+            fx: &mut fx,
+        };
+        r.on_message(from, payload, &mut cx);
+        fx.items
+    }
+
+    fn reply(effects: &[Effect]) -> &Payload {
+        effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Send { payload, .. } => Some(payload),
+                _ => None,
+            })
+            .expect("a reply")
+    }
+
+    fn set(value: u64) -> Payload {
+        Payload::Set {
+            req: 1,
+            value,
+            ttl_ms: 5000,
+            with_token: true,
+        }
+    }
+
+    #[test]
+    fn set_nx_grants_once_and_increments_the_counter() {
+        let mut r = RedisInstance::new(32);
+        assert_eq!(
+            reply(&react(&mut r, 0, 0, set(7))),
+            &Payload::SetReply {
+                req: 1,
+                ok: true,
+                token: Some(33)
+            }
+        );
+        assert_eq!(
+            reply(&react(&mut r, 10, 1, set(8))),
+            &Payload::SetReply {
+                req: 1,
+                ok: false,
+                token: None
+            }
+        );
+        assert_eq!(r.counter, 33, "a refused SET does not consume a token");
+    }
+
+    #[test]
+    fn only_the_holders_value_deletes_or_extends() {
+        let mut r = RedisInstance::new(0);
+        react(&mut r, 0, 0, set(7));
+        let stale = react(&mut r, 1, 1, Payload::Del { req: 2, value: 8 });
+        assert_eq!(
+            reply(&stale),
+            &Payload::DelReply {
+                req: 2,
+                deleted: false
+            }
+        );
+        let extend = react(
+            &mut r,
+            2,
+            0,
+            Payload::Extend {
+                req: 3,
+                value: 7,
+                ttl_ms: 9000,
+            },
+        );
+        assert_eq!(reply(&extend), &Payload::ExtendReply { req: 3, ok: true });
+        assert_eq!(r.key.map(|k| k.expires_local), Some(9002));
+        let own = react(&mut r, 3, 0, Payload::Del { req: 4, value: 7 });
+        assert_eq!(
+            reply(&own),
+            &Payload::DelReply {
+                req: 4,
+                deleted: true
+            }
+        );
+        assert_eq!(r.key, None);
+    }
+
+    #[test]
+    fn the_ttl_is_judged_on_the_instances_clock() {
+        let mut r = RedisInstance::new(0);
+        react(&mut r, 100, 0, set(7));
+        // B asks one millisecond before the key's expiry on redis's clock, then at it.
+        assert_eq!(
+            reply(&react(&mut r, 5099, 1, set(8))),
+            &Payload::SetReply {
+                req: 1,
+                ok: false,
+                token: None
+            }
+        );
+        let effects = react(&mut r, 5100, 1, set(8));
+        assert!(matches!(
+            reply(&effects),
+            Payload::SetReply {
+                ok: true,
+                token: Some(2),
+                ..
+            }
+        ));
+        assert!(effects.iter().any(|e| matches!(
+            e,
+            Effect::Event {
+                tag: Some(Tag::ServiceFrees {
+                    reason: FreeReason::Expired,
+                    ..
+                }),
+                ..
+            }
+        )));
+    }
+
+    #[test]
+    fn a_replica_keeps_keys_until_told_and_a_promotion_keeps_what_arrived() {
+        let mut replica = RedisInstance::new(32);
+        replica.is_replica = true;
+        let ops = vec![
+            ReplOp::SetKey {
+                value: 7,
+                owner: 0,
+                expires_local: 5000,
+            },
+            ReplOp::Counter(33),
+        ];
+        react(&mut replica, 0, 2, Payload::Replicate { ops });
+        // Long past the expiry: a replica does not expire keys on its own.
+        assert_eq!(
+            reply(&react(&mut replica, 9000, 1, set(8))),
+            &Payload::SetReply {
+                req: 1,
+                ok: false,
+                token: None
+            }
+        );
+        assert_eq!(replica.counter, 33);
+    }
+
+    #[test]
+    fn a_restart_without_persistence_forgets_the_key_and_the_counter() {
+        let names: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
+        let mut r = RedisInstance::new(32);
+        react(&mut r, 0, 0, set(7));
+        let mut fx = Effects::default();
+        r.restart(
+            false,
+            &mut RedisCtx {
+                name: "redis",
+                now_local: 10,
+                key: "lock:k",
+                names: &names,
+                fx: &mut fx,
+            },
+        );
+        assert_eq!((r.key, r.counter), (None, 32));
+        let mut kept = RedisInstance::new(32);
+        react(&mut kept, 0, 0, set(7));
+        kept.restart(
+            true,
+            &mut RedisCtx {
+                name: "redis",
+                now_local: 10,
+                key: "lock:k",
+                names: &names,
+                fx: &mut fx,
+            },
+        );
+        assert_eq!((kept.key.map(|k| k.value), kept.counter), (Some(7), 33));
+    }
+}

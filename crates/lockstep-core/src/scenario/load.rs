@@ -81,7 +81,9 @@ pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioErro
             let field = match &document {
                 None => "(syntax)".to_string(),
                 Some(_) if span.is_empty() => "(document)".to_string(),
-                Some(doc) => path_at(doc.get_ref(), span.start).unwrap_or_else(|| "(document)".into()),
+                Some(doc) => {
+                    path_at(doc.get_ref(), span.start).unwrap_or_else(|| "(document)".into())
+                }
             };
             return Err(error_at(text, span.start, field, tidy(e.message())));
         }
