@@ -40,9 +40,27 @@ fn step_back_lands_on_the_forward_state_at_every_step() {
     }
 }
 
+/// Sixteen workers retrying every millisecond while A works: a run long enough to cross checkpoints.
+fn contended() -> lockstep_core::Scenario {
+    let mut text = String::from(
+        "name = \"contended\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n[lock]\nkind = \"redis\"\n",
+    );
+    for i in 0..16 {
+        text.push_str(&format!(
+            "[[workers]]\nname = \"w{i}\"\nstart_ms = {i}\nwork_ms = {}\nretry_ms = 1\n",
+            if i == 0 { 100 } else { 5 }
+        ));
+    }
+    lockstep_tests::scenario(&text)
+}
+
 #[test]
 fn seek_jumps_anywhere_exactly() {
-    let (mut session, states) = forward_states("redlock-happy-path");
+    let mut session = Session::new(&contended());
+    let mut states = vec![session.sim().clone()];
+    while session.step().is_some() {
+        states.push(session.sim().clone());
+    }
     let total = states.len() - 1;
     assert!(total > 2 * CHECKPOINT_EVERY, "the run crosses checkpoints");
     for target in [

@@ -12,7 +12,7 @@ use crate::trace::{Trace, TraceEvent};
 use crate::verdict::Verdict;
 
 /// Events between two checkpoints.
-pub const CHECKPOINT_EVERY: usize = 64;
+pub const CHECKPOINT_EVERY: usize = 256;
 
 /// A change made mid-run (DESIGN §3 "What-if").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

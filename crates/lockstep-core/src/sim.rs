@@ -1,8 +1,7 @@
 //! The simulation: one deterministic event queue ordered by (time, sequence), the network with
 //! its partitions and message faults, pauses and crashes, and dispatch to the actors.
 
-use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
@@ -116,36 +115,8 @@ enum Item {
     Resume(NodeId),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Queued {
-    time: u64,
-    seq: u64,
-    item: Item,
-}
-
-impl Ord for Queued {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // BinaryHeap is a max-heap: reverse so the earliest (time, seq) comes out first.
-        (other.time, other.seq).cmp(&(self.time, self.seq))
-    }
-}
-
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// The pending items. Equality compares contents in order (for exactness tests), not heap layout.
-#[derive(Debug, Clone, Default)]
-struct EventQueue(BinaryHeap<Queued>);
-
-impl PartialEq for EventQueue {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len()
-            && self.0.clone().into_sorted_vec() == other.0.clone().into_sorted_vec()
-    }
-}
+/// Queue position: items run in (time, sequence) order, so ties break by scheduling order.
+type QueueKey = (u64, u64);
 
 /// Per-node run state that every kind of node has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -196,7 +167,10 @@ pub struct Sim {
     pub params: Arc<Params>,
     now: u64,
     seq: u64,
-    queue: EventQueue,
+    queue: BTreeMap<QueueKey, Item>,
+    /// Each worker's pending request timeout: a new request's timeout replaces it, so stale
+    /// timeouts do not pile up in the queue (and in every checkpoint).
+    pending_timeout: Vec<Option<QueueKey>>,
     rng: SimRng,
     pub nodes: Vec<NodeState>,
     pub workers: Vec<Worker>,
@@ -302,7 +276,8 @@ impl Sim {
         let mut sim = Sim {
             now: 0,
             seq: 0,
-            queue: EventQueue::default(),
+            queue: BTreeMap::new(),
+            pending_timeout: vec![None; s.workers.len()],
             rng: SimRng(ChaCha8Rng::seed_from_u64(s.seed)),
             partition: vec![0; nodes.len()],
             nodes,
@@ -361,13 +336,11 @@ impl Sim {
         self.nodes[usize::from(node)].paused_until.is_some()
     }
 
-    fn push(&mut self, time: u64, item: Item) {
+    fn push(&mut self, time: u64, item: Item) -> QueueKey {
         self.seq += 1;
-        self.queue.0.push(Queued {
-            time,
-            seq: self.seq,
-            item,
-        });
+        let key = (time, self.seq);
+        self.queue.insert(key, item);
+        key
     }
 
     /// Processes the next queued item, appending its events to `out`. False once the run has ended.
@@ -377,18 +350,28 @@ impl Sim {
         }
         let limits = &self.params.scenario.limits;
         let (max_time, max_events) = (limits.max_time_ms, limits.max_events);
-        let Some(next) = self.queue.0.peek() else {
+        let Some((&(next_time, _), _)) = self.queue.first_key_value() else {
             self.finish(End::Quiet, out);
             return true;
         };
-        if next.time > max_time {
+        if next_time > max_time {
             self.now = max_time;
             self.finish(End::TimeLimit, out);
             return true;
         }
-        let Some(Queued { time, item, .. }) = self.queue.0.pop() else {
+        let Some(((time, seq), item)) = self.queue.pop_first() else {
             return false;
         };
+        if let Item::Timer {
+            node,
+            timer: Timer::RequestTimeout(_),
+            ..
+        } = item
+            && let Some(slot) = self.pending_timeout.get_mut(usize::from(node))
+            && *slot == Some((time, seq))
+        {
+            *slot = None;
+        }
         self.now = time;
         self.dispatch(item, out);
         if self.in_flight == 0 && self.workers.iter().all(|w| w.phase.is_terminal()) {
@@ -698,7 +681,13 @@ impl Sim {
                 Effect::After { after_ms, timer } => {
                     let st = &self.nodes[usize::from(node)];
                     let (at, epoch) = (st.clock.after_local(self.now, after_ms), st.epoch);
-                    self.push(at, Item::Timer { node, epoch, timer });
+                    let key = self.push(at, Item::Timer { node, epoch, timer });
+                    if let Timer::RequestTimeout(_) = timer
+                        && let Some(slot) = self.pending_timeout.get_mut(usize::from(node))
+                        && let Some(stale) = slot.replace(key)
+                    {
+                        self.queue.remove(&stale);
+                    }
                 }
                 Effect::At { local_ms, timer } => {
                     let st = &self.nodes[usize::from(node)];
