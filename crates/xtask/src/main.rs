@@ -1,1 +1,89 @@
-fn main() {}
+//! Build and CI automation: `cargo xtask ci` runs every check CI runs, installing what it needs.
+
+use std::process::{Command, ExitCode};
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("wasm") => wasm_target().and_then(|()| build_core_for_wasm()),
+        _ => {
+            eprintln!(
+                "usage: cargo xtask <command>\n\n  ci     format, lint, test, and build the core for wasm (what CI runs)\n  wasm   build lockstep-core for {WASM_TARGET}"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a command, echoing it; an error names the command that failed.
+fn run(program: &str, args: &[&str]) -> Result<(), String> {
+    eprintln!("$ {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+fn cargo(args: &[&str]) -> Result<(), String> {
+    run(
+        &std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
+        args,
+    )
+}
+
+fn wasm_target() -> Result<(), String> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map_err(|e| format!("cannot run rustup: {e}"))?;
+    if String::from_utf8_lossy(&installed.stdout)
+        .lines()
+        .any(|l| l.trim() == WASM_TARGET)
+    {
+        return Ok(());
+    }
+    run("rustup", &["target", "add", WASM_TARGET])
+}
+
+fn build_core_for_wasm() -> Result<(), String> {
+    cargo(&[
+        "build",
+        "-p",
+        "lockstep-core",
+        "--target",
+        WASM_TARGET,
+        "--release",
+    ])
+}
+
+fn ci() -> Result<(), String> {
+    wasm_target()?;
+    cargo(&["fmt", "--all", "--check"])?;
+    cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    cargo(&["test", "--workspace"])?;
+    build_core_for_wasm()?;
+    cargo(&["run", "--quiet", "-p", "lockstep", "--", "check"])?;
+    Ok(())
+}
