@@ -201,14 +201,20 @@ impl Worker {
         self.acquire(cx);
     }
 
+    /// An acquisition attempt waits for its answer no longer than the acquire deadline allows.
+    fn acquire_timeout(&self, cx: &WorkerCtx<'_>) -> u64 {
+        let left = (self.acquire_deadline_local - cx.now_local).max(1) as u64;
+        self.cfg.request_timeout_ms.min(left)
+    }
+
     fn acquire(&mut self, cx: &mut WorkerCtx<'_>) {
+        let timeout = self.acquire_timeout(cx);
         match cx.lock.kind {
             LockKind::Redis => {
                 self.lock_value = cx.rng.next_u64();
                 let (value, ttl_ms, with_token) =
                     (self.lock_value, cx.lock.ttl_ms, self.cfg.fencing);
                 self.holds_something = true;
-                let timeout = self.cfg.request_timeout_ms;
                 self.request(
                     cx,
                     Dest::LockService,
@@ -232,7 +238,6 @@ impl Worker {
             }
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
-                let timeout = self.cfg.request_timeout_ms;
                 self.request(
                     cx,
                     Dest::LockService,
