@@ -992,7 +992,11 @@ impl Sim {
         st.paused_until = Some(until);
         self.push(until, Item::Resume(node));
         let name = self.name(node).to_string();
-        let what = if self.params.role(node) == Role::Worker {
+        let finished = self.params.role(node) == Role::Worker
+            && self.workers[usize::from(node)].phase.is_terminal();
+        let what = if finished {
+            format!("{name} has already finished its job, so this pause changes nothing.")
+        } else if self.params.role(node) == Role::Worker {
             format!(
                 "{name} stops the world (a long GC or a VM stall) for {duration} ms: it runs no code, and its timers and incoming messages wait. Its clock and everyone else's keep running."
             )
