@@ -1173,6 +1173,13 @@ impl Sim {
             return;
         };
         if old == replica {
+            self.fault_event(
+                out,
+                replica,
+                "failover: no replica left".into(),
+                format!("{} is already the master and has no replica of its own, so there is nothing to promote.", self.name(replica)),
+                None,
+            );
             return;
         }
         if self.nodes[usize::from(old)].alive {

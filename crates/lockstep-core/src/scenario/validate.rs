@@ -26,7 +26,7 @@ pub const MAX_DURATION_MS: u64 = 86_400_000;
 pub const MAX_WORKERS: usize = 256;
 pub const MAX_FAULTS: usize = 256;
 pub const MAX_PAYOUTS: u32 = 10_000;
-pub const MAX_EVENTS: u64 = 2_000_000;
+pub const MAX_EVENTS: u64 = 1_000_000;
 pub const MAX_REDLOCK_INSTANCES: u32 = 9;
 pub const MAX_CONSENSUS_NODES: u32 = 7;
 
