@@ -1,5 +1,6 @@
 //! Shared helpers for the cross-crate test suites.
 
+use lockstep_core::document::TraceDocument;
 use lockstep_core::{Run, Scenario, catalogue, parse_scenario, run};
 
 /// A built-in scenario, parsed; panics with the error if it does not parse (a test failure).
@@ -24,4 +25,18 @@ pub fn run_builtin(id: &str) -> Run {
 /// The labels of a run's events, in order.
 pub fn labels(run: &Run) -> Vec<&str> {
     run.trace.events.iter().map(|e| e.label.as_str()).collect()
+}
+
+/// The JSON trace document of every built-in scenario, one per line. Compared byte for byte
+/// between a native run and a wasm run (tests/wasm_determinism.rs).
+pub fn all_traces_json() -> String {
+    let mut out = String::new();
+    for id in catalogue::ids() {
+        let s = builtin(id);
+        let r = run(&s);
+        let doc = TraceDocument::new(&s, &r.trace, &r.verdict);
+        out.push_str(&serde_json::to_string(&doc).unwrap_or_else(|e| panic!("{id}: {e}")));
+        out.push('\n');
+    }
+    out
 }

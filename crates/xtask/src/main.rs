@@ -3,6 +3,8 @@
 use std::process::{Command, ExitCode};
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// The native-vs-wasm determinism test runs the core under Node's WASI.
+const WASI_TARGET: &str = "wasm32-wasip1";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,13 +53,13 @@ fn wasm_target() -> Result<(), String> {
         .args(["target", "list", "--installed"])
         .output()
         .map_err(|e| format!("cannot run rustup: {e}"))?;
-    if String::from_utf8_lossy(&installed.stdout)
-        .lines()
-        .any(|l| l.trim() == WASM_TARGET)
-    {
-        return Ok(());
+    let installed = String::from_utf8_lossy(&installed.stdout);
+    for target in [WASM_TARGET, WASI_TARGET] {
+        if !installed.lines().any(|l| l.trim() == target) {
+            run("rustup", &["target", "add", target])?;
+        }
     }
-    run("rustup", &["target", "add", WASM_TARGET])
+    Ok(())
 }
 
 fn build_core_for_wasm() -> Result<(), String> {
