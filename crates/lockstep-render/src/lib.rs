@@ -1,1 +1,20 @@
-//! lockstep-render
+//! lockstep-render: turns a lockstep trace into a [`layout::Layout`] (lanes, rows, arrows, notes,
+//! spans, marks) and the layout into SVG (plotters' SVG backend), a lease chart and Mermaid text.
+//! Shared by the terminal UI, the web app and the CLI; it knows no terminal and no browser and does
+//! no I/O.
+
+pub mod error;
+pub mod geom;
+pub mod layout;
+pub mod lease;
+pub mod mermaid;
+pub mod style;
+pub mod svg;
+pub mod text;
+
+pub use error::RenderError;
+pub use layout::{Layout, Options, TimeMode, layout};
+pub use lease::svg::{lease_svg, run_lease_svg};
+pub use lease::{LeaseChart, lease_chart};
+pub use mermaid::mermaid;
+pub use svg::{Caption, draw_timeline, run_svg, timeline_svg};

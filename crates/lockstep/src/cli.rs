@@ -1,4 +1,4 @@
-//! The CLI commands: `list`, `run`, `check`.
+//! The CLI commands: `list`, `run`, `check` (the drawing exports are in `export`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -17,6 +17,13 @@ pub enum CliError {
     /// The file was read but is not a valid scenario.
     Invalid(lockstep_core::ScenarioError),
     Io(std::io::Error),
+    /// The picture could not be drawn (a step past the end of the run).
+    Render(lockstep_render::RenderError),
+    /// An output file could not be written.
+    WriteFile {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 impl std::fmt::Display for CliError {
@@ -25,6 +32,8 @@ impl std::fmt::Display for CliError {
             CliError::Input(m) => f.write_str(m),
             CliError::Invalid(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "cannot write output: {e}"),
+            CliError::Render(e) => write!(f, "{e}"),
+            CliError::WriteFile { path, source } => write!(f, "cannot write {path}: {source}"),
         }
     }
 }

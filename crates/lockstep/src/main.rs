@@ -1,8 +1,10 @@
 //! The `lockstep` command: argument parsing and dispatch to the CLI commands.
 
 mod cli;
+mod export;
 mod text;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -36,6 +38,24 @@ enum Command {
         /// Built-in ids or scenario files.
         scenarios: Vec<String>,
     },
+    /// Draw a scenario's run as an SVG file: the sequence timeline, or a chart.
+    /// Exit status: 2 for invalid input, a step past the end, or a file that cannot be written.
+    Render {
+        /// A built-in scenario id (see `lockstep list`) or the path of a scenario file.
+        scenario: String,
+        /// The SVG file to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Place rows at their simulated time, so durations compare by length.
+        #[arg(long)]
+        to_scale: bool,
+        /// Draw the run up to step N (numbered as `lockstep run` prints them) and highlight it.
+        #[arg(long, value_name = "N")]
+        step: Option<usize>,
+        /// Draw this chart instead of the timeline.
+        #[arg(long, value_enum)]
+        chart: Option<export::Chart>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -44,6 +64,10 @@ enum Format {
     Text,
     /// The lockstep-trace/1 JSON document (docs/trace-format.md).
     Json,
+    /// The sequence timeline as an SVG document.
+    Svg,
+    /// A Mermaid `sequenceDiagram`.
+    Mermaid,
 }
 
 fn main() -> ExitCode {
@@ -62,8 +86,31 @@ fn main() -> ExitCode {
             scenario,
             format,
             brief,
-        }) => cli::run(&mut stdout, &scenario, format == Format::Json, brief),
+        }) => match format {
+            Format::Text | Format::Json => {
+                cli::run(&mut stdout, &scenario, format == Format::Json, brief)
+            }
+            Format::Svg | Format::Mermaid => {
+                export::run(&mut stdout, &scenario, format == Format::Svg)
+            }
+        },
         Some(Command::Check { scenarios }) => cli::check(&mut stdout, &scenarios),
+        Some(Command::Render {
+            scenario,
+            output,
+            to_scale,
+            step,
+            chart,
+        }) => export::render(
+            &mut stdout,
+            &scenario,
+            &output,
+            export::RenderArgs {
+                to_scale,
+                step,
+                chart,
+            },
+        ),
     };
     match result {
         Ok(code) => code,

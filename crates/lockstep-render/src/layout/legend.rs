@@ -1,0 +1,108 @@
+//! The legend: one entry per kind of span or mark the drawing actually uses, in a grid.
+
+use super::{LegendEntry, LegendKind, Mark, MarkKind, Span, SpanKind};
+use crate::geom::{Point, Rect};
+use crate::style;
+use crate::text::{self, Align, TextBox};
+
+const SWATCH_W: f64 = 30.0;
+const SWATCH_H: f64 = 18.0;
+const SWATCH_GAP: f64 = 10.0;
+const COLUMN_GAP: f64 = 36.0;
+const ROW_GAP: f64 = 10.0;
+
+/// The kinds present in a drawing, in legend order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Present(pub Vec<LegendKind>);
+
+impl Present {
+    pub fn of(spans: &[Span], marks: &[Mark], current: bool) -> Present {
+        let has_span = |f: fn(&SpanKind) -> bool| spans.iter().any(|s| f(&s.kind));
+        let has_mark = |k: MarkKind| marks.iter().any(|m| m.kind == k);
+        let mut out = Vec::new();
+        if has_span(|k| matches!(k, SpanKind::Believes { .. })) {
+            out.push(LegendKind::Believes);
+        }
+        if has_span(|k| matches!(k, SpanKind::ServiceHolds { .. })) {
+            out.push(LegendKind::ServiceHolds);
+        }
+        if has_span(|k| matches!(k, SpanKind::Overlap { .. })) {
+            out.push(LegendKind::Overlap);
+        }
+        if has_span(|k| matches!(k, SpanKind::Paused { .. })) {
+            out.push(LegendKind::Paused);
+        }
+        if has_span(|k| matches!(k, SpanKind::Down)) {
+            out.push(LegendKind::Down);
+        }
+        for k in [
+            MarkKind::WriteAccepted,
+            MarkKind::AccessRejected,
+            MarkKind::Duplicate,
+            MarkKind::Expired,
+            MarkKind::Renewed,
+            MarkKind::Lost,
+            MarkKind::Delayed,
+            MarkKind::InFlight,
+        ] {
+            if has_mark(k) {
+                out.push(LegendKind::Mark(k));
+            }
+        }
+        if current {
+            out.push(LegendKind::Current);
+        }
+        Present(out)
+    }
+}
+
+/// What a legend entry says.
+pub fn text_of(kind: LegendKind) -> &'static str {
+    match kind {
+        LegendKind::Believes => "bar right of a worker: it believes it holds the lock",
+        LegendKind::ServiceHolds => "bar left of a lock node: the service records that holder",
+        LegendKind::Overlap => "red band: two workers both believe they hold the lock",
+        LegendKind::Paused => "hatched: paused, frozen (its clock keeps running)",
+        LegendKind::Down => "grey hatched: crashed",
+        LegendKind::Mark(MarkKind::WriteAccepted) => "write accepted by the database",
+        LegendKind::Mark(MarkKind::AccessRejected) => "refused by fencing: stale or missing token",
+        LegendKind::Mark(MarkKind::Duplicate) => "payouts paid a second time",
+        LegendKind::Mark(MarkKind::Expired) => "TTL or lease ran out",
+        LegendKind::Mark(MarkKind::Renewed) => "lease renewed",
+        LegendKind::Mark(MarkKind::Lost) => "message lost",
+        LegendKind::Mark(MarkKind::Delayed) => "message held up in the network",
+        LegendKind::Mark(MarkKind::InFlight) => "message still in the network",
+        LegendKind::Mark(MarkKind::Paused) => "node paused",
+        LegendKind::Current => "the current step",
+    }
+}
+
+/// Lays the entries out in columns from `(x0, y0)`, no wider than `max_x` when that allows at
+/// least one column. Returns the entries and the bottom of the legend.
+pub(crate) fn place(present: &Present, x0: f64, y0: f64, max_x: f64) -> (Vec<LegendEntry>, f64) {
+    if present.0.is_empty() {
+        return (Vec::new(), y0);
+    }
+    let entry_w =
+        |k: LegendKind| SWATCH_W + SWATCH_GAP + text::width(text_of(k), style::LEGEND_SIZE);
+    let col_w = present.0.iter().map(|&k| entry_w(k)).fold(0.0, f64::max) + COLUMN_GAP;
+    let columns = (((max_x - x0 + COLUMN_GAP) / col_w).floor() as usize).clamp(1, 3);
+    let row_h = text::line_height(style::LEGEND_SIZE).max(SWATCH_H) + ROW_GAP;
+    let mut out = Vec::new();
+    for (i, &kind) in present.0.iter().enumerate() {
+        let (r, c) = (i / columns, i % columns);
+        let x = x0 + c as f64 * col_w;
+        let cy = y0 + r as f64 * row_h + row_h / 2.0;
+        let swatch = Rect::new(x, cy - SWATCH_H / 2.0, x + SWATCH_W, cy + SWATCH_H / 2.0);
+        let text = TextBox::new(
+            text_of(kind),
+            style::LEGEND_SIZE,
+            Align::Left,
+            Point::new(x + SWATCH_W + SWATCH_GAP, cy),
+            0.0,
+        );
+        out.push(LegendEntry { kind, swatch, text });
+    }
+    let rows = present.0.len().div_ceil(columns);
+    (out, y0 + rows as f64 * row_h)
+}

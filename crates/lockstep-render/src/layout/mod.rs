@@ -1,0 +1,374 @@
+//! The layout: every drawing decision about a trace (lanes, rows, arrows, notes, spans, marks,
+//! highlights, legend) as plain data, in SVG pixels. The SVG, the terminal UI and the web app all
+//! draw from it; nothing here knows about a terminal, a browser or plotters.
+//!
+//! Rows are placed top to bottom, one per event. Every text label gets a box computed from a fixed
+//! per-character advance ([`crate::text`]); a row moves down until its label clears every earlier
+//! label, so labels never overlap. In [`TimeMode::ToScale`] a row sits at its simulated time on a
+//! fixed scale unless labels force it lower; the push is paid back by the next idle stretch.
+
+mod build;
+mod describe;
+mod lanes;
+mod legend;
+mod rows;
+
+use lockstep_core::Trace;
+use lockstep_core::topology::{NodeId, Role};
+use lockstep_core::trace::{EventKind, FreeReason};
+
+use crate::geom::{Point, Rect};
+use crate::text::TextBox;
+
+pub use lanes::lane_order;
+
+/// Space above the lane headers.
+pub const MARGIN_TOP: f64 = build::MARGIN;
+
+/// How rows are spaced vertically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TimeMode {
+    /// One row per event, evenly spaced (rows only move apart to keep labels clear).
+    #[default]
+    Logical,
+    /// Rows at their simulated time on a fixed scale, so durations compare by length: a 10 s pause
+    /// is twice a 5 s TTL and a delayed message is a slanted arrow.
+    ToScale,
+}
+
+/// The order of lanes from left to right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LaneOrder {
+    /// The first half of the workers, the lock service, the other workers, the database: each
+    /// worker sits next to the lock service (the layout of Kleppmann's fencing diagram).
+    #[default]
+    WorkersAroundService,
+    /// The order of the trace's participants.
+    AsTraced,
+}
+
+/// What to lay out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Options {
+    pub time_mode: TimeMode,
+    /// Lay out only steps 1..=n (1-based, as `lockstep run` numbers them) and highlight step n as
+    /// the current step. `Some(0)` shows no event; a step past the end is clamped to the end (the
+    /// SVG functions report it as an error instead). Positions do not depend on it: stepping
+    /// through a run never moves what is already drawn.
+    pub upto_step: Option<usize>,
+    pub lane_order: LaneOrder,
+}
+
+/// A colour role; [`crate::style::tone`] maps it to a colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tone {
+    /// The colour of the n-th worker (in trace order).
+    Worker(usize),
+    /// Traffic between lock-service nodes.
+    Infra,
+    Danger,
+    Ok,
+    Timer,
+    Renew,
+}
+
+/// One participant's column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    /// Index into the trace's participants.
+    pub node: NodeId,
+    pub name: String,
+    pub role: Role,
+    /// The worker's index among workers, for its colour.
+    pub worker: Option<usize>,
+    /// The lifeline's x.
+    pub x: f64,
+    /// Name and role, above the first row.
+    pub header: [TextBox; 2],
+    /// The header box.
+    pub header_box: Rect,
+    /// Name and role again below the last row.
+    pub footer: [TextBox; 2],
+    pub footer_box: Rect,
+}
+
+/// One event's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// 1-based step number.
+    pub step: usize,
+    /// Index into the trace's events.
+    pub event: usize,
+    pub time_ms: u64,
+    pub kind: EventKind,
+    /// The row's line: arrows leave and arrive here, notes are centred on it.
+    pub y: f64,
+    /// Vertical extent of what this row draws (its label or note), for highlighting it.
+    pub top: f64,
+    pub bottom: f64,
+    /// Step number and time, in the gutter left of the lanes.
+    pub gutter: TextBox,
+    /// The event's label and explanation, for front ends that show the current step.
+    pub label: String,
+    pub explanation: String,
+}
+
+/// How an arrow ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArrowEnd {
+    /// Delivered: the arrow reaches the receiver's lifeline.
+    Delivered,
+    /// Lost: the arrow stops partway, ending in an x.
+    Lost,
+    /// Not yet delivered at the last step shown: the arrow stops where the message is.
+    InFlight,
+}
+
+/// One message, from its send row to its delivery (or loss) row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arrow {
+    /// The trace's message id, when it has one.
+    pub message: Option<u64>,
+    pub from_lane: usize,
+    pub to_lane: usize,
+    /// Row index of the send.
+    pub send_row: usize,
+    /// Row index of the delivery or loss (None while in flight).
+    pub end_row: Option<usize>,
+    pub end: ArrowEnd,
+    /// The tail, on the sender's lifeline at the send row.
+    pub start: Point,
+    /// Where the line stops (the head, the x, or the message in flight).
+    pub tip: Point,
+    /// The send's label (with the delay, if any), above the tail.
+    pub label: TextBox,
+    pub tone: Tone,
+    /// Extra delay of a delayed message, in ms.
+    pub delayed_ms: Option<u64>,
+    /// The database refused this access (the reply carrying the refusal).
+    pub rejected: bool,
+}
+
+/// What a note says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NoteKind {
+    /// About the whole system (partition, heal, end of run): spans every lane.
+    Global,
+    /// An injected fault.
+    Fault,
+    /// A state change.
+    State,
+    /// Narration.
+    Note,
+}
+
+/// A box of text over one lane, or over all of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub row: usize,
+    /// First and last lane covered.
+    pub lanes: (usize, usize),
+    pub kind: NoteKind,
+    /// The box (border and fill).
+    pub rect: Rect,
+    pub text: TextBox,
+    /// Border colour: a worker's colour for its belief changes, danger for a duplicate payout.
+    pub tone: Option<Tone>,
+    /// Drawn with a thick border and bold text (payouts paid twice).
+    pub emphasis: bool,
+}
+
+/// What a span on a lane means.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SpanKind {
+    /// The node is frozen (GC pause, VM stall) until `until_ms` (true time).
+    Paused { until_ms: u64 },
+    /// The node is crashed.
+    Down,
+    /// The lock service records `holder` as holding the lock; `ended` says why it stopped.
+    ServiceHolds {
+        holder: String,
+        token: Option<u64>,
+        ended: Option<FreeReason>,
+    },
+    /// The worker believes it holds the lock.
+    Believes { token: Option<u64> },
+    /// Two workers both believe they hold the lock: the danger zone, across every lane.
+    Overlap { first: String, second: String },
+}
+
+/// A stretch of rows on a lane (or across all lanes, for an overlap).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    /// None for spans across every lane.
+    pub lane: Option<usize>,
+    pub kind: SpanKind,
+    pub from_row: usize,
+    /// None while still open at the last row shown.
+    pub to_row: Option<usize>,
+    pub rect: Rect,
+    pub tone: Tone,
+}
+
+/// A small symbol: each kind has its own shape as well as its own colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MarkKind {
+    /// A write the database applied: a check mark.
+    WriteAccepted,
+    /// A read or write refused because of its fencing token: a no-entry sign.
+    AccessRejected,
+    /// Payouts paid twice: a warning triangle.
+    Duplicate,
+    /// A TTL or lease ran out: an hourglass.
+    Expired,
+    /// A lease was extended: a diamond.
+    Renewed,
+    /// A message was lost: an x.
+    Lost,
+    /// A message was held back in the network: a clock.
+    Delayed,
+    /// A node froze: a pause sign.
+    Paused,
+    /// The message is still in the network: a dot.
+    InFlight,
+}
+
+/// A mark at a point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mark {
+    pub row: usize,
+    pub lane: usize,
+    pub kind: MarkKind,
+    pub at: Point,
+}
+
+/// Why a row is highlighted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HighlightKind {
+    /// The database refused a read or write because of its token.
+    RejectedAccess,
+    /// The database paid payouts a second time.
+    DuplicatePayout,
+    /// The step being shown.
+    Current,
+}
+
+/// A highlighted row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Highlight {
+    pub row: usize,
+    pub kind: HighlightKind,
+}
+
+/// What a legend entry explains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LegendKind {
+    Believes,
+    ServiceHolds,
+    Paused,
+    Down,
+    Overlap,
+    Mark(MarkKind),
+    Current,
+}
+
+/// A swatch and its explanation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    pub kind: LegendKind,
+    pub swatch: Rect,
+    pub text: TextBox,
+}
+
+/// Everything needed to draw a trace as a sequence timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    pub mode: TimeMode,
+    /// Size of the drawing, in px.
+    pub width: f64,
+    pub height: f64,
+    pub lanes: Vec<Lane>,
+    /// One per event shown, in trace order (row i is step i + 1).
+    pub rows: Vec<Row>,
+    pub arrows: Vec<Arrow>,
+    pub notes: Vec<Note>,
+    pub spans: Vec<Span>,
+    pub marks: Vec<Mark>,
+    pub highlights: Vec<Highlight>,
+    pub legend: Vec<LegendEntry>,
+    /// Row index of the current step, when `upto_step` named one.
+    pub current: Option<usize>,
+    /// Events in the whole trace.
+    pub total_steps: usize,
+    /// Lifelines run from here...
+    pub lifeline_top: f64,
+    /// ...to here.
+    pub lifeline_bottom: f64,
+    /// Where notes and labels may go: right of the gutter, across the lanes.
+    pub area: Rect,
+    /// Pixels per simulated ms in to-scale mode (0 in logical mode).
+    pub ms_scale: f64,
+}
+
+impl Layout {
+    /// Every text label of the layout, for drawing and for overlap checks.
+    pub fn labels(&self) -> impl Iterator<Item = &TextBox> {
+        let lanes = self
+            .lanes
+            .iter()
+            .flat_map(|l| l.header.iter().chain(l.footer.iter()));
+        let rows = self.rows.iter().map(|r| &r.gutter);
+        let arrows = self.arrows.iter().map(|a| &a.label);
+        let notes = self.notes.iter().map(|n| &n.text);
+        let legend = self.legend.iter().map(|e| &e.text);
+        lanes.chain(rows).chain(arrows).chain(notes).chain(legend)
+    }
+
+    /// The box each label occupies, including note and header boxes (which hold their text).
+    pub fn label_boxes(&self) -> Vec<Rect> {
+        let mut out: Vec<Rect> = Vec::new();
+        for l in &self.lanes {
+            out.push(l.header_box);
+            out.push(l.footer_box);
+        }
+        out.extend(self.rows.iter().map(|r| r.gutter.rect));
+        out.extend(self.arrows.iter().map(|a| a.label.rect));
+        out.extend(self.notes.iter().map(|n| n.rect));
+        out.extend(self.legend.iter().map(|e| e.text.rect.union(&e.swatch)));
+        out
+    }
+
+    /// The pairs of label boxes that overlap (empty for every layout this crate makes).
+    pub fn overlapping_labels(&self) -> Vec<(Rect, Rect)> {
+        let mut boxes = self.label_boxes();
+        boxes.sort_by(|a, b| a.y0.total_cmp(&b.y0));
+        let mut out = Vec::new();
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                if b.y0 >= a.y1 {
+                    break;
+                }
+                if a.overlaps(b) {
+                    out.push((*a, *b));
+                }
+            }
+        }
+        out
+    }
+
+    /// The row index of a step (1-based), if shown.
+    pub fn row_of_step(&self, step: usize) -> Option<usize> {
+        step.checked_sub(1).filter(|&r| r < self.rows.len())
+    }
+
+    /// A compact, stable text rendering (lanes, rows, arrows, notes, spans, marks) for tests and
+    /// debugging.
+    pub fn describe(&self) -> String {
+        describe::describe(self)
+    }
+}
+
+/// Lays a trace out. Never fails: a step past the end is clamped (see [`Options::upto_step`]).
+pub fn layout(trace: &Trace, options: &Options) -> Layout {
+    build::build(trace, options)
+}

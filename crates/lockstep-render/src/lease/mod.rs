@@ -1,0 +1,354 @@
+//! The lease chart as data: time across, one row per "the service says X holds the lock", "X
+//! believes it holds the lock" and "X is paused", and the danger zones where two workers' beliefs
+//! overlap. [`svg`] draws it.
+
+pub mod svg;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use lockstep_core::Trace;
+use lockstep_core::topology::Role;
+use lockstep_core::trace::{EventKind, FreeReason, Tag};
+
+use crate::layout::{MarkKind, Options};
+
+/// A stretch of simulated time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Interval {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    /// Still going at the last step shown.
+    pub open: bool,
+}
+
+/// What a row shows.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum LeaseRowKind {
+    /// The lock service records this worker as the holder (for Redlock: a majority of instances do).
+    ServiceHolds,
+    /// The worker believes it holds the lock.
+    Believes,
+    /// The worker is paused.
+    Paused,
+}
+
+/// One row of the chart.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LeaseRow {
+    pub kind: LeaseRowKind,
+    /// The worker the row is about.
+    pub worker: String,
+    /// The worker's index among workers (for its colour).
+    pub worker_index: usize,
+    pub label: String,
+    pub intervals: Vec<Interval>,
+}
+
+/// Two workers both believe they hold the lock.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Danger {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub first: String,
+    pub second: String,
+}
+
+/// A symbol on a row at an instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LeaseMark {
+    pub row: usize,
+    pub at_ms: u64,
+    pub kind: MarkKind,
+}
+
+/// The whole chart.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LeaseChart {
+    pub start_ms: u64,
+    pub end_ms: u64,
+    pub rows: Vec<LeaseRow>,
+    pub danger: Vec<Danger>,
+    pub marks: Vec<LeaseMark>,
+    /// Time of the current step, when `upto_step` named one.
+    pub current_ms: Option<u64>,
+    /// Steps shown and in the whole trace.
+    pub steps_shown: usize,
+    pub total_steps: usize,
+    /// How many lock-service nodes must record a holder for the service to "say" it holds.
+    pub quorum: usize,
+}
+
+/// Intervals in which `count(t) >= need`, given +1/-1 changes at instants (in order).
+fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interval> {
+    let mut out = Vec::new();
+    let mut count = 0;
+    let mut since = None;
+    for &(t, d) in changes {
+        count += d;
+        match since {
+            None if count >= need => since = Some(t),
+            Some(s) if count < need => {
+                since = None;
+                if t > s {
+                    out.push(Interval {
+                        from_ms: s,
+                        to_ms: t,
+                        open: false,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = since {
+        out.push(Interval {
+            from_ms: s,
+            to_ms: end.max(s),
+            open: true,
+        });
+    }
+    out
+}
+
+/// Records a change of `delta` for `key` at `t` (nothing for 0).
+fn record<K: Ord>(log: &mut BTreeMap<K, Vec<(u64, i64)>>, key: K, t: u64, delta: i64) {
+    if delta != 0 {
+        log.entry(key).or_default().push((t, delta));
+    }
+}
+
+/// Turns `node` on or off in `set`, recording the change if there was one.
+fn switch(
+    set: &mut BTreeSet<usize>,
+    log: &mut BTreeMap<usize, Vec<(u64, i64)>>,
+    node: usize,
+    t: u64,
+    on: bool,
+) {
+    let changed = if on {
+        set.insert(node)
+    } else {
+        set.remove(&node)
+    };
+    record(
+        log,
+        node,
+        t,
+        match (changed, on) {
+            (false, _) => 0,
+            (true, true) => 1,
+            (true, false) => -1,
+        },
+    );
+}
+
+/// Builds the chart of the steps `options.upto_step` shows (all by default).
+pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
+    let total = trace.events.len();
+    let shown = options.upto_step.map_or(total, |s| s.min(total));
+    let events = &trace.events[..shown];
+    let start_ms = trace.events.first().map_or(0, |e| e.time_ms);
+    let end_ms = events.last().map_or(start_ms, |e| e.time_ms);
+    let ps = &trace.participants;
+    let workers: Vec<usize> = (0..ps.len())
+        .filter(|&i| ps[i].role == Role::Worker)
+        .collect();
+    let service: Vec<usize> = (0..ps.len())
+        .filter(|&i| ps[i].role.is_lock_service())
+        .collect();
+    let quorum = if service.iter().any(|&i| ps[i].role == Role::RedlockInstance) {
+        service.len() / 2 + 1
+    } else {
+        1
+    };
+    let name = |i: usize| ps.get(i).map_or("?", |p| p.name.as_str());
+
+    // Per holder: +1/-1 as service nodes record or drop it.
+    let mut held: BTreeSet<(usize, String)> = BTreeSet::new();
+    let mut changes: BTreeMap<String, Vec<(u64, i64)>> = BTreeMap::new();
+    let mut belief: BTreeMap<usize, Vec<(u64, i64)>> = BTreeMap::new();
+    let mut pause: BTreeMap<usize, Vec<(u64, i64)>> = BTreeMap::new();
+    let mut believing: BTreeSet<usize> = BTreeSet::new();
+    let mut paused: BTreeSet<usize> = BTreeSet::new();
+    // (holder or worker, at, kind) for marks.
+    let mut service_marks: Vec<(String, u64, MarkKind)> = Vec::new();
+    let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
+    let mut last_writer: Option<usize> = None;
+    for e in events {
+        let node = usize::from(e.from);
+        let t = e.time_ms;
+        if e.kind == EventKind::Deliver
+            && ps.get(usize::from(e.to)).map(|p| p.role) == Some(Role::Database)
+        {
+            last_writer = Some(node);
+        }
+        match &e.tag {
+            Some(Tag::ServiceGrants { holder, .. }) => {
+                let fresh = held.insert((node, holder.clone()));
+                record(&mut changes, holder.clone(), t, if fresh { 1 } else { 0 });
+            }
+            Some(Tag::ServiceFrees { holder, reason }) => {
+                let key = if held.contains(&(node, holder.clone())) {
+                    Some((node, holder.clone()))
+                } else {
+                    held.iter().find(|(_, h)| h == holder).cloned()
+                };
+                if let Some(key) = key {
+                    held.remove(&key);
+                    changes.entry(holder.clone()).or_default().push((t, -1));
+                }
+                if *reason == FreeReason::Expired {
+                    service_marks.push((holder.clone(), t, MarkKind::Expired));
+                }
+            }
+            Some(Tag::Renewed) => {
+                worker_marks.push((usize::from(e.to), t, MarkKind::Renewed));
+            }
+            Some(Tag::Believes { .. }) => switch(&mut believing, &mut belief, node, t, true),
+            Some(Tag::StopsBelieving) => switch(&mut believing, &mut belief, node, t, false),
+            Some(Tag::Paused { .. }) => switch(&mut paused, &mut pause, node, t, true),
+            Some(Tag::Resumed) => switch(&mut paused, &mut pause, node, t, false),
+            Some(Tag::WriteAccepted { .. }) => {
+                worker_marks.push((usize::from(e.to), t, MarkKind::WriteAccepted));
+            }
+            Some(Tag::AccessRejected { .. }) => {
+                worker_marks.push((usize::from(e.to), t, MarkKind::AccessRejected));
+            }
+            Some(Tag::Duplicate { .. }) => {
+                if let Some(w) = last_writer {
+                    worker_marks.push((w, t, MarkKind::Duplicate));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    let mut rows = Vec::new();
+    let mut row_of: BTreeMap<(usize, u8), usize> = BTreeMap::new();
+    for (k, &w) in workers.iter().enumerate() {
+        let wname = name(w).to_string();
+        let service_iv = intervals_at_least(
+            changes.get(&wname).map_or(&[][..], Vec::as_slice),
+            quorum as i64,
+            end_ms,
+        );
+        if !service.is_empty() {
+            row_of.insert((w, 0), rows.len());
+            let label = if quorum > 1 {
+                format!("a majority say {wname} holds it")
+            } else {
+                format!("service says {wname} holds it")
+            };
+            rows.push(LeaseRow {
+                kind: LeaseRowKind::ServiceHolds,
+                worker: wname.clone(),
+                worker_index: k,
+                label,
+                intervals: service_iv,
+            });
+        }
+        row_of.insert((w, 1), rows.len());
+        rows.push(LeaseRow {
+            kind: LeaseRowKind::Believes,
+            worker: wname.clone(),
+            worker_index: k,
+            label: format!("{wname} believes it holds it"),
+            intervals: intervals_at_least(belief.get(&w).map_or(&[][..], Vec::as_slice), 1, end_ms),
+        });
+        if let Some(changes) = pause.get(&w) {
+            row_of.insert((w, 2), rows.len());
+            rows.push(LeaseRow {
+                kind: LeaseRowKind::Paused,
+                worker: wname.clone(),
+                worker_index: k,
+                label: format!("{wname} paused"),
+                intervals: intervals_at_least(changes, 1, end_ms),
+            });
+        }
+    }
+
+    let mut marks = Vec::new();
+    for (holder, at_ms, kind) in service_marks {
+        let w = workers.iter().copied().find(|&w| name(w) == holder);
+        if let Some(&row) = w.and_then(|w| row_of.get(&(w, 0))) {
+            marks.push(LeaseMark { row, at_ms, kind });
+        }
+    }
+    for (w, at_ms, kind) in worker_marks {
+        let which = if kind == MarkKind::Renewed { 0 } else { 1 };
+        if let Some(&row) = row_of.get(&(w, which)).or_else(|| row_of.get(&(w, 1))) {
+            marks.push(LeaseMark { row, at_ms, kind });
+        }
+    }
+    marks.sort_by_key(|m| (m.row, m.at_ms, m.kind as u8));
+
+    // Danger zones: pairwise overlaps of beliefs.
+    let mut danger = Vec::new();
+    let beliefs: Vec<&LeaseRow> = rows
+        .iter()
+        .filter(|r| r.kind == LeaseRowKind::Believes)
+        .collect();
+    for (i, a) in beliefs.iter().enumerate() {
+        for b in &beliefs[i + 1..] {
+            for x in &a.intervals {
+                for y in &b.intervals {
+                    let (from_ms, to_ms) = (x.from_ms.max(y.from_ms), x.to_ms.min(y.to_ms));
+                    if from_ms < to_ms {
+                        let (first, second) = if x.from_ms <= y.from_ms {
+                            (a.worker.clone(), b.worker.clone())
+                        } else {
+                            (b.worker.clone(), a.worker.clone())
+                        };
+                        danger.push(Danger {
+                            from_ms,
+                            to_ms,
+                            first,
+                            second,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    danger.sort_by_key(|d| (d.from_ms, d.to_ms));
+
+    LeaseChart {
+        start_ms,
+        end_ms,
+        rows,
+        danger,
+        marks,
+        current_ms: options
+            .upto_step
+            .and_then(|_| events.last().map(|e| e.time_ms)),
+        steps_shown: shown,
+        total_steps: total,
+        quorum,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counting_intervals() {
+        let c = [(0, 1), (5, 1), (7, -1), (9, -1)];
+        assert_eq!(
+            intervals_at_least(&c, 2, 20),
+            [Interval {
+                from_ms: 5,
+                to_ms: 7,
+                open: false
+            }]
+        );
+        assert_eq!(
+            intervals_at_least(&c[..2], 1, 20),
+            [Interval {
+                from_ms: 0,
+                to_ms: 20,
+                open: true
+            }]
+        );
+    }
+}

@@ -1,0 +1,566 @@
+//! The timeline as SVG, drawn with plotters' SVG backend from a [`Layout`]: a title block above
+//! it (title, summary, the current step's explanation) and a verdict footer below it.
+
+mod paint;
+
+use lockstep_core::actors::db::money;
+use lockstep_core::{Outcome, Run, Scenario, Trace, Verdict};
+use plotters::prelude::*;
+
+use crate::error::{RenderError, check_step};
+use crate::geom::{Point, Rect};
+use crate::layout::{
+    self, ArrowEnd, HighlightKind, Layout, LegendKind, MarkKind, NoteKind, Options, SpanKind,
+    TimeMode, Tone,
+};
+use crate::style::{self, Rgb};
+use crate::text::{self, Align, TextBox};
+
+pub(crate) use paint::Painter;
+
+/// Space around the page.
+const MARGIN: f64 = 24.0;
+/// The narrowest page, so the title block has room.
+const MIN_WIDTH: f64 = 960.0;
+
+/// What the picture is about: drawn above and below the timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Caption {
+    pub title: String,
+    /// The scenario's id, shown under the title.
+    pub name: String,
+    /// One or two sentences on what happens.
+    pub summary: String,
+    /// The verdict of the whole run, for the footer.
+    pub verdict: Option<Verdict>,
+}
+
+impl Caption {
+    /// A caption with only a title.
+    pub fn titled(title: impl Into<String>) -> Self {
+        Caption {
+            title: title.into(),
+            name: String::new(),
+            summary: String::new(),
+            verdict: None,
+        }
+    }
+
+    /// The caption of a scenario's run: its title, id, summary and verdict.
+    pub fn for_run(scenario: &Scenario, run: &Run) -> Self {
+        Caption {
+            title: scenario.title.clone(),
+            name: scenario.name.clone(),
+            summary: scenario.summary.clone(),
+            verdict: Some(run.verdict.clone()),
+        }
+    }
+}
+
+/// A line of text on the page, with its colour.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageText {
+    pub text: TextBox,
+    pub color: Rgb,
+}
+
+/// The page around a timeline: its size, where the layout goes, and the title and footer text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub width: f64,
+    pub height: f64,
+    /// The layout is drawn this far down.
+    pub layout_dy: f64,
+    pub header: Vec<PageText>,
+    pub footer: Vec<PageText>,
+    /// The verdict's symbol, beside its headline.
+    pub verdict_mark: Option<(MarkKind, Point)>,
+}
+
+/// Writes wrapped lines of text down a column.
+pub(crate) struct Column<'a> {
+    pub out: &'a mut Vec<PageText>,
+    pub x: f64,
+    pub width: f64,
+    pub y: f64,
+}
+
+impl Column<'_> {
+    /// Writes `text_in` wrapped to `width` from `(x, y)` into `out`; returns the y below it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn write_at(
+        out: &mut Vec<PageText>,
+        x: f64,
+        width: f64,
+        y: f64,
+        text_in: &str,
+        size: f64,
+        bold: bool,
+        color: Rgb,
+    ) -> f64 {
+        let mut col = Column { out, x, width, y };
+        col.write(text_in, size, bold, color);
+        col.y
+    }
+
+    pub fn write(&mut self, text_in: &str, size: f64, bold: bool, color: Rgb) {
+        let chars = ((self.width / (size * text::CHAR_EM)).floor() as usize).max(8);
+        for line in text::wrap(text_in, chars) {
+            let h = text::line_height(size);
+            let mut t = TextBox::new(
+                line,
+                size,
+                Align::Left,
+                Point::new(self.x, self.y + h / 2.0),
+                0.0,
+            );
+            if bold {
+                t = t.bold();
+            }
+            self.out.push(PageText { text: t, color });
+            self.y += h;
+        }
+    }
+}
+
+/// The verdict as a headline, its colour and symbol, and detail lines.
+pub(crate) fn verdict_text(v: &Verdict) -> (String, Rgb, MarkKind, Vec<String>) {
+    let (headline, color, mark) = match v.outcome {
+        Outcome::Safe => (
+            "Verdict: safe. Every payout was paid exactly once.".to_string(),
+            style::OK,
+            MarkKind::WriteAccepted,
+        ),
+        Outcome::DoubleWrite => (
+            format!(
+                "Verdict: double-write. {} paid twice.",
+                money(v.money_paid_twice_cents)
+            ),
+            style::DANGER,
+            MarkKind::Duplicate,
+        ),
+        Outcome::NotProcessed => (
+            "Verdict: not processed. Nothing paid twice, but the batch was not paid.".to_string(),
+            style::TIMER,
+            MarkKind::AccessRejected,
+        ),
+    };
+    let mut lines = Vec::new();
+    let mut paid = format!("payouts applied: {} of {}", v.payouts_applied, v.payouts);
+    if v.payouts_duplicated > 0 {
+        paid.push_str(&format!(
+            "; applied more than once: {} ({} paid twice)",
+            v.payouts_duplicated,
+            money(v.money_paid_twice_cents)
+        ));
+    }
+    lines.push(paid);
+    let mut writes = format!(
+        "writes accepted: {}, refused by fencing: {}",
+        v.writes_accepted, v.writes_rejected
+    );
+    if v.reads_rejected > 0 {
+        writes.push_str(&format!("; reads refused by fencing: {}", v.reads_rejected));
+    }
+    if v.idempotent_noops > 0 {
+        writes.push_str(&format!(
+            "; repeats made harmless by idempotency keys: {}",
+            v.idempotent_noops
+        ));
+    }
+    lines.push(writes);
+    for o in &v.overlaps {
+        lines.push(format!(
+            "{} and {} both believed they held the lock from {} to {} ms",
+            o.first, o.second, o.from_ms, o.to_ms
+        ));
+    }
+    (headline, color, mark, lines)
+}
+
+impl Page {
+    /// Places the title block and the footer around `layout`.
+    pub fn new(layout: &Layout, caption: &Caption) -> Page {
+        let width = layout.width.max(MIN_WIDTH).ceil();
+        let text_w = width - 2.0 * MARGIN;
+        let mut header = Vec::new();
+        let mut col = Column {
+            out: &mut header,
+            x: MARGIN,
+            width: text_w,
+            y: MARGIN,
+        };
+        col.write(&caption.title, style::TITLE_SIZE, true, style::TEXT);
+        col.y += 4.0;
+        let mode = match layout.mode {
+            TimeMode::Logical => "logical time: one row per event",
+            TimeMode::ToScale => "to scale: height is simulated time",
+        };
+        let sub = if caption.name.is_empty() {
+            format!("{mode} · {} steps", layout.total_steps)
+        } else {
+            format!("{} · {mode} · {} steps", caption.name, layout.total_steps)
+        };
+        col.write(&sub, style::SUBTITLE_SIZE, false, style::MUTED);
+        if !caption.summary.is_empty() {
+            col.y += 8.0;
+            col.write(&caption.summary, style::BODY_SIZE, false, style::TEXT);
+        }
+        if let Some(row) = layout.current.and_then(|r| layout.rows.get(r)) {
+            col.y += 10.0;
+            let head = format!(
+                "Step {} of {} at {} ms: {}",
+                row.step, layout.total_steps, row.time_ms, row.label
+            );
+            col.write(&head, style::BODY_SIZE, true, style::TEXT);
+            if !row.explanation.is_empty() {
+                col.write(&row.explanation, style::BODY_SIZE, false, style::TEXT);
+            }
+        }
+        let layout_dy = (col.y + 8.0 - layout::MARGIN_TOP).ceil();
+        let mut footer = Vec::new();
+        let mut verdict_mark = None;
+        let icon_w = 34.0;
+        let mut col = Column {
+            out: &mut footer,
+            x: MARGIN + icon_w,
+            width: text_w - icon_w,
+            y: layout_dy + layout.height,
+        };
+        if let Some(v) = &caption.verdict {
+            let (headline, color, mark, lines) = verdict_text(v);
+            let h = text::line_height(style::VERDICT_SIZE);
+            verdict_mark = Some((mark, Point::new(MARGIN + 12.0, col.y + h / 2.0)));
+            col.write(&headline, style::VERDICT_SIZE, true, color);
+            col.y += 4.0;
+            for line in lines {
+                col.write(&line, style::BODY_SIZE, false, style::TEXT);
+            }
+            if layout.rows.len() < layout.total_steps {
+                let note = format!(
+                    "(the verdict of the whole run; this picture stops at step {} of {})",
+                    layout.rows.len(),
+                    layout.total_steps
+                );
+                col.write(&note, style::BODY_SIZE, false, style::MUTED);
+            }
+        }
+        let height = (col.y + MARGIN).ceil();
+        Page {
+            width,
+            height,
+            layout_dy,
+            header,
+            footer,
+            verdict_mark,
+        }
+    }
+
+    /// Every label box on the page: the title block, the layout's labels (moved into place) and
+    /// the footer.
+    pub fn label_boxes(&self, layout: &Layout) -> Vec<Rect> {
+        let mut out: Vec<Rect> = self.header.iter().map(|t| t.text.rect).collect();
+        out.extend(
+            layout
+                .label_boxes()
+                .iter()
+                .map(|r| r.shifted(0.0, self.layout_dy)),
+        );
+        out.extend(self.footer.iter().map(|t| t.text.rect));
+        out
+    }
+}
+
+/// Lays out `trace` and draws it as an SVG document. Fails if `options.upto_step` is past the end.
+pub fn timeline_svg(
+    trace: &Trace,
+    caption: &Caption,
+    options: &Options,
+) -> Result<String, RenderError> {
+    check_step(options.upto_step, trace.events.len())?;
+    draw_timeline(&layout::layout(trace, options), caption)
+}
+
+/// The SVG of a scenario's run, with its title, summary and verdict.
+pub fn run_svg(scenario: &Scenario, run: &Run, options: &Options) -> Result<String, RenderError> {
+    timeline_svg(&run.trace, &Caption::for_run(scenario, run), options)
+}
+
+fn lane_color(l: &layout::Lane) -> Rgb {
+    match l.worker {
+        Some(w) => style::tone(Tone::Worker(w)),
+        None if l.role.is_lock_service() => style::INFRA,
+        None => style::TEXT,
+    }
+}
+
+/// Draws a layout (and its page) as an SVG document.
+pub fn draw_timeline(layout: &Layout, caption: &Caption) -> Result<String, RenderError> {
+    let page = Page::new(layout, caption);
+    let mut out = String::new();
+    {
+        let size = (page.width as u32, page.height as u32);
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        let bg = style::BACKGROUND;
+        root.fill(&RGBColor(bg.0, bg.1, bg.2))
+            .map_err(|e| RenderError::Draw(e.to_string()))?;
+        let top = Painter {
+            area: &root,
+            dy: 0.0,
+        };
+        for t in &page.header {
+            top.text(&t.text, t.color)?;
+        }
+        let p = Painter {
+            area: &root,
+            dy: page.layout_dy,
+        };
+        draw_layout(&p, layout, page.width)?;
+        for t in &page.footer {
+            top.text(&t.text, t.color)?;
+        }
+        if let Some((mark, at)) = page.verdict_mark {
+            top.mark(mark, at, style::TEXT)?;
+        }
+        root.present()
+            .map_err(|e| RenderError::Draw(e.to_string()))?;
+    }
+    Ok(out)
+}
+
+fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderError> {
+    // Bands behind everything: highlighted rows, then the danger zone.
+    let band = |row: usize| {
+        l.rows.get(row).map(|r| {
+            Rect::new(
+                MARGIN / 2.0,
+                r.top - 3.0,
+                page_width - MARGIN / 2.0,
+                r.bottom + 3.0,
+            )
+        })
+    };
+    for h in &l.highlights {
+        if let Some(r) = band(h.row) {
+            match h.kind {
+                HighlightKind::Current => p.fill_rect(r, style::CURRENT, 0.6)?,
+                HighlightKind::RejectedAccess | HighlightKind::DuplicatePayout => {
+                    p.fill_rect(r, style::DANGER, 0.08)?
+                }
+            }
+        }
+    }
+    for s in &l.spans {
+        if let SpanKind::Overlap { .. } = s.kind {
+            p.fill_rect(s.rect, style::DANGER, 0.07)?;
+            let bar = Rect::new(s.rect.x0, s.rect.y0, s.rect.x0 + 6.0, s.rect.y1);
+            p.fill_rect(bar, style::DANGER, 0.9)?;
+        }
+    }
+
+    // Lifelines.
+    for lane in &l.lanes {
+        p.line(
+            &[
+                Point::new(lane.x, l.lifeline_top),
+                Point::new(lane.x, l.lifeline_bottom),
+            ],
+            style::LIFELINE,
+            style::LIFELINE_STROKE,
+            1.0,
+        )?;
+    }
+
+    // Wide spans (pauses, crashes) under the bars.
+    for s in &l.spans {
+        match s.kind {
+            SpanKind::Paused { .. } => {
+                p.fill_rect(s.rect, style::FROZEN_FILL, 0.95)?;
+                p.hatch(s.rect, style::FROZEN_HATCH, 9.0, false)?;
+                p.stroke_rect(s.rect, style::FROZEN_HATCH, 1)?;
+            }
+            SpanKind::Down => {
+                p.fill_rect(s.rect, style::DOWN_FILL, 0.95)?;
+                p.hatch(s.rect, style::DOWN_HATCH, 9.0, true)?;
+                p.stroke_rect(s.rect, style::DOWN_HATCH, 1)?;
+            }
+            _ => {}
+        }
+    }
+    for s in &l.spans {
+        match &s.kind {
+            SpanKind::Believes { .. } => {
+                p.fill_rect(s.rect, style::tone(s.tone), 0.9)?;
+            }
+            SpanKind::ServiceHolds { ended, .. } => {
+                let c = style::tone(s.tone);
+                p.fill_rect(s.rect, c, 0.45)?;
+                p.stroke_rect(s.rect, c, 1)?;
+                if let Some(reason) = ended {
+                    let cap = match reason {
+                        lockstep_core::trace::FreeReason::Released => c,
+                        lockstep_core::trace::FreeReason::Expired => style::TIMER,
+                        lockstep_core::trace::FreeReason::Forgotten => style::DANGER,
+                    };
+                    p.line(
+                        &[
+                            Point::new(s.rect.x0 - 3.0, s.rect.y1),
+                            Point::new(s.rect.x1 + 3.0, s.rect.y1),
+                        ],
+                        cap,
+                        4,
+                        1.0,
+                    )?;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // Arrows: shaft (the only lines of width ARROW_STROKE), then head, x or dot.
+    for a in &l.arrows {
+        let c = style::tone(a.tone);
+        let (dx, dy) = (a.tip.x - a.start.x, a.tip.y - a.start.y);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+        let (ux, uy) = (dx / len, dy / len);
+        match a.end {
+            ArrowEnd::Delivered => {
+                let head = 15.0_f64.min(len);
+                let base = Point::new(a.tip.x - ux * head, a.tip.y - uy * head);
+                let shaft_end =
+                    Point::new(a.tip.x - ux * (head - 2.0), a.tip.y - uy * (head - 2.0));
+                p.line(&[a.start, shaft_end], c, style::ARROW_STROKE, 1.0)?;
+                let (nx, ny) = (-uy * 7.0, ux * 7.0);
+                p.polygon(
+                    &[
+                        a.tip,
+                        Point::new(base.x + nx, base.y + ny),
+                        Point::new(base.x - nx, base.y - ny),
+                    ],
+                    c,
+                    1.0,
+                )?;
+            }
+            ArrowEnd::Lost | ArrowEnd::InFlight => {
+                p.line(&[a.start, a.tip], c, style::ARROW_STROKE, 1.0)?;
+            }
+        }
+    }
+
+    // Notes.
+    for n in &l.notes {
+        let (fill, border) = match n.kind {
+            NoteKind::Global => (style::GLOBAL_FILL, style::GLOBAL_BORDER),
+            NoteKind::Fault => (style::FAULT_FILL, style::FAULT_BORDER),
+            NoteKind::State | NoteKind::Note => (style::NOTE_FILL, style::NOTE_BORDER),
+        };
+        let fill = if n.emphasis { style::DANGER_FILL } else { fill };
+        let border = n.tone.map_or(border, style::tone);
+        p.fill_rect(n.rect, fill, 1.0)?;
+        p.stroke_rect(n.rect, border, if n.emphasis { 4 } else { 2 })?;
+        let color = if n.emphasis {
+            style::DANGER
+        } else {
+            style::TEXT
+        };
+        p.text(&n.text, color)?;
+    }
+
+    // Arrow labels, on white so crossing lines do not hurt reading.
+    for a in &l.arrows {
+        if a.rejected {
+            p.boxed_text(&a.label.clone().bold(), style::DANGER)?;
+        } else {
+            p.boxed_text(&a.label, style::TEXT)?;
+        }
+    }
+
+    // Marks.
+    for m in &l.marks {
+        let tint = l
+            .arrows
+            .iter()
+            .find(|a| a.end == ArrowEnd::InFlight && a.tip == m.at)
+            .map_or(style::INFRA, |a| style::tone(a.tone));
+        p.mark(m.kind, m.at, tint)?;
+    }
+
+    // Lane headers and footers.
+    for lane in &l.lanes {
+        let c = lane_color(lane);
+        for (boxed, texts) in [
+            (lane.header_box, &lane.header),
+            (lane.footer_box, &lane.footer),
+        ] {
+            p.fill_rect(boxed, style::HEADER_FILL, 1.0)?;
+            p.stroke_rect(boxed, c, 2)?;
+            p.text(&texts[0], c)?;
+            p.text(&texts[1], style::MUTED)?;
+        }
+    }
+
+    // Gutter: step and time of each row; the current one bold, with a pointer.
+    for (i, r) in l.rows.iter().enumerate() {
+        if l.current == Some(i) {
+            p.text(&r.gutter.clone().bold(), style::TEXT)?;
+            let x = r.gutter.rect.x1 + 2.0;
+            p.polygon(
+                &[
+                    Point::new(x, r.y - 7.0),
+                    Point::new(x + 10.0, r.y),
+                    Point::new(x, r.y + 7.0),
+                ],
+                style::CURRENT_POINTER,
+                1.0,
+            )?;
+        } else {
+            p.text(&r.gutter, style::MUTED)?;
+        }
+    }
+
+    // Legend.
+    let worker0 = style::tone(Tone::Worker(0));
+    for e in &l.legend {
+        let s = e.swatch;
+        let c = s.center();
+        match e.kind {
+            LegendKind::Believes => {
+                p.fill_rect(Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1), worker0, 0.9)?;
+            }
+            LegendKind::ServiceHolds => {
+                let r = Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1);
+                p.fill_rect(r, worker0, 0.45)?;
+                p.stroke_rect(r, worker0, 1)?;
+            }
+            LegendKind::Overlap => {
+                p.fill_rect(s, style::DANGER, 0.12)?;
+                p.fill_rect(Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1), style::DANGER, 0.9)?;
+            }
+            LegendKind::Paused => {
+                p.fill_rect(s, style::FROZEN_FILL, 0.95)?;
+                p.hatch(s, style::FROZEN_HATCH, 7.0, false)?;
+                p.stroke_rect(s, style::FROZEN_HATCH, 1)?;
+            }
+            LegendKind::Down => {
+                p.fill_rect(s, style::DOWN_FILL, 0.95)?;
+                p.hatch(s, style::DOWN_HATCH, 7.0, true)?;
+                p.stroke_rect(s, style::DOWN_HATCH, 1)?;
+            }
+            LegendKind::Mark(k) => p.mark(k, c, style::INFRA)?,
+            LegendKind::Current => {
+                p.fill_rect(s, style::CURRENT, 0.6)?;
+                p.polygon(
+                    &[
+                        Point::new(s.x0, c.y - 7.0),
+                        Point::new(s.x0 + 10.0, c.y),
+                        Point::new(s.x0, c.y + 7.0),
+                    ],
+                    style::CURRENT_POINTER,
+                    1.0,
+                )?;
+            }
+        }
+        p.text(&e.text, style::TEXT)?;
+    }
+    Ok(())
+}

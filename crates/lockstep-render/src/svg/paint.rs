@@ -1,0 +1,257 @@
+//! Drawing primitives on plotters' SVG backend: shapes at layout coordinates (f64, offset by the
+//! page), text that plotters never measures, hatching, and the mark symbols.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::error::RenderError;
+use crate::geom::{Point, Rect};
+use crate::layout::MarkKind;
+use crate::style::{self, Rgb};
+use crate::text::{Align, MONO, TextBox};
+
+/// Plotters writes `font-size` as the requested size divided by this.
+const PLOTTERS_FONT_SCALE: f64 = 1.24;
+
+fn color(c: Rgb) -> RGBColor {
+    RGBColor(c.0, c.1, c.2)
+}
+
+fn px(v: f64) -> i32 {
+    v.round() as i32
+}
+
+fn draw_err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> RenderError {
+    RenderError::Draw(e.to_string())
+}
+
+/// Draws on an SVG drawing area with every y shifted by `dy`.
+pub(crate) struct Painter<'a, 'b> {
+    pub area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    pub dy: f64,
+}
+
+impl Painter<'_, '_> {
+    fn p(&self, p: Point) -> (i32, i32) {
+        (px(p.x), px(p.y + self.dy))
+    }
+
+    pub fn fill_rect(&self, r: Rect, c: Rgb, alpha: f64) -> Result<(), RenderError> {
+        let style = color(c).mix(alpha).filled();
+        self.area
+            .draw(&Rectangle::new(
+                [
+                    self.p(Point::new(r.x0, r.y0)),
+                    self.p(Point::new(r.x1, r.y1)),
+                ],
+                style,
+            ))
+            .map_err(draw_err)
+    }
+
+    /// A rectangle's outline, as one closed polyline of the given width.
+    pub fn stroke_rect(&self, r: Rect, c: Rgb, width: u32) -> Result<(), RenderError> {
+        let pts = [
+            Point::new(r.x0, r.y0),
+            Point::new(r.x1, r.y0),
+            Point::new(r.x1, r.y1),
+            Point::new(r.x0, r.y1),
+            Point::new(r.x0, r.y0),
+        ];
+        self.line(&pts, c, width, 1.0)
+    }
+
+    pub fn line(&self, pts: &[Point], c: Rgb, width: u32, alpha: f64) -> Result<(), RenderError> {
+        let pts: Vec<(i32, i32)> = pts.iter().map(|&p| self.p(p)).collect();
+        self.area
+            .draw(&PathElement::new(
+                pts,
+                color(c).mix(alpha).stroke_width(width),
+            ))
+            .map_err(draw_err)
+    }
+
+    pub fn polygon(&self, pts: &[Point], c: Rgb, alpha: f64) -> Result<(), RenderError> {
+        let pts: Vec<(i32, i32)> = pts.iter().map(|&p| self.p(p)).collect();
+        self.area
+            .draw(&Polygon::new(pts, color(c).mix(alpha).filled()))
+            .map_err(draw_err)
+    }
+
+    pub fn circle(
+        &self,
+        at: Point,
+        r: f64,
+        c: Rgb,
+        fill: bool,
+        width: u32,
+    ) -> Result<(), RenderError> {
+        let style = if fill {
+            color(c).filled()
+        } else {
+            color(c).stroke_width(width)
+        };
+        self.area
+            .draw(&Circle::new(self.p(at), r.round().max(1.0) as u32, style))
+            .map_err(draw_err)
+    }
+
+    /// A label, vertically centred on its anchor. Plotters' SVG backend writes it as a `<text>`
+    /// element without measuring it.
+    pub fn text(&self, t: &TextBox, c: Rgb) -> Result<(), RenderError> {
+        if t.text.is_empty() {
+            return Ok(());
+        }
+        let weight = if t.bold {
+            FontStyle::Bold
+        } else {
+            FontStyle::Normal
+        };
+        let h = match t.align {
+            Align::Left => HPos::Left,
+            Align::Center => HPos::Center,
+            Align::Right => HPos::Right,
+        };
+        let font = FontDesc::new(FontFamily::Name(MONO), t.size * PLOTTERS_FONT_SCALE, weight);
+        let rgb = color(c);
+        let style = TextStyle::from(font)
+            .color(&rgb)
+            .pos(Pos::new(h, VPos::Center));
+        self.area
+            .draw(&Text::new(t.text.as_str(), self.p(t.anchor), style))
+            .map_err(draw_err)
+    }
+
+    /// A label on a white box (so lines under it do not hurt reading).
+    pub fn boxed_text(&self, t: &TextBox, c: Rgb) -> Result<(), RenderError> {
+        self.fill_rect(t.rect, style::LABEL_BACKGROUND, 0.9)?;
+        self.text(t, c)
+    }
+
+    /// Diagonal hatching inside `r`, every `step` px; `both` adds the other diagonal.
+    pub fn hatch(&self, r: Rect, c: Rgb, step: f64, both: bool) -> Result<(), RenderError> {
+        // Lines y = x + k (down-right), clipped to the rectangle.
+        let mut k = r.y0 - r.x1 + step;
+        while k < r.y1 - r.x0 {
+            let xa = r.x0.max(r.y0 - k);
+            let xb = r.x1.min(r.y1 - k);
+            if xb > xa {
+                self.line(&[Point::new(xa, xa + k), Point::new(xb, xb + k)], c, 1, 0.8)?;
+            }
+            k += step;
+        }
+        if both {
+            // Lines y = -x + k (down-left).
+            let mut k = r.y0 + r.x0 + step;
+            while k < r.y1 + r.x1 {
+                let xa = r.x0.max(k - r.y1);
+                let xb = r.x1.min(k - r.y0);
+                if xb > xa {
+                    self.line(&[Point::new(xa, k - xa), Point::new(xb, k - xb)], c, 1, 0.8)?;
+                }
+                k += step;
+            }
+        }
+        Ok(())
+    }
+
+    /// A mark's symbol centred at `at`: each kind has its own shape, not only its own colour.
+    pub fn mark(&self, kind: MarkKind, at: Point, tint: Rgb) -> Result<(), RenderError> {
+        let o = |dx: f64, dy: f64| at.shifted(dx, dy);
+        match kind {
+            MarkKind::WriteAccepted => {
+                self.circle(at, 10.0, style::BACKGROUND, true, 1)?;
+                self.circle(at, 10.0, style::OK, false, 2)?;
+                self.line(
+                    &[o(-5.0, 0.0), o(-1.5, 4.5), o(5.5, -4.5)],
+                    style::OK,
+                    2,
+                    1.0,
+                )
+            }
+            MarkKind::AccessRejected => {
+                self.circle(at, 11.0, style::DANGER, true, 1)?;
+                self.fill_rect(
+                    Rect::new(at.x - 7.0, at.y - 2.0, at.x + 7.0, at.y + 2.0),
+                    style::BACKGROUND,
+                    1.0,
+                )
+            }
+            MarkKind::Duplicate => {
+                self.polygon(
+                    &[o(0.0, -11.0), o(11.0, 9.0), o(-11.0, 9.0)],
+                    style::DANGER,
+                    1.0,
+                )?;
+                self.fill_rect(
+                    Rect::new(at.x - 1.5, at.y - 5.0, at.x + 1.5, at.y + 2.0),
+                    style::BACKGROUND,
+                    1.0,
+                )?;
+                self.fill_rect(
+                    Rect::new(at.x - 1.5, at.y + 4.0, at.x + 1.5, at.y + 7.0),
+                    style::BACKGROUND,
+                    1.0,
+                )
+            }
+            MarkKind::Expired => {
+                self.polygon(
+                    &[o(-7.0, -10.0), o(7.0, -10.0), o(0.0, 0.0)],
+                    style::TIMER,
+                    1.0,
+                )?;
+                self.polygon(
+                    &[o(-7.0, 10.0), o(7.0, 10.0), o(0.0, 0.0)],
+                    style::TIMER,
+                    1.0,
+                )?;
+                self.line(&[o(-8.0, -10.0), o(8.0, -10.0)], style::TIMER, 2, 1.0)?;
+                self.line(&[o(-8.0, 10.0), o(8.0, 10.0)], style::TIMER, 2, 1.0)
+            }
+            MarkKind::Renewed => {
+                self.polygon(
+                    &[o(0.0, -10.0), o(10.0, 0.0), o(0.0, 10.0), o(-10.0, 0.0)],
+                    style::RENEW,
+                    1.0,
+                )?;
+                self.polygon(
+                    &[o(0.0, -4.0), o(4.0, 0.0), o(0.0, 4.0), o(-4.0, 0.0)],
+                    style::BACKGROUND,
+                    1.0,
+                )
+            }
+            MarkKind::Lost => {
+                self.line(&[o(-8.0, -8.0), o(8.0, 8.0)], style::DANGER, 4, 1.0)?;
+                self.line(&[o(-8.0, 8.0), o(8.0, -8.0)], style::DANGER, 4, 1.0)
+            }
+            MarkKind::Delayed => {
+                self.circle(at, 10.0, style::BACKGROUND, true, 1)?;
+                self.circle(at, 10.0, style::TIMER, false, 2)?;
+                self.line(
+                    &[o(0.0, -6.0), o(0.0, 0.0), o(5.0, 0.0)],
+                    style::TIMER,
+                    2,
+                    1.0,
+                )
+            }
+            MarkKind::Paused => {
+                let c = style::FROZEN_HATCH;
+                self.fill_rect(
+                    Rect::new(at.x - 7.0, at.y - 8.0, at.x - 2.0, at.y + 8.0),
+                    c,
+                    1.0,
+                )?;
+                self.fill_rect(
+                    Rect::new(at.x + 2.0, at.y - 8.0, at.x + 7.0, at.y + 8.0),
+                    c,
+                    1.0,
+                )
+            }
+            MarkKind::InFlight => {
+                self.circle(at, 7.0, tint, true, 1)?;
+                self.circle(at, 3.0, style::BACKGROUND, true, 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! Text metrics without font measurement: every label is set in a monospace face whose advance is
+//! a fixed fraction of the font size, so widths are known exactly and the layout is deterministic
+//! (natively and in wasm, where plotters would otherwise measure text through the DOM).
+
+use crate::geom::{Point, Rect};
+
+/// The font stack of every label: monospace faces whose advance is 0.6 em.
+pub const MONO: &str = "DejaVu Sans Mono, Liberation Mono, Menlo, Consolas, monospace";
+
+/// Advance of one character, in em.
+pub const CHAR_EM: f64 = 0.6;
+
+/// Height of a line box, in em.
+pub const LINE_EM: f64 = 1.25;
+
+/// How the text sits on its anchor point horizontally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+/// The width of `text` set at `size` px.
+pub fn width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * size * CHAR_EM
+}
+
+/// The height of one line at `size` px.
+pub fn line_height(size: f64) -> f64 {
+    size * LINE_EM
+}
+
+/// A label and the box it occupies: the text is drawn at `anchor` (vertically centred on it, aligned
+/// horizontally as `align` says); `rect` is the text's extent plus padding, the box labels must not share.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextBox {
+    pub text: String,
+    pub size: f64,
+    pub bold: bool,
+    pub align: Align,
+    pub anchor: Point,
+    pub rect: Rect,
+}
+
+impl TextBox {
+    /// A one-line label anchored at `anchor`, padded by `pad` px on every side.
+    pub fn new(text: impl Into<String>, size: f64, align: Align, anchor: Point, pad: f64) -> Self {
+        let text = text.into();
+        let w = width(&text, size);
+        let h = line_height(size);
+        let x0 = match align {
+            Align::Left => anchor.x,
+            Align::Center => anchor.x - w / 2.0,
+            Align::Right => anchor.x - w,
+        };
+        let rect = Rect::new(x0, anchor.y - h / 2.0, x0 + w, anchor.y + h / 2.0).inflate(pad);
+        TextBox {
+            text,
+            size,
+            bold: false,
+            align,
+            anchor,
+            rect,
+        }
+    }
+
+    /// The same label in bold (monospace bold keeps the advance, so the box is unchanged).
+    pub fn bold(mut self) -> Self {
+        self.bold = true;
+        self
+    }
+
+    /// The label moved by (dx, dy).
+    pub fn shifted(&self, dx: f64, dy: f64) -> TextBox {
+        TextBox {
+            anchor: self.anchor.shifted(dx, dy),
+            rect: self.rect.shifted(dx, dy),
+            ..self.clone()
+        }
+    }
+}
+
+/// Breaks `text` into lines of at most `max_chars` characters, at spaces where possible.
+pub fn wrap(text: &str, max_chars: usize) -> Vec<String> {
+    let max = max_chars.max(8);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let mut word = word.to_string();
+        loop {
+            let len = line.chars().count();
+            let wlen = word.chars().count();
+            let needed = if len == 0 { wlen } else { len + 1 + wlen };
+            if needed <= max {
+                if len > 0 {
+                    line.push(' ');
+                }
+                line.push_str(&word);
+                break;
+            }
+            if len > 0 {
+                lines.push(std::mem::take(&mut line));
+                continue;
+            }
+            // A single word longer than a line: cut it.
+            let head: String = word.chars().take(max).collect();
+            let tail: String = word.chars().skip(max).collect();
+            lines.push(head);
+            word = tail;
+            if word.is_empty() {
+                break;
+            }
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn width_is_chars_times_advance() {
+        assert_eq!(width("abcd", 10.0), 24.0);
+        assert_eq!(width("rejected — 33", 10.0), 78.0);
+    }
+
+    #[test]
+    fn boxes_follow_alignment() {
+        let l = TextBox::new("abc", 10.0, Align::Left, Point::new(100.0, 50.0), 0.0);
+        assert_eq!((l.rect.x0, l.rect.x1), (100.0, 118.0));
+        let r = TextBox::new("abc", 10.0, Align::Right, Point::new(100.0, 50.0), 0.0);
+        assert_eq!((r.rect.x0, r.rect.x1), (82.0, 100.0));
+        let c = TextBox::new("abc", 10.0, Align::Center, Point::new(100.0, 50.0), 2.0);
+        assert_eq!((c.rect.x0, c.rect.x1), (89.0, 111.0));
+        assert!((c.rect.height() - 16.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn wrap_respects_width_and_keeps_words() {
+        let lines = wrap("the quick brown fox jumps over the lazy dog", 12);
+        assert_eq!(
+            lines,
+            ["the quick", "brown fox", "jumps over", "the lazy dog"]
+        );
+        assert!(lines.iter().all(|l| l.chars().count() <= 12));
+        assert_eq!(
+            wrap("abcdefghijklmnopqrst", 8),
+            ["abcdefgh", "ijklmnop", "qrst"]
+        );
+        assert!(wrap("", 10).is_empty());
+    }
+}
