@@ -1,0 +1,68 @@
+//! No two text labels overlap, for any built-in scenario, in either time mode, at any step shown;
+//! on the lease chart neither.
+
+mod common;
+
+use lockstep_render::geom::Rect;
+use lockstep_render::lease::svg::LeasePage;
+use lockstep_render::svg::Page;
+use lockstep_render::{Caption, Options, TimeMode, layout, lease_chart};
+
+fn overlaps(boxes: &[Rect]) -> Vec<(Rect, Rect)> {
+    let mut out = Vec::new();
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            if a.overlaps(b) {
+                out.push((*a, *b));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_labels_overlap_in_any_scenario() {
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let total = run.trace.events.len();
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            for upto in [None, Some(1), Some(total / 3), Some(total / 2), Some(total)] {
+                let options = Options {
+                    time_mode: mode,
+                    upto_step: upto,
+                    ..Options::default()
+                };
+                let l = layout(&run.trace, &options);
+                let found = l.overlapping_labels();
+                assert!(found.is_empty(), "{id} {mode:?} {upto:?}: {found:?}");
+                let page = Page::new(&l, &caption);
+                let boxes = page.label_boxes(&l);
+                let found = overlaps(&boxes);
+                assert!(found.is_empty(), "{id} {mode:?} {upto:?} page: {found:?}");
+                // Everything fits on the page.
+                for b in &boxes {
+                    assert!(
+                        b.x0 >= 0.0 && b.y0 >= 0.0 && b.x1 <= page.width && b.y1 <= page.height,
+                        "{id} {mode:?}: {b:?} outside {}x{}",
+                        page.width,
+                        page.height
+                    );
+                }
+            }
+        }
+        let chart = lease_chart(&run.trace, &Options::default());
+        let page = LeasePage::new(&chart, &caption);
+        let found = overlaps(&page.label_boxes());
+        assert!(found.is_empty(), "{id} lease chart: {found:?}");
+    }
+}
+
+#[test]
+fn the_overlap_check_can_fail() {
+    let (_, run) = common::load("fenced-gc-pause");
+    let mut l = layout(&run.trace, &Options::default());
+    assert!(l.overlapping_labels().is_empty());
+    // Move the second arrow's label onto the first's: the check must see it.
+    l.arrows[1].label.rect = l.arrows[0].label.rect;
+    assert_eq!(l.overlapping_labels().len(), 1);
+}

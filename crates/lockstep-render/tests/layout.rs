@@ -1,0 +1,303 @@
+//! What the layout means: arrows per message, spans for pauses, beliefs and the service's records,
+//! to-scale proportions, and stable positions while stepping.
+
+mod common;
+
+use lockstep_core::trace::Tag;
+use lockstep_render::layout::{ArrowEnd, HighlightKind, MarkKind, SpanKind};
+use lockstep_render::{Options, TimeMode, layout};
+
+fn scale() -> Options {
+    Options {
+        time_mode: TimeMode::ToScale,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn to_scale_a_10s_pause_is_twice_a_5s_ttl() {
+    for id in ["fenced-gc-pause", "naive-gc-pause"] {
+        let (_, run) = common::load(id);
+        let l = layout(&run.trace, &scale());
+        let pause = l
+            .spans
+            .iter()
+            .find(|s| matches!(s.kind, SpanKind::Paused { .. }))
+            .expect("a pause");
+        let ttl = l
+            .spans
+            .iter()
+            .find(|s| matches!(&s.kind, SpanKind::ServiceHolds { holder, .. } if holder == "A"))
+            .expect("A's lock on redis");
+        let ratio = pause.rect.height() / ttl.rect.height();
+        assert!((1.75..2.25).contains(&ratio), "{id}: pause/ttl = {ratio}");
+    }
+}
+
+#[test]
+fn to_scale_a_delayed_message_is_a_slanted_arrow() {
+    let (_, run) = common::load("naive-network-delay");
+    let l = layout(&run.trace, &scale());
+    let delayed = l
+        .arrows
+        .iter()
+        .find(|a| a.delayed_ms.is_some())
+        .expect("a delayed message");
+    let drop = delayed.tip.y - delayed.start.y;
+    let others = l
+        .arrows
+        .iter()
+        .filter(|a| a.delayed_ms.is_none())
+        .map(|a| a.tip.y - a.start.y);
+    let max_other = others.fold(0.0, f64::max);
+    assert!(
+        drop > 5.0 * max_other,
+        "delayed arrow drops {drop}, others up to {max_other}"
+    );
+    assert!(
+        delayed.label.text.contains("delayed"),
+        "{}",
+        delayed.label.text
+    );
+    assert!(l.marks.iter().any(|m| m.kind == MarkKind::Delayed));
+}
+
+#[test]
+fn one_arrow_per_message_and_lost_ones_stop_partway() {
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        assert_eq!(
+            l.arrows.len(),
+            common::messages(&run.trace, usize::MAX),
+            "{id}"
+        );
+        let lost: Vec<_> = l
+            .arrows
+            .iter()
+            .filter(|a| a.end == ArrowEnd::Lost)
+            .collect();
+        assert_eq!(lost.len(), common::lost_messages(&run.trace), "{id}");
+        for a in &lost {
+            let (x0, x1) = (l.lanes[a.from_lane].x, l.lanes[a.to_lane].x);
+            assert!(
+                a.tip.x > x0.min(x1) + 1.0 && a.tip.x < x0.max(x1) - 1.0,
+                "{id}: lost arrow reaches a lane"
+            );
+        }
+        assert_eq!(
+            l.marks.iter().filter(|m| m.kind == MarkKind::Lost).count(),
+            lost.len(),
+            "{id}: an x per lost message"
+        );
+        for a in l.arrows.iter().filter(|a| a.end == ArrowEnd::Delivered) {
+            assert_eq!(
+                a.tip.x, l.lanes[a.to_lane].x,
+                "{id}: delivered arrows reach the receiver"
+            );
+            assert!(a.tip.y >= a.start.y, "{id}: arrows go down");
+        }
+        assert!(
+            l.arrows.iter().all(|a| a.end != ArrowEnd::InFlight),
+            "{id}: nothing in flight at the end"
+        );
+    }
+}
+
+#[test]
+fn spans_follow_the_tags() {
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        let count = |f: fn(&Tag) -> bool| {
+            run.trace
+                .events
+                .iter()
+                .filter(|e| e.tag.as_ref().is_some_and(f))
+                .count()
+        };
+        let spans = |f: fn(&SpanKind) -> bool| l.spans.iter().filter(|s| f(&s.kind)).count();
+        assert_eq!(
+            spans(|k| matches!(k, SpanKind::Paused { .. })),
+            count(|t| matches!(t, Tag::Paused { .. })),
+            "{id}: pauses"
+        );
+        assert_eq!(
+            spans(|k| matches!(k, SpanKind::Believes { .. })),
+            count(|t| matches!(t, Tag::Believes { .. })),
+            "{id}: beliefs"
+        );
+        assert_eq!(
+            spans(|k| matches!(k, SpanKind::ServiceHolds { .. })),
+            count(|t| matches!(t, Tag::ServiceGrants { .. })),
+            "{id}: service records"
+        );
+        assert_eq!(
+            spans(|k| matches!(k, SpanKind::Overlap { .. })),
+            run.verdict.overlaps.len(),
+            "{id}: danger zones match the verdict"
+        );
+        let marks = |k: MarkKind| l.marks.iter().filter(|m| m.kind == k).count();
+        assert_eq!(
+            marks(MarkKind::AccessRejected),
+            count(|t| matches!(t, Tag::AccessRejected { .. })),
+            "{id}"
+        );
+        assert_eq!(
+            marks(MarkKind::Duplicate),
+            count(|t| matches!(t, Tag::Duplicate { .. })),
+            "{id}"
+        );
+        assert_eq!(
+            marks(MarkKind::Renewed),
+            count(|t| matches!(t, Tag::Renewed)),
+            "{id}"
+        );
+        let highlights = |k: HighlightKind| l.highlights.iter().filter(|h| h.kind == k).count();
+        assert_eq!(
+            highlights(HighlightKind::DuplicatePayout),
+            marks(MarkKind::Duplicate),
+            "{id}"
+        );
+        assert_eq!(
+            highlights(HighlightKind::RejectedAccess),
+            marks(MarkKind::AccessRejected),
+            "{id}"
+        );
+        assert_eq!(
+            highlights(HighlightKind::Current),
+            0,
+            "{id}: no current step unless asked"
+        );
+        // Every span lies within its rows.
+        for s in &l.spans {
+            let from = l.rows[s.from_row].y;
+            assert!((s.rect.y0 - from).abs() < 1e-9, "{id}: {s:?}");
+            if let Some(to) = s.to_row {
+                assert!(to >= s.from_row);
+                assert!((s.rect.y1 - l.rows[to].y).abs() < 1e-9, "{id}: {s:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn stepping_never_moves_what_is_drawn() {
+    for id in [
+        "fenced-gc-pause",
+        "redlock-clock-jump",
+        "consensus-fenced-failover",
+    ] {
+        let (_, run) = common::load(id);
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let full = layout(
+                &run.trace,
+                &Options {
+                    time_mode: mode,
+                    ..Options::default()
+                },
+            );
+            for step in [0, 1, 7, run.trace.events.len() / 2, run.trace.events.len()] {
+                let part = layout(
+                    &run.trace,
+                    &Options {
+                        time_mode: mode,
+                        upto_step: Some(step),
+                        ..Options::default()
+                    },
+                );
+                assert_eq!(part.rows.len(), step);
+                for (a, b) in part.lanes.iter().zip(&full.lanes) {
+                    assert_eq!((a.x, &a.header), (b.x, &b.header), "{id} step {step}");
+                }
+                for (a, b) in part.rows.iter().zip(&full.rows) {
+                    assert_eq!(a, b, "{id} step {step}");
+                }
+                assert_eq!(part.current, step.checked_sub(1));
+                if step > 0 {
+                    assert!(
+                        part.highlights
+                            .iter()
+                            .any(|h| h.kind == HighlightKind::Current && h.row == step - 1)
+                    );
+                }
+                // Arrows whose message arrived by then are drawn exactly as in the full picture.
+                for a in part.arrows.iter().filter(|a| a.end != ArrowEnd::InFlight) {
+                    assert!(full.arrows.contains(a), "{id} step {step}: {a:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_message_in_flight_stops_at_the_current_row() {
+    let (_, run) = common::load("fenced-gc-pause");
+    // Step 1 is A's SET; step 2 delivers it.
+    let l = layout(
+        &run.trace,
+        &Options {
+            upto_step: Some(1),
+            ..Options::default()
+        },
+    );
+    assert_eq!(l.arrows.len(), 1);
+    let a = &l.arrows[0];
+    assert_eq!(a.end, ArrowEnd::InFlight);
+    assert!(a.tip.x > a.start.x && a.tip.x < l.lanes[a.to_lane].x);
+    assert!(l.marks.iter().any(|m| m.kind == MarkKind::InFlight));
+    let l2 = layout(
+        &run.trace,
+        &Options {
+            upto_step: Some(2),
+            ..Options::default()
+        },
+    );
+    assert_eq!(l2.arrows[0].end, ArrowEnd::Delivered);
+}
+
+#[test]
+fn a_step_past_the_end_is_clamped_by_the_layout() {
+    let (_, run) = common::load("naive-happy-path");
+    let n = run.trace.events.len();
+    let l = layout(
+        &run.trace,
+        &Options {
+            upto_step: Some(n + 50),
+            ..Options::default()
+        },
+    );
+    assert_eq!(l.rows.len(), n);
+    assert_eq!(l.current, Some(n - 1));
+}
+
+#[test]
+fn workers_sit_around_the_lock_service() {
+    let (_, run) = common::load("fenced-gc-pause");
+    let l = layout(&run.trace, &Options::default());
+    let names: Vec<&str> = l.lanes.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["A", "redis", "B", "db"]);
+    assert!(l.lanes.windows(2).all(|w| w[0].x < w[1].x));
+    let traced = layout(
+        &run.trace,
+        &Options {
+            lane_order: lockstep_render::layout::LaneOrder::AsTraced,
+            ..Options::default()
+        },
+    );
+    let names: Vec<&str> = traced.lanes.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["A", "B", "redis", "db"]);
+}
+
+#[test]
+fn empty_trace_lays_out() {
+    let trace = lockstep_core::Trace::default();
+    let l = layout(&trace, &Options::default());
+    assert!(l.rows.is_empty() && l.lanes.is_empty());
+    assert!(l.width > 0.0 && l.height > 0.0);
+    let svg = lockstep_render::timeline_svg(
+        &trace,
+        &lockstep_render::Caption::titled("empty"),
+        &Options::default(),
+    )
+    .expect("draws");
+    assert!(roxmltree::Document::parse(&svg).is_ok());
+}
