@@ -477,11 +477,14 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
 
     // Marks.
     for m in &l.marks {
-        let tint = l
-            .arrows
-            .iter()
-            .find(|a| a.end == ArrowEnd::InFlight && a.tip == m.at)
-            .map_or(style::INFRA, |a| style::tone(a.tone));
+        let tint = if m.kind == MarkKind::InFlight {
+            l.arrows
+                .iter()
+                .find(|a| a.end == ArrowEnd::InFlight && a.tip == m.at)
+                .map_or(style::INFRA, |a| style::tone(a.tone))
+        } else {
+            style::INFRA
+        };
         p.mark(m.kind, m.at, tint)?;
     }
 
