@@ -58,6 +58,57 @@ fn no_labels_overlap_in_any_scenario() {
 }
 
 #[test]
+fn no_label_covers_an_arrow_head_or_a_mark() {
+    use lockstep_render::layout::{ArrowEnd, MarkKind};
+    for (id, _, run) in common::catalogue() {
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let l = layout(
+                &run.trace,
+                &Options {
+                    time_mode: mode,
+                    ..Options::default()
+                },
+            );
+            let mut symbols: Vec<Rect> = Vec::new();
+            for a in l.arrows.iter().filter(|a| a.end == ArrowEnd::Delivered) {
+                let back = if a.tip.x > a.start.x { -14.0 } else { 14.0 };
+                symbols.push(Rect::new(
+                    a.tip.x,
+                    a.tip.y - 6.0,
+                    a.tip.x + back,
+                    a.tip.y + 6.0,
+                ));
+            }
+            // Marks outside notes (the icons inside notes sit in space reserved for them).
+            for m in l.marks.iter().filter(|m| {
+                !matches!(
+                    m.kind,
+                    MarkKind::Duplicate | MarkKind::Expired | MarkKind::Paused
+                )
+            }) {
+                symbols.push(Rect::new(
+                    m.at.x - 9.0,
+                    m.at.y - 9.0,
+                    m.at.x + 9.0,
+                    m.at.y + 9.0,
+                ));
+            }
+            let labels: Vec<Rect> = l
+                .arrows
+                .iter()
+                .map(|a| a.label.rect)
+                .chain(l.notes.iter().map(|n| n.rect))
+                .collect();
+            for s in &symbols {
+                for b in &labels {
+                    assert!(!s.overlaps(b), "{id} {mode:?}: {s:?} under label {b:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn the_overlap_check_can_fail() {
     let (_, run) = common::load("fenced-gc-pause");
     let mut l = layout(&run.trace, &Options::default());

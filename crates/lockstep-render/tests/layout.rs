@@ -125,11 +125,32 @@ fn spans_follow_the_tags() {
             count(|t| matches!(t, Tag::Believes { .. })),
             "{id}: beliefs"
         );
+        // Each grant starts a record; a new consensus leader carries the open ones over.
+        let started = l
+            .spans
+            .iter()
+            .filter(|s| matches!(s.kind, SpanKind::ServiceHolds { .. }))
+            .filter(|s| {
+                matches!(
+                    run.trace.events[s.from_row].tag,
+                    Some(Tag::ServiceGrants { .. })
+                )
+            })
+            .count();
         assert_eq!(
-            spans(|k| matches!(k, SpanKind::ServiceHolds { .. })),
+            started,
             count(|t| matches!(t, Tag::ServiceGrants { .. })),
             "{id}: service records"
         );
+        let carried = l
+            .spans
+            .iter()
+            .filter(|s| matches!(s.kind, SpanKind::ServiceHolds { .. }))
+            .filter(|s| matches!(run.trace.events[s.from_row].tag, Some(Tag::Leader { .. })))
+            .count();
+        if id == "consensus-fenced-failover" {
+            assert_eq!(carried, 1, "A's lease moves to the new leader");
+        }
         assert_eq!(
             spans(|k| matches!(k, SpanKind::Overlap { .. })),
             run.verdict.overlaps.len(),
@@ -300,4 +321,32 @@ fn empty_trace_lays_out() {
     )
     .expect("draws");
     assert!(roxmltree::Document::parse(&svg).is_ok());
+}
+
+#[test]
+fn to_scale_every_gap_is_at_least_its_duration() {
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &scale());
+        assert!(l.ms_scale > 0.0, "{id}");
+        for w in l.rows.windows(2) {
+            let want = (w[1].time_ms - w[0].time_ms) as f64 * l.ms_scale;
+            assert!(
+                w[1].y - w[0].y >= want - 1e-6,
+                "{id}: steps {} and {} are {} ms apart but only {} px",
+                w[0].step,
+                w[1].step,
+                w[1].time_ms - w[0].time_ms,
+                w[1].y - w[0].y
+            );
+        }
+        // Ticks are in time order and in y order.
+        assert!(
+            l.ticks
+                .windows(2)
+                .all(|w| w[0].time_ms < w[1].time_ms && w[0].y <= w[1].y),
+            "{id}"
+        );
+        let logical = layout(&run.trace, &Options::default());
+        assert!(logical.ticks.is_empty() && logical.ms_scale == 0.0);
+    }
 }

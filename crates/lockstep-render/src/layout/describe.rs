@@ -97,7 +97,11 @@ pub(super) fn describe(l: &Layout) -> String {
             } => format!(
                 "service holds for {holder}{}{}",
                 token.map_or(String::new(), |t| format!(" token {t}")),
-                ended.map_or(" (open)".to_string(), |r| format!(" ({r:?})"))
+                match (ended, sp.to_row) {
+                    (Some(r), _) => format!(" ({r:?})"),
+                    (None, Some(_)) => " (moved to the new leader)".to_string(),
+                    (None, None) => " (open)".to_string(),
+                }
             ),
             SpanKind::Believes { token } => format!(
                 "believes{}",
@@ -120,6 +124,19 @@ pub(super) fn describe(l: &Layout) -> String {
     let _ = writeln!(s, "marks:");
     for m in &l.marks {
         let _ = writeln!(s, "  {:<4} {:?} on {}", m.row + 1, m.kind, lane(m.lane));
+    }
+    if !l.ticks.is_empty() {
+        let _ = write!(s, "ticks:");
+        for t in &l.ticks {
+            let _ = write!(
+                s,
+                " {}ms@{}{}",
+                t.time_ms,
+                px(t.y),
+                if t.label.is_some() { "" } else { "-" }
+            );
+        }
+        let _ = writeln!(s);
     }
     if !l.highlights.is_empty() {
         let _ = write!(s, "highlights:");

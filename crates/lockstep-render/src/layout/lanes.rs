@@ -11,7 +11,7 @@ use crate::text::{self, Align, TextBox};
 /// Narrowest gap between two lifelines.
 pub(super) const MIN_GAP: f64 = 170.0;
 /// An arrow's label starts this far from the sender's lifeline (clear of the span bars).
-pub(super) const LABEL_INSET: f64 = 18.0;
+pub(super) const LABEL_INSET: f64 = 22.0;
 /// Longest label width the gaps are widened for; longer labels run past the arrow's head.
 const MAX_LABEL_SPAN: f64 = 720.0;
 /// Padding around header text.

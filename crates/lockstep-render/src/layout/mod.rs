@@ -4,14 +4,19 @@
 //!
 //! Rows are placed top to bottom, one per event. Every text label gets a box computed from a fixed
 //! per-character advance ([`crate::text`]); a row moves down until its label clears every earlier
-//! label, so labels never overlap. In [`TimeMode::ToScale`] a row sits at its simulated time on a
-//! fixed scale unless labels force it lower; the push is paid back by the next idle stretch.
+//! label, so labels never overlap. In [`TimeMode::ToScale`] the gap between two rows is at least
+//! the time between them on a fixed scale, so every idle stretch (a pause, a TTL running out, a
+//! message held up) has its true length; bursts of events at one instant get room for their labels.
 
 mod build;
 mod describe;
+mod frame;
 mod lanes;
 mod legend;
+mod pieces;
 mod rows;
+mod spans;
+mod ticks;
 
 use lockstep_core::Trace;
 use lockstep_core::topology::{NodeId, Role};
@@ -31,8 +36,8 @@ pub enum TimeMode {
     /// One row per event, evenly spaced (rows only move apart to keep labels clear).
     #[default]
     Logical,
-    /// Rows at their simulated time on a fixed scale, so durations compare by length: a 10 s pause
-    /// is twice a 5 s TTL and a delayed message is a slanted arrow.
+    /// Gaps between rows proportional to simulated time, so durations compare by length: a 10 s
+    /// pause is twice a 5 s TTL and a delayed message is a slanted arrow.
     ToScale,
 }
 
@@ -280,6 +285,15 @@ pub struct LegendEntry {
     pub text: TextBox,
 }
 
+/// A time mark on the to-scale axis: a faint line across the lanes and its time at the right.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tick {
+    pub time_ms: u64,
+    pub y: f64,
+    /// None where the label would crowd the previous one.
+    pub label: Option<TextBox>,
+}
+
 /// Everything needed to draw a trace as a sequence timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
@@ -296,6 +310,10 @@ pub struct Layout {
     pub marks: Vec<Mark>,
     pub highlights: Vec<Highlight>,
     pub legend: Vec<LegendEntry>,
+    /// Time marks (to-scale mode only).
+    pub ticks: Vec<Tick>,
+    /// "step  time", above the gutter.
+    pub gutter_title: TextBox,
     /// Row index of the current step, when `upto_step` named one.
     pub current: Option<usize>,
     /// Events in the whole trace.
@@ -321,7 +339,14 @@ impl Layout {
         let arrows = self.arrows.iter().map(|a| &a.label);
         let notes = self.notes.iter().map(|n| &n.text);
         let legend = self.legend.iter().map(|e| &e.text);
-        lanes.chain(rows).chain(arrows).chain(notes).chain(legend)
+        let ticks = self.ticks.iter().filter_map(|t| t.label.as_ref());
+        lanes
+            .chain(std::iter::once(&self.gutter_title))
+            .chain(rows)
+            .chain(arrows)
+            .chain(notes)
+            .chain(legend)
+            .chain(ticks)
     }
 
     /// The box each label occupies, including note and header boxes (which hold their text).
@@ -335,6 +360,12 @@ impl Layout {
         out.extend(self.arrows.iter().map(|a| a.label.rect));
         out.extend(self.notes.iter().map(|n| n.rect));
         out.extend(self.legend.iter().map(|e| e.text.rect.union(&e.swatch)));
+        out.extend(
+            self.ticks
+                .iter()
+                .filter_map(|t| t.label.as_ref().map(|l| l.rect)),
+        );
+        out.push(self.gutter_title.rect);
         out
     }
 

@@ -46,6 +46,11 @@ impl Placer {
         }
     }
 
+    /// Adds a box later labels must stay clear of (an arrow head, a mark) without placing a row.
+    pub fn obstacle(&mut self, b: Rect) {
+        self.active.push(b);
+    }
+
     /// Places the next row no higher than `base` and at least [`PITCH`] below the previous one,
     /// with its box (if any) clear of every earlier box. Returns the row's y.
     pub fn place(&mut self, base: f64, shape: Option<Shape>) -> f64 {

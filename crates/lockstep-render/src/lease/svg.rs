@@ -447,9 +447,19 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 }
             }
         }
+        // Marks at (nearly) the same instant on a row sit side by side.
+        let mut last: Option<(usize, f64)> = None;
         for m in &chart.marks {
             if let Some(&cy) = page.row_y.get(m.row) {
-                p.mark(m.kind, Point::new(page.x(m.at_ms), cy), style::INFRA)?;
+                let mut x = page.x(m.at_ms);
+                if let Some((row, prev)) = last
+                    && row == m.row
+                    && x < prev + 24.0
+                {
+                    x = prev + 24.0;
+                }
+                last = Some((m.row, x));
+                p.mark(m.kind, Point::new(x, cy), style::INFRA)?;
             }
         }
         if let Some(now) = chart.current_ms {

@@ -329,6 +329,19 @@ pub fn draw_timeline(layout: &Layout, caption: &Caption) -> Result<String, Rende
 }
 
 fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderError> {
+    // Time marks (to scale): faint lines across the lanes, the time at the right.
+    for t in &l.ticks {
+        p.line(
+            &[Point::new(l.area.x0, t.y), Point::new(l.area.x1 + 6.0, t.y)],
+            style::NOTE_BORDER,
+            1,
+            0.6,
+        )?;
+        if let Some(label) = &t.label {
+            p.text(label, style::MUTED)?;
+        }
+    }
+
     // Bands behind everything: highlighted rows, then the danger zone.
     let band = |row: usize| {
         l.rows.get(row).map(|r| {
@@ -417,34 +430,40 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         }
     }
 
-    // Arrows: shaft (the only lines of width ARROW_STROKE), then head, x or dot.
+    // Arrow shafts (the only lines of width ARROW_STROKE); heads come after the labels.
+    let heads: Vec<(layout::Arrow, [Point; 3])> = l
+        .arrows
+        .iter()
+        .filter(|a| a.end == ArrowEnd::Delivered)
+        .map(|a| {
+            let (dx, dy) = (a.tip.x - a.start.x, a.tip.y - a.start.y);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+            let (ux, uy) = (dx / len, dy / len);
+            let head = 15.0_f64.min(len);
+            let base = Point::new(a.tip.x - ux * head, a.tip.y - uy * head);
+            let (nx, ny) = (-uy * 7.0, ux * 7.0);
+            (
+                a.clone(),
+                [
+                    a.tip,
+                    Point::new(base.x + nx, base.y + ny),
+                    Point::new(base.x - nx, base.y - ny),
+                ],
+            )
+        })
+        .collect();
     for a in &l.arrows {
         let c = style::tone(a.tone);
-        let (dx, dy) = (a.tip.x - a.start.x, a.tip.y - a.start.y);
-        let len = (dx * dx + dy * dy).sqrt().max(1e-6);
-        let (ux, uy) = (dx / len, dy / len);
-        match a.end {
+        let end = match a.end {
             ArrowEnd::Delivered => {
-                let head = 15.0_f64.min(len);
-                let base = Point::new(a.tip.x - ux * head, a.tip.y - uy * head);
-                let shaft_end =
-                    Point::new(a.tip.x - ux * (head - 2.0), a.tip.y - uy * (head - 2.0));
-                p.line(&[a.start, shaft_end], c, style::ARROW_STROKE, 1.0)?;
-                let (nx, ny) = (-uy * 7.0, ux * 7.0);
-                p.polygon(
-                    &[
-                        a.tip,
-                        Point::new(base.x + nx, base.y + ny),
-                        Point::new(base.x - nx, base.y - ny),
-                    ],
-                    c,
-                    1.0,
-                )?;
+                let (dx, dy) = (a.tip.x - a.start.x, a.tip.y - a.start.y);
+                let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+                let back = 13.0_f64.min(len);
+                Point::new(a.tip.x - dx / len * back, a.tip.y - dy / len * back)
             }
-            ArrowEnd::Lost | ArrowEnd::InFlight => {
-                p.line(&[a.start, a.tip], c, style::ARROW_STROKE, 1.0)?;
-            }
-        }
+            ArrowEnd::Lost | ArrowEnd::InFlight => a.tip,
+        };
+        p.line(&[a.start, end], c, style::ARROW_STROKE, 1.0)?;
     }
 
     // Notes.
@@ -475,6 +494,11 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         }
     }
 
+    // Arrow heads, on top of labels so none is hidden.
+    for (a, head) in &heads {
+        p.polygon(head, style::tone(a.tone), 1.0)?;
+    }
+
     // Marks.
     for m in &l.marks {
         let tint = if m.kind == MarkKind::InFlight {
@@ -503,6 +527,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     }
 
     // Gutter: step and time of each row; the current one bold, with a pointer.
+    p.text(&l.gutter_title, style::MUTED)?;
     for (i, r) in l.rows.iter().enumerate() {
         if l.current == Some(i) {
             p.text(&r.gutter.clone().bold(), style::TEXT)?;

@@ -1,0 +1,195 @@
+//! The horizontal frame every row is measured against: lane x positions, and the boxes an arrow
+//! label, a note, a gutter label or a mark takes at a given row height.
+
+use lockstep_core::trace::{EventKind, Tag, TraceEvent};
+
+use super::lanes::LABEL_INSET;
+use super::pieces::{Link, Piece};
+use super::rows::Shape;
+use crate::geom::{Point, Rect};
+use crate::style;
+use crate::text::{self, Align, TextBox};
+
+/// Arrow labels sit this far above their arrow.
+const LABEL_LIFT: f64 = 4.0;
+/// Padding inside an arrow label's box.
+const LABEL_PAD: f64 = 2.0;
+/// Padding inside a note's box.
+pub(super) const NOTE_PAD_X: f64 = 8.0;
+const NOTE_PAD_Y: f64 = 4.0;
+/// Width reserved for an icon inside a note.
+pub(super) const ICON_W: f64 = 24.0;
+/// Padding of gutter labels.
+pub(super) const GUTTER_PAD: f64 = 1.0;
+/// Marks beside a lifeline sit this far from it (clear of the span bars).
+const MARK_OFFSET: f64 = 24.0;
+/// How far a lost message gets before it ends in an x.
+const LOST_AT: f64 = 0.6;
+/// A global note reaches this far past the outer lanes.
+const GLOBAL_OVERHANG: f64 = 50.0;
+
+/// Lane positions and the left edge labels may not cross.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Frame {
+    pub xs: Vec<f64>,
+    pub area_left: f64,
+    pub gutter_right: f64,
+}
+
+/// Width of a note's box for `text` (with room for an icon).
+pub(super) fn note_width(text: &str, icon: bool) -> f64 {
+    text::width(text, style::NOTE_SIZE) + if icon { ICON_W } else { 0.0 } + 2.0 * NOTE_PAD_X
+}
+
+impl Frame {
+    pub fn x(&self, lane: usize) -> f64 {
+        self.xs[lane]
+    }
+
+    /// Direction of an arrow from `from` to `to`: +1 rightwards, -1 leftwards.
+    pub fn dir(&self, from: usize, to: usize) -> f64 {
+        if self.xs[to] < self.xs[from] {
+            -1.0
+        } else {
+            1.0
+        }
+    }
+
+    /// Where a lost message ends.
+    pub fn lost_x(&self, from: usize, to: usize) -> f64 {
+        self.x(from) + LOST_AT * (self.x(to) - self.x(from))
+    }
+
+    /// Where a mark beside the sender of a message goes: on the far side from the arrow.
+    pub fn mark_beside(&self, from: usize, to: usize, y: f64) -> Point {
+        Point::new(self.x(from) - self.dir(from, to) * MARK_OFFSET, y)
+    }
+
+    /// An arrow label's box for a send on the row at `y`: above the tail, towards the head.
+    pub fn arrow_label(&self, from: usize, to: usize, text: &str, y: f64) -> TextBox {
+        let lh = text::line_height(style::LABEL_SIZE);
+        let cy = y - LABEL_LIFT - LABEL_PAD - lh / 2.0;
+        let x = self.x(from);
+        let (align, ax) = if self.dir(from, to) > 0.0 {
+            (Align::Left, x + LABEL_INSET)
+        } else {
+            (Align::Right, x - LABEL_INSET)
+        };
+        let b = TextBox::new(
+            text,
+            style::LABEL_SIZE,
+            align,
+            Point::new(ax, cy),
+            LABEL_PAD,
+        );
+        let push = self.area_left - b.rect.x0;
+        if push > 0.0 { b.shifted(push, 0.0) } else { b }
+    }
+
+    /// A note's box and text for the row at `y`, centred over its lanes.
+    pub fn note(&self, lanes: (usize, usize), text: &str, icon: bool, y: f64) -> (Rect, TextBox) {
+        let w = note_width(text, icon);
+        let iw = if icon { ICON_W } else { 0.0 };
+        let h = text::line_height(style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y;
+        let (l, r) = (self.x(lanes.0), self.x(lanes.1));
+        let (mut x0, mut x1) = if lanes.0 == lanes.1 {
+            (l - w / 2.0, l + w / 2.0)
+        } else {
+            let c = (l + r) / 2.0;
+            let half = (w / 2.0).max((r - l) / 2.0 + GLOBAL_OVERHANG);
+            (c - half, c + half)
+        };
+        if x0 < self.area_left {
+            x1 += self.area_left - x0;
+            x0 = self.area_left;
+        }
+        let rect = Rect::new(x0, y - h / 2.0, x1, y + h / 2.0);
+        let text_x = (x0 + iw + x1) / 2.0;
+        let tb = TextBox::new(
+            text,
+            style::NOTE_SIZE,
+            Align::Center,
+            Point::new(text_x, y),
+            0.0,
+        );
+        (rect, tb)
+    }
+
+    /// The box a piece's label takes, relative to its row's line.
+    pub fn shape(&self, piece: &Piece) -> Option<Shape> {
+        let rect = match piece {
+            Piece::Arrow { from, to, label } => self.arrow_label(*from, *to, label, 0.0).rect,
+            Piece::Note {
+                lanes, text, icon, ..
+            } => self.note(*lanes, text, icon.is_some(), 0.0).0,
+            Piece::ArrowEnd | Piece::Nothing => return None,
+        };
+        Some(Shape {
+            x0: rect.x0,
+            x1: rect.x1,
+            up: -rect.y0,
+            down: rect.y1,
+        })
+    }
+
+    /// Boxes around what event `i` draws besides its label: the head or x where a message
+    /// arrives, and the mark beside the sender of a tagged message.
+    pub fn obstacles(
+        &self,
+        pieces: &[Piece],
+        links: &[Link],
+        i: usize,
+        e: &TraceEvent,
+        y: f64,
+    ) -> Option<Rect> {
+        let arrow = |k: usize| match &pieces[k] {
+            Piece::Arrow { from, to, .. } => Some((*from, *to)),
+            _ => None,
+        };
+        match links[i] {
+            Link::End(Some(start)) => {
+                let (from, to) = arrow(start)?;
+                if e.kind == EventKind::Lost {
+                    let x = self.lost_x(from, to);
+                    Some(Rect::new(x - 10.0, y - 10.0, x + 10.0, y + 10.0))
+                } else {
+                    let xt = self.x(to);
+                    Some(Rect::new(
+                        xt,
+                        y - 8.0,
+                        xt - self.dir(from, to) * 16.0,
+                        y + 8.0,
+                    ))
+                }
+            }
+            Link::Start(_) => {
+                let (from, to) = arrow(i)?;
+                let marked = matches!(
+                    e.tag,
+                    Some(
+                        Tag::WriteAccepted { .. }
+                            | Tag::AccessRejected { .. }
+                            | Tag::Renewed
+                            | Tag::Delayed { .. }
+                    )
+                );
+                marked.then(|| {
+                    let at = self.mark_beside(from, to, y);
+                    Rect::new(at.x - 11.0, y - 11.0, at.x + 11.0, y + 11.0)
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The step-and-time label of the row at `y`.
+    pub fn gutter(&self, text: &str, y: f64) -> TextBox {
+        TextBox::new(
+            text,
+            style::GUTTER_SIZE,
+            Align::Right,
+            Point::new(self.gutter_right, y),
+            GUTTER_PAD,
+        )
+    }
+}

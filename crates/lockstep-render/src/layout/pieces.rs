@@ -1,0 +1,145 @@
+//! What each event draws, before rows have heights: which sends and deliveries belong to one
+//! message, and whether an event starts an arrow, ends one or is a note.
+
+use std::collections::BTreeMap;
+
+use lockstep_core::Trace;
+use lockstep_core::topology::{NodeId, Role};
+use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
+
+use super::{MarkKind, NoteKind};
+
+/// How an event links to a message arrow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Link {
+    /// Starts an arrow; the event that ends it, if any.
+    Start(Option<usize>),
+    /// Ends the arrow started by this event (None: its send is not in the trace).
+    End(Option<usize>),
+    None,
+}
+
+/// Pairs every send with its delivery or loss, by message id.
+pub(super) fn link_messages(events: &[TraceEvent]) -> Vec<Link> {
+    let mut links = vec![Link::None; events.len()];
+    let mut open: BTreeMap<u64, usize> = BTreeMap::new();
+    for (i, e) in events.iter().enumerate() {
+        match e.kind {
+            EventKind::Send => {
+                links[i] = Link::Start(None);
+                if let Some(m) = e.message {
+                    open.insert(m, i);
+                }
+            }
+            EventKind::Deliver | EventKind::Lost => {
+                let start = e.message.and_then(|m| open.remove(&m));
+                if let Some(s) = start {
+                    links[s] = Link::Start(Some(i));
+                }
+                links[i] = Link::End(start);
+            }
+            _ => {}
+        }
+    }
+    links
+}
+
+/// What one event draws.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Piece {
+    /// An arrow starts here, from lane to lane, with this label.
+    Arrow {
+        from: usize,
+        to: usize,
+        label: String,
+    },
+    /// An arrow ends here (it has no label of its own).
+    ArrowEnd,
+    /// A note over lanes `lanes.0..=lanes.1`.
+    Note {
+        lanes: (usize, usize),
+        kind: NoteKind,
+        text: String,
+        icon: Option<MarkKind>,
+    },
+    Nothing,
+}
+
+/// The symbol inside a note, for the events that have one.
+fn note_icon(e: &TraceEvent) -> Option<MarkKind> {
+    match &e.tag {
+        Some(Tag::Duplicate { .. }) => Some(MarkKind::Duplicate),
+        Some(Tag::ServiceFrees {
+            reason: FreeReason::Expired,
+            ..
+        }) => Some(MarkKind::Expired),
+        Some(Tag::Paused { .. }) => Some(MarkKind::Paused),
+        _ => None,
+    }
+}
+
+/// A send's label, with its delay if the network holds it up.
+fn arrow_label(e: &TraceEvent) -> String {
+    match e.tag {
+        Some(Tag::Delayed { extra_ms }) => format!("{} (delayed +{extra_ms} ms)", e.label),
+        _ => e.label.clone(),
+    }
+}
+
+/// What each event of `trace` draws; `lane_of` maps a node to its lane.
+pub(super) fn pieces(trace: &Trace, links: &[Link], lane_of: &[Option<usize>]) -> Vec<Piece> {
+    let lane_for = |node: NodeId| lane_of.get(usize::from(node)).copied().flatten();
+    let lanes = lane_of.iter().flatten().count();
+    trace
+        .events
+        .iter()
+        .zip(links)
+        .map(|(e, link)| match (e.kind, link) {
+            (EventKind::Send, _) | (_, Link::End(None)) => {
+                match (lane_for(e.from), lane_for(e.to)) {
+                    (Some(from), Some(to)) => Piece::Arrow {
+                        from,
+                        to,
+                        label: arrow_label(e),
+                    },
+                    _ => Piece::Nothing,
+                }
+            }
+            (_, Link::End(Some(_))) => Piece::ArrowEnd,
+            _ if e.is_global() && lanes > 0 => Piece::Note {
+                lanes: (0, lanes - 1),
+                kind: NoteKind::Global,
+                text: e.label.clone(),
+                icon: None,
+            },
+            _ => match lane_for(e.from) {
+                Some(lane) => Piece::Note {
+                    lanes: (lane, lane),
+                    kind: match e.kind {
+                        EventKind::Fault => NoteKind::Fault,
+                        EventKind::Note => NoteKind::Note,
+                        _ => NoteKind::State,
+                    },
+                    text: e.label.clone(),
+                    icon: note_icon(e),
+                },
+                None => Piece::Nothing,
+            },
+        })
+        .collect()
+}
+
+/// The worker's index (trace order) of every node that is a worker.
+pub(super) fn worker_indices(trace: &Trace) -> Vec<Option<usize>> {
+    let mut next = 0;
+    trace
+        .participants
+        .iter()
+        .map(|p| {
+            (p.role == Role::Worker).then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
