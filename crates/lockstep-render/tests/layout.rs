@@ -350,3 +350,60 @@ fn to_scale_every_gap_is_at_least_its_duration() {
         assert!(logical.ticks.is_empty() && logical.ms_scale == 0.0);
     }
 }
+
+#[test]
+fn odd_traces_lay_out_without_panicking() {
+    use lockstep_core::trace::TraceEvent;
+    let (_, run) = common::load("naive-gc-pause");
+    let mut trace = run.trace.clone();
+    let ev = |kind, from, to, message, label: &str| TraceEvent {
+        time_ms: 20_000,
+        kind,
+        from,
+        to,
+        message,
+        label: label.into(),
+        explanation: String::new(),
+        tag: None,
+    };
+    use lockstep_core::EventKind::*;
+    trace.events.extend([
+        // A delivery whose send is not in the trace, a send without an id, a node that does not
+        // exist, a message id used twice, a note from nowhere.
+        ev(Deliver, 0, 3, Some(9_999), "orphan delivery"),
+        ev(Send, 1, 3, None, "no id"),
+        ev(Send, 0, 99, Some(10_000), "to nobody"),
+        ev(Send, 0, 2, Some(1), "reused id"),
+        ev(Note, 77, 77, None, "from nowhere"),
+    ]);
+    for mode in [TimeMode::Logical, TimeMode::ToScale] {
+        for upto in [None, Some(trace.events.len() - 2)] {
+            let options = Options {
+                time_mode: mode,
+                upto_step: upto,
+                ..Options::default()
+            };
+            let l = layout(&trace, &options);
+            assert!(l.overlapping_labels().is_empty());
+            let svg = lockstep_render::timeline_svg(
+                &trace,
+                &lockstep_render::Caption::titled("odd"),
+                &options,
+            )
+            .expect("draws");
+            assert!(roxmltree::Document::parse(&svg).is_ok());
+            assert!(
+                lockstep_render::lease_svg(
+                    &trace,
+                    &lockstep_render::Caption::titled("odd"),
+                    &options
+                )
+                .is_ok()
+            );
+        }
+    }
+    let text = lockstep_render::mermaid(&trace, None);
+    assert!(
+        text.contains("orphan delivery") && text.contains("no id") && !text.contains("to nobody")
+    );
+}
