@@ -118,6 +118,13 @@ enum Item {
 /// Queue position: items run in (time, sequence) order, so ties break by scheduling order.
 type QueueKey = (u64, u64);
 
+/// What wakes a node up.
+#[derive(Debug)]
+enum Stimulus {
+    Timer(Timer),
+    Message { from: NodeId, payload: Payload },
+}
+
 /// Per-node run state that every kind of node has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NodeState {
@@ -458,7 +465,7 @@ impl Sim {
                     st.backlog.push(Item::Timer { node, epoch, timer });
                     return;
                 }
-                self.run_timer(node, timer, out);
+                self.react(node, Stimulus::Timer(timer), out);
             }
             Item::Deliver {
                 msg,
@@ -543,7 +550,7 @@ impl Sim {
                         },
                     );
                 }
-                self.run_message(from, to, payload, out);
+                self.react(to, Stimulus::Message { from, payload }, out);
             }
         }
     }
@@ -561,105 +568,85 @@ impl Sim {
         st.alive && st.paused_until.is_none() && self.reachable(leader, me)
     }
 
-    fn run_timer(&mut self, node: NodeId, timer: Timer, out: &mut Vec<TraceEvent>) {
-        let mut fx = Effects::default();
-        let now_local = self.local_now(node);
+    /// Lets a Redis-like instance react with its context, then carries out its effects.
+    fn with_redis(
+        &mut self,
+        node: NodeId,
+        out: &mut Vec<TraceEvent>,
+        react: impl FnOnce(&mut RedisInstance, &mut RedisCtx<'_>),
+    ) {
         let params = self.params.clone();
-        match params.role(node) {
-            Role::Worker => {
-                let w = &mut self.workers[usize::from(node)];
-                let mut cx = WorkerCtx {
-                    name: &params.names[usize::from(node)],
-                    now_local,
-                    lock: &params.lock,
-                    rng: &mut self.rng.0,
-                    fx: &mut fx,
-                };
-                w.on_timer(timer, &mut cx);
-            }
-            Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
-                let r = &mut self.redis[usize::from(node - params.first_service)];
-                let mut cx = RedisCtx {
-                    name: &params.names[usize::from(node)],
-                    now_local,
-                    key: &params.lock.key,
-                    names: &params.names,
-                    fx: &mut fx,
-                };
-                r.on_timer(timer, &mut cx);
-            }
-            Role::ConsensusNode => {
-                let leader_ok = self.leader_ok(node);
-                if let Some(c) = &mut self.cluster {
-                    let mut cx = ConsensusCtx {
-                        me: usize::from(node - c.base),
-                        now_local,
-                        key: &params.lock.key,
-                        names: &params.names,
-                        fx: &mut fx,
-                    };
-                    c.on_timer(timer, leader_ok, &mut cx);
-                }
-            }
-            Role::Database => {}
-        }
+        let mut fx = Effects::default();
+        let mut cx = RedisCtx {
+            name: &params.names[usize::from(node)],
+            now_local: self.local_now(node),
+            key: &params.lock.key,
+            names: &params.names,
+            fx: &mut fx,
+        };
+        react(
+            &mut self.redis[usize::from(node - params.first_service)],
+            &mut cx,
+        );
         self.apply(node, fx, out);
     }
 
-    fn run_message(
-        &mut self,
-        from: NodeId,
-        to: NodeId,
-        payload: Payload,
-        out: &mut Vec<TraceEvent>,
-    ) {
-        let mut fx = Effects::default();
-        let now_local = self.local_now(to);
+    /// A node wakes up for a timer or a message: the matching actor reacts, then its effects run.
+    fn react(&mut self, node: NodeId, stimulus: Stimulus, out: &mut Vec<TraceEvent>) {
         let params = self.params.clone();
-        match params.role(to) {
+        let now_local = self.local_now(node);
+        let name = &params.names[usize::from(node)];
+        let mut fx = Effects::default();
+        match params.role(node) {
             Role::Worker => {
-                let w = &mut self.workers[usize::from(to)];
                 let mut cx = WorkerCtx {
-                    name: &params.names[usize::from(to)],
+                    name,
                     now_local,
                     lock: &params.lock,
                     rng: &mut self.rng.0,
                     fx: &mut fx,
                 };
-                w.on_message(payload, &mut cx);
+                let worker = &mut self.workers[usize::from(node)];
+                match stimulus {
+                    Stimulus::Timer(timer) => worker.on_timer(timer, &mut cx),
+                    Stimulus::Message { payload, .. } => worker.on_message(payload, &mut cx),
+                }
             }
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
-                let r = &mut self.redis[usize::from(to - params.first_service)];
-                let mut cx = RedisCtx {
-                    name: &params.names[usize::from(to)],
-                    now_local,
-                    key: &params.lock.key,
-                    names: &params.names,
-                    fx: &mut fx,
-                };
-                r.on_message(from, payload, &mut cx);
+                return self.with_redis(node, out, |redis, cx| match stimulus {
+                    Stimulus::Timer(timer) => redis.on_timer(timer, cx),
+                    Stimulus::Message { from, payload } => redis.on_message(from, payload, cx),
+                });
             }
             Role::ConsensusNode => {
-                if let Some(c) = &mut self.cluster {
+                let leader_ok = self.leader_ok(node);
+                if let Some(cluster) = &mut self.cluster {
                     let mut cx = ConsensusCtx {
-                        me: usize::from(to - c.base),
+                        me: usize::from(node - cluster.base),
                         now_local,
                         key: &params.lock.key,
                         names: &params.names,
                         fx: &mut fx,
                     };
-                    c.on_message(from, payload, &mut cx);
+                    match stimulus {
+                        Stimulus::Timer(timer) => cluster.on_timer(timer, leader_ok, &mut cx),
+                        Stimulus::Message { from, payload } => {
+                            cluster.on_message(from, payload, &mut cx)
+                        }
+                    }
                 }
             }
             Role::Database => {
-                let mut cx = DbCtx {
-                    from_name: &params.names[usize::from(from)],
-                    fx: &mut fx,
-                };
-                self.db.on_message(from, payload, &mut cx);
+                if let Stimulus::Message { from, payload } = stimulus {
+                    let mut cx = DbCtx {
+                        from_name: &params.names[usize::from(from)],
+                        fx: &mut fx,
+                    };
+                    self.db.on_message(from, payload, &mut cx);
+                }
             }
         }
-        self.apply(to, fx, out);
+        self.apply(node, fx, out);
     }
 
     fn resolve(&self, dest: Dest) -> NodeId {
@@ -1146,23 +1133,11 @@ impl Sim {
             },
             Some(Tag::Restarted { persistent }),
         );
-        let params = self.params.clone();
         if matches!(
-            params.role(node),
+            self.params.role(node),
             Role::Redis | Role::RedisReplica | Role::RedlockInstance
         ) {
-            let mut fx = Effects::default();
-            let now_local = self.local_now(node);
-            let r = &mut self.redis[usize::from(node - params.first_service)];
-            let mut cx = RedisCtx {
-                name: &params.names[usize::from(node)],
-                now_local,
-                key: &params.lock.key,
-                names: &params.names,
-                fx: &mut fx,
-            };
-            r.restart(persistent, &mut cx);
-            self.apply(node, fx, out);
+            self.with_redis(node, out, |redis, cx| redis.restart(persistent, cx));
         }
     }
 
@@ -1216,40 +1191,21 @@ impl Sim {
                 tag: Some(Tag::ServiceFrees { holder, reason: crate::trace::FreeReason::Forgotten }),
             });
         }
-        let mut fx = Effects::default();
-        let now_local = self.local_now(replica);
-        let r = &mut self.redis[new_index];
-        let mut cx = RedisCtx {
-            name: &params.names[usize::from(replica)],
-            now_local,
-            key: &params.lock.key,
-            names: &params.names,
-            fx: &mut fx,
-        };
-        r.promote(&mut cx);
-        self.apply(replica, fx, out);
+        self.with_redis(replica, out, |redis, cx| redis.promote(cx));
     }
 
     fn clock_jumped(&mut self, node: NodeId, out: &mut Vec<TraceEvent>) {
-        let params = self.params.clone();
-        let mut fx = Effects::default();
-        match params.role(node) {
+        match self.params.role(node) {
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
-                let now_local = self.local_now(node);
-                let r = &mut self.redis[usize::from(node - params.first_service)];
-                let mut cx = RedisCtx {
-                    name: &params.names[usize::from(node)],
-                    now_local,
-                    key: &params.lock.key,
-                    names: &params.names,
-                    fx: &mut fx,
-                };
-                r.clock_jumped(&mut cx);
+                self.with_redis(node, out, |redis, cx| redis.clock_jumped(cx));
             }
-            Role::ConsensusNode => fx.after(0, Timer::LeaseCheck),
+            Role::ConsensusNode => {
+                let mut fx = Effects::default();
+                fx.after(0, Timer::LeaseCheck);
+                self.apply(node, fx, out);
+            }
             _ => {}
         }
-        self.apply(node, fx, out);
     }
 
     /// Followers that cannot see a working leader start an election after a randomised timeout.
