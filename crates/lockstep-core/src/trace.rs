@@ -52,6 +52,10 @@ pub enum FreeReason {
 }
 
 /// Structured meaning of an event, for timelines, charts and the verdict.
+///
+/// A tag belongs to the lane of its event's `from` node: `ServiceGrants` sits on the lock node's
+/// reply, `WriteAccepted` and `AccessRejected` on the database's reply, `Believes` on the worker's
+/// own state event. Global tags (`Partition`, `Healed`, `RunEnds`) belong to no lane.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "tag", rename_all = "kebab-case")]
 pub enum Tag {
