@@ -104,6 +104,7 @@ enum Item {
         to: NodeId,
         payload: Payload,
         label: String,
+        sent_at: u64,
         announced: bool,
     },
     Timer {
@@ -473,6 +474,7 @@ impl Sim {
                 to,
                 payload,
                 label,
+                sent_at,
                 announced,
             } => {
                 let st = &self.nodes[usize::from(to)];
@@ -524,6 +526,7 @@ impl Sim {
                         to,
                         payload,
                         label,
+                        sent_at,
                         announced: true,
                     };
                     self.nodes[usize::from(to)].backlog.push(item);
@@ -532,9 +535,10 @@ impl Sim {
                 self.in_flight -= 1;
                 if !announced {
                     let explanation = format!(
-                        "{} receives {}'s message and handles it at once.",
+                        "{} receives \"{label}\" from {}, {} ms after it was sent, and acts on it at once.",
                         self.name(to),
-                        self.name(from)
+                        self.name(from),
+                        self.now.saturating_sub(sent_at),
                     );
                     self.emit(
                         out,
@@ -802,6 +806,7 @@ impl Sim {
                 to,
                 payload,
                 label,
+                sent_at: now,
                 announced: false,
             },
         );
