@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         Some("wasm") => wasm_target().and_then(|()| build_core_for_wasm()),
         _ => {
             eprintln!(
-                "usage: cargo xtask <command>\n\n  ci     format, lint, test, and build the core for wasm (what CI runs)\n  wasm   build lockstep-core for {WASM_TARGET}"
+                "usage: cargo xtask <command>\n\n  ci     format, lint, test, and build the core for wasm (what CI runs)\n  wasm   build lockstep-core and lockstep-render for {WASM_TARGET}"
             );
             return ExitCode::from(2);
         }
@@ -63,10 +63,13 @@ fn wasm_target() -> Result<(), String> {
 }
 
 fn build_core_for_wasm() -> Result<(), String> {
+    // The render crate too: the browser app will draw with it.
     cargo(&[
         "build",
         "-p",
         "lockstep-core",
+        "-p",
+        "lockstep-render",
         "--target",
         WASM_TARGET,
         "--release",
