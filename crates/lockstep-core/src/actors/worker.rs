@@ -768,6 +768,28 @@ mod tests {
         fn req(&self) -> u64 {
             self.worker.awaiting.expect("waiting for an answer")
         }
+        /// Start, get the lock (token 1) at 2 ms, read "unpaid" at 4 ms: the worker is working.
+        fn start_working(&mut self) {
+            self.timer(0, Timer::Start);
+            let req = self.req();
+            self.message(
+                2,
+                Payload::SetReply {
+                    req,
+                    ok: true,
+                    token: Some(1),
+                },
+            );
+            let req = self.req();
+            self.message(
+                4,
+                Payload::ReadReply {
+                    req,
+                    result: ReadResult::Unpaid,
+                },
+            );
+            assert_eq!(self.worker.phase, Phase::Working);
+        }
     }
 
     fn sends(effects: &[Effect]) -> Vec<Payload> {
@@ -960,24 +982,7 @@ mod tests {
             ..config()
         };
         let mut h = Harness::new(LockKind::Redis, cfg.clone());
-        h.timer(0, Timer::Start);
-        let req = h.req();
-        h.message(
-            2,
-            Payload::SetReply {
-                req,
-                ok: true,
-                token: Some(1),
-            },
-        );
-        let req = h.req();
-        h.message(
-            4,
-            Payload::ReadReply {
-                req,
-                result: ReadResult::Unpaid,
-            },
-        );
+        h.start_working();
         let ok = h.timer(2004, Timer::WorkDone);
         assert_eq!(labels(&ok), ["lease check: 7996 ms left, write"]);
         assert_eq!(sends(&ok), vec![], "the write is a separate step");
@@ -987,24 +992,7 @@ mod tests {
         }));
 
         let mut late = Harness::new(LockKind::Redis, cfg);
-        late.timer(0, Timer::Start);
-        let req = late.req();
-        late.message(
-            2,
-            Payload::SetReply {
-                req,
-                ok: true,
-                token: Some(1),
-            },
-        );
-        let req = late.req();
-        late.message(
-            4,
-            Payload::ReadReply {
-                req,
-                result: ReadResult::Unpaid,
-            },
-        );
+        late.start_working();
         let out = late.timer(12_000, Timer::WorkDone);
         assert_eq!(labels(&out)[0], "lease check: expired 2000 ms ago, abandon");
         assert!(matches!(sends(&out)[..], [Payload::Del { .. }]));
@@ -1019,24 +1007,7 @@ mod tests {
                 ..config()
             },
         );
-        h.timer(0, Timer::Start);
-        let req = h.req();
-        h.message(
-            2,
-            Payload::SetReply {
-                req,
-                ok: true,
-                token: Some(1),
-            },
-        );
-        let req = h.req();
-        h.message(
-            4,
-            Payload::ReadReply {
-                req,
-                result: ReadResult::Unpaid,
-            },
-        );
+        h.start_working();
         let renew = h.timer(1004, Timer::Renew);
         let Payload::Extend { req, .. } = sends(&renew)[0] else {
             panic!("{renew:?}")
