@@ -446,15 +446,7 @@ mod tests {
         fx.items
     }
 
-    fn sent(effects: &[Effect]) -> Vec<Payload> {
-        effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Send { payload, .. } => Some(payload.clone()),
-                _ => None,
-            })
-            .collect()
-    }
+    use crate::actors::sent_payloads as sent;
 
     /// Asks the leader for the lock on behalf of `worker` and acks the first append once.
     fn lock(c: &mut Cluster, worker: NodeId, now: i64) -> Vec<Payload> {

@@ -117,3 +117,15 @@ impl Effects {
         });
     }
 }
+
+/// The payloads among some effects, in order (for the actors' unit tests).
+#[cfg(test)]
+pub(crate) fn sent_payloads(effects: &[Effect]) -> Vec<Payload> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Send { payload, .. } => Some(payload.clone()),
+            _ => None,
+        })
+        .collect()
+}

@@ -741,7 +741,11 @@ mod tests {
                 rng: ChaCha8Rng::seed_from_u64(1),
             }
         }
-        fn timer(&mut self, now_local: i64, timer: Timer) -> Vec<Effect> {
+        fn react(
+            &mut self,
+            now_local: i64,
+            f: impl FnOnce(&mut Worker, &mut WorkerCtx<'_>),
+        ) -> Vec<Effect> {
             let mut fx = Effects::default();
             let mut cx = WorkerCtx {
                 name: "A",
@@ -750,20 +754,14 @@ mod tests {
                 rng: &mut self.rng,
                 fx: &mut fx,
             };
-            self.worker.on_timer(timer, &mut cx);
+            f(&mut self.worker, &mut cx);
             fx.items
         }
+        fn timer(&mut self, now_local: i64, timer: Timer) -> Vec<Effect> {
+            self.react(now_local, |w, cx| w.on_timer(timer, cx))
+        }
         fn message(&mut self, now_local: i64, payload: Payload) -> Vec<Effect> {
-            let mut fx = Effects::default();
-            let mut cx = WorkerCtx {
-                name: "A",
-                now_local,
-                lock: &self.lock,
-                rng: &mut self.rng,
-                fx: &mut fx,
-            };
-            self.worker.on_message(payload, &mut cx);
-            fx.items
+            self.react(now_local, |w, cx| w.on_message(payload, cx))
         }
         fn req(&self) -> u64 {
             self.worker.awaiting.expect("waiting for an answer")
@@ -792,15 +790,7 @@ mod tests {
         }
     }
 
-    fn sends(effects: &[Effect]) -> Vec<Payload> {
-        effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Send { payload, .. } => Some(payload.clone()),
-                _ => None,
-            })
-            .collect()
-    }
+    use crate::actors::sent_payloads as sends;
 
     fn labels(effects: &[Effect]) -> Vec<String> {
         effects
