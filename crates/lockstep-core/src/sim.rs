@@ -146,6 +146,8 @@ struct MessageRule {
     to: Option<NodeId>,
     active_from: u64,
     used: bool,
+    /// The scenario's fault this rule came from (None for a what-if).
+    fault: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -154,6 +156,7 @@ struct PauseTrigger {
     after: String,
     duration_ms: u64,
     used: bool,
+    fault: usize,
 }
 
 /// Why a run stopped.
@@ -191,6 +194,8 @@ pub struct Sim {
     rules: Vec<MessageRule>,
     triggers: Vec<PauseTrigger>,
     explained: Vec<bool>,
+    /// Which of the scenario's faults took effect (see [`crate::unapplied`]).
+    fault_applied: Vec<bool>,
     redis_master: NodeId,
     next_msg: u64,
     in_flight: u64,
@@ -267,6 +272,7 @@ impl Sim {
                     to: f.to.as_deref().and_then(|n| params.node(n)),
                     active_from: f.at_ms.unwrap_or(0),
                     used: false,
+                    fault: Some(i),
                 }),
                 FaultKind::Pause if f.after.is_some() => triggers.push(PauseTrigger {
                     node: f
@@ -277,6 +283,7 @@ impl Sim {
                     after: f.after.clone().unwrap_or_default(),
                     duration_ms: f.duration_ms.unwrap_or(0),
                     used: false,
+                    fault: i,
                 }),
                 _ => initial.push((f.at_ms.unwrap_or(0), Item::Fault(i))),
             }
@@ -301,6 +308,7 @@ impl Sim {
             rules,
             triggers,
             explained: vec![false; s.explain.len()],
+            fault_applied: vec![false; s.faults.len()],
             redis_master: first,
             next_msg: 1,
             in_flight: 0,
@@ -337,6 +345,16 @@ impl Sim {
             LockKind::Consensus => self.cluster.as_ref().map(Cluster::leader_node),
             _ => None,
         }
+    }
+
+    /// Whether the scenario's fault `index` has taken effect.
+    pub(crate) fn fault_applied(&self, index: usize) -> bool {
+        self.fault_applied.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether the scenario's `[[explain]]` entry `index` has been shown.
+    pub(crate) fn explanation_shown(&self, index: usize) -> bool {
+        self.explained.get(index).copied().unwrap_or(false)
     }
 
     /// Whether `node` is frozen by a pause now.
@@ -444,6 +462,7 @@ impl Sim {
         self.emitted += 1;
         if let Some(i) = trigger {
             self.triggers[i].used = true;
+            self.fault_applied[self.triggers[i].fault] = true;
             let duration = self.triggers[i].duration_ms;
             self.pause(node, duration, out);
         }
@@ -780,6 +799,9 @@ impl Sim {
         let mut tag = tag;
         if let Some(i) = rule {
             self.rules[i].used = true;
+            if let Some(f) = self.rules[i].fault {
+                self.fault_applied[f] = true;
+            }
             if self.rules[i].drop {
                 self.emit(out, send(explanation, tag));
                 self.emit(
@@ -837,6 +859,7 @@ impl Sim {
 
     fn apply_fault(&mut self, index: usize, out: &mut Vec<TraceEvent>) {
         let f = self.params.scenario.faults[index].clone();
+        self.fault_applied[index] = true;
         self.apply_fault_now(&f, out);
     }
 
@@ -899,6 +922,7 @@ impl Sim {
             to: f.to.as_deref().and_then(|n| self.params.node(n)),
             active_from,
             used: false,
+            fault: None,
         }
     }
 
