@@ -26,8 +26,6 @@ use crate::scenario::{FaultKind, LockKind, Scenario, defaults};
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
 
-/// Everything about a run that never changes while it runs.
-
 /// The simulation's only source of randomness, seeded from the scenario.
 #[derive(Debug, Clone)]
 pub struct SimRng(pub ChaCha8Rng);

@@ -6,6 +6,7 @@ use crate::actors::worker::LockParams;
 use crate::scenario::{Scenario, defaults};
 use crate::topology::{NodeId, Participant, Role, participants};
 
+/// Everything about a run that never changes while it runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params {
     pub scenario: Scenario,
