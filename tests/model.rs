@@ -82,10 +82,11 @@ fn a_dropped_write_leaves_the_batch_unpaid() {
 
 #[test]
 fn a_fast_clock_expires_the_key_early_in_true_time() {
-    // redis's clock runs 25% fast: 5000 ms on its clock pass in 4000 true ms.
+    // redis's clock runs 25% fast: 5000 ms on its clock pass in 4000 true ms (alive at its
+    // expiry millisecond, gone one local millisecond later).
     check(
         "[lock]\nkind = \"redis\"\n[[workers]]\nname = \"A\"\nwork_ms = 6000\n[[clocks]]\nnode = \"redis\"\ndrift_ppm = 250000\n",
-        &["1 OK", "4001 lock:batch-42 expired (A's TTL ran out)"],
+        &["1 OK", "4002 lock:batch-42 expired (A's TTL ran out)"],
         Outcome::Safe,
         End::Finished,
     );
@@ -115,7 +116,7 @@ fn a_crashed_worker_never_writes_and_its_lock_expires() {
         &[
             "500 A crashes",
             "500 A holds nothing",
-            "5001 lock:batch-42 expired (A's TTL ran out)",
+            "5002 lock:batch-42 expired (A's TTL ran out)",
             "6001 OK",
             "8005 applied 3",
         ],

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rand_core::Rng;
 
 use super::{Item, Sim};
-use crate::actors::{Effects, Timer};
+use crate::actors::Timer;
 use crate::scenario::{Fault, FaultKind, FencingMode};
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
@@ -21,6 +21,29 @@ pub(super) struct PauseTrigger {
 }
 
 impl Sim {
+    /// A state change of `node` that a fault caused.
+    pub(super) fn emit_state(
+        &mut self,
+        out: &mut Vec<TraceEvent>,
+        node: NodeId,
+        label: String,
+        explanation: String,
+    ) {
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::State,
+                from: node,
+                to: node,
+                message: None,
+                label,
+                explanation,
+                tag: None,
+            },
+        );
+    }
+
     pub(super) fn fault_event(
         &mut self,
         out: &mut Vec<TraceEvent>,
@@ -111,13 +134,28 @@ impl Sim {
             FaultKind::ClockJump => {
                 let Some(node) = target else { return };
                 let by = f.by_ms.unwrap_or(0);
-                self.nodes[usize::from(node)].clock.offset_ms += by;
+                let st = &mut self.nodes[usize::from(node)];
+                st.clock.offset_ms += by;
+                st.jumped_ms += by;
                 let name = self.name(node).to_string();
+                let role = self.params.role(node);
+                let effect = match role {
+                    Role::Redis | Role::RedisReplica | Role::RedlockInstance => format!(
+                        "Redis judges expiry on wall-clock milliseconds, so every TTL {name} keeps is judged on the new time at once (Redis docs, EXPIRE)."
+                    ),
+                    Role::ConsensusNode => format!(
+                        "Only {name}'s wall clock reads differently: etcd's lessor and ZooKeeper's sessions time leases on a monotonic clock (Go's time package, \"Monotonic Clocks\"; ZOOKEEPER-1366), so no lease expires or lasts longer because of the jump."
+                    ),
+                    Role::Worker => format!(
+                        "{name} times its own lease on a monotonic clock, so what it believes about its lease does not change."
+                    ),
+                    Role::Database => "The database times nothing the run depends on.".into(),
+                };
                 self.fault_event(
                     out,
                     node,
                     format!("{name}'s clock jumps {by:+} ms"),
-                    format!("{name}'s wall clock steps by {by:+} ms (an NTP step or an operator). Everything {name} judges by its clock, such as TTLs, is judged on the new time at once."),
+                    format!("{name}'s wall clock steps by {by:+} ms (an NTP step or an operator). {effect}"),
                     Some(Tag::ClockJumped { by_ms: by }),
                 );
                 self.clock_jumped(node, out);
@@ -320,27 +358,59 @@ impl Sim {
         st.alive = true;
         st.epoch += 1;
         let name = self.name(node).to_string();
-        let how = if persistent {
-            "with its data (fsync always)"
-        } else {
-            "without persistence: empty"
+        let role = self.params.role(node);
+        let (label, explanation) = match role {
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance if persistent => (
+                format!("{name} restarts with its data (fsync always)"),
+                format!("{name} comes back with every write it acknowledged."),
+            ),
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance => (
+                format!("{name} restarts without persistence: empty"),
+                format!(
+                    "{name} comes back immediately, with no data: the Redis docs recommend delaying a restart for longer than the maximum TTL for exactly this reason."
+                ),
+            ),
+            Role::ConsensusNode => (
+                format!("{name} restarts"),
+                format!(
+                    "{name} comes back with its Raft term and log from disk (Raft persists them before answering)."
+                ),
+            ),
+            _ => (
+                format!("{name} restarts"),
+                format!("{name}'s process starts again."),
+            ),
         };
+        // A consensus node always comes back with its log: Raft persists before it acknowledges.
+        let persistent = persistent || role == Role::ConsensusNode;
         self.fault_event(
             out,
             node,
-            format!("{name} restarts {how}"),
-            if persistent {
-                format!("{name} comes back with every write it acknowledged.")
-            } else {
-                format!("{name} comes back immediately, with no data: the Redis docs recommend delaying a restart for longer than the maximum TTL for exactly this reason.")
-            },
+            label,
+            explanation,
             Some(Tag::Restarted { persistent }),
         );
-        if matches!(
-            self.params.role(node),
-            Role::Redis | Role::RedisReplica | Role::RedlockInstance
-        ) {
-            self.with_redis(node, out, |redis, cx| redis.restart(persistent, cx));
+        match self.params.role(node) {
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
+                self.with_redis(node, out, |redis, cx| redis.restart(persistent, cx));
+            }
+            Role::ConsensusNode => {
+                if let Some(c) = &mut self.cluster {
+                    let index = usize::from(node - c.base);
+                    let was_leader = c.leader == index;
+                    c.restart(index);
+                    if was_leader {
+                        self.emit_state(
+                            out,
+                            node,
+                            format!("{name} is a follower"),
+                            format!("{name} led before it crashed, but a restarted Raft node comes back as a follower with its election timer armed: it leads again only if it wins an election, and only a leader times leases."),
+                        );
+                    }
+                }
+                self.schedule_elections();
+            }
+            _ => {}
         }
     }
 
@@ -402,11 +472,7 @@ impl Sim {
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
                 self.with_redis(node, out, |redis, cx| redis.clock_jumped(cx));
             }
-            Role::ConsensusNode => {
-                let mut fx = Effects::default();
-                fx.after(0, Timer::LeaseCheck);
-                self.apply(node, fx, out);
-            }
+            // Monotonic clocks: nothing to re-judge.
             _ => {}
         }
     }
@@ -417,9 +483,13 @@ impl Sim {
         let timeout = cluster.election_timeout_ms;
         let (base, n) = (cluster.base, cluster.nodes.len());
         let leader = cluster.leader_node();
+        let leading = cluster.leading;
         for i in 0..n {
             let node = base + i as NodeId;
-            if node == leader || !self.nodes[usize::from(node)].alive || self.leader_ok(node) {
+            if (leading && node == leader)
+                || !self.nodes[usize::from(node)].alive
+                || self.leader_ok(node)
+            {
                 continue;
             }
             // Raft randomises election timeouts in [T, 2T) so that candidates rarely collide.

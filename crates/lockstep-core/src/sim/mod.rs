@@ -54,6 +54,13 @@ enum Item {
     },
     Fault(usize),
     Resume(NodeId),
+    /// What a node had decided in a reaction when a pause froze it mid-way (`after`): carried
+    /// out when it resumes, as if its thread stopped on that line.
+    Rest {
+        node: NodeId,
+        epoch: u32,
+        effects: Vec<Effect>,
+    },
 }
 
 /// Queue position: items run in (time, sequence) order, so ties break by scheduling order.
@@ -70,6 +77,9 @@ enum Stimulus {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NodeState {
     pub clock: Clock,
+    /// How far clock jumps have stepped this node's wall clock in total. Its monotonic clock,
+    /// which etcd, ZooKeeper and the workers time leases with, is the wall clock minus this.
+    pub jumped_ms: i64,
     pub alive: bool,
     pub paused_until: Option<u64>,
     backlog: Vec<Item>,
@@ -131,6 +141,7 @@ impl Sim {
             .iter()
             .map(|_| NodeState {
                 clock: Clock::default(),
+                jumped_ms: 0,
                 alive: true,
                 paused_until: None,
                 backlog: Vec::new(),
@@ -406,11 +417,43 @@ impl Sim {
                 self.react(node, Stimulus::Timer(timer), out);
             }
             item @ Item::Deliver { .. } => self.deliver(item, out),
+            Item::Rest {
+                node,
+                epoch,
+                effects,
+            } => {
+                let st = &mut self.nodes[usize::from(node)];
+                if !st.alive || st.epoch != epoch {
+                    return;
+                }
+                if st.paused_until.is_some() {
+                    st.backlog.push(Item::Rest {
+                        node,
+                        epoch,
+                        effects,
+                    });
+                    return;
+                }
+                self.apply(node, Effects { items: effects }, out);
+            }
         }
     }
 
+    /// What the clock `node` times things with reads now: Redis compares wall-clock
+    /// milliseconds; etcd, ZooKeeper and the workers use a monotonic clock, which drift moves but
+    /// a clock jump does not (REFERENCE.md, "Clocks").
     fn local_now(&self, node: NodeId) -> i64 {
-        self.nodes[usize::from(node)].clock.local(self.now)
+        let st = &self.nodes[usize::from(node)];
+        st.clock.local(self.now) - self.monotonic_shift(node)
+    }
+
+    /// How far `node`'s timing clock is behind its wall clock: 0 for a wall-clock reader.
+    fn monotonic_shift(&self, node: NodeId) -> i64 {
+        if self.params.role(node).reads_wall_clock() {
+            0
+        } else {
+            self.nodes[usize::from(node)].jumped_ms
+        }
     }
 
     fn leader_ok(&self, me: NodeId) -> bool {
@@ -419,7 +462,7 @@ impl Sim {
         };
         let leader = cluster.leader_node();
         let st = &self.nodes[usize::from(leader)];
-        st.alive && st.paused_until.is_none() && self.reachable(leader, me)
+        cluster.leading && st.alive && st.paused_until.is_none() && self.reachable(leader, me)
     }
 
     /// Lets a Redis-like instance react with its context, then carries out its effects.
@@ -513,7 +556,19 @@ impl Sim {
     }
 
     fn apply(&mut self, node: NodeId, fx: Effects, out: &mut Vec<TraceEvent>) {
-        for effect in fx.items {
+        let paused_before = self.is_paused(node);
+        let mut effects = fx.items.into_iter();
+        while let Some(effect) = effects.next() {
+            if !paused_before && self.is_paused(node) {
+                let st = &mut self.nodes[usize::from(node)];
+                let rest = std::iter::once(effect).chain(effects).collect();
+                st.backlog.push(Item::Rest {
+                    node,
+                    epoch: st.epoch,
+                    effects: rest,
+                });
+                return;
+            }
             match effect {
                 Effect::Send { to, payload, tag } => {
                     let to = self.resolve(to);
@@ -532,7 +587,8 @@ impl Sim {
                 }
                 Effect::At { local_ms, timer } => {
                     let st = &self.nodes[usize::from(node)];
-                    let (at, epoch) = (st.clock.true_time_at(local_ms, self.now), st.epoch);
+                    let wall = local_ms + self.monotonic_shift(node);
+                    let (at, epoch) = (st.clock.true_time_at(wall, self.now), st.epoch);
                     self.push(at, Item::Timer { node, epoch, timer });
                 }
                 Effect::Event {

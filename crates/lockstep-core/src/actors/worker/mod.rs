@@ -3,6 +3,7 @@
 
 mod lease;
 mod redlock;
+mod session;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
@@ -109,6 +110,12 @@ pub struct Worker {
     pub redlock: RedlockRound,
     /// Consensus: the lease the lock key lives under.
     pub lease: Option<u64>,
+    /// Consensus: when the lease began as far as the client can know, on its own clock: the send
+    /// time of the grant request or of the last keepalive that was answered (etcd's
+    /// `concurrency.Session`), never the time the lock was granted.
+    pub lease_from_local: i64,
+    /// Consensus: the lease's TTL as the service granted it (raised to its minimum if lower).
+    pub granted_ttl_ms: u64,
 }
 
 /// What a worker sees while it reacts.
@@ -140,6 +147,8 @@ impl Worker {
             next_req: 1,
             redlock: RedlockRound::default(),
             lease: None,
+            lease_from_local: 0,
+            granted_ttl_ms: 0,
         }
     }
 
@@ -185,6 +194,7 @@ impl Worker {
             Timer::WorkDone if self.phase == Phase::Working => self.work_done(cx),
             Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
             Timer::Renew => self.renew(cx),
+            Timer::SessionExpiry if self.phase == Phase::Waiting => self.session_check(cx),
             _ => {}
         }
     }
@@ -396,28 +406,12 @@ impl Worker {
                 owner_now,
             } if self.awaiting == Some(req) => {
                 self.awaiting = None;
-                self.lease = Some(lease);
-                self.holds_something = true;
-                if owner_now {
-                    self.token = Some(rev);
-                    self.lease_until_local = Some(self.sent_local + cx.lock.ttl_ms as i64);
-                    self.believe(cx);
-                    self.check(cx);
-                    self.schedule_renew(cx);
-                } else {
-                    self.phase = Phase::Waiting;
-                    cx.fx
-                        .at(self.acquire_deadline_local, Timer::AcquireDeadline);
-                    self.schedule_renew(cx);
-                }
+                self.lock_reply(lease, rev, owner_now, cx);
             }
             Payload::LockGranted { lease, rev }
                 if self.phase == Phase::Waiting && self.lease == Some(lease) =>
             {
-                self.token = Some(rev);
-                self.lease_until_local = Some(cx.now_local + cx.lock.ttl_ms as i64);
-                self.believe(cx);
-                self.check(cx);
+                self.lock_granted(rev, cx);
             }
             Payload::ReadReply { req, result } if self.awaiting == Some(req) => {
                 self.awaiting = None;
@@ -454,6 +448,7 @@ impl Worker {
             {
                 let (_, sent) = self.renew.take().unwrap_or_default();
                 if ok {
+                    self.lease_from_local = sent;
                     self.lease_until_local = Some(sent + cx.lock.ttl_ms as i64);
                 } else if !self.phase.is_terminal() {
                     // Said even after the job moved on: learning it now is the point of the story.
