@@ -132,8 +132,18 @@ fn the_time_limit_stops_a_run() {
             "[limits]\nmax_time_ms = 5000\n{ONE_WORKER}[[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 50\nduration_ms = 60000\n"
         ),
         &["50 A paused for 60000 ms", "5000 time limit reached"],
-        Outcome::NotProcessed,
+        Outcome::Inconclusive,
         End::TimeLimit,
+    );
+    let r = run(&scenario(&format!(
+        "{HEAD}[limits]\nmax_time_ms = 5000\n{ONE_WORKER}[[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 50\nduration_ms = 60000\n"
+    )));
+    let last = r.trace.events.last().expect("a closing note");
+    assert!(
+        last.explanation.contains("limits.max_time_ms")
+            && last.explanation.contains("inconclusive"),
+        "{}",
+        last.explanation
     );
 }
 
@@ -142,7 +152,10 @@ fn the_event_limit_stops_a_run() {
     let body = "[limits]\nmax_events = 40\n[lock]\nkind = \"redis\"\n[[workers]]\nname = \"A\"\nwork_ms = 5000\n[[workers]]\nname = \"B\"\nretry_ms = 1\n";
     let run = run(&scenario(&format!("{HEAD}{body}")));
     assert_eq!(run.end, End::EventLimit);
+    assert_eq!(run.verdict.outcome, Outcome::Inconclusive);
     assert_eq!(run.trace.events.len(), 41, "40 events and the closing note");
+    let last = run.trace.events.last().expect("a closing note");
+    assert!(last.explanation.contains("limits.max_events"));
 }
 
 #[test]

@@ -204,3 +204,68 @@ fn a_redis_key_is_alive_at_its_expiry_millisecond() {
         &["5001 lock:batch-42 expired"],
     );
 }
+
+/// The duplicate's narration names the two writers as they were, whichever was stale: in
+/// redlock-gc-pause stale A writes first and B's write is the repeat.
+#[test]
+fn the_duplicate_names_who_paid_first_without_calling_the_newest_holder_stale() {
+    let mut s = lockstep_tests::builtin("heartbeat-does-not-help");
+    s.explain.clear();
+    let r = run(&s);
+    let dup = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label.starts_with("DUPLICATE"))
+        .unwrap();
+    assert_eq!(
+        dup.explanation,
+        "A's write paid again 3 payouts that B's earlier write had paid: $3,750.00 paid twice. The database checks no fencing token, so nothing in it could tell a stale holder's write from the current one's."
+    );
+    let mut s = lockstep_tests::builtin("redlock-gc-pause");
+    s.explain.clear();
+    let r = run(&s);
+    let dup = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label.starts_with("DUPLICATE"))
+        .unwrap();
+    assert!(
+        dup.explanation
+            .starts_with("B's write paid again 3 payouts that A's earlier write had paid"),
+        "{}",
+        dup.explanation
+    );
+    assert!(!dup.explanation.contains("stale write"));
+}
+
+/// A grant never claims its token is higher than any issued before: after a failover the
+/// counter hands a number out again (redis-failover-token-rollback reissues 33).
+#[test]
+fn a_grant_does_not_claim_its_token_is_new() {
+    let mut s = lockstep_tests::builtin("redis-failover-token-rollback");
+    s.explain.clear();
+    let r = run(&s);
+    for e in &r.trace.events {
+        assert!(
+            !e.explanation.contains("higher than any"),
+            "{}: {}",
+            e.label,
+            e.explanation
+        );
+    }
+    let grants: Vec<&str> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.label == "OK token=33" && e.kind == lockstep_core::EventKind::Send)
+        .map(|e| e.explanation.as_str())
+        .collect();
+    assert_eq!(grants.len(), 2, "33 is issued twice");
+    assert!(
+        grants[1].contains("hands numbers out again"),
+        "{}",
+        grants[1]
+    );
+}

@@ -344,11 +344,11 @@ impl Sim {
             End::Quiet => ("run stalled", "Nothing more can happen: the remaining workers wait for answers that will never come.".to_string()),
             End::TimeLimit => (
                 "time limit reached",
-                format!("The run stopped at its time limit of {} ms (limits.max_time_ms).", self.params.scenario.limits.max_time_ms),
+                format!("The run stopped at its time limit of {} ms (limits.max_time_ms) before every worker had finished, so it proves nothing about safety: the outcome is inconclusive. Raise limits.max_time_ms to see how it ends.", self.params.scenario.limits.max_time_ms),
             ),
             End::EventLimit => (
                 "event limit reached",
-                format!("The run stopped after {} events (limits.max_events).", self.params.scenario.limits.max_events),
+                format!("The run stopped after {} events (limits.max_events) before every worker had finished, so it proves nothing about safety: the outcome is inconclusive. Raise limits.max_events to see how it ends.", self.params.scenario.limits.max_events),
             ),
         };
         let db = self.params.db;
