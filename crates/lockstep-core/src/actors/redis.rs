@@ -283,6 +283,8 @@ impl RedisInstance {
 
     /// The node comes back; without persistence it comes back empty.
     pub fn restart(&mut self, persistent: bool, cx: &mut RedisCtx<'_>) {
+        // A key whose time passed while the instance was down is expired, not forgotten.
+        self.expire_if_due(cx);
         if !persistent {
             if let Some(k) = self.key.take() {
                 let holder = cx.owner(k.owner);
