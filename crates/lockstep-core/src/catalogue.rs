@@ -17,9 +17,11 @@ catalogue![
     "naive-network-delay",
     "careful-worker-still-loses",
     "heartbeat-does-not-help",
+    "redis-unsafe-del-release",
     "fenced-gc-pause",
     "fenced-writes-only-stale-first",
     "fenced-every-access",
+    "conditional-write",
     "redlock-happy-path",
     "redlock-gc-pause",
     "redlock-clock-jump",
@@ -35,6 +37,10 @@ catalogue![
     "migration-wrong-order",
     "migration-right-order",
     "idempotency-keys",
+    "write-retry-duplicates",
+    "write-retry-idempotent",
+    "idempotency-key-expired",
+    "idempotency-key-reused",
 ];
 
 /// The ids of the built-in scenarios.

@@ -135,6 +135,9 @@ pub struct LockConfig {
     pub nodes: Option<u32>,
     /// consensus: how long followers wait without a leader before an election.
     pub election_timeout_ms: Option<u64>,
+    /// consensus: Chubby's lock-delay: after a holder's lease expires, nobody may take the lock
+    /// for this long (a release by the holder is not delayed).
+    pub lock_delay_ms: Option<u64>,
 }
 
 /// `[network]`.
@@ -205,6 +208,11 @@ pub struct ResourceConfig {
     pub payouts: u32,
     #[serde(default = "defaults::amount_cents")]
     pub amount_cents: u64,
+    /// The write is `UPDATE ... WHERE status = 'unpaid'`: a second writer finds nothing to update.
+    #[serde(default)]
+    pub conditional_write: bool,
+    /// How long the database remembers an idempotency key; unset = for the whole run.
+    pub idempotency_retention_ms: Option<u64>,
 }
 
 impl Default for ResourceConfig {
@@ -215,6 +223,8 @@ impl Default for ResourceConfig {
             batch: defaults::batch(),
             payouts: defaults::payouts(),
             amount_cents: defaults::amount_cents(),
+            conditional_write: false,
+            idempotency_retention_ms: None,
         }
     }
 }
@@ -262,6 +272,15 @@ pub struct WorkerConfig {
     /// A request without an answer after this long has failed.
     #[serde(default = "defaults::request_timeout_ms")]
     pub request_timeout_ms: u64,
+    /// redis: release with a plain `DEL` instead of compare-and-delete (unsafe: it deletes
+    /// whoever's lock is there).
+    #[serde(default)]
+    pub unsafe_release: bool,
+    /// Send a write again this many times when its answer does not come.
+    #[serde(default)]
+    pub retry_writes: u32,
+    /// The amount this worker pays per payout, if it computes its own (default: the batch's).
+    pub amount_cents: Option<u64>,
 }
 
 /// The kinds of fault.

@@ -228,12 +228,16 @@ impl Sim {
             workers: s.workers.iter().cloned().map(Worker::new).collect(),
             redis,
             cluster,
-            db: Database::new(
-                s.resource.fencing,
-                s.resource.idempotency,
-                s.resource.payouts,
-                s.resource.amount_cents,
-            ),
+            db: Database {
+                conditional: s.resource.conditional_write,
+                retention_ms: s.resource.idempotency_retention_ms,
+                ..Database::new(
+                    s.resource.fencing,
+                    s.resource.idempotency,
+                    s.resource.payouts,
+                    s.resource.amount_cents,
+                )
+            },
             rules,
             triggers,
             explained: vec![false; s.explain.len()],
@@ -537,6 +541,7 @@ impl Sim {
                 if let Stimulus::Message { from, payload } = stimulus {
                     let mut cx = DbCtx {
                         from_name: &params.names[usize::from(from)],
+                        now_local,
                         fx: &mut fx,
                     };
                     self.db.on_message(from, payload, &mut cx);

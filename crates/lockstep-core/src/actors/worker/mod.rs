@@ -116,6 +116,8 @@ pub struct Worker {
     pub lease_from_local: i64,
     /// Consensus: the lease's TTL as the service granted it (raised to its minimum if lower).
     pub granted_ttl_ms: u64,
+    /// How many times the current write has been sent again.
+    pub write_retries: u32,
 }
 
 /// What a worker sees while it reacts.
@@ -149,6 +151,7 @@ impl Worker {
             lease: None,
             lease_from_local: 0,
             granted_ttl_ms: 0,
+            write_retries: 0,
         }
     }
 
@@ -359,6 +362,22 @@ impl Worker {
                 let retry = self.cfg.retry_ms;
                 self.retry_after(cx, retry);
             }
+            Phase::Writing if self.write_retries < self.cfg.retry_writes => {
+                self.write_retries += 1;
+                let keys = if self.cfg.idempotency_keys {
+                    "The payouts carry idempotency keys, so if the first write was applied the database will recognise them."
+                } else {
+                    "The payouts carry no idempotency keys: if the first write was applied, this one pays again."
+                };
+                cx.fx.note(
+                    format!(
+                        "no answer to the write: retry {} of {}",
+                        self.write_retries, self.cfg.retry_writes
+                    ),
+                    format!("{name}'s write got no answer within {} ms. It cannot know whether the database applied it, so it sends the same write again. {keys}", self.cfg.request_timeout_ms),
+                );
+                self.write(cx);
+            }
             Phase::Checking | Phase::Writing => {
                 let what = if self.phase == Phase::Checking {
                     "read"
@@ -435,11 +454,20 @@ impl Worker {
             }
             Payload::WriteReply { req, result } if self.awaiting == Some(req) => {
                 self.awaiting = None;
-                if let WriteResult::Rejected(_) = result {
-                    cx.fx.note(
+                match result {
+                    WriteResult::Rejected(_) => cx.fx.note(
                         format!("{name} is fenced off"),
                         format!("{name} learns from the database, not from the lock service, that its lock was stale. Its payouts were never applied."),
-                    );
+                    ),
+                    WriteResult::NothingToUpdate => cx.fx.note(
+                        format!("{name}: nothing to update"),
+                        format!("{name}'s conditional write found the batch already paid, so it paid nothing. Whatever {name} believed about its lock, the database kept the batch paid once."),
+                    ),
+                    WriteResult::KeyReused => cx.fx.note(
+                        format!("{name}'s write is refused"),
+                        format!("{name} sent the same idempotency keys with a different amount; the database refuses the whole write instead of paying either amount twice."),
+                    ),
+                    WriteResult::Applied { .. } => {}
                 }
                 self.release(cx);
             }
@@ -463,7 +491,9 @@ impl Worker {
                     }
                 }
             }
-            Payload::DelReply { req, .. } | Payload::UnlockReply { req }
+            Payload::DelReply { req, .. }
+            | Payload::DelPlainReply { req, .. }
+            | Payload::UnlockReply { req }
                 if self.awaiting == Some(req) =>
             {
                 self.awaiting = None;
@@ -503,6 +533,7 @@ impl Worker {
         let token = self.db_token();
         let keys = self.cfg.idempotency_keys;
         let payouts = cx.lock.payouts;
+        let amount_cents = self.cfg.amount_cents;
         let timeout = self.cfg.request_timeout_ms;
         self.request(
             cx,
@@ -512,6 +543,7 @@ impl Worker {
                 token,
                 keys,
                 payouts,
+                amount_cents,
             },
             timeout,
         );
@@ -533,14 +565,15 @@ impl Worker {
             LockKind::Redis => {
                 let req = self.new_req();
                 self.awaiting = Some(req);
-                cx.fx.send_tagged(
-                    Dest::LockService,
+                let release = if self.cfg.unsafe_release {
+                    Payload::DelPlain { req }
+                } else {
                     Payload::Del {
                         req,
                         value: self.lock_value,
-                    },
-                    tag,
-                );
+                    }
+                };
+                cx.fx.send_tagged(Dest::LockService, release, tag);
                 cx.fx.after(timeout, Timer::RequestTimeout(req));
             }
             LockKind::Redlock => {

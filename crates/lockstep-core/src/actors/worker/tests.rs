@@ -19,6 +19,9 @@ fn config() -> WorkerConfig {
         retry_ms: 100,
         acquire_timeout_ms: 1000,
         request_timeout_ms: 500,
+        unsafe_release: false,
+        retry_writes: 0,
+        amount_cents: None,
     }
 }
 
