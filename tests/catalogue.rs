@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 29;
+const CATALOGUE_SIZE: usize = 30;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -262,6 +262,19 @@ const GOLDEN: &[Golden] = &[
             "B's session expired while waiting",
             "B holds the lock (token 36)",
             "applied 3",
+        ],
+    ),
+    (
+        "consensus-lock-delay",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "lease of A revoked, revision 35",
+            "lock-delay: free, but not grantable for 10000 ms",
+            "B holds the lock (token 34)",
+            "B: already paid, nothing to do",
         ],
     ),
     (

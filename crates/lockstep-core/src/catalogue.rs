@@ -32,6 +32,7 @@ catalogue![
     "consensus-fenced-failover",
     "consensus-clock-jump-harmless",
     "consensus-waiter-session-expired",
+    "consensus-lock-delay",
     "consensus-quorum-loss-fail-closed",
     "consensus-quorum-loss-fail-open",
     "migration-wrong-order",

@@ -60,6 +60,12 @@ pub struct Cluster {
     pub next_proposal: u64,
     pub next_lease: u64,
     pub election_timeout_ms: u64,
+    /// Chubby's lock-delay: after a holder's lease expires, the lock stays untaken this long.
+    pub lock_delay_ms: u64,
+    /// Until when (leader's clock) the lock-delay holds the lock free, if it does.
+    pub lock_delay_until: Option<i64>,
+    /// The lease whose owner was last told it holds the lock.
+    pub holder_lease: Option<u64>,
 }
 
 /// What a consensus node sees while it reacts.
@@ -102,6 +108,9 @@ impl Cluster {
             next_proposal: 1,
             next_lease: 1,
             election_timeout_ms,
+            lock_delay_ms: 0,
+            lock_delay_until: None,
+            holder_lease: None,
         }
     }
 
@@ -263,7 +272,11 @@ impl Cluster {
                 );
                 self.keys.insert(rev, lease);
                 cx.fx.at(expires_local, Timer::LeaseCheck);
-                let owner_now = self.keys.keys().next() == Some(&rev);
+                let owner_now =
+                    self.keys.keys().next() == Some(&rev) && !self.delaying(cx.now_local);
+                if owner_now {
+                    self.holder_lease = Some(lease);
+                }
                 if let Some((client, req)) = p.client {
                     let tag = owner_now.then(|| Tag::ServiceGrants {
                         holder: cx.name(owner),
@@ -311,7 +324,20 @@ impl Cluster {
                         );
                     }
                 }
-                if was_owner {
+                let was_holder = self.holder_lease == Some(lease);
+                if was_holder {
+                    self.holder_lease = None;
+                }
+                if was_holder && expired && self.lock_delay_ms > 0 {
+                    let until = cx.now_local + self.lock_delay_ms as i64;
+                    self.lock_delay_until = Some(until);
+                    cx.fx.at(until, Timer::LockDelayOver);
+                    cx.fx.state(
+                        format!("lock-delay: free, but not grantable for {} ms", self.lock_delay_ms),
+                        format!("The holder's lease expired rather than being released, so, like Chubby's lock-delay, the service lets nobody take the lock for {} ms: a holder that is only slow gets time to finish or fail before anyone else starts. It helps resources that check no fencing token, but it only narrows the window.", self.lock_delay_ms),
+                        None,
+                    );
+                } else if was_owner {
                     self.grant_next(cx);
                 }
             }
@@ -321,7 +347,14 @@ impl Cluster {
     /// The owner's key is gone: tell the owner of the next key, unless its own lease is being
     /// revoked or has already run out (it would be told "locked" on a lease that is about to
     /// vanish). Its revocation, once committed, grants the key after it.
+    fn delaying(&self, now_local: i64) -> bool {
+        self.lock_delay_until.is_some_and(|until| now_local < until)
+    }
+
     fn grant_next(&mut self, cx: &mut ConsensusCtx<'_>) {
+        if self.delaying(cx.now_local) {
+            return;
+        }
         let Some((&next_rev, &next_lease)) = self.keys.iter().next() else {
             return;
         };
@@ -335,6 +368,7 @@ impl Cluster {
             cx.fx.after(0, Timer::LeaseCheck);
             return;
         }
+        self.holder_lease = Some(next_lease);
         let tag = Tag::ServiceGrants {
             holder: cx.name(l.owner),
             token: Some(next_rev),
@@ -369,6 +403,11 @@ impl Cluster {
                         None,
                     );
                     self.propose(Entry::Revoke { lease }, None, cx);
+                }
+            }
+            Timer::LockDelayOver if self.leads(cx.me) && !self.delaying(cx.now_local) => {
+                if self.lock_delay_until.take().is_some() {
+                    self.grant_next(cx);
                 }
             }
             Timer::Election if !leader_ok && !self.leads(cx.me) => {

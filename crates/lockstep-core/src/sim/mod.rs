@@ -184,7 +184,9 @@ impl Sim {
                     .lock
                     .election_timeout_ms
                     .unwrap_or(defaults::ELECTION_TIMEOUT_MS);
-                cluster = Some(Cluster::new(n, first, s.lock.first_token, timeout));
+                let mut c = Cluster::new(n, first, s.lock.first_token, timeout);
+                c.lock_delay_ms = s.lock.lock_delay_ms.unwrap_or(0);
+                cluster = Some(c);
             }
             LockKind::None => {}
         }
