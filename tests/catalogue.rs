@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 30;
+const CATALOGUE_SIZE: usize = 32;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -275,6 +275,32 @@ const GOLDEN: &[Golden] = &[
             "lock-delay: free, but not grantable for 10000 ms",
             "B holds the lock (token 34)",
             "B: already paid, nothing to do",
+        ],
+    ),
+    (
+        "redlock-split-votes",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "Redlock failed: 2/5, unlock all",
+            "Redlock failed: 1/5, unlock all",
+            "C holds the lock",
+            "A gives up after 5 tries",
+            "applied 3",
+        ],
+    ),
+    (
+        "redlock-split-votes-one-try",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "A gives up after 1 try",
+            "B gives up after 1 try",
+            "C gives up after 1 try",
         ],
     ),
     (

@@ -23,6 +23,8 @@ catalogue![
     "fenced-every-access",
     "conditional-write",
     "redlock-happy-path",
+    "redlock-split-votes",
+    "redlock-split-votes-one-try",
     "redlock-gc-pause",
     "redlock-clock-jump",
     "redlock-restart-without-persistence",

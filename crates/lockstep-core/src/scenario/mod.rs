@@ -131,6 +131,11 @@ pub struct LockConfig {
     pub instance_timeout_ms: Option<u64>,
     /// redlock: upper bound of the random retry delay.
     pub retry_delay_ms: Option<u64>,
+    /// redlock: send to every instance at once (node-redlock, redsync) instead of in turn.
+    pub parallel: Option<bool>,
+    /// redlock: give up after this many rounds (redlock-rb: 3, redsync: 32); default: until
+    /// the worker's acquire timeout.
+    pub max_tries: Option<u32>,
     /// consensus: number of nodes.
     pub nodes: Option<u32>,
     /// consensus: how long followers wait without a leader before an election.

@@ -268,6 +268,9 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
             "redlock",
         )?;
         only(c, "retry_delay_ms", l.retry_delay_ms.is_some(), "redlock")?;
+        only(c, "parallel", l.parallel.is_some(), "redlock")?;
+        only(c, "max_tries", l.max_tries.is_some(), "redlock")?;
+        c.opt_range("max_tries", l.max_tries.map(u64::from), 1, 1000)?;
         only(c, "nodes", l.nodes.is_some(), "consensus")?;
         only(
             c,

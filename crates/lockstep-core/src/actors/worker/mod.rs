@@ -24,6 +24,10 @@ pub struct LockParams {
     pub drift_ms: u64,
     pub instance_timeout_ms: u64,
     pub retry_delay_ms: u64,
+    /// Redlock: ask every instance at once rather than in turn.
+    pub parallel: bool,
+    /// Redlock: rounds before giving up (0: until the acquire timeout).
+    pub max_tries: u32,
     pub payouts: u32,
 }
 
@@ -80,6 +84,10 @@ pub struct RedlockRound {
     pub next: u32,
     pub successes: u32,
     pub timeouts: u32,
+    /// Parallel rounds: the request id sent to instance 0 (instance i got `first_req + i`).
+    pub first_req: u64,
+    /// Parallel rounds: answers received so far.
+    pub replies: u32,
 }
 
 /// A worker's state.
@@ -118,6 +126,8 @@ pub struct Worker {
     pub granted_ttl_ms: u64,
     /// How many times the current write has been sent again.
     pub write_retries: u32,
+    /// Redlock rounds tried so far.
+    pub redlock_tries: u32,
 }
 
 /// What a worker sees while it reacts.
@@ -152,6 +162,7 @@ impl Worker {
             lease_from_local: 0,
             granted_ttl_ms: 0,
             write_retries: 0,
+            redlock_tries: 0,
         }
     }
 
@@ -250,7 +261,12 @@ impl Worker {
                     start_local: cx.now_local,
                     ..RedlockRound::default()
                 };
-                self.redlock_next(cx);
+                self.redlock_tries += 1;
+                if cx.lock.parallel {
+                    self.redlock_send_all(cx);
+                } else {
+                    self.redlock_next(cx);
+                }
             }
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
@@ -344,6 +360,9 @@ impl Worker {
         self.awaiting = None;
         let name = cx.name;
         match self.phase {
+            Phase::Acquiring if cx.lock.kind == LockKind::Redlock && cx.lock.parallel => {
+                self.redlock_round_timed_out(cx);
+            }
             Phase::Acquiring if cx.lock.kind == LockKind::Redlock => {
                 self.redlock.timeouts += 1;
                 cx.fx.note(
@@ -398,6 +417,11 @@ impl Worker {
     pub fn on_message(&mut self, payload: Payload, cx: &mut WorkerCtx<'_>) {
         let name = cx.name;
         match payload {
+            Payload::SetReply { req, ok, .. }
+                if cx.lock.parallel && self.in_parallel_round(req, cx) =>
+            {
+                self.redlock_parallel_reply(ok, cx);
+            }
             Payload::SetReply { req, ok, token } if self.awaiting == Some(req) => {
                 self.awaiting = None;
                 if cx.lock.kind == LockKind::Redlock {

@@ -34,6 +34,8 @@ fn params(kind: LockKind) -> LockParams {
         drift_ms: 102,
         instance_timeout_ms: 50,
         retry_delay_ms: defaults::RETRY_DELAY_MS,
+        parallel: false,
+        max_tries: 0,
         payouts: 3,
     }
 }
