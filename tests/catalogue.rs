@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 32;
+const CATALOGUE_SIZE: usize = 33;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -301,6 +301,20 @@ const GOLDEN: &[Golden] = &[
             "A gives up after 1 try",
             "B gives up after 1 try",
             "C gives up after 1 try",
+        ],
+    ),
+    (
+        "redis-everysec-restart",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "redis restarts from its AOF (fsync every second)",
+            "redis lost A's key (written after the last fsync)",
+            "redis's fencing counter is back at 32 (was 33)",
+            "OK token=33",
+            "DUPLICATE: 3 payouts paid twice",
         ],
     ),
     (

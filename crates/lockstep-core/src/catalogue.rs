@@ -31,6 +31,7 @@ catalogue![
     "redlock-delayed-restart",
     "redis-failover-token-rollback",
     "redis-restart-counter-reset",
+    "redis-everysec-restart",
     "consensus-fenced-failover",
     "consensus-clock-jump-harmless",
     "consensus-waiter-session-expired",

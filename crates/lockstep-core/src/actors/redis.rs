@@ -3,6 +3,7 @@
 
 use super::{Dest, Effects, Timer};
 use crate::message::{Payload, ReplOp};
+use crate::scenario::Persistence;
 use crate::topology::NodeId;
 use crate::trace::{FreeReason, Tag};
 
@@ -37,6 +38,10 @@ pub struct RedisInstance {
     /// The instance's clock jumped since the key's expiry was last set, so an expiry now is the
     /// jump's doing, not the TTL's.
     pub clock_jumped_since_set: bool,
+    /// When (instance clock) the instance last reacted, for the every-second fsync.
+    pub last_touch_local: i64,
+    /// The key and counter as of the last fsync (`appendfsync everysec`).
+    pub fsynced: (Option<LockKey>, u64),
 }
 
 /// What an instance sees while it reacts.
@@ -71,7 +76,18 @@ impl RedisInstance {
             generation: 0,
             initial_counter: counter,
             clock_jumped_since_set: false,
+            last_touch_local: 0,
+            fsynced: (None, counter),
         }
+    }
+
+    /// `appendfsync everysec` fsyncs at every whole second: if one passed since the instance last
+    /// reacted, nothing changed in between, so what is on disk now is the current state.
+    fn touch(&mut self, now_local: i64) {
+        if now_local.div_euclid(1000) > self.last_touch_local.div_euclid(1000) {
+            self.fsynced = (self.key, self.counter);
+        }
+        self.last_touch_local = now_local;
     }
 
     fn replicate(&mut self, op: ReplOp, cx: &mut RedisCtx<'_>) {
@@ -141,6 +157,7 @@ impl RedisInstance {
     }
 
     pub fn on_timer(&mut self, timer: Timer, cx: &mut RedisCtx<'_>) {
+        self.touch(cx.now_local);
         match timer {
             Timer::Expire(generation) if generation == self.generation => match self.key {
                 Some(k) if cx.now_local > k.expires_local => self.expire(cx),
@@ -163,6 +180,7 @@ impl RedisInstance {
     }
 
     pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut RedisCtx<'_>) {
+        self.touch(cx.now_local);
         self.expire_if_due(cx);
         match payload {
             Payload::Set {
@@ -304,35 +322,71 @@ impl RedisInstance {
         }
     }
 
-    /// The node process stops: what was not yet shipped to the replica is lost.
-    pub fn crash(&mut self) {
+    /// The node process stops at `now_local`: what was not yet shipped to the replica is lost.
+    pub fn crash(&mut self, now_local: i64) {
+        self.touch(now_local);
         self.backlog.clear();
         self.ship_pending = false;
     }
 
-    /// The node comes back; without persistence it comes back empty.
-    pub fn restart(&mut self, persistent: bool, cx: &mut RedisCtx<'_>) {
+    /// The node comes back with what its persistence kept: nothing, the last second's fsync, or
+    /// everything it acknowledged.
+    pub fn restart(&mut self, persistence: Persistence, cx: &mut RedisCtx<'_>) {
+        if persistence == Persistence::Everysec {
+            self.reload_fsynced(cx);
+        }
         // A key whose time passed while the instance was down is expired, not forgotten.
         self.expire_if_due(cx);
-        if !persistent {
-            if let Some(k) = self.key.take() {
-                let holder = cx.owner(k.owner);
-                cx.fx.state(
-                    format!("{} forgot {}", cx.name, cx.key),
-                    format!("{} restarted without persistence and came back empty: the key that said {holder} holds the lock is gone.", cx.name),
-                    Some(Tag::ServiceFrees { holder, reason: FreeReason::Forgotten }),
-                );
-            }
-            if self.counter > 0 {
-                cx.fx.state(
-                    format!("{} forgot the fencing counter (was {})", cx.name, self.counter),
-                    format!("The counter key went with everything else, so the next INCR returns 1. A database that has seen token {} refuses every later holder until the counter passes it again: safe, but stuck until an operator repairs the counter.", self.counter),
-                    None,
-                );
-            }
-            self.counter = 0;
+        if persistence == Persistence::None {
+            self.come_back_empty(cx);
         }
         self.arm_expiry(cx);
+    }
+
+    fn come_back_empty(&mut self, cx: &mut RedisCtx<'_>) {
+        if let Some(k) = self.key.take() {
+            let holder = cx.owner(k.owner);
+            cx.fx.state(
+                format!("{} forgot {}", cx.name, cx.key),
+                format!("{} restarted without persistence and came back empty: the key that said {holder} holds the lock is gone.", cx.name),
+                Some(Tag::ServiceFrees { holder, reason: FreeReason::Forgotten }),
+            );
+        }
+        if self.counter > 0 {
+            cx.fx.state(
+                format!("{} forgot the fencing counter (was {})", cx.name, self.counter),
+                format!("The counter key went with everything else, so the next INCR returns 1. A database that has seen token {} refuses every later holder until the counter passes it again: safe, but stuck until an operator repairs the counter.", self.counter),
+                None,
+            );
+        }
+        self.counter = 0;
+    }
+
+    /// `appendfsync everysec`: the append-only file has what was written up to the last whole
+    /// second before the crash; anything acknowledged after it is gone.
+    fn reload_fsynced(&mut self, cx: &mut RedisCtx<'_>) {
+        let (key, counter) = self.fsynced;
+        let fsync = self.last_touch_local.div_euclid(1000) * 1000;
+        if let Some(k) = self.key
+            && key.is_none_or(|old| old.value != k.value)
+        {
+            let holder = cx.owner(k.owner);
+            cx.fx.state(
+                format!("{} lost {holder}'s key (written after the last fsync)", cx.name),
+                format!("{} reloads its append-only file, fsynced every second (appendfsync everysec, Redis's default for AOF): {holder}'s key was acknowledged after the last fsync at {fsync} ms on its clock, so it is gone.", cx.name),
+                Some(Tag::ServiceFrees { holder, reason: FreeReason::Forgotten }),
+            );
+        }
+        if counter < self.counter {
+            cx.fx.state(
+                format!("{}'s fencing counter is back at {counter} (was {})", cx.name, self.counter),
+                format!("The INCRs after the last fsync are lost too: the next token will be {}, a number already handed out.", counter + 1),
+                None,
+            );
+        }
+        self.key = key;
+        self.counter = counter;
+        self.generation += 1;
     }
 
     /// The replica becomes the master, with only what had been replicated.
@@ -531,7 +585,7 @@ mod tests {
         react(&mut r, 0, 0, set(7));
         let mut fx = Effects::default();
         r.restart(
-            false,
+            Persistence::None,
             &mut RedisCtx {
                 name: "redis",
                 now_local: 10,
@@ -554,7 +608,7 @@ mod tests {
         let mut kept = RedisInstance::new(32);
         react(&mut kept, 0, 0, set(7));
         kept.restart(
-            true,
+            Persistence::Always,
             &mut RedisCtx {
                 name: "redis",
                 now_local: 10,

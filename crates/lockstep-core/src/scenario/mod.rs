@@ -123,6 +123,10 @@ pub struct LockConfig {
     pub key: Option<String>,
     /// redis: an asynchronous replica that receives writes this long after the master.
     pub replica_lag_ms: Option<u64>,
+    /// redis, redlock: what an instance keeps across a restart whose fault does not say
+    /// `persistent`: `none` (comes back empty), `everysec` (AOF fsynced every second: the writes
+    /// of the last second are lost) or `always` (every acknowledged write is kept).
+    pub persistence: Option<Persistence>,
     /// redlock: number of independent instances.
     pub instances: Option<u32>,
     /// redlock: clock drift factor in the validity formula.
@@ -143,6 +147,29 @@ pub struct LockConfig {
     /// consensus: Chubby's lock-delay: after a holder's lease expires, nobody may take the lock
     /// for this long (a release by the holder is not delayed).
     pub lock_delay_ms: Option<u64>,
+}
+
+/// How a Redis instance persists its data (`appendfsync`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Persistence {
+    /// No persistence: a restart comes back empty.
+    None,
+    /// `appendfsync everysec`: what was written since the last whole second is lost.
+    Everysec,
+    /// `appendfsync always`: nothing acknowledged is lost.
+    Always,
+}
+
+impl Persistence {
+    /// The kebab-case name used in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Persistence::None => "none",
+            Persistence::Everysec => "everysec",
+            Persistence::Always => "always",
+        }
+    }
 }
 
 /// `[network]`.

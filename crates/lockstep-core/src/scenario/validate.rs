@@ -268,6 +268,15 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
             "redlock",
         )?;
         only(c, "retry_delay_ms", l.retry_delay_ms.is_some(), "redlock")?;
+        if l.persistence.is_some() && !matches!(l.kind, LockKind::Redis | LockKind::Redlock) {
+            c.fail_at(
+                "persistence",
+                format!(
+                    "applies only to kind = \"redis\" or \"redlock\" (this lock is \"{}\")",
+                    l.kind.as_str()
+                ),
+            )?;
+        }
         only(c, "parallel", l.parallel.is_some(), "redlock")?;
         only(c, "max_tries", l.max_tries.is_some(), "redlock")?;
         c.opt_range("max_tries", l.max_tries.map(u64::from), 1, 1000)?;

@@ -7,7 +7,7 @@ use rand_core::Rng;
 
 use super::{Item, Sim};
 use crate::actors::Timer;
-use crate::scenario::{Fault, FaultKind, FencingMode};
+use crate::scenario::{Fault, FaultKind, FencingMode, Persistence};
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
 
@@ -167,7 +167,17 @@ impl Sim {
             }
             FaultKind::Restart => {
                 if let Some(node) = target {
-                    self.restart(node, f.persistent.unwrap_or(false), out);
+                    let persistence = match f.persistent {
+                        Some(true) => Persistence::Always,
+                        Some(false) => Persistence::None,
+                        None => self
+                            .params
+                            .scenario
+                            .lock
+                            .persistence
+                            .unwrap_or(Persistence::None),
+                    };
+                    self.restart(node, persistence, out);
                 }
             }
             FaultKind::Failover => self.failover(out),
@@ -319,7 +329,8 @@ impl Sim {
         match params.role(node) {
             Role::Worker => tag_after = self.workers[usize::from(node)].crash(),
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
-                self.redis[usize::from(node - params.first_service)].crash()
+                let now_local = self.nodes[usize::from(node)].clock.local(self.now);
+                self.redis[usize::from(node - params.first_service)].crash(now_local)
             }
             Role::ConsensusNode => {
                 if let Some(c) = &mut self.cluster {
@@ -353,17 +364,37 @@ impl Sim {
         self.schedule_elections();
     }
 
-    pub(super) fn restart(&mut self, node: NodeId, persistent: bool, out: &mut Vec<TraceEvent>) {
+    pub(super) fn restart(
+        &mut self,
+        node: NodeId,
+        persistence: Persistence,
+        out: &mut Vec<TraceEvent>,
+    ) {
+        let persistent = persistence != Persistence::None;
         let st = &mut self.nodes[usize::from(node)];
         st.alive = true;
         st.epoch += 1;
         let name = self.name(node).to_string();
         let role = self.params.role(node);
         let (label, explanation) = match role {
-            Role::Redis | Role::RedisReplica | Role::RedlockInstance if persistent => (
-                format!("{name} restarts with its data (fsync always)"),
-                format!("{name} comes back with every write it acknowledged."),
-            ),
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance
+                if persistence == Persistence::Always =>
+            {
+                (
+                    format!("{name} restarts with its data (fsync always)"),
+                    format!("{name} comes back with every write it acknowledged."),
+                )
+            }
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance
+                if persistence == Persistence::Everysec =>
+            {
+                (
+                    format!("{name} restarts from its AOF (fsync every second)"),
+                    format!(
+                        "{name} comes back with what its append-only file had on disk at the last fsync, at most a second old; writes it acknowledged after that are lost."
+                    ),
+                )
+            }
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => (
                 format!("{name} restarts without persistence: empty"),
                 format!(
@@ -392,7 +423,7 @@ impl Sim {
         );
         match self.params.role(node) {
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
-                self.with_redis(node, out, |redis, cx| redis.restart(persistent, cx));
+                self.with_redis(node, out, |redis, cx| redis.restart(persistence, cx));
             }
             Role::ConsensusNode => {
                 if let Some(c) = &mut self.cluster {
