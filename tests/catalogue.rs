@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 33;
+const CATALOGUE_SIZE: usize = 34;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -315,6 +315,19 @@ const GOLDEN: &[Golden] = &[
             "redis's fencing counter is back at 32 (was 33)",
             "OK token=33",
             "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "consensus-isolated-leader",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "node-1 steps down: no quorum",
+            "leader of term 2, revision 32",
+            "B holds the lock (token 33)",
+            "A refuses: no lock, no payouts (fail-closed)",
         ],
     ),
     (

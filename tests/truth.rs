@@ -290,3 +290,12 @@ fn lock_delay_keeps_an_expired_lock_untaken_for_its_delay() {
     assert_eq!(r.verdict.outcome, Outcome::Safe);
     assert_eq!(run(&without).verdict.outcome, Outcome::DoubleWrite);
 }
+
+/// etcd's CheckQuorum: a leader that reaches no majority for an election timeout steps down
+/// (here both followers crash at 0 and the election timeout is 300 ms).
+#[test]
+fn a_leader_without_a_quorum_steps_down_after_an_election_timeout() {
+    let r = lockstep_tests::run_builtin("consensus-quorum-loss-fail-closed");
+    check(&r, &["300 node-1 steps down: no quorum"], &[]);
+    assert_eq!(r.verdict.outcome, Outcome::NotProcessed);
+}

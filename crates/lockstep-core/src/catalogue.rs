@@ -36,6 +36,7 @@ catalogue![
     "consensus-clock-jump-harmless",
     "consensus-waiter-session-expired",
     "consensus-lock-delay",
+    "consensus-isolated-leader",
     "consensus-quorum-loss-fail-closed",
     "consensus-quorum-loss-fail-open",
     "migration-wrong-order",

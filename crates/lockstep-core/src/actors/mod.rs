@@ -52,6 +52,8 @@ pub enum Timer {
     SessionExpiry,
     /// A consensus leader's lock-delay is over: the lock may be granted again.
     LockDelayOver,
+    /// A consensus leader checks that it still reaches a majority (etcd's CheckQuorum).
+    CheckQuorum,
 }
 
 /// Something an actor wants done.

@@ -21,6 +21,41 @@ pub(super) struct PauseTrigger {
 }
 
 impl Sim {
+    /// etcd's CheckQuorum: a leader that has not reached a majority for an election timeout
+    /// steps down, so that clients stuck with it learn nothing from it rather than wait on it.
+    pub(super) fn check_quorum(&mut self, node: NodeId, out: &mut Vec<TraceEvent>) {
+        let Some(cluster) = &self.cluster else { return };
+        if !cluster.leading || cluster.leader_node() != node {
+            return;
+        }
+        let (base, n, majority) = (cluster.base, cluster.nodes.len(), cluster.majority());
+        let reached = (0..n)
+            .map(|i| base + i as NodeId)
+            .filter(|&peer| {
+                let st = &self.nodes[usize::from(peer)];
+                peer == node
+                    || (st.alive && st.paused_until.is_none() && self.reachable(node, peer))
+            })
+            .count() as u32;
+        if reached >= majority {
+            return;
+        }
+        let timeout = cluster.election_timeout_ms;
+        if let Some(c) = &mut self.cluster {
+            c.leading = false;
+            c.pending.clear();
+            c.revoking.clear();
+        }
+        let name = self.name(node).to_string();
+        self.emit_state(
+            out,
+            node,
+            format!("{name} steps down: no quorum"),
+            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader (etcd's CheckQuorum). Nothing is committed until a majority elects a leader again, and clients that ask this node get no answer."),
+        );
+        self.schedule_elections();
+    }
+
     /// A state change of `node` that a fault caused.
     pub(super) fn emit_state(
         &mut self,
@@ -515,6 +550,18 @@ impl Sim {
         let (base, n) = (cluster.base, cluster.nodes.len());
         let leader = cluster.leader_node();
         let leading = cluster.leading;
+        if leading && self.nodes[usize::from(leader)].alive {
+            let st = &self.nodes[usize::from(leader)];
+            let (at, epoch) = (st.clock.after_local(self.now, timeout), st.epoch);
+            self.push(
+                at,
+                Item::Timer {
+                    node: leader,
+                    epoch,
+                    timer: Timer::CheckQuorum,
+                },
+            );
+        }
         for i in 0..n {
             let node = base + i as NodeId;
             if (leading && node == leader)

@@ -420,6 +420,10 @@ impl Sim {
                     st.backlog.push(Item::Timer { node, epoch, timer });
                     return;
                 }
+                if timer == Timer::CheckQuorum {
+                    self.check_quorum(node, out);
+                    return;
+                }
                 self.react(node, Stimulus::Timer(timer), out);
             }
             item @ Item::Deliver { .. } => self.deliver(item, out),
