@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 34;
+const CATALOGUE_SIZE: usize = 36;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -328,6 +328,32 @@ const GOLDEN: &[Golden] = &[
             "leader of term 2, revision 32",
             "B holds the lock (token 33)",
             "A refuses: no lock, no payouts (fail-closed)",
+        ],
+    ),
+    (
+        "consensus-session-suspended",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "A's session is suspended",
+            "A's session is lost",
+            "lease of A revoked, revision 35",
+            "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "consensus-session-suspended-stop",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "A's session is suspended",
+            "A stops working",
+            "B holds the lock (token 34)",
+            "applied 3",
         ],
     ),
     (

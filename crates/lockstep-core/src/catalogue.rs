@@ -35,6 +35,8 @@ catalogue![
     "consensus-fenced-failover",
     "consensus-clock-jump-harmless",
     "consensus-waiter-session-expired",
+    "consensus-session-suspended",
+    "consensus-session-suspended-stop",
     "consensus-lock-delay",
     "consensus-isolated-leader",
     "consensus-quorum-loss-fail-closed",

@@ -271,6 +271,16 @@ pub enum OnUnavailable {
     FailOpen,
 }
 
+/// What a consensus client does when its session is suspended (a keepalive went unanswered).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnSuspended {
+    /// Carry on as if it still held the lock (what code that ignores the session does).
+    Continue,
+    /// Stop working under the lock at once (Curator's advice: treat SUSPENDED as lost).
+    Stop,
+}
+
 /// `[[workers]]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -313,6 +323,8 @@ pub struct WorkerConfig {
     pub retry_writes: u32,
     /// The amount this worker pays per payout, if it computes its own (default: the batch's).
     pub amount_cents: Option<u64>,
+    /// consensus: what to do when a keepalive goes unanswered (default: carry on).
+    pub on_suspended: Option<OnSuspended>,
 }
 
 /// The kinds of fault.

@@ -4,7 +4,7 @@
 use super::{Phase, Worker, WorkerCtx};
 use crate::actors::{Dest, Timer};
 use crate::message::Payload;
-use crate::scenario::LockKind;
+use crate::scenario::{LockKind, OnSuspended};
 
 impl Worker {
     pub(super) fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
@@ -38,5 +38,69 @@ impl Worker {
         };
         cx.fx.send(Dest::LockService, payload);
         cx.fx.after(self.cfg.renew_every_ms, Timer::Renew);
+        if cx.lock.kind == LockKind::Consensus {
+            let sent_local = cx.now_local;
+            cx.fx.after(
+                self.cfg.request_timeout_ms,
+                Timer::KeepAliveDue { sent_local },
+            );
+        }
+    }
+
+    /// A keepalive went unanswered for a request timeout: unless a later one was answered, the
+    /// session is SUSPENDED (Curator): the client cannot be sure it still holds the lock.
+    pub(super) fn keepalive_due(&mut self, sent_local: i64, cx: &mut WorkerCtx<'_>) {
+        let holding = self.believes
+            && matches!(
+                self.phase,
+                Phase::Checking | Phase::Working | Phase::Writing
+            );
+        if self.suspended || self.lease_from_local >= sent_local || !holding {
+            return;
+        }
+        self.suspended = true;
+        let name = cx.name;
+        let until = self.lease_end();
+        let stop = self.cfg.on_suspended == Some(OnSuspended::Stop);
+        let choice = if stop {
+            format!(
+                "{name} treats SUSPENDED as lost, as Curator's documentation advises for locks, and stops working under the lock."
+            )
+        } else {
+            format!(
+                "{name} carries on as if nothing happened, as code that ignores its session does; its lease, as far as it can know, ends at {until} ms on its clock."
+            )
+        };
+        cx.fx.state(
+            format!("{name}'s session is suspended"),
+            format!("No answer to {name}'s keepalive within {} ms: {name} cannot be sure it still holds the lock (Curator's SUSPENDED; etcd's session sees its keepalives fail). {choice}", self.cfg.request_timeout_ms),
+            None,
+        );
+        cx.fx.at(until, Timer::SessionLost);
+        if stop {
+            let tag = self.stop_believing_tag();
+            cx.fx.state(format!("{name} stops working"), format!("{name} abandons the job before writing: it will not act on a lock it may have lost."), tag);
+            self.release(cx);
+        }
+    }
+
+    /// The lease surely ran out with no keepalive answered: the session is LOST (Curator).
+    pub(super) fn session_lost(&mut self, cx: &mut WorkerCtx<'_>) {
+        if !self.suspended || self.phase.is_terminal() {
+            return;
+        }
+        let name = cx.name;
+        let what = "its lease has surely run out by its own clock with no keepalive answered: it certainly no longer holds the lock (Curator's LOST).";
+        if self.cfg.on_suspended == Some(OnSuspended::Stop) {
+            cx.fx.note(
+                format!("{name}'s session is lost"),
+                format!("For {name}, {what} It had already stopped."),
+            );
+            return;
+        }
+        cx.fx.note(
+            format!("{name}'s session is lost"),
+            format!("For {name}, {what} But {name} ignores its session and keeps working as if it still held the lock."),
+        );
     }
 }

@@ -128,6 +128,8 @@ pub struct Worker {
     pub write_retries: u32,
     /// Redlock rounds tried so far.
     pub redlock_tries: u32,
+    /// Consensus: a keepalive went unanswered and none has been answered since.
+    pub suspended: bool,
 }
 
 /// What a worker sees while it reacts.
@@ -163,6 +165,7 @@ impl Worker {
             granted_ttl_ms: 0,
             write_retries: 0,
             redlock_tries: 0,
+            suspended: false,
         }
     }
 
@@ -209,6 +212,8 @@ impl Worker {
             Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
             Timer::Renew => self.renew(cx),
             Timer::SessionExpiry if self.phase == Phase::Waiting => self.session_check(cx),
+            Timer::KeepAliveDue { sent_local } => self.keepalive_due(sent_local, cx),
+            Timer::SessionLost => self.session_lost(cx),
             _ => {}
         }
     }
@@ -500,6 +505,13 @@ impl Worker {
             {
                 let (_, sent) = self.renew.take().unwrap_or_default();
                 if ok {
+                    if self.suspended {
+                        self.suspended = false;
+                        cx.fx.note(
+                            format!("{name}'s session reconnected"),
+                            format!("A keepalive was answered again, so {name}'s lease is alive (Curator's RECONNECTED)."),
+                        );
+                    }
                     self.lease_from_local = sent;
                     self.lease_until_local = Some(sent + cx.lock.ttl_ms as i64);
                 } else if !self.phase.is_terminal() {

@@ -48,7 +48,7 @@ impl Worker {
         self.check(cx);
     }
 
-    fn lease_end(&self) -> i64 {
+    pub(super) fn lease_end(&self) -> i64 {
         self.lease_from_local + self.ttl_ms() as i64
     }
 

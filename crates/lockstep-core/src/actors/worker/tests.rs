@@ -22,6 +22,7 @@ fn config() -> WorkerConfig {
         unsafe_release: false,
         retry_writes: 0,
         amount_cents: None,
+        on_suspended: None,
     }
 }
 
