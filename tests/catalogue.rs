@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 36;
+const CATALOGUE_SIZE: usize = 37;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -354,6 +354,20 @@ const GOLDEN: &[Golden] = &[
             "A stops working",
             "B holds the lock (token 34)",
             "applied 3",
+        ],
+    ),
+    (
+        "redis-sentinel-split-brain",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "failover: redis-replica replaces redis",
+            "redis-replica is master, without the lock key",
+            "extended",
+            "redis becomes a replica of redis-replica",
+            "DUPLICATE: 3 payouts paid twice",
         ],
     ),
     (

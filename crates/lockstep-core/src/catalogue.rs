@@ -32,6 +32,7 @@ catalogue![
     "redis-failover-token-rollback",
     "redis-restart-counter-reset",
     "redis-everysec-restart",
+    "redis-sentinel-split-brain",
     "consensus-fenced-failover",
     "consensus-clock-jump-harmless",
     "consensus-waiter-session-expired",

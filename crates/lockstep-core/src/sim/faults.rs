@@ -56,6 +56,44 @@ impl Sim {
         self.schedule_elections();
     }
 
+    /// Once the partition heals, Sentinel turns a deposed master into a replica of the new one:
+    /// whatever it accepted while cut off is thrown away.
+    fn demote_deposed_master(&mut self, out: &mut Vec<TraceEvent>) {
+        let Some(old) = self.deposed_master.take() else {
+            return;
+        };
+        let first = self.params.first_service;
+        let new = self.redis_master;
+        let old_index = usize::from(old - first);
+        let new_state = self.redis[usize::from(new - first)].clone();
+        let dropped = self.redis[old_index].key.take();
+        let r = &mut self.redis[old_index];
+        r.is_replica = true;
+        r.key = new_state.key;
+        r.counter = new_state.counter;
+        r.generation += 1;
+        let (old_name, new_name) = (self.name(old).to_string(), self.name(new).to_string());
+        let tag = dropped
+            .filter(|k| new_state.key.is_none_or(|n| n.value != k.value))
+            .map(|k| Tag::ServiceFrees {
+                holder: self.name(k.owner).to_string(),
+                reason: crate::trace::FreeReason::Forgotten,
+            });
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::State,
+                from: old,
+                to: old,
+                message: None,
+                label: format!("{old_name} becomes a replica of {new_name}"),
+                explanation: format!("Sentinel reaches {old_name} again and reconfigures it as a replica of {new_name}: it discards its own data, including every lock it granted while cut off, and copies {new_name}'s."),
+                tag,
+            },
+        );
+    }
+
     /// A state change of `node` that a fault caused.
     pub(super) fn emit_state(
         &mut self,
@@ -250,6 +288,7 @@ impl Sim {
                     "Every node can reach every other node again.".into(),
                     Some(Tag::Healed),
                 );
+                self.demote_deposed_master(out);
             }
             FaultKind::Delay | FaultKind::Drop => {}
         }
@@ -483,9 +522,10 @@ impl Sim {
     pub(super) fn failover(&mut self, out: &mut Vec<TraceEvent>) {
         let params = self.params.clone();
         let old = self.redis_master;
-        let Some(replica) = self.redis.first().and_then(|m| m.replica) else {
+        if self.redis.len() < 2 {
             return;
-        };
+        }
+        let replica = params.first_service + 1;
         if old == replica {
             self.fault_event(
                 out,
@@ -496,7 +536,15 @@ impl Sim {
             );
             return;
         }
-        if self.nodes[usize::from(old)].alive {
+        let cut_off = !self.reachable(old, replica);
+        if self.nodes[usize::from(old)].alive && cut_off {
+            // Sentinel cannot reach the old master and promotes the replica, but the old master
+            // keeps running and answering the clients on its side of the partition.
+            self.deposed_master = Some(old);
+            let old_index = usize::from(old - params.first_service);
+            self.redis[old_index].replica = None;
+            self.redis[old_index].backlog.clear();
+        } else if self.nodes[usize::from(old)].alive {
             self.clear_backlog(old);
             let st = &mut self.nodes[usize::from(old)];
             st.alive = false;
@@ -508,13 +556,18 @@ impl Sim {
             out,
             replica,
             format!("failover: {new_name} replaces {old_name}"),
-            format!("Sentinel promotes {new_name} to master; clients now send their commands to it. It has only what {old_name} had replicated before it went away."),
+            if self.deposed_master == Some(old) {
+                format!("Sentinel cannot reach {old_name} and promotes {new_name}, which has only what {old_name} had replicated. {old_name} is cut off but still running: until it learns it was demoted, it keeps answering the clients on its side (split brain; min-replicas-to-write narrows this, it does not close it).")
+            } else {
+                format!("Sentinel promotes {new_name} to master; clients now send their commands to it. It has only what {old_name} had replicated before it went away.")
+            },
             Some(Tag::FailedOver),
         );
         let old_index = usize::from(old - params.first_service);
         let new_index = usize::from(replica - params.first_service);
+        // A deposed master that still runs still holds its key: nothing is lost on its lane.
         let lost_holder = match (self.redis[old_index].key, self.redis[new_index].key) {
-            (Some(k), None) => Some(k.owner),
+            (Some(k), None) if self.deposed_master != Some(old) => Some(k.owner),
             _ => None,
         };
         if let Some(owner) = lost_holder {

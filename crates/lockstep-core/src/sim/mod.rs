@@ -125,6 +125,8 @@ pub struct Sim {
     /// Which of the scenario's faults took effect (see [`crate::unapplied`]).
     fault_applied: Vec<bool>,
     redis_master: NodeId,
+    /// A Redis master replaced by a failover while cut off, still answering whoever reaches it.
+    deposed_master: Option<NodeId>,
     next_msg: u64,
     in_flight: u64,
     emitted: u64,
@@ -245,6 +247,7 @@ impl Sim {
             explained: vec![false; s.explain.len()],
             fault_applied: vec![false; s.faults.len()],
             redis_master: first,
+            deposed_master: None,
             next_msg: 1,
             in_flight: 0,
             emitted: 0,
@@ -557,9 +560,20 @@ impl Sim {
         self.apply(node, fx, out);
     }
 
-    fn resolve(&self, dest: Dest) -> NodeId {
+    fn resolve(&self, sender: NodeId, dest: Dest) -> NodeId {
         match dest {
-            Dest::LockService => self.lock_service_node().unwrap_or(self.params.db),
+            // A client cut off from the new master keeps talking to the old one while it still
+            // answers (a Sentinel split brain).
+            Dest::LockService => match self.deposed_master {
+                Some(old)
+                    if self.nodes[usize::from(old)].alive
+                        && !self.reachable(sender, self.redis_master)
+                        && self.reachable(sender, old) =>
+                {
+                    old
+                }
+                _ => self.lock_service_node().unwrap_or(self.params.db),
+            },
             Dest::Instance(i) => self.params.first_service + i as NodeId,
             Dest::Node(n) => n,
             Dest::Db => self.params.db,
@@ -582,7 +596,7 @@ impl Sim {
             }
             match effect {
                 Effect::Send { to, payload, tag } => {
-                    let to = self.resolve(to);
+                    let to = self.resolve(node, to);
                     self.send(node, to, payload, tag, out);
                 }
                 Effect::After { after_ms, timer } => {
