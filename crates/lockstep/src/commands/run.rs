@@ -1,0 +1,93 @@
+//! `lockstep run ID|FILE`: simulate a scenario and print its timeline and verdict (text), the
+//! trace document (JSON), or a picture (SVG, Mermaid).
+
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use lockstep_core::document::TraceDocument;
+use lockstep_core::run as simulate;
+use lockstep_render::{Options, run_mermaid, run_svg};
+
+use super::Ctx;
+use crate::error::CliError;
+use crate::load::load;
+use crate::text::{TextOptions, timeline};
+
+/// Run a scenario (a built-in id or a TOML file) and print its timeline and verdict.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A built-in scenario id (see `lockstep list`) or the path of a scenario file.
+    pub scenario: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Leave out the explanations (text format only).
+    #[arg(long)]
+    pub brief: bool,
+    /// Print every event, without folding repeated rounds (retries) into one line (text only).
+    #[arg(long)]
+    pub no_fold: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A readable timeline, one line per event, then the verdict.
+    Text,
+    /// The lockstep-trace/1 JSON document (docs/trace-format.md).
+    Json,
+    /// The sequence timeline as an SVG document.
+    Svg,
+    /// A Mermaid `sequenceDiagram`, with the verdict as its last note.
+    Mermaid,
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Svg => "svg",
+            Format::Mermaid => "mermaid",
+        }
+    }
+}
+
+pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
+    if args.format != Format::Text {
+        let text_only = [("--brief", args.brief), ("--no-fold", args.no_fold)];
+        if let Some((flag, _)) = text_only.iter().find(|(_, set)| *set) {
+            let why = match args.format {
+                Format::Json => "the JSON document always holds every event and its explanation",
+                _ => "pictures show labels only, never the explanations, and never fold",
+            };
+            return Err(CliError::Usage(format!(
+                "{flag} only shapes the text timeline, and {why}; leave out {flag} or use --format text (not {})",
+                args.format.name()
+            )));
+        }
+    }
+    let scenario = load(&args.scenario)?;
+    let run = simulate(&scenario);
+    let text = match args.format {
+        Format::Text => timeline(
+            &scenario,
+            &run,
+            &TextOptions {
+                width: ctx.term.width,
+                explain: !args.brief,
+                fold: !args.no_fold,
+            },
+        ),
+        Format::Json => {
+            let doc = TraceDocument::new(&scenario, &run.trace, &run.verdict);
+            let mut json = serde_json::to_string_pretty(&doc)
+                .map_err(|e| CliError::Input(format!("cannot encode JSON: {e}")))?;
+            json.push('\n');
+            json
+        }
+        Format::Svg => run_svg(&scenario, &run, &Options::default())?,
+        Format::Mermaid => run_mermaid(&scenario, &run),
+    };
+    ctx.out.write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
