@@ -82,7 +82,44 @@ fn wrong_types_and_values() {
 fn missing_fields() {
     check(
         &edited("expect = \"safe\"\n", ""),
-        "1:1: (document): missing field `expect`",
+        "1:1: (document): the file has no `expect`: every scenario needs `name`, `title`, `summary`, `expect`, `[lock]` and `[[workers]]`",
+    );
+}
+
+#[test]
+fn an_empty_file_says_it_is_empty() {
+    for empty in ["", "\n\n", "# only a comment\n"] {
+        check(
+            empty.as_bytes(),
+            "1:1: (document): the file is empty: a scenario needs at least `name`, `title`, `summary`, `expect`, a `[lock]` table and one `[[workers]]` entry",
+        );
+    }
+}
+
+#[test]
+fn a_worker_name_used_twice_says_so_at_the_second() {
+    check(
+        &edited(
+            "[[workers]]\nname = \"A\"\n",
+            "[[workers]]\nname = \"A\"\n[[workers]]\nname = \"A\"\n",
+        ),
+        "13:8: workers[1].name: the name `A` is used twice: workers[0] is already called `A`; give each worker its own name",
+    );
+    check(
+        &edited("name = \"A\"", "name = \"redis\""),
+        "11:8: workers[0].name: `redis` is the name of a service node; pick another",
+    );
+}
+
+#[test]
+fn a_choice_of_the_wrong_type_lists_the_allowed_words() {
+    check(
+        &edited("[lock]", "[resource]\nfencing = true\n\n[lock]"),
+        "7:11: resource.fencing: expected one of `off`, `writes`, `enforce` or `permissive`, as a quoted word",
+    );
+    check(
+        &edited("kind = \"pause\"", "kind = 7"),
+        "15:8: faults[0].kind: expected one of `pause`, `clock-jump`,",
     );
 }
 

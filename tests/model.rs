@@ -82,10 +82,11 @@ fn a_dropped_write_leaves_the_batch_unpaid() {
 
 #[test]
 fn a_fast_clock_expires_the_key_early_in_true_time() {
-    // redis's clock runs 25% fast: 5000 ms on its clock pass in 4000 true ms.
+    // redis's clock runs 25% fast: 5000 ms on its clock pass in 4000 true ms (alive at its
+    // expiry millisecond, gone one local millisecond later).
     check(
         "[lock]\nkind = \"redis\"\n[[workers]]\nname = \"A\"\nwork_ms = 6000\n[[clocks]]\nnode = \"redis\"\ndrift_ppm = 250000\n",
-        &["1 OK", "4001 lock:batch-42 expired (A's TTL ran out)"],
+        &["1 OK", "4002 lock:batch-42 expired (A's TTL ran out)"],
         Outcome::Safe,
         End::Finished,
     );
@@ -115,7 +116,7 @@ fn a_crashed_worker_never_writes_and_its_lock_expires() {
         &[
             "500 A crashes",
             "500 A holds nothing",
-            "5001 lock:batch-42 expired (A's TTL ran out)",
+            "5002 lock:batch-42 expired (A's TTL ran out)",
             "6001 OK",
             "8005 applied 3",
         ],
@@ -131,8 +132,18 @@ fn the_time_limit_stops_a_run() {
             "[limits]\nmax_time_ms = 5000\n{ONE_WORKER}[[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 50\nduration_ms = 60000\n"
         ),
         &["50 A paused for 60000 ms", "5000 time limit reached"],
-        Outcome::NotProcessed,
+        Outcome::Inconclusive,
         End::TimeLimit,
+    );
+    let r = run(&scenario(&format!(
+        "{HEAD}[limits]\nmax_time_ms = 5000\n{ONE_WORKER}[[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 50\nduration_ms = 60000\n"
+    )));
+    let last = r.trace.events.last().expect("a closing note");
+    assert!(
+        last.explanation.contains("limits.max_time_ms")
+            && last.explanation.contains("inconclusive"),
+        "{}",
+        last.explanation
     );
 }
 
@@ -141,7 +152,10 @@ fn the_event_limit_stops_a_run() {
     let body = "[limits]\nmax_events = 40\n[lock]\nkind = \"redis\"\n[[workers]]\nname = \"A\"\nwork_ms = 5000\n[[workers]]\nname = \"B\"\nretry_ms = 1\n";
     let run = run(&scenario(&format!("{HEAD}{body}")));
     assert_eq!(run.end, End::EventLimit);
+    assert_eq!(run.verdict.outcome, Outcome::Inconclusive);
     assert_eq!(run.trace.events.len(), 41, "40 events and the closing note");
+    let last = run.trace.events.last().expect("a closing note");
+    assert!(last.explanation.contains("limits.max_events"));
 }
 
 #[test]

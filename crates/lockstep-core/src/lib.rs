@@ -13,10 +13,12 @@ pub mod session;
 pub mod sim;
 pub mod topology;
 pub mod trace;
+pub mod unapplied;
 pub mod verdict;
 
 pub use run::{Run, run};
 pub use scenario::{Outcome, Scenario, ScenarioError, parse_scenario};
 pub use session::{Change, Session, WhatIf};
 pub use trace::{EventKind, Tag, Trace, TraceEvent};
+pub use unapplied::Unapplied;
 pub use verdict::Verdict;

@@ -244,7 +244,7 @@ impl Payload {
                 )
             }
             Payload::SetReply { ok: true, token, .. } => match token {
-                Some(t) => format!("{key} was free, so {to} now holds it; the counter issued fencing token {t}, higher than any token issued before."),
+                Some(t) => format!("{key} was free, so {to} now holds it; INCR on the fencing counter returned token {t}. The counter only rises while it survives: an instance restarted empty or a replica promoted before it received the counter hands numbers out again."),
                 None => format!("{key} was free, so {to} now holds it until the TTL runs out on {from}'s clock or {to} releases it."),
             },
             Payload::SetReply { ok: false, .. } => format!("{key} exists: someone else holds the lock, so NX refuses {to}."),
@@ -292,7 +292,7 @@ impl Payload {
             Payload::ReadReply { result, .. } => match result {
                 ReadResult::Unpaid => format!("Nobody has paid the batch yet, so {to} will do the work. This answer is only true at this instant."),
                 ReadResult::Paid => format!("The batch is already paid; {to} has nothing to do."),
-                ReadResult::Rejected(_) => format!("The database has seen a newer token, so {to}'s lock is stale: it must stop."),
+                ReadResult::Rejected(why) => rejected_text(to, why, "read"),
             },
             Payload::Write { token: Some(t), .. } => format!("{from} writes the batch's payouts in one transaction carrying token {t}."),
             Payload::Write { token: None, .. } => format!("{from} writes the batch's payouts in one transaction, with no fencing token."),
@@ -302,7 +302,7 @@ impl Payload {
                     "Every payout's idempotency key was already used: the repeated write changed nothing.".into()
                 }
                 WriteResult::Applied { .. } => "Some payouts were new, the others were recognised by their idempotency keys.".into(),
-                WriteResult::Rejected(_) => format!("The database refused {to}'s write because of its fencing token: the stale holder is fenced off."),
+                WriteResult::Rejected(why) => rejected_text(to, why, "write"),
             },
         }
     }
@@ -328,5 +328,18 @@ impl Payload {
             | Payload::WriteReply { req, .. } => Some(*req),
             _ => None,
         }
+    }
+}
+
+/// Why the database refused an access, said without claiming more than it knows.
+fn rejected_text(to: &str, why: &str, what: &str) -> String {
+    if why.starts_with("no fencing token") {
+        format!(
+            "The database checks a fencing token on every access and {to}'s {what} carried none, so it refuses: only a worker that sends its token can use it."
+        )
+    } else {
+        format!(
+            "The database refused {to}'s {what} ({why}): its fencing token is not newer than one the database has already seen, so {to}'s lock is stale and it is fenced off."
+        )
     }
 }

@@ -24,7 +24,7 @@ pub fn run(scenario: &Scenario) -> Run {
         participants: sim.params.participants.clone(),
         events,
     };
-    let verdict = Verdict::judge(&sim.db, &trace);
+    let verdict = Verdict::judge_end(&sim.db, &trace, sim.end);
     let end = sim.end.unwrap_or(crate::sim::End::Quiet);
     Run {
         trace,

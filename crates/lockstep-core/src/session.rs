@@ -137,12 +137,19 @@ impl Session {
 
     /// The verdict on the database as it stands at the current step.
     pub fn verdict(&self) -> Verdict {
-        Verdict::judge(
+        // The end counts only once the last event is shown.
+        let end = if self.pos == self.events.len() {
+            self.sim.end
+        } else {
+            None
+        };
+        Verdict::judge_end(
             &self.sim.db,
             &Trace {
                 participants: self.sim.params.participants.clone(),
                 events: self.events().to_vec(),
             },
+            end,
         )
     }
 

@@ -33,6 +33,16 @@ impl Role {
             Role::Redis | Role::RedisReplica | Role::RedlockInstance | Role::ConsensusNode
         )
     }
+
+    /// True for nodes that time expiries on the wall clock, so that a clock jump moves them:
+    /// Redis (`mstime()` in `expireIfNeeded`) and the database. etcd's lessor and ZooKeeper's
+    /// sessions use a monotonic clock, and so do the workers' own lease checks.
+    pub fn reads_wall_clock(self) -> bool {
+        matches!(
+            self,
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance | Role::Database
+        )
+    }
 }
 
 /// One lane of the timeline.

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::actors::db::Database;
 use crate::scenario::Outcome;
+use crate::sim::End;
 use crate::trace::{Tag, Trace};
 
 /// A stretch of time in which two workers both believed they held the lock.
@@ -42,8 +43,15 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// Judges a run from the database's records and the trace's belief events.
+    /// Judges a run from the database's records and the trace's belief events, as if it had
+    /// ended on its own (see [`Verdict::judge_end`] for a run cut off by a limit).
     pub fn judge(db: &Database, trace: &Trace) -> Verdict {
+        Verdict::judge_end(db, trace, None)
+    }
+
+    /// Judges a run that stopped for `end`. A run cut off by a limit is `inconclusive` unless it
+    /// has already paid something twice (a double write stays a double write).
+    pub fn judge_end(db: &Database, trace: &Trace, end: Option<End>) -> Verdict {
         let payouts = db.applied.len() as u32;
         let payouts_applied = db.applied.iter().filter(|&&n| n > 0).count() as u32;
         let extra: u64 = db
@@ -53,8 +61,11 @@ impl Verdict {
             .sum();
         let payouts_duplicated = db.applied.iter().filter(|&&n| n > 1).count() as u32;
         let processed = db.paid && payouts_applied == payouts;
+        let cut_off = matches!(end, Some(End::TimeLimit | End::EventLimit));
         let outcome = if payouts_duplicated > 0 {
             Outcome::DoubleWrite
+        } else if cut_off {
+            Outcome::Inconclusive
         } else if !processed {
             Outcome::NotProcessed
         } else {

@@ -44,8 +44,11 @@ pub struct Cluster {
     pub nodes: Vec<ConsensusNode>,
     /// NodeId of node-1.
     pub base: NodeId,
-    /// Index of the node that leads the current term.
+    /// Index of the node that leads (or last led) the current term.
     pub leader: usize,
+    /// Whether `leader` is acting as leader now. False once it crashed, restarted (a restarted
+    /// node is a follower) or stepped down; true again when an election is won.
+    pub leading: bool,
     pub term: u64,
     /// The revision of the last committed change; never goes backwards.
     pub revision: u64,
@@ -89,6 +92,7 @@ impl Cluster {
             nodes,
             base,
             leader: 0,
+            leading: true,
             term: 1,
             revision: first_token - 1,
             leases: BTreeMap::new(),
@@ -103,6 +107,11 @@ impl Cluster {
 
     pub fn majority(&self) -> u32 {
         (self.nodes.len() / 2 + 1) as u32
+    }
+
+    /// Whether node `index` is acting as the leader now.
+    pub fn leads(&self, index: usize) -> bool {
+        self.leading && index == self.leader
     }
 
     /// The NodeId of the current leader.
@@ -150,7 +159,7 @@ impl Cluster {
     }
 
     pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut ConsensusCtx<'_>) {
-        let is_leader = cx.me == self.leader;
+        let is_leader = self.leads(cx.me);
         match payload {
             Payload::LockReq { req, ttl_ms } if is_leader => {
                 let lease = self.next_lease;
@@ -302,30 +311,47 @@ impl Cluster {
                         );
                     }
                 }
-                if was_owner
-                    && let Some((&next_rev, &next_lease)) = self.keys.iter().next()
-                    && let Some(l) = self.leases.get(&next_lease)
-                {
-                    let tag = Tag::ServiceGrants {
-                        holder: cx.name(l.owner),
-                        token: Some(next_rev),
-                    };
-                    cx.fx.send_tagged(
-                        Dest::Node(l.owner),
-                        Payload::LockGranted {
-                            lease: next_lease,
-                            rev: next_rev,
-                        },
-                        Some(tag),
-                    );
+                if was_owner {
+                    self.grant_next(cx);
                 }
             }
         }
     }
 
+    /// The owner's key is gone: tell the owner of the next key, unless its own lease is being
+    /// revoked or has already run out (it would be told "locked" on a lease that is about to
+    /// vanish). Its revocation, once committed, grants the key after it.
+    fn grant_next(&mut self, cx: &mut ConsensusCtx<'_>) {
+        let Some((&next_rev, &next_lease)) = self.keys.iter().next() else {
+            return;
+        };
+        let Some(l) = self.leases.get(&next_lease) else {
+            return;
+        };
+        if self.revoking.contains(&next_lease) {
+            return;
+        }
+        if l.expires_local <= cx.now_local {
+            cx.fx.after(0, Timer::LeaseCheck);
+            return;
+        }
+        let tag = Tag::ServiceGrants {
+            holder: cx.name(l.owner),
+            token: Some(next_rev),
+        };
+        cx.fx.send_tagged(
+            Dest::Node(l.owner),
+            Payload::LockGranted {
+                lease: next_lease,
+                rev: next_rev,
+            },
+            Some(tag),
+        );
+    }
+
     pub fn on_timer(&mut self, timer: Timer, leader_ok: bool, cx: &mut ConsensusCtx<'_>) {
         match timer {
-            Timer::LeaseCheck if cx.me == self.leader => {
+            Timer::LeaseCheck if self.leads(cx.me) => {
                 let expired: Vec<(u64, Lease)> = self
                     .leases
                     .iter()
@@ -345,7 +371,7 @@ impl Cluster {
                     self.propose(Entry::Revoke { lease }, None, cx);
                 }
             }
-            Timer::Election if !leader_ok && cx.me != self.leader => {
+            Timer::Election if !leader_ok && !self.leads(cx.me) => {
                 let term = self
                     .nodes
                     .iter()
@@ -378,6 +404,7 @@ impl Cluster {
 
     fn become_leader(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
         self.leader = cx.me;
+        self.leading = true;
         self.term = term;
         self.nodes[cx.me].campaign = None;
         self.pending.clear();
@@ -400,12 +427,22 @@ impl Cluster {
         );
     }
 
-    /// A node stops. A leader's uncommitted proposals die with it.
+    /// A node stops. A leader's uncommitted proposals die with it, and it leads no more.
     pub fn crash(&mut self, index: usize) {
         self.nodes[index].campaign = None;
         if index == self.leader {
+            self.leading = false;
             self.pending.clear();
             self.revoking.clear();
+        }
+    }
+
+    /// A node comes back. Raft keeps its term and log on disk, but a restarted node starts as a
+    /// follower: it leads again only by winning an election, which also re-arms its lease timers.
+    pub fn restart(&mut self, index: usize) {
+        self.nodes[index].campaign = None;
+        if index == self.leader {
+            self.leading = false;
         }
     }
 }

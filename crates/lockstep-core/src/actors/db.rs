@@ -24,6 +24,8 @@ pub struct Database {
     pub reads_rejected: u32,
     /// Repeated payouts turned into no-ops by their idempotency keys.
     pub noops: u32,
+    /// Who wrote the batch first (for narration).
+    pub first_writer: Option<String>,
 }
 
 /// What the database sees while it reacts.
@@ -46,6 +48,7 @@ impl Database {
             writes_rejected: 0,
             reads_rejected: 0,
             noops: 0,
+            first_writer: None,
         }
     }
 
@@ -124,16 +127,25 @@ impl Database {
                         self.writes_accepted += 1;
                         if duplicated > 0 {
                             let cents = u64::from(duplicated) * self.amount_cents;
+                            let first = self.first_writer.clone().unwrap_or_default();
+                            let writer = cx.from_name;
+                            let by = if first == writer {
+                                format!("{writer}'s own earlier write")
+                            } else {
+                                format!("{first}'s earlier write")
+                            };
                             cx.fx.state(
                                 format!("DUPLICATE: {duplicated} payouts paid twice"),
                                 format!(
-                                    "{} payouts that were already paid were paid again by {}'s write: {} paid twice. Nothing in the database knew this write was stale.",
-                                    duplicated,
-                                    cx.from_name,
-                                    money(cents)
+                                    "{writer}'s write paid again {duplicated} payouts that {by} had paid: {} paid twice. {}",
+                                    money(cents),
+                                    self.why_both_passed(token)
                                 ),
                                 Some(Tag::Duplicate { payouts: duplicated, cents }),
                             );
+                        }
+                        if self.first_writer.is_none() {
+                            self.first_writer = Some(cx.from_name.to_string());
                         }
                         let tag = Tag::WriteAccepted {
                             token,
@@ -152,6 +164,17 @@ impl Database {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Why the database let a repeated payment through, in its fencing mode: true whichever of
+    /// the two writers was the stale one.
+    fn why_both_passed(&self, token: Option<u64>) -> String {
+        match (self.fencing, token) {
+            (FencingMode::Off, _) => "The database checks no fencing token, so nothing in it could tell a stale holder's write from the current one's.".into(),
+            (FencingMode::Writes, Some(t)) => format!("Fencing on writes only: token {t} was higher than any earlier write's, so it passed. Fencing orders the writes, but both workers had read \"unpaid\" before either wrote, so check-then-act was not one step."),
+            (_, None) => "This write carried no fencing token and the database's mode accepts tokenless accesses, so nothing could fence it.".into(),
+            (_, Some(t)) => format!("Token {t} was not lower than any token the database had seen, so both writes looked like the current holder's: a token handed out twice (after a failover or restart) or by no single counter defeats the check."),
         }
     }
 

@@ -48,10 +48,12 @@ pub enum Timer {
     Election,
     /// A consensus leader checks for expired leases.
     LeaseCheck,
+    /// A queued consensus client checks whether its own session (lease) has run out.
+    SessionExpiry,
 }
 
 /// Something an actor wants done.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Effect {
     /// Send a message; `tag` marks the send event (e.g. the release that ends a belief).
     Send {

@@ -31,8 +31,12 @@ pub struct RedisInstance {
     pub ship_pending: bool,
     /// Bumped whenever the key changes, so that stale expiry checks do nothing.
     pub generation: u64,
-    /// What a restart without persistence resets the counter to.
+    /// The counter a fresh instance starts from (`first_token - 1`). A restart without
+    /// persistence does not return to it: an empty Redis has no counter key, so INCR returns 1.
     pub initial_counter: u64,
+    /// The instance's clock jumped since the key's expiry was last set, so an expiry now is the
+    /// jump's doing, not the TTL's.
+    pub clock_jumped_since_set: bool,
 }
 
 /// What an instance sees while it reacts.
@@ -66,6 +70,7 @@ impl RedisInstance {
             ship_pending: false,
             generation: 0,
             initial_counter: counter,
+            clock_jumped_since_set: false,
         }
     }
 
@@ -82,18 +87,22 @@ impl RedisInstance {
 
     fn arm_expiry(&mut self, cx: &mut RedisCtx<'_>) {
         self.generation += 1;
+        self.clock_jumped_since_set = false;
         if let Some(k) = self.key
             && !self.is_replica
         {
-            cx.fx.at(k.expires_local, Timer::Expire(self.generation));
+            // Alive at the expiry millisecond itself, gone at the next one.
+            cx.fx
+                .at(k.expires_local + 1, Timer::Expire(self.generation));
         }
     }
 
     /// Redis also expires lazily on access: a key past its time is gone for every command.
+    /// `expireIfNeeded` in db.c keeps a key while `mstime() <= when`.
     fn expire_if_due(&mut self, cx: &mut RedisCtx<'_>) {
         if let Some(k) = self.key
             && !self.is_replica
-            && cx.now_local >= k.expires_local
+            && cx.now_local > k.expires_local
         {
             self.expire(cx);
         }
@@ -103,13 +112,30 @@ impl RedisInstance {
         let Some(k) = self.key.take() else { return };
         self.generation += 1;
         let holder = cx.owner(k.owner);
+        let (label, why) = if self.clock_jumped_since_set {
+            (
+                format!("{} expired (clock jump on {})", cx.key, cx.name),
+                format!(
+                    "{name}'s wall clock jumped forward past the key's expiry time, so the key is gone before its TTL could have run out in real time: Redis stores an expiry as absolute wall-clock milliseconds (Redis docs, EXPIRE).",
+                    name = cx.name
+                ),
+            )
+        } else {
+            (
+                format!("{} expired ({holder}'s TTL ran out)", cx.key),
+                format!(
+                    "{name}'s clock passed the key's expiry time, so {name} deletes it.",
+                    name = cx.name
+                ),
+            )
+        };
         cx.fx.state(
-            format!("{} expired ({holder}'s TTL ran out)", cx.key),
-            format!(
-                "{name}'s clock passed the key's expiry time, so {name} deletes it: the lock is free, whatever {holder} believes. Redis judges the TTL on its own clock and tells nobody.",
-                name = cx.name
-            ),
-            Some(Tag::ServiceFrees { holder, reason: FreeReason::Expired }),
+            label,
+            format!("{why} The lock is free, whatever {holder} believes: Redis tells nobody."),
+            Some(Tag::ServiceFrees {
+                holder,
+                reason: FreeReason::Expired,
+            }),
         );
         self.replicate(ReplOp::DelKey, cx);
     }
@@ -117,8 +143,10 @@ impl RedisInstance {
     pub fn on_timer(&mut self, timer: Timer, cx: &mut RedisCtx<'_>) {
         match timer {
             Timer::Expire(generation) if generation == self.generation => match self.key {
-                Some(k) if cx.now_local >= k.expires_local => self.expire(cx),
-                Some(k) => cx.fx.at(k.expires_local, Timer::Expire(self.generation)),
+                Some(k) if cx.now_local > k.expires_local => self.expire(cx),
+                Some(k) => cx
+                    .fx
+                    .at(k.expires_local + 1, Timer::Expire(self.generation)),
                 None => {}
             },
             Timer::Ship => {
@@ -255,16 +283,25 @@ impl RedisInstance {
 
     /// The node comes back; without persistence it comes back empty.
     pub fn restart(&mut self, persistent: bool, cx: &mut RedisCtx<'_>) {
+        // A key whose time passed while the instance was down is expired, not forgotten.
+        self.expire_if_due(cx);
         if !persistent {
             if let Some(k) = self.key.take() {
                 let holder = cx.owner(k.owner);
                 cx.fx.state(
                     format!("{} forgot {}", cx.name, cx.key),
-                    format!("{} restarted without persistence: the key that said {holder} holds the lock is gone, and so is the fencing counter.", cx.name),
+                    format!("{} restarted without persistence and came back empty: the key that said {holder} holds the lock is gone.", cx.name),
                     Some(Tag::ServiceFrees { holder, reason: FreeReason::Forgotten }),
                 );
             }
-            self.counter = self.initial_counter;
+            if self.counter > 0 {
+                cx.fx.state(
+                    format!("{} forgot the fencing counter (was {})", cx.name, self.counter),
+                    format!("The counter key went with everything else, so the next INCR returns 1. A database that has seen token {} refuses every later holder until the counter passes it again: safe, but stuck until an operator repairs the counter.", self.counter),
+                    None,
+                );
+            }
+            self.counter = 0;
         }
         self.arm_expiry(cx);
     }
@@ -295,6 +332,7 @@ impl RedisInstance {
     /// The clock stepped: re-judge the key now.
     pub fn clock_jumped(&mut self, cx: &mut RedisCtx<'_>) {
         if self.key.is_some() && !self.is_replica {
+            self.clock_jumped_since_set = true;
             cx.fx.after(0, Timer::Expire(self.generation));
         }
     }
@@ -401,16 +439,17 @@ mod tests {
     fn the_ttl_is_judged_on_the_instances_clock() {
         let mut r = RedisInstance::new(0);
         react(&mut r, 100, 0, set(7));
-        // B asks one millisecond before the key's expiry on redis's clock, then at it.
+        // B asks at the key's expiry millisecond on redis's clock (still alive: Redis keeps a
+        // key while now <= expiry), then one millisecond later.
         assert_eq!(
-            reply(&react(&mut r, 5099, 1, set(8))),
+            reply(&react(&mut r, 5100, 1, set(8))),
             &Payload::SetReply {
                 req: 1,
                 ok: false,
                 token: None
             }
         );
-        let effects = react(&mut r, 5100, 1, set(8));
+        let effects = react(&mut r, 5101, 1, set(8));
         assert!(matches!(
             reply(&effects),
             Payload::SetReply {
@@ -472,7 +511,17 @@ mod tests {
                 fx: &mut fx,
             },
         );
-        assert_eq!((r.key, r.counter), (None, 32));
+        // An empty Redis has no counter key: the next INCR returns 1, not first_token.
+        assert_eq!((r.key, r.counter), (None, 0));
+        let after = react(&mut r, 20, 1, set(8));
+        assert!(matches!(
+            reply(&after),
+            Payload::SetReply {
+                ok: true,
+                token: Some(1),
+                ..
+            }
+        ));
         let mut kept = RedisInstance::new(32);
         react(&mut kept, 0, 0, set(7));
         kept.restart(

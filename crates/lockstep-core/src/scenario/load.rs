@@ -85,7 +85,8 @@ pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioErro
                     path_at(doc.get_ref(), span.start).unwrap_or_else(|| "(document)".into())
                 }
             };
-            return Err(error_at(text, span.start, field, tidy(e.message())));
+            let message = explain_serde(&field, &tidy(e.message()), text);
+            return Err(error_at(text, span.start, field, message));
         }
     };
     if let Err(problem) = validate(&scenario) {
@@ -101,6 +102,60 @@ pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioErro
         ));
     }
     Ok(scenario)
+}
+
+/// The allowed values of each field that takes one of a few words, by path without indices.
+const CHOICES: &[(&str, &str)] = &[
+    (
+        "expect",
+        "`safe`, `double-write`, `not-processed` or `inconclusive`",
+    ),
+    ("lock.kind", "`redis`, `redlock`, `consensus` or `none`"),
+    (
+        "resource.fencing",
+        "`off`, `writes`, `enforce` or `permissive`",
+    ),
+    (
+        "workers.on_lock_unavailable",
+        "`fail-closed` or `fail-open`",
+    ),
+    (
+        "faults.kind",
+        "`pause`, `clock-jump`, `crash`, `restart`, `failover`, `partition`, `heal`, `delay` or `drop`",
+    ),
+];
+
+/// Turns serde's wording into what a newcomer needs: an empty file or a missing top-level field
+/// said plainly, and a wrongly typed choice listed with its allowed values.
+fn explain_serde(field: &str, message: &str, text: &str) -> String {
+    let meaningful = text
+        .lines()
+        .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    if !meaningful {
+        return "the file is empty: a scenario needs at least `name`, `title`, `summary`, `expect`, a `[lock]` table and one `[[workers]]` entry (see docs/scenario-format.md for a complete example)".into();
+    }
+    if field == "(document)"
+        && let Some(rest) = message.strip_prefix("missing field `")
+        && let Some(name) = rest.strip_suffix('`')
+    {
+        return format!(
+            "the file has no `{name}`: every scenario needs `name`, `title`, `summary`, `expect`, `[lock]` and `[[workers]]` (see docs/scenario-format.md)"
+        );
+    }
+    let plain: String = field
+        .split('.')
+        .map(|part| part.split('[').next().unwrap_or(part))
+        .collect::<Vec<_>>()
+        .join(".");
+    match CHOICES.iter().find(|(path, _)| *path == plain) {
+        Some((_, allowed)) if message.starts_with("wanted ") => {
+            format!("expected one of {allowed}, as a quoted word")
+        }
+        Some((_, allowed)) if !message.contains("expected one of") => {
+            format!("{message}; allowed: {allowed}")
+        }
+        _ => message.to_string(),
+    }
 }
 
 /// serde's messages end with a full stop or a newline here and there; keep them one line.

@@ -20,6 +20,9 @@ pub enum Outcome {
     DoubleWrite,
     /// No payout applied more than once, but the batch was not (fully) paid.
     NotProcessed,
+    /// The run was cut off by `limits.max_time_ms` or `limits.max_events` before it finished,
+    /// with no payout applied twice so far: it says nothing about safety.
+    Inconclusive,
 }
 
 impl Outcome {
@@ -29,6 +32,7 @@ impl Outcome {
             Outcome::Safe => "safe",
             Outcome::DoubleWrite => "double-write",
             Outcome::NotProcessed => "not-processed",
+            Outcome::Inconclusive => "inconclusive",
         }
     }
 }

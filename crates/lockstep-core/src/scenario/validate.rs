@@ -307,9 +307,10 @@ fn participants_checked(c: &mut Checker, s: &Scenario) -> Result<Vec<(String, Ro
         .into_iter()
         .map(|p| (p.name, p.role))
         .collect();
-    let mut seen = BTreeSet::new();
     for (i, w) in s.workers.iter().enumerate() {
-        let clash = nodes.iter().filter(|(n, _)| *n == w.name).count() > 1;
+        let clash = nodes
+            .iter()
+            .any(|(n, role)| *n == w.name && *role != Role::Worker);
         c.at("workers", |c| {
             c.index(i, |c| {
                 let valid = !w.name.is_empty()
@@ -323,8 +324,14 @@ fn participants_checked(c: &mut Checker, s: &Scenario) -> Result<Vec<(String, Ro
                         "worker names are 1 to 32 letters, digits, '-' or '_'",
                     )?;
                 }
-                if !seen.insert(w.name.as_str()) {
-                    c.fail_at("name", format!("two workers are called `{}`", w.name))?;
+                if let Some(first) = s.workers[..i].iter().position(|o| o.name == w.name) {
+                    c.fail_at(
+                        "name",
+                        format!(
+                            "the name `{}` is used twice: workers[{first}] is already called `{}`; give each worker its own name",
+                            w.name, w.name
+                        ),
+                    )?;
                 }
                 if clash {
                     c.fail_at(

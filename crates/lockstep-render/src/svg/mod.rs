@@ -144,6 +144,11 @@ pub(crate) fn verdict_text(v: &Verdict) -> (String, Rgb, MarkKind, Vec<String>) 
             style::TIMER,
             MarkKind::AccessRejected,
         ),
+        Outcome::Inconclusive => (
+            "Verdict: inconclusive. A limit stopped the run before it finished.".to_string(),
+            style::TIMER,
+            MarkKind::AccessRejected,
+        ),
     };
     let mut lines = Vec::new();
     let mut paid = format!("payouts applied: {} of {}", v.payouts_applied, v.payouts);

@@ -1,0 +1,91 @@
+//! The consensus lock client (etcd's `concurrency.Session` and `Mutex`): queueing behind the
+//! holder, counting the lease from what the client can know, and noticing that the session
+//! expired while it waited (ErrSessionExpired, etcd #11456).
+
+use super::{Phase, Worker, WorkerCtx};
+use crate::actors::Timer;
+
+impl Worker {
+    /// The service committed our key: we own the lock now, or we queue behind an older key.
+    pub(super) fn lock_reply(
+        &mut self,
+        lease: u64,
+        rev: u64,
+        owner_now: bool,
+        cx: &mut WorkerCtx<'_>,
+    ) {
+        self.lease = Some(lease);
+        self.holds_something = true;
+        // The lease was granted some time after the request left; the client can only count
+        // from the send time, which errs on the safe side.
+        self.lease_from_local = self.sent_local;
+        self.granted_ttl_ms = cx.lock.ttl_ms;
+        self.lease_until_local = Some(self.lease_end());
+        if owner_now {
+            self.token = Some(rev);
+            self.believe(cx);
+            self.check(cx);
+        } else {
+            self.phase = Phase::Waiting;
+            cx.fx
+                .at(self.acquire_deadline_local, Timer::AcquireDeadline);
+            cx.fx.at(self.lease_end(), Timer::SessionExpiry);
+        }
+        self.schedule_renew(cx);
+    }
+
+    /// The predecessor's key is gone and ours is the lowest. Being granted the lock does not renew
+    /// the lease: it still ends where the last answered keepalive (or the request) put it.
+    pub(super) fn lock_granted(&mut self, rev: u64, cx: &mut WorkerCtx<'_>) {
+        self.token = Some(rev);
+        let end = self.lease_end();
+        self.lease_until_local = Some(end);
+        if end <= cx.now_local {
+            self.session_expired(cx);
+            return;
+        }
+        self.believe(cx);
+        self.check(cx);
+    }
+
+    fn lease_end(&self) -> i64 {
+        self.lease_from_local + self.ttl_ms() as i64
+    }
+
+    fn ttl_ms(&self) -> u64 {
+        self.granted_ttl_ms
+    }
+
+    /// While waiting: has the lease surely run out?
+    pub(super) fn session_check(&mut self, cx: &mut WorkerCtx<'_>) {
+        if cx.now_local >= self.lease_end() {
+            self.session_expired(cx);
+        } else {
+            cx.fx.at(self.lease_end(), Timer::SessionExpiry);
+        }
+    }
+
+    /// Our own lease ran out while we waited: our key is (or will be) deleted with it, so waiting
+    /// on would wait for nothing. A fixed etcd client returns ErrSessionExpired; the job opens a
+    /// new session and asks again.
+    fn session_expired(&mut self, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        let since = cx.now_local - self.lease_from_local;
+        cx.fx.state(
+            format!("{name}'s session expired while waiting"),
+            format!(
+                "No keepalive of {name}'s was answered for {since} ms, longer than its {} ms lease, so its lease, and the key queued under it, are gone. etcd's fixed client returns ErrSessionExpired here instead of waiting on (etcd issue #11456); {name} opens a new session and asks again.",
+                self.ttl_ms()
+            ),
+            None,
+        );
+        self.lease = None;
+        self.token = None;
+        self.holds_something = false;
+        self.renew = None;
+        self.last_failure_unreachable = false;
+        self.phase = Phase::Acquiring;
+        let retry = self.cfg.retry_ms;
+        self.retry_after(cx, retry);
+    }
+}

@@ -1,0 +1,509 @@
+//! Faults: pauses, clock jumps, crashes, restarts, failovers and partitions, and the what-if
+//! changes made mid-run.
+
+use std::sync::Arc;
+
+use rand_core::Rng;
+
+use super::{Item, Sim};
+use crate::actors::Timer;
+use crate::scenario::{Fault, FaultKind, FencingMode};
+use crate::topology::{NodeId, Role};
+use crate::trace::{EventKind, Tag, TraceEvent};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct PauseTrigger {
+    pub(super) node: NodeId,
+    pub(super) after: String,
+    pub(super) duration_ms: u64,
+    pub(super) used: bool,
+    pub(super) fault: usize,
+}
+
+impl Sim {
+    /// A state change of `node` that a fault caused.
+    pub(super) fn emit_state(
+        &mut self,
+        out: &mut Vec<TraceEvent>,
+        node: NodeId,
+        label: String,
+        explanation: String,
+    ) {
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::State,
+                from: node,
+                to: node,
+                message: None,
+                label,
+                explanation,
+                tag: None,
+            },
+        );
+    }
+
+    pub(super) fn fault_event(
+        &mut self,
+        out: &mut Vec<TraceEvent>,
+        node: NodeId,
+        label: String,
+        explanation: String,
+        tag: Option<Tag>,
+    ) {
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::Fault,
+                from: node,
+                to: node,
+                message: None,
+                label,
+                explanation,
+                tag,
+            },
+        );
+    }
+
+    pub(super) fn apply_fault(&mut self, index: usize, out: &mut Vec<TraceEvent>) {
+        let f = self.params.scenario.faults[index].clone();
+        self.fault_applied[index] = true;
+        self.apply_fault_now(&f, out);
+    }
+
+    /// Injects a fault at the current time (a what-if). `at_ms` and `after` are ignored.
+    pub fn inject(&mut self, f: &Fault, out: &mut Vec<TraceEvent>) {
+        match f.kind {
+            FaultKind::Delay | FaultKind::Drop => {
+                let kind = if f.kind == FaultKind::Drop {
+                    "drop"
+                } else {
+                    "delay"
+                };
+                self.rules.push(self.rule(f, self.now));
+                let db = self.params.db;
+                let what = f.match_label.clone().unwrap_or_default();
+                self.fault_event(out, db, format!("what-if: {kind} the next \"{what}\""), format!("From now on, the next message whose label starts with \"{what}\" is hit by a {kind} fault."), None);
+            }
+            _ => self.apply_fault_now(f, out),
+        }
+    }
+
+    /// Future locks are granted with this TTL (a what-if).
+    pub fn set_ttl(&mut self, ttl_ms: u64, out: &mut Vec<TraceEvent>) {
+        let params = Arc::make_mut(&mut self.params);
+        params.lock.ttl_ms = ttl_ms;
+        params.scenario.lock.ttl_ms = ttl_ms;
+        let node = self.lock_service_node().unwrap_or(self.params.db);
+        self.emit(out, TraceEvent { time_ms: self.now, kind: EventKind::Note, from: node, to: node, message: None, label: format!("what-if: TTL = {ttl_ms} ms"), explanation: format!("From now on, locks are requested with a {ttl_ms} ms TTL. Locks already granted keep theirs."), tag: None });
+    }
+
+    /// The database switches fencing mode (a what-if).
+    pub fn set_fencing(&mut self, fencing: FencingMode, out: &mut Vec<TraceEvent>) {
+        self.db.fencing = fencing;
+        Arc::make_mut(&mut self.params).scenario.resource.fencing = fencing;
+        let db = self.params.db;
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::Note,
+                from: db,
+                to: db,
+                message: None,
+                label: format!("what-if: fencing = {}", fencing.as_str()),
+                explanation: format!(
+                    "The database now checks fencing tokens in mode `{}`.",
+                    fencing.as_str()
+                ),
+                tag: None,
+            },
+        );
+    }
+
+    pub(super) fn apply_fault_now(&mut self, f: &Fault, out: &mut Vec<TraceEvent>) {
+        let target = f.target.as_deref().and_then(|n| self.params.node(n));
+        match f.kind {
+            FaultKind::Pause => {
+                if let Some(node) = target {
+                    self.pause(node, f.duration_ms.unwrap_or(0), out);
+                }
+            }
+            FaultKind::ClockJump => {
+                let Some(node) = target else { return };
+                let by = f.by_ms.unwrap_or(0);
+                let st = &mut self.nodes[usize::from(node)];
+                st.clock.offset_ms += by;
+                st.jumped_ms += by;
+                let name = self.name(node).to_string();
+                let role = self.params.role(node);
+                let effect = match role {
+                    Role::Redis | Role::RedisReplica | Role::RedlockInstance => format!(
+                        "Redis judges expiry on wall-clock milliseconds, so every TTL {name} keeps is judged on the new time at once (Redis docs, EXPIRE)."
+                    ),
+                    Role::ConsensusNode => format!(
+                        "Only {name}'s wall clock reads differently: etcd's lessor and ZooKeeper's sessions time leases on a monotonic clock (Go's time package, \"Monotonic Clocks\"; ZOOKEEPER-1366), so no lease expires or lasts longer because of the jump."
+                    ),
+                    Role::Worker => format!(
+                        "{name} times its own lease on a monotonic clock, so what it believes about its lease does not change."
+                    ),
+                    Role::Database => "The database times nothing the run depends on.".into(),
+                };
+                self.fault_event(
+                    out,
+                    node,
+                    format!("{name}'s clock jumps {by:+} ms"),
+                    format!("{name}'s wall clock steps by {by:+} ms (an NTP step or an operator). {effect}"),
+                    Some(Tag::ClockJumped { by_ms: by }),
+                );
+                self.clock_jumped(node, out);
+            }
+            FaultKind::Crash => {
+                if let Some(node) = target {
+                    self.crash(node, out);
+                }
+            }
+            FaultKind::Restart => {
+                if let Some(node) = target {
+                    self.restart(node, f.persistent.unwrap_or(false), out);
+                }
+            }
+            FaultKind::Failover => self.failover(out),
+            FaultKind::Partition => {
+                let groups = f.groups.clone().unwrap_or_default();
+                self.partition = vec![0; self.nodes.len()];
+                for (g, members) in groups.iter().enumerate() {
+                    for name in members {
+                        if let Some(n) = self.params.node(name) {
+                            self.partition[usize::from(n)] = g as u16 + 1;
+                        }
+                    }
+                }
+                let text: Vec<String> = groups
+                    .iter()
+                    .map(|g| format!("{{{}}}", g.join(", ")))
+                    .collect();
+                let db = self.params.db;
+                self.fault_event(
+                    out,
+                    db,
+                    format!("partition {}", text.join(" | ")),
+                    "The network splits: nodes in different groups cannot reach each other; nodes in no group still reach everyone.".into(),
+                    Some(Tag::Partition { groups }),
+                );
+                self.schedule_elections();
+            }
+            FaultKind::Heal => {
+                self.partition = vec![0; self.nodes.len()];
+                let db = self.params.db;
+                self.fault_event(
+                    out,
+                    db,
+                    "partition healed".into(),
+                    "Every node can reach every other node again.".into(),
+                    Some(Tag::Healed),
+                );
+            }
+            FaultKind::Delay | FaultKind::Drop => {}
+        }
+    }
+
+    pub(super) fn pause(&mut self, node: NodeId, duration: u64, out: &mut Vec<TraceEvent>) {
+        let until = self.now + duration;
+        let st = &mut self.nodes[usize::from(node)];
+        if !st.alive {
+            return;
+        }
+        let until = st.paused_until.map_or(until, |u| u.max(until));
+        st.paused_until = Some(until);
+        self.push(until, Item::Resume(node));
+        let name = self.name(node).to_string();
+        let finished = self.params.role(node) == Role::Worker
+            && self.workers[usize::from(node)].phase.is_terminal();
+        let what = if finished {
+            format!("{name} has already finished its job, so this pause changes nothing.")
+        } else if self.params.role(node) == Role::Worker {
+            format!(
+                "{name} stops the world (a long GC or a VM stall) for {duration} ms: it runs no code, and its timers and incoming messages wait. Its clock and everyone else's keep running."
+            )
+        } else {
+            format!(
+                "{name} freezes for {duration} ms: requests queue up and are answered when it resumes."
+            )
+        };
+        self.fault_event(
+            out,
+            node,
+            format!("{name} paused for {duration} ms"),
+            what,
+            Some(Tag::Paused { until_ms: until }),
+        );
+        if self
+            .cluster
+            .as_ref()
+            .is_some_and(|c| c.leader_node() == node)
+        {
+            self.schedule_elections();
+        }
+    }
+
+    pub(super) fn resume(&mut self, node: NodeId, out: &mut Vec<TraceEvent>) {
+        let st = &mut self.nodes[usize::from(node)];
+        match st.paused_until {
+            Some(until) if until <= self.now => {}
+            _ => return,
+        }
+        st.paused_until = None;
+        let backlog = std::mem::take(&mut st.backlog);
+        let waiting = backlog
+            .iter()
+            .filter(|i| matches!(i, Item::Deliver { .. }))
+            .count();
+        for item in backlog {
+            self.push(self.now, item);
+        }
+        let name = self.name(node).to_string();
+        let belief = match self.params.role(node) {
+            Role::Worker if self.workers[usize::from(node)].believes => {
+                " It still believes it holds the lock."
+            }
+            _ => "",
+        };
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::State,
+                from: node,
+                to: node,
+                message: None,
+                label: format!("{name} resumes"),
+                explanation: format!(
+                    "{name} runs again and carries on exactly where it stopped, unaware that time passed{}.{belief}",
+                    match waiting {
+                        0 => String::new(),
+                        1 => "; one message has been waiting for it".to_string(),
+                        n => format!("; {n} messages have been waiting for it"),
+                    }
+                ),
+                tag: Some(Tag::Resumed),
+            },
+        );
+    }
+
+    pub(super) fn clear_backlog(&mut self, node: NodeId) {
+        let st = &mut self.nodes[usize::from(node)];
+        let lost = st
+            .backlog
+            .iter()
+            .filter(|i| matches!(i, Item::Deliver { .. }))
+            .count() as u64;
+        st.backlog.clear();
+        st.paused_until = None;
+        self.in_flight -= lost;
+    }
+
+    pub(super) fn crash(&mut self, node: NodeId, out: &mut Vec<TraceEvent>) {
+        if !self.nodes[usize::from(node)].alive {
+            return;
+        }
+        self.clear_backlog(node);
+        let st = &mut self.nodes[usize::from(node)];
+        st.alive = false;
+        st.epoch += 1;
+        let name = self.name(node).to_string();
+        let params = self.params.clone();
+        let mut tag_after = None;
+        match params.role(node) {
+            Role::Worker => tag_after = self.workers[usize::from(node)].crash(),
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
+                self.redis[usize::from(node - params.first_service)].crash()
+            }
+            Role::ConsensusNode => {
+                if let Some(c) = &mut self.cluster {
+                    c.crash(usize::from(node - c.base));
+                }
+            }
+            Role::Database => {}
+        }
+        self.fault_event(
+            out,
+            node,
+            format!("{name} crashes"),
+            format!("{name}'s process dies. Messages sent to it are lost until it restarts, and whatever it had not persisted or replicated is gone."),
+            Some(Tag::Crashed),
+        );
+        if let Some(tag) = tag_after {
+            self.emit(
+                out,
+                TraceEvent {
+                    time_ms: self.now,
+                    kind: EventKind::State,
+                    from: node,
+                    to: node,
+                    message: None,
+                    label: format!("{name} holds nothing"),
+                    explanation: "A dead process holds no lock.".into(),
+                    tag: Some(tag),
+                },
+            );
+        }
+        self.schedule_elections();
+    }
+
+    pub(super) fn restart(&mut self, node: NodeId, persistent: bool, out: &mut Vec<TraceEvent>) {
+        let st = &mut self.nodes[usize::from(node)];
+        st.alive = true;
+        st.epoch += 1;
+        let name = self.name(node).to_string();
+        let role = self.params.role(node);
+        let (label, explanation) = match role {
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance if persistent => (
+                format!("{name} restarts with its data (fsync always)"),
+                format!("{name} comes back with every write it acknowledged."),
+            ),
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance => (
+                format!("{name} restarts without persistence: empty"),
+                format!(
+                    "{name} comes back immediately, with no data: the Redis docs recommend delaying a restart for longer than the maximum TTL for exactly this reason."
+                ),
+            ),
+            Role::ConsensusNode => (
+                format!("{name} restarts"),
+                format!(
+                    "{name} comes back with its Raft term and log from disk (Raft persists them before answering)."
+                ),
+            ),
+            _ => (
+                format!("{name} restarts"),
+                format!("{name}'s process starts again."),
+            ),
+        };
+        // A consensus node always comes back with its log: Raft persists before it acknowledges.
+        let persistent = persistent || role == Role::ConsensusNode;
+        self.fault_event(
+            out,
+            node,
+            label,
+            explanation,
+            Some(Tag::Restarted { persistent }),
+        );
+        match self.params.role(node) {
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
+                self.with_redis(node, out, |redis, cx| redis.restart(persistent, cx));
+            }
+            Role::ConsensusNode => {
+                if let Some(c) = &mut self.cluster {
+                    let index = usize::from(node - c.base);
+                    let was_leader = c.leader == index;
+                    c.restart(index);
+                    if was_leader {
+                        self.emit_state(
+                            out,
+                            node,
+                            format!("{name} is a follower"),
+                            format!("{name} led before it crashed, but a restarted Raft node comes back as a follower with its election timer armed: it leads again only if it wins an election, and only a leader times leases."),
+                        );
+                    }
+                }
+                self.schedule_elections();
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn failover(&mut self, out: &mut Vec<TraceEvent>) {
+        let params = self.params.clone();
+        let old = self.redis_master;
+        let Some(replica) = self.redis.first().and_then(|m| m.replica) else {
+            return;
+        };
+        if old == replica {
+            self.fault_event(
+                out,
+                replica,
+                "failover: no replica left".into(),
+                format!("{} is already the master and has no replica of its own, so there is nothing to promote.", self.name(replica)),
+                None,
+            );
+            return;
+        }
+        if self.nodes[usize::from(old)].alive {
+            self.clear_backlog(old);
+            let st = &mut self.nodes[usize::from(old)];
+            st.alive = false;
+            st.epoch += 1;
+        }
+        self.redis_master = replica;
+        let (old_name, new_name) = (self.name(old).to_string(), self.name(replica).to_string());
+        self.fault_event(
+            out,
+            replica,
+            format!("failover: {new_name} replaces {old_name}"),
+            format!("Sentinel promotes {new_name} to master; clients now send their commands to it. It has only what {old_name} had replicated before it went away."),
+            Some(Tag::FailedOver),
+        );
+        let old_index = usize::from(old - params.first_service);
+        let new_index = usize::from(replica - params.first_service);
+        let lost_holder = match (self.redis[old_index].key, self.redis[new_index].key) {
+            (Some(k), None) => Some(k.owner),
+            _ => None,
+        };
+        if let Some(owner) = lost_holder {
+            let holder = self.name(owner).to_string();
+            self.emit(out, TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::State,
+                from: old,
+                to: old,
+                message: None,
+                label: format!("{holder}'s lock is lost in the failover"),
+                explanation: format!("{old_name} had granted the lock to {holder}, but the key never reached the replica: the service no longer knows {holder} holds it."),
+                tag: Some(Tag::ServiceFrees { holder, reason: crate::trace::FreeReason::Forgotten }),
+            });
+        }
+        self.with_redis(replica, out, |redis, cx| redis.promote(cx));
+    }
+
+    pub(super) fn clock_jumped(&mut self, node: NodeId, out: &mut Vec<TraceEvent>) {
+        match self.params.role(node) {
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
+                self.with_redis(node, out, |redis, cx| redis.clock_jumped(cx));
+            }
+            // Monotonic clocks: nothing to re-judge.
+            _ => {}
+        }
+    }
+
+    /// Followers that cannot see a working leader start an election after a randomised timeout.
+    pub(super) fn schedule_elections(&mut self) {
+        let Some(cluster) = &self.cluster else { return };
+        let timeout = cluster.election_timeout_ms;
+        let (base, n) = (cluster.base, cluster.nodes.len());
+        let leader = cluster.leader_node();
+        let leading = cluster.leading;
+        for i in 0..n {
+            let node = base + i as NodeId;
+            if (leading && node == leader)
+                || !self.nodes[usize::from(node)].alive
+                || self.leader_ok(node)
+            {
+                continue;
+            }
+            // Raft randomises election timeouts in [T, 2T) so that candidates rarely collide.
+            let jitter = self.rng.0.next_u64() % timeout.max(1);
+            let st = &self.nodes[usize::from(node)];
+            let (at, epoch) = (st.clock.after_local(self.now, timeout + jitter), st.epoch);
+            self.push(
+                at,
+                Item::Timer {
+                    node,
+                    epoch,
+                    timer: Timer::Election,
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,617 @@
+//! The simulation: one deterministic event queue ordered by (time, sequence) and dispatch to the
+//! actors. The network lives in [`network`], faults in [`faults`], fixed parameters in [`params`].
+
+mod faults;
+mod network;
+mod params;
+
+use faults::PauseTrigger;
+use network::MessageRule;
+pub use params::Params;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+use crate::actors::consensus::{Cluster, ConsensusCtx};
+use crate::actors::db::{Database, DbCtx};
+use crate::actors::redis::{RedisCtx, RedisInstance};
+use crate::actors::worker::{Worker, WorkerCtx};
+use crate::actors::{Dest, Effect, Effects, Timer};
+use crate::clock::Clock;
+use crate::message::Payload;
+use crate::scenario::{FaultKind, LockKind, Scenario, defaults};
+use crate::topology::{NodeId, Role};
+use crate::trace::{EventKind, Tag, TraceEvent};
+
+/// The simulation's only source of randomness, seeded from the scenario.
+#[derive(Debug, Clone)]
+pub struct SimRng(pub ChaCha8Rng);
+
+impl PartialEq for SimRng {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get_seed() == other.0.get_seed() && self.0.get_word_pos() == other.0.get_word_pos()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Item {
+    Deliver {
+        msg: u64,
+        from: NodeId,
+        to: NodeId,
+        payload: Payload,
+        label: String,
+        sent_at: u64,
+        announced: bool,
+    },
+    Timer {
+        node: NodeId,
+        epoch: u32,
+        timer: Timer,
+    },
+    Fault(usize),
+    Resume(NodeId),
+    /// What a node had decided in a reaction when a pause froze it mid-way (`after`): carried
+    /// out when it resumes, as if its thread stopped on that line.
+    Rest {
+        node: NodeId,
+        epoch: u32,
+        effects: Vec<Effect>,
+    },
+}
+
+/// Queue position: items run in (time, sequence) order, so ties break by scheduling order.
+type QueueKey = (u64, u64);
+
+/// What wakes a node up.
+#[derive(Debug)]
+enum Stimulus {
+    Timer(Timer),
+    Message { from: NodeId, payload: Payload },
+}
+
+/// Per-node run state that every kind of node has.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NodeState {
+    pub clock: Clock,
+    /// How far clock jumps have stepped this node's wall clock in total. Its monotonic clock,
+    /// which etcd, ZooKeeper and the workers time leases with, is the wall clock minus this.
+    pub jumped_ms: i64,
+    pub alive: bool,
+    pub paused_until: Option<u64>,
+    backlog: Vec<Item>,
+    /// Bumped on crash and restart, so that timers set before are void.
+    epoch: u32,
+}
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum End {
+    /// Every worker finished and no message is in flight.
+    Finished,
+    /// Nothing left to happen, though some worker had not finished.
+    Quiet,
+    /// `limits.max_time_ms` was reached.
+    TimeLimit,
+    /// `limits.max_events` was reached.
+    EventLimit,
+}
+
+/// The whole state of a run. Cloning it is how stepping back and what-if branches work.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sim {
+    pub params: Arc<Params>,
+    now: u64,
+    seq: u64,
+    queue: BTreeMap<QueueKey, Item>,
+    /// Each worker's pending request timeout: a new request's timeout replaces it, so stale
+    /// timeouts do not pile up in the queue (and in every checkpoint).
+    pending_timeout: Vec<Option<QueueKey>>,
+    rng: SimRng,
+    pub nodes: Vec<NodeState>,
+    pub workers: Vec<Worker>,
+    /// Redis or Redlock instances, in participant order after the workers.
+    pub redis: Vec<RedisInstance>,
+    pub cluster: Option<Cluster>,
+    pub db: Database,
+    /// Partition group per node; 0 = in no group (reaches everyone).
+    partition: Vec<u16>,
+    rules: Vec<MessageRule>,
+    triggers: Vec<PauseTrigger>,
+    explained: Vec<bool>,
+    /// Which of the scenario's faults took effect (see [`crate::unapplied`]).
+    fault_applied: Vec<bool>,
+    redis_master: NodeId,
+    next_msg: u64,
+    in_flight: u64,
+    emitted: u64,
+    pub end: Option<End>,
+}
+
+impl Sim {
+    /// A run of a validated scenario, at time 0 with nothing processed yet.
+    pub fn new(scenario: &Scenario) -> Sim {
+        let params = Arc::new(Params::new(scenario));
+        let s = &params.scenario;
+        let mut nodes: Vec<NodeState> = params
+            .participants
+            .iter()
+            .map(|_| NodeState {
+                clock: Clock::default(),
+                jumped_ms: 0,
+                alive: true,
+                paused_until: None,
+                backlog: Vec::new(),
+                epoch: 0,
+            })
+            .collect();
+        for c in &s.clocks {
+            if let Some(id) = params.node(&c.node) {
+                nodes[usize::from(id)].clock = Clock {
+                    drift_ppm: c.drift_ppm,
+                    offset_ms: c.offset_ms,
+                };
+            }
+        }
+        let first = params.first_service;
+        let counter = s.lock.first_token - 1;
+        let mut redis = Vec::new();
+        let mut cluster = None;
+        match s.lock.kind {
+            LockKind::Redis => {
+                let mut master = RedisInstance::new(counter);
+                if let Some(lag) = s.lock.replica_lag_ms {
+                    master.replica = Some(first + 1);
+                    master.replica_lag_ms = lag;
+                    let mut replica = RedisInstance::new(counter);
+                    replica.is_replica = true;
+                    redis = vec![master, replica];
+                } else {
+                    redis = vec![master];
+                }
+            }
+            LockKind::Redlock => {
+                redis = (0..params.lock.instances)
+                    .map(|_| RedisInstance::new(counter))
+                    .collect();
+            }
+            LockKind::Consensus => {
+                let n = s.lock.nodes.unwrap_or(defaults::CONSENSUS_NODES) as usize;
+                let timeout = s
+                    .lock
+                    .election_timeout_ms
+                    .unwrap_or(defaults::ELECTION_TIMEOUT_MS);
+                cluster = Some(Cluster::new(n, first, s.lock.first_token, timeout));
+            }
+            LockKind::None => {}
+        }
+        let mut rules = Vec::new();
+        let mut triggers = Vec::new();
+        let mut initial = Vec::new();
+        for (i, f) in s.faults.iter().enumerate() {
+            match f.kind {
+                FaultKind::Delay | FaultKind::Drop => rules.push(MessageRule {
+                    drop: f.kind == FaultKind::Drop,
+                    extra_ms: f.duration_ms.unwrap_or(0),
+                    prefix: f.match_label.clone().unwrap_or_default(),
+                    from: f.from.as_deref().and_then(|n| params.node(n)),
+                    to: f.to.as_deref().and_then(|n| params.node(n)),
+                    active_from: f.at_ms.unwrap_or(0),
+                    used: false,
+                    fault: Some(i),
+                }),
+                FaultKind::Pause if f.after.is_some() => triggers.push(PauseTrigger {
+                    node: f
+                        .target
+                        .as_deref()
+                        .and_then(|n| params.node(n))
+                        .unwrap_or(0),
+                    after: f.after.clone().unwrap_or_default(),
+                    duration_ms: f.duration_ms.unwrap_or(0),
+                    used: false,
+                    fault: i,
+                }),
+                _ => initial.push((f.at_ms.unwrap_or(0), Item::Fault(i))),
+            }
+        }
+        let mut sim = Sim {
+            now: 0,
+            seq: 0,
+            queue: BTreeMap::new(),
+            pending_timeout: vec![None; s.workers.len()],
+            rng: SimRng(ChaCha8Rng::seed_from_u64(s.seed)),
+            partition: vec![0; nodes.len()],
+            nodes,
+            workers: s.workers.iter().cloned().map(Worker::new).collect(),
+            redis,
+            cluster,
+            db: Database::new(
+                s.resource.fencing,
+                s.resource.idempotency,
+                s.resource.payouts,
+                s.resource.amount_cents,
+            ),
+            rules,
+            triggers,
+            explained: vec![false; s.explain.len()],
+            fault_applied: vec![false; s.faults.len()],
+            redis_master: first,
+            next_msg: 1,
+            in_flight: 0,
+            emitted: 0,
+            end: None,
+            params: params.clone(),
+        };
+        // Faults first: a fault at time t hits before anything else that happens at t.
+        for (at, item) in initial {
+            sim.push(at, item);
+        }
+        for (i, w) in s.workers.iter().enumerate() {
+            sim.push(
+                w.start_ms,
+                Item::Timer {
+                    node: i as NodeId,
+                    epoch: 0,
+                    timer: Timer::Start,
+                },
+            );
+        }
+        sim
+    }
+
+    /// Simulated true time of the last processed event.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// The node a worker's `Dest::LockService` reaches now.
+    pub fn lock_service_node(&self) -> Option<NodeId> {
+        match self.params.lock.kind {
+            LockKind::Redis => Some(self.redis_master),
+            LockKind::Consensus => self.cluster.as_ref().map(Cluster::leader_node),
+            _ => None,
+        }
+    }
+
+    /// Whether the scenario's fault `index` has taken effect.
+    pub(crate) fn fault_applied(&self, index: usize) -> bool {
+        self.fault_applied.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether the scenario's `[[explain]]` entry `index` has been shown.
+    pub(crate) fn explanation_shown(&self, index: usize) -> bool {
+        self.explained.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether `node` is frozen by a pause now.
+    pub fn is_paused(&self, node: NodeId) -> bool {
+        self.nodes[usize::from(node)].paused_until.is_some()
+    }
+
+    fn push(&mut self, time: u64, item: Item) -> QueueKey {
+        self.seq += 1;
+        let key = (time, self.seq);
+        self.queue.insert(key, item);
+        key
+    }
+
+    /// Processes the next queued item, appending its events to `out`. False once the run has ended.
+    pub fn advance(&mut self, out: &mut Vec<TraceEvent>) -> bool {
+        if self.end.is_some() {
+            return false;
+        }
+        let limits = &self.params.scenario.limits;
+        let (max_time, max_events) = (limits.max_time_ms, limits.max_events);
+        let Some((&(next_time, _), _)) = self.queue.first_key_value() else {
+            self.finish(End::Quiet, out);
+            return true;
+        };
+        if next_time > max_time {
+            self.now = max_time;
+            self.finish(End::TimeLimit, out);
+            return true;
+        }
+        let Some(((time, seq), item)) = self.queue.pop_first() else {
+            return false;
+        };
+        if let Item::Timer {
+            node,
+            timer: Timer::RequestTimeout(_),
+            ..
+        } = item
+            && let Some(slot) = self.pending_timeout.get_mut(usize::from(node))
+            && *slot == Some((time, seq))
+        {
+            *slot = None;
+        }
+        self.now = time;
+        self.dispatch(item, out);
+        if self.in_flight == 0 && self.workers.iter().all(|w| w.phase.is_terminal()) {
+            self.finish(End::Finished, out);
+        } else if self.emitted >= max_events {
+            self.finish(End::EventLimit, out);
+        }
+        true
+    }
+
+    fn finish(&mut self, end: End, out: &mut Vec<TraceEvent>) {
+        self.end = Some(end);
+        let (label, explanation) = match end {
+            End::Finished => ("run complete", "Every worker has finished and no message is still in flight.".to_string()),
+            End::Quiet => ("run stalled", "Nothing more can happen: the remaining workers wait for answers that will never come.".to_string()),
+            End::TimeLimit => (
+                "time limit reached",
+                format!("The run stopped at its time limit of {} ms (limits.max_time_ms) before every worker had finished, so it proves nothing about safety: the outcome is inconclusive. Raise limits.max_time_ms to see how it ends.", self.params.scenario.limits.max_time_ms),
+            ),
+            End::EventLimit => (
+                "event limit reached",
+                format!("The run stopped after {} events (limits.max_events) before every worker had finished, so it proves nothing about safety: the outcome is inconclusive. Raise limits.max_events to see how it ends.", self.params.scenario.limits.max_events),
+            ),
+        };
+        let db = self.params.db;
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::Note,
+                from: db,
+                to: db,
+                message: None,
+                label: label.into(),
+                explanation,
+                tag: Some(Tag::RunEnds),
+            },
+        );
+    }
+
+    fn emit(&mut self, out: &mut Vec<TraceEvent>, mut ev: TraceEvent) {
+        let params = &self.params;
+        if !params.scenario.explain.is_empty() {
+            for (i, e) in params.scenario.explain.iter().enumerate() {
+                let node_matches = e
+                    .node
+                    .as_deref()
+                    .is_none_or(|n| params.names[usize::from(ev.from)] == n);
+                if !self.explained[i] && node_matches && ev.label.starts_with(&e.when) {
+                    self.explained[i] = true;
+                    ev.explanation = e.text.clone();
+                    break;
+                }
+            }
+        }
+        let trigger = self
+            .triggers
+            .iter()
+            .position(|t| !t.used && t.node == ev.from && ev.label.starts_with(&t.after));
+        let node = ev.from;
+        out.push(ev);
+        self.emitted += 1;
+        if let Some(i) = trigger {
+            self.triggers[i].used = true;
+            self.fault_applied[self.triggers[i].fault] = true;
+            let duration = self.triggers[i].duration_ms;
+            self.pause(node, duration, out);
+        }
+    }
+
+    fn name(&self, node: NodeId) -> &str {
+        &self.params.names[usize::from(node)]
+    }
+
+    fn dispatch(&mut self, item: Item, out: &mut Vec<TraceEvent>) {
+        match item {
+            Item::Fault(i) => self.apply_fault(i, out),
+            Item::Resume(node) => self.resume(node, out),
+            Item::Timer { node, epoch, timer } => {
+                let st = &mut self.nodes[usize::from(node)];
+                if !st.alive || st.epoch != epoch {
+                    return;
+                }
+                if st.paused_until.is_some() {
+                    st.backlog.push(Item::Timer { node, epoch, timer });
+                    return;
+                }
+                self.react(node, Stimulus::Timer(timer), out);
+            }
+            item @ Item::Deliver { .. } => self.deliver(item, out),
+            Item::Rest {
+                node,
+                epoch,
+                effects,
+            } => {
+                let st = &mut self.nodes[usize::from(node)];
+                if !st.alive || st.epoch != epoch {
+                    return;
+                }
+                if st.paused_until.is_some() {
+                    st.backlog.push(Item::Rest {
+                        node,
+                        epoch,
+                        effects,
+                    });
+                    return;
+                }
+                self.apply(node, Effects { items: effects }, out);
+            }
+        }
+    }
+
+    /// What the clock `node` times things with reads now: Redis compares wall-clock
+    /// milliseconds; etcd, ZooKeeper and the workers use a monotonic clock, which drift moves but
+    /// a clock jump does not (REFERENCE.md, "Clocks").
+    fn local_now(&self, node: NodeId) -> i64 {
+        let st = &self.nodes[usize::from(node)];
+        st.clock.local(self.now) - self.monotonic_shift(node)
+    }
+
+    /// How far `node`'s timing clock is behind its wall clock: 0 for a wall-clock reader.
+    fn monotonic_shift(&self, node: NodeId) -> i64 {
+        if self.params.role(node).reads_wall_clock() {
+            0
+        } else {
+            self.nodes[usize::from(node)].jumped_ms
+        }
+    }
+
+    fn leader_ok(&self, me: NodeId) -> bool {
+        let Some(cluster) = &self.cluster else {
+            return false;
+        };
+        let leader = cluster.leader_node();
+        let st = &self.nodes[usize::from(leader)];
+        cluster.leading && st.alive && st.paused_until.is_none() && self.reachable(leader, me)
+    }
+
+    /// Lets a Redis-like instance react with its context, then carries out its effects.
+    fn with_redis(
+        &mut self,
+        node: NodeId,
+        out: &mut Vec<TraceEvent>,
+        react: impl FnOnce(&mut RedisInstance, &mut RedisCtx<'_>),
+    ) {
+        let params = self.params.clone();
+        let mut fx = Effects::default();
+        let mut cx = RedisCtx {
+            name: &params.names[usize::from(node)],
+            now_local: self.local_now(node),
+            key: &params.lock.key,
+            names: &params.names,
+            fx: &mut fx,
+        };
+        react(
+            &mut self.redis[usize::from(node - params.first_service)],
+            &mut cx,
+        );
+        self.apply(node, fx, out);
+    }
+
+    /// A node wakes up for a timer or a message: the matching actor reacts, then its effects run.
+    fn react(&mut self, node: NodeId, stimulus: Stimulus, out: &mut Vec<TraceEvent>) {
+        let params = self.params.clone();
+        let now_local = self.local_now(node);
+        let name = &params.names[usize::from(node)];
+        let mut fx = Effects::default();
+        match params.role(node) {
+            Role::Worker => {
+                let mut cx = WorkerCtx {
+                    name,
+                    now_local,
+                    lock: &params.lock,
+                    rng: &mut self.rng.0,
+                    fx: &mut fx,
+                };
+                let worker = &mut self.workers[usize::from(node)];
+                match stimulus {
+                    Stimulus::Timer(timer) => worker.on_timer(timer, &mut cx),
+                    Stimulus::Message { payload, .. } => worker.on_message(payload, &mut cx),
+                }
+            }
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
+                return self.with_redis(node, out, |redis, cx| match stimulus {
+                    Stimulus::Timer(timer) => redis.on_timer(timer, cx),
+                    Stimulus::Message { from, payload } => redis.on_message(from, payload, cx),
+                });
+            }
+            Role::ConsensusNode => {
+                let leader_ok = self.leader_ok(node);
+                if let Some(cluster) = &mut self.cluster {
+                    let mut cx = ConsensusCtx {
+                        me: usize::from(node - cluster.base),
+                        now_local,
+                        key: &params.lock.key,
+                        names: &params.names,
+                        fx: &mut fx,
+                    };
+                    match stimulus {
+                        Stimulus::Timer(timer) => cluster.on_timer(timer, leader_ok, &mut cx),
+                        Stimulus::Message { from, payload } => {
+                            cluster.on_message(from, payload, &mut cx)
+                        }
+                    }
+                }
+            }
+            Role::Database => {
+                if let Stimulus::Message { from, payload } = stimulus {
+                    let mut cx = DbCtx {
+                        from_name: &params.names[usize::from(from)],
+                        fx: &mut fx,
+                    };
+                    self.db.on_message(from, payload, &mut cx);
+                }
+            }
+        }
+        self.apply(node, fx, out);
+    }
+
+    fn resolve(&self, dest: Dest) -> NodeId {
+        match dest {
+            Dest::LockService => self.lock_service_node().unwrap_or(self.params.db),
+            Dest::Instance(i) => self.params.first_service + i as NodeId,
+            Dest::Node(n) => n,
+            Dest::Db => self.params.db,
+        }
+    }
+
+    fn apply(&mut self, node: NodeId, fx: Effects, out: &mut Vec<TraceEvent>) {
+        let paused_before = self.is_paused(node);
+        let mut effects = fx.items.into_iter();
+        while let Some(effect) = effects.next() {
+            if !paused_before && self.is_paused(node) {
+                let st = &mut self.nodes[usize::from(node)];
+                let rest = std::iter::once(effect).chain(effects).collect();
+                st.backlog.push(Item::Rest {
+                    node,
+                    epoch: st.epoch,
+                    effects: rest,
+                });
+                return;
+            }
+            match effect {
+                Effect::Send { to, payload, tag } => {
+                    let to = self.resolve(to);
+                    self.send(node, to, payload, tag, out);
+                }
+                Effect::After { after_ms, timer } => {
+                    let st = &self.nodes[usize::from(node)];
+                    let (at, epoch) = (st.clock.after_local(self.now, after_ms), st.epoch);
+                    let key = self.push(at, Item::Timer { node, epoch, timer });
+                    if let Timer::RequestTimeout(_) = timer
+                        && let Some(slot) = self.pending_timeout.get_mut(usize::from(node))
+                        && let Some(stale) = slot.replace(key)
+                    {
+                        self.queue.remove(&stale);
+                    }
+                }
+                Effect::At { local_ms, timer } => {
+                    let st = &self.nodes[usize::from(node)];
+                    let wall = local_ms + self.monotonic_shift(node);
+                    let (at, epoch) = (st.clock.true_time_at(wall, self.now), st.epoch);
+                    self.push(at, Item::Timer { node, epoch, timer });
+                }
+                Effect::Event {
+                    kind,
+                    label,
+                    explanation,
+                    tag,
+                } => {
+                    self.emit(
+                        out,
+                        TraceEvent {
+                            time_ms: self.now,
+                            kind,
+                            from: node,
+                            to: node,
+                            message: None,
+                            label,
+                            explanation,
+                            tag,
+                        },
+                    );
+                }
+            }
+        }
+    }
+}

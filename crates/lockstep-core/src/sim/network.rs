@@ -1,0 +1,236 @@
+//! The network: partitions, per-link latency, and the delay/drop rules of message faults.
+
+use super::{Item, Sim, Stimulus};
+use crate::message::Payload;
+use crate::scenario::{Fault, FaultKind};
+use crate::topology::NodeId;
+use crate::trace::{EventKind, Tag, TraceEvent};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct MessageRule {
+    pub(super) drop: bool,
+    pub(super) extra_ms: u64,
+    pub(super) prefix: String,
+    pub(super) from: Option<NodeId>,
+    pub(super) to: Option<NodeId>,
+    pub(super) active_from: u64,
+    pub(super) used: bool,
+    /// The scenario's fault this rule came from (None for a what-if).
+    pub(super) fault: Option<usize>,
+}
+
+impl Sim {
+    pub(super) fn reachable(&self, a: NodeId, b: NodeId) -> bool {
+        let (ga, gb) = (
+            self.partition[usize::from(a)],
+            self.partition[usize::from(b)],
+        );
+        ga == 0 || gb == 0 || ga == gb
+    }
+
+    pub(super) fn latency(&self, a: NodeId, b: NodeId) -> u64 {
+        let p = &self.params;
+        p.links
+            .get(&(a.min(b), a.max(b)))
+            .copied()
+            .unwrap_or(p.latency_ms)
+    }
+
+    pub(super) fn send(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        payload: Payload,
+        tag: Option<Tag>,
+        out: &mut Vec<TraceEvent>,
+    ) {
+        let params = self.params.clone();
+        let label = payload.label(&params.lock.key, &params.batch);
+        let mut explanation = payload.explain(self.name(from), self.name(to), &params.lock.key);
+        let msg = self.next_msg;
+        self.next_msg += 1;
+        let now = self.now;
+        let send = |explanation: String, tag: Option<Tag>| TraceEvent {
+            time_ms: now,
+            kind: EventKind::Send,
+            from,
+            to,
+            message: Some(msg),
+            label: label.clone(),
+            explanation,
+            tag,
+        };
+        let lost = |label: String, explanation: String| TraceEvent {
+            time_ms: now,
+            kind: EventKind::Lost,
+            from,
+            to,
+            message: Some(msg),
+            label,
+            explanation,
+            tag: None,
+        };
+        if !self.reachable(from, to) {
+            self.emit(out, send(explanation, tag));
+            let why = format!(
+                "A partition separates {} from {}: the message never arrives.",
+                self.name(from),
+                self.name(to)
+            );
+            self.emit(out, lost(format!("lost: {label}"), why));
+            return;
+        }
+        let rule = self.rules.iter().position(|r| {
+            !r.used
+                && now >= r.active_from
+                && label.starts_with(&r.prefix)
+                && r.from.is_none_or(|f| f == from)
+                && r.to.is_none_or(|t| t == to)
+        });
+        let mut extra = 0;
+        let mut tag = tag;
+        if let Some(i) = rule {
+            self.rules[i].used = true;
+            if let Some(f) = self.rules[i].fault {
+                self.fault_applied[f] = true;
+            }
+            if self.rules[i].drop {
+                self.emit(out, send(explanation, tag));
+                self.emit(
+                    out,
+                    lost(
+                        format!("dropped: {label}"),
+                        "The network drops this message (fault). The sender is not told.".into(),
+                    ),
+                );
+                return;
+            }
+            extra = self.rules[i].extra_ms;
+            explanation.push_str(&format!(" The network holds this message for an extra {extra} ms (fault): it arrives long after it was sent."));
+            tag = tag.or(Some(Tag::Delayed { extra_ms: extra }));
+        }
+        let at = now + self.latency(from, to) + extra;
+        self.emit(out, send(explanation, tag));
+        self.in_flight += 1;
+        self.push(
+            at,
+            Item::Deliver {
+                msg,
+                from,
+                to,
+                payload,
+                label,
+                sent_at: now,
+                announced: false,
+            },
+        );
+    }
+
+    pub(super) fn rule(&self, f: &Fault, active_from: u64) -> MessageRule {
+        MessageRule {
+            drop: f.kind == FaultKind::Drop,
+            extra_ms: f.duration_ms.unwrap_or(0),
+            prefix: f.match_label.clone().unwrap_or_default(),
+            from: f.from.as_deref().and_then(|n| self.params.node(n)),
+            to: f.to.as_deref().and_then(|n| self.params.node(n)),
+            active_from,
+            used: false,
+            fault: None,
+        }
+    }
+
+    /// A message reaches its receiver: lost if the receiver is down, queued if it is paused,
+    /// otherwise handled at once.
+    pub(super) fn deliver(&mut self, item: Item, out: &mut Vec<TraceEvent>) {
+        let Item::Deliver {
+            msg,
+            from,
+            to,
+            payload,
+            label,
+            sent_at,
+            announced,
+        } = item
+        else {
+            return;
+        };
+        let st = &self.nodes[usize::from(to)];
+        if !st.alive {
+            self.in_flight -= 1;
+            let explanation = format!(
+                "{} is down, so the message is lost; {} will only notice when its timeout fires.",
+                self.name(to),
+                self.name(from)
+            );
+            self.emit(
+                out,
+                TraceEvent {
+                    time_ms: self.now,
+                    kind: EventKind::Lost,
+                    from,
+                    to,
+                    message: Some(msg),
+                    label: format!("lost: {label}"),
+                    explanation,
+                    tag: None,
+                },
+            );
+            return;
+        }
+        if st.paused_until.is_some() {
+            if !announced {
+                let explanation = format!(
+                    "{to} is paused: the message waits in its socket buffer, and {to} will handle it when it resumes, as if no time had passed.",
+                    to = self.name(to)
+                );
+                self.emit(
+                    out,
+                    TraceEvent {
+                        time_ms: self.now,
+                        kind: EventKind::Deliver,
+                        from,
+                        to,
+                        message: Some(msg),
+                        label: label.clone(),
+                        explanation,
+                        tag: None,
+                    },
+                );
+            }
+            let item = Item::Deliver {
+                msg,
+                from,
+                to,
+                payload,
+                label,
+                sent_at,
+                announced: true,
+            };
+            self.nodes[usize::from(to)].backlog.push(item);
+            return;
+        }
+        self.in_flight -= 1;
+        if !announced {
+            let explanation = format!(
+                "{} receives \"{label}\" from {}, {} ms after it was sent, and acts on it at once.",
+                self.name(to),
+                self.name(from),
+                self.now.saturating_sub(sent_at),
+            );
+            self.emit(
+                out,
+                TraceEvent {
+                    time_ms: self.now,
+                    kind: EventKind::Deliver,
+                    from,
+                    to,
+                    message: Some(msg),
+                    label,
+                    explanation,
+                    tag: None,
+                },
+            );
+        }
+        self.react(to, Stimulus::Message { from, payload }, out);
+    }
+}

@@ -1,0 +1,271 @@
+//! The model agrees with the real systems (issue 9, "Wrong outcomes to fix"): one small scenario
+//! per semantic, with the golden times and labels that only the true behaviour produces.
+
+use lockstep_core::scenario::Outcome;
+use lockstep_core::sim::End;
+use lockstep_core::{Run, run};
+use lockstep_tests::scenario;
+
+const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
+
+fn run_body(body: &str) -> Run {
+    run(&scenario(&format!("{HEAD}{body}")))
+}
+
+/// "time label" per event.
+fn lines(r: &Run) -> Vec<String> {
+    r.trace
+        .events
+        .iter()
+        .map(|e| format!("{} {}", e.time_ms, e.label))
+        .collect()
+}
+
+/// `expect` appears in order among the run's lines; none of `absent` appears anywhere.
+fn check(r: &Run, expect: &[&str], absent: &[&str]) {
+    let lines = lines(r);
+    let mut at = 0;
+    for want in expect {
+        match lines[at..].iter().position(|l| l == want) {
+            Some(i) => at += i + 1,
+            None => panic!("missing {want:?} (in order) in:\n{}", lines.join("\n")),
+        }
+    }
+    for not in absent {
+        assert!(
+            !lines.iter().any(|l| l.contains(not)),
+            "unexpected {not:?} in:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+const CONSENSUS_AB: &str = "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 3000\n";
+
+/// 1. etcd and ZooKeeper time leases on a monotonic clock: a +10 s wall-clock step on the leader
+///    revokes nothing, and B waits until A releases.
+#[test]
+fn a_clock_jump_on_a_consensus_leader_expires_no_lease() {
+    let r = run_body(&format!(
+        "{CONSENSUS_AB}[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 1000\n[[faults]]\nat_ms = 500\nkind = \"clock-jump\"\ntarget = \"node-1\"\nby_ms = 10000\n"
+    ));
+    check(
+        &r,
+        &[
+            "500 node-1's clock jumps +10000 ms",
+            "3006 write 3 payouts",
+            "3011 locked, revision=34",
+            "3014 B: already paid, nothing to do",
+        ],
+        &["expired", "revoked"],
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+    assert!(r.verdict.overlaps.is_empty());
+    let jump = &r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label.contains("jumps"))
+        .unwrap();
+    assert!(
+        jump.explanation.contains("monotonic"),
+        "{}",
+        jump.explanation
+    );
+}
+
+/// 2. A waiter counts its lease from when it sent its lock request (or its last answered
+///    keepalive), not from the grant: granted at 4010 after asking at 100 with a 5000 ms lease,
+///    its check at 5212 finds the lease gone and it does not write.
+#[test]
+fn a_consensus_waiter_counts_its_lease_from_its_request_not_from_the_grant() {
+    let r = run_body(&format!(
+        "{CONSENSUS_AB}[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 1200\ncheck_lease_before_write = true\n[[faults]]\nkind = \"drop\"\nmatch = \"write\"\nfrom = \"A\"\n"
+    ));
+    check(
+        &r,
+        &[
+            "4010 B holds the lock (token 34)",
+            "5103 lease 2 (B) expired",
+            "5212 lease check: expired 112 ms ago, abandon",
+        ],
+        &["ms left, write"],
+    );
+    assert_eq!(r.verdict.outcome, Outcome::NotProcessed);
+}
+
+/// 2b. A waiter whose own lease ran out while it waited is told (ErrSessionExpired) and asks
+///     again with a new session, instead of giving up on a free lock.
+#[test]
+fn a_waiter_whose_session_expired_is_told_and_asks_again() {
+    let r = run_body(
+        "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 6000\nrenew_every_ms = 1000\n[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\n",
+    );
+    check(
+        &r,
+        &[
+            "5100 B's session expired while waiting",
+            "5200 lock lock:batch-42 (lease 5000 ms)",
+            "6011 locked, revision=36",
+            "6014 B: already paid, nothing to do",
+        ],
+        &["gives up"],
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+    assert_eq!(r.end, End::Finished);
+}
+
+/// 3. A pause `after` an event freezes the node right there: the status read that A decided on
+///    in the same reaction goes out only when A resumes.
+#[test]
+fn a_pause_after_an_event_freezes_the_rest_of_that_reaction() {
+    let r = run_body(
+        "[lock]\nkind = \"redis\"\n[[workers]]\nname = \"A\"\nwork_ms = 100\n[[faults]]\nkind = \"pause\"\ntarget = \"A\"\nafter = \"A holds the lock\"\nduration_ms = 300\n",
+    );
+    check(
+        &r,
+        &[
+            "2 A holds the lock",
+            "2 A paused for 300 ms",
+            "302 A resumes",
+            "302 read status batch-42",
+            "404 write 3 payouts",
+        ],
+        &[],
+    );
+    let reads: Vec<u64> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.label.starts_with("read status"))
+        .map(|e| e.time_ms)
+        .collect();
+    assert_eq!(reads, [302, 303], "the read leaves only after the pause");
+}
+
+/// 4. A Redis restarted without persistence is empty: INCR returns 1. A database that has seen
+///    token 33 refuses the next holder: safe, but stuck, and the narration says so.
+#[test]
+fn a_redis_restart_without_persistence_restarts_the_counter_at_one() {
+    let r = run_body(
+        "[lock]\nkind = \"redis\"\nfirst_token = 33\n[resource]\nfencing = \"enforce\"\n[[workers]]\nname = \"A\"\nfencing = true\nwork_ms = 100\n[[workers]]\nname = \"B\"\nstart_ms = 50\nfencing = true\nwork_ms = 100\n[[faults]]\nat_ms = 20\nkind = \"crash\"\ntarget = \"redis\"\n[[faults]]\nat_ms = 30\nkind = \"restart\"\ntarget = \"redis\"\npersistent = false\n[[faults]]\nkind = \"drop\"\nmatch = \"write\"\nfrom = \"A\"\n",
+    );
+    check(
+        &r,
+        &[
+            "1 OK token=33",
+            "30 redis forgot the fencing counter (was 33)",
+            "51 OK token=1",
+            "53 rejected — 1 < last_token 33",
+        ],
+        &[],
+    );
+    let forgot = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label.contains("forgot the fencing counter"))
+        .unwrap();
+    assert!(forgot.explanation.contains("INCR returns 1"));
+    assert!(forgot.explanation.contains("stuck"));
+    assert_eq!(r.verdict.outcome, Outcome::NotProcessed);
+}
+
+/// 5. A consensus leader that crashes and restarts before an election comes back as a follower;
+///    an election follows, and the new leader times the leases, so a dead holder's lease expires.
+#[test]
+fn a_restarted_consensus_leader_is_a_follower_and_leases_still_expire() {
+    let r = run_body(
+        "[lock]\nkind = \"consensus\"\nttl_ms = 2000\nfirst_token = 33\n[resource]\nfencing = \"enforce\"\n[[workers]]\nname = \"A\"\nwork_ms = 1000\nfencing = true\n[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nfencing = true\nacquire_timeout_ms = 20000\n[[faults]]\nat_ms = 200\nkind = \"crash\"\ntarget = \"A\"\n[[faults]]\nat_ms = 300\nkind = \"crash\"\ntarget = \"node-1\"\n[[faults]]\nat_ms = 350\nkind = \"restart\"\ntarget = \"node-1\"\n",
+    );
+    check(
+        &r,
+        &[
+            "350 node-1 restarts",
+            "350 node-1 is a follower",
+            "603 leader of term 2, revision 34",
+            "2903 lease 1 (A) expired",
+            "2906 B holds the lock (token 35)",
+            "3409 applied 3",
+        ],
+        &["gives up"],
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// 6. Redis keeps a key alive while now <= expiry: a key set at 1 ms with a 5000 ms TTL is still
+///    there at 5001 and gone at 5002.
+#[test]
+fn a_redis_key_is_alive_at_its_expiry_millisecond() {
+    let r = run_body("[lock]\nkind = \"redis\"\n[[workers]]\nname = \"A\"\nwork_ms = 10000\n");
+    check(
+        &r,
+        &["1 OK", "5002 lock:batch-42 expired (A's TTL ran out)"],
+        &["5001 lock:batch-42 expired"],
+    );
+}
+
+/// The duplicate's narration names the two writers as they were, whichever was stale: in
+/// redlock-gc-pause stale A writes first and B's write is the repeat.
+#[test]
+fn the_duplicate_names_who_paid_first_without_calling_the_newest_holder_stale() {
+    let mut s = lockstep_tests::builtin("heartbeat-does-not-help");
+    s.explain.clear();
+    let r = run(&s);
+    let dup = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label.starts_with("DUPLICATE"))
+        .unwrap();
+    assert_eq!(
+        dup.explanation,
+        "A's write paid again 3 payouts that B's earlier write had paid: $3,750.00 paid twice. The database checks no fencing token, so nothing in it could tell a stale holder's write from the current one's."
+    );
+    let mut s = lockstep_tests::builtin("redlock-gc-pause");
+    s.explain.clear();
+    let r = run(&s);
+    let dup = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label.starts_with("DUPLICATE"))
+        .unwrap();
+    assert!(
+        dup.explanation
+            .starts_with("B's write paid again 3 payouts that A's earlier write had paid"),
+        "{}",
+        dup.explanation
+    );
+    assert!(!dup.explanation.contains("stale write"));
+}
+
+/// A grant never claims its token is higher than any issued before: after a failover the
+/// counter hands a number out again (redis-failover-token-rollback reissues 33).
+#[test]
+fn a_grant_does_not_claim_its_token_is_new() {
+    let mut s = lockstep_tests::builtin("redis-failover-token-rollback");
+    s.explain.clear();
+    let r = run(&s);
+    for e in &r.trace.events {
+        assert!(
+            !e.explanation.contains("higher than any"),
+            "{}: {}",
+            e.label,
+            e.explanation
+        );
+    }
+    let grants: Vec<&str> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.label == "OK token=33" && e.kind == lockstep_core::EventKind::Send)
+        .map(|e| e.explanation.as_str())
+        .collect();
+    assert_eq!(grants.len(), 2, "33 is issued twice");
+    assert!(
+        grants[1].contains("hands numbers out again"),
+        "{}",
+        grants[1]
+    );
+}
