@@ -108,3 +108,67 @@ fn long_messages_wrap_under_their_column() {
     );
     assert_eq!(summary, ["0 passed, 0 failed, 1 invalid"]);
 }
+
+/// naive-gc-pause with a typo in its pause's `after` and in one explanation's `when`.
+fn typo() -> String {
+    builtin_source("naive-gc-pause")
+        .replace(
+            "at_ms = 1000\nkind = \"pause\"",
+            "after = \"leese check\"\nkind = \"pause\"",
+        )
+        .replace("when = \"DUPLICATE\"", "when = \"DUPLICATES\"")
+        .replace("expect = \"double-write\"", "expect = \"safe\"")
+}
+
+#[test]
+fn a_fault_that_never_applied_fails_check_and_warns_in_run() {
+    let dir = scratch("unapplied");
+    let path = write(&dir, "typo.toml", &typo());
+    // The outcome matches `expect` (without its pause nothing goes wrong), but the scenario
+    // proves nothing: check fails it, naming the fault.
+    let o = lockstep_env(&["check", &path, "fenced-gc-pause"], &[("COLUMNS", "300")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("FAIL ") && lines[0].contains("typo.toml"),
+        "{text}"
+    );
+    assert!(
+        lines[0].ends_with("never applied: faults[0].after: A never had an event whose label starts with \"leese check\", so this pause never happened"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "never applied: explain[3].when: no event has a label starting with \"DUPLICATES\""
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("1 passed, 1 failed\n"), "{text}");
+
+    // `run` still runs it, and says on stderr which file and what never applied.
+    let o = lockstep(&["run", &path, "--brief"]);
+    assert!(o.status.success());
+    assert!(
+        stdout(&o).contains("verdict: safe (as expected)"),
+        "{}",
+        stdout(&o)
+    );
+    let err = common::stderr(&o);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert!(
+        warnings[0].starts_with(&format!(
+            "warning: {path}: faults[0].after: A never had an event"
+        )),
+        "{err}"
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("explain[3].when")),
+        "{err}"
+    );
+    // The built-ins have none.
+    for id in common::builtin_ids() {
+        let o = lockstep(&["run", &id, "--brief"]);
+        assert_eq!(common::stderr(&o), "", "{id}");
+    }
+}

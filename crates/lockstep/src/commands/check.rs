@@ -1,6 +1,7 @@
 //! `lockstep check [ID|FILE|FOLDER]...`: run scenarios and compare each outcome with its
-//! `expect`. Every scenario gets a line, whatever happened to the others, and the exit status is
-//! the worst of them: 0 all as expected, 1 a mismatch, 2 invalid input.
+//! `expect`, and fail any whose faults or explanations never applied. Every scenario gets a line,
+//! whatever happened to the others, and the exit status is the worst of them: 0 all as expected,
+//! 1 a mismatch or an unapplied fault, 2 invalid input.
 
 use std::process::ExitCode;
 
@@ -14,8 +15,9 @@ use crate::text::wrap::{hanging, paint};
 
 /// Run scenarios and compare each outcome with its `expect` (all built-ins if none given).
 ///
-/// A folder stands for every .toml file in it. Every scenario is reported; the exit status is
-/// the worst: 0 all match, 1 a mismatch, 2 invalid input.
+/// A folder stands for every .toml file in it. A fault or explanation that never applied fails
+/// the scenario. Every scenario is reported; the exit status is the worst: 0 all match, 1 a
+/// mismatch or something that never applied, 2 invalid input.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Built-in ids, scenario files or folders of them.
@@ -45,7 +47,8 @@ impl Status {
 struct Entry {
     label: String,
     status: Status,
-    detail: String,
+    /// What happened: one item per line.
+    details: Vec<String>,
 }
 
 pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
@@ -71,7 +74,7 @@ fn check_one(target: Target) -> Entry {
             return Entry {
                 label: path,
                 status: Status::Invalid,
-                detail: why,
+                details: vec![why],
             };
         }
     };
@@ -81,22 +84,33 @@ fn check_one(target: Target) -> Entry {
             return Entry {
                 label: arg,
                 status: Status::Invalid,
-                detail: e.to_string(),
+                details: vec![e.to_string()],
             };
         }
     };
-    let got = simulate(&scenario).verdict.outcome;
-    if got == scenario.expect {
+    let run = simulate(&scenario);
+    let got = run.verdict.outcome;
+    let mut problems = Vec::new();
+    if got != scenario.expect {
+        problems.push(format!("expected {}, got {got}", scenario.expect));
+    }
+    // A fault that never fired proves nothing, whatever the outcome.
+    problems.extend(
+        run.unapplied()
+            .into_iter()
+            .map(|u| format!("never applied: {u}")),
+    );
+    if problems.is_empty() {
         Entry {
             label: arg,
             status: Status::Passed,
-            detail: got.to_string(),
+            details: vec![got.to_string()],
         }
     } else {
         Entry {
             label: arg,
             status: Status::Failed,
-            detail: format!("expected {}, got {got}", scenario.expect),
+            details: problems,
         }
     }
 }
@@ -119,15 +133,23 @@ fn report(entries: &[Entry], ctx: &mut Ctx) -> Result<(), CliError> {
             paint(word_style, &format!("{word:<5}")),
             e.label
         );
-        hanging(
-            &mut text,
-            &prefix,
-            5 + 2 + label_width + 2,
-            &e.detail,
-            anstyle::Style::new(),
-            ctx.term.width,
-            7,
-        );
+        let col = 5 + 2 + label_width + 2;
+        for (i, detail) in e.details.iter().enumerate() {
+            let prefix = if i == 0 {
+                prefix.clone()
+            } else {
+                " ".repeat(col)
+            };
+            hanging(
+                &mut text,
+                &prefix,
+                col,
+                detail,
+                anstyle::Style::new(),
+                ctx.term.width,
+                7,
+            );
+        }
     }
     let count = |s: Status| entries.iter().filter(|e| e.status == s).count();
     let mut summary = format!(

@@ -34,6 +34,14 @@ impl Ctx<'_> {
     }
 }
 
+/// Warns about each fault and explanation of the scenario that never applied: a scenario written
+/// to show a failure must not seem to pass because its fault never fired.
+pub fn warn_unapplied(ctx: &mut Ctx, scenario: &str, run: &lockstep_core::Run) {
+    for u in run.unapplied() {
+        ctx.warn(&format_args!("{scenario}: {u}"));
+    }
+}
+
 pub fn execute(command: Command, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
     match command {
         Command::List(args) => list::exec(args, ctx),

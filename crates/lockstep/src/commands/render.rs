@@ -46,6 +46,7 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
     }
     let scenario = load(&args.scenario)?;
     let run = simulate(&scenario);
+    super::warn_unapplied(ctx, &args.scenario, &run);
     let options = Options {
         time_mode: if args.to_scale {
             TimeMode::ToScale

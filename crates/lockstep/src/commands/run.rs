@@ -68,6 +68,7 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
     }
     let scenario = load(&args.scenario)?;
     let run = simulate(&scenario);
+    super::warn_unapplied(ctx, &args.scenario, &run);
     let text = match args.format {
         Format::Text => timeline(
             &scenario,

@@ -8,6 +8,7 @@ pub mod wrap;
 use std::fmt::Write;
 
 use lockstep_core::actors::db::money;
+use lockstep_core::sim::End;
 use lockstep_core::{EventKind, Run, Scenario, Trace, TraceEvent};
 
 use self::fold::Fold;
@@ -235,6 +236,13 @@ fn verdict(s: &mut String, scenario: &Scenario, run: &Run, width: usize) {
     }
     if !v.processed {
         details.push("the batch was not processed".into());
+    }
+    match run.end {
+        End::TimeLimit => details
+            .push("the run was cut off at limits.max_time_ms before every worker finished".into()),
+        End::EventLimit => details
+            .push("the run was cut off at limits.max_events before every worker finished".into()),
+        End::Finished | End::Quiet => {}
     }
     for d in details {
         // Two spaces, continuation lines four.

@@ -49,6 +49,7 @@ pub fn outcome(outcome: Outcome) -> Style {
         Outcome::Safe => fg(AnsiColor::Green).bold(),
         Outcome::DoubleWrite => fg(AnsiColor::Red).bold(),
         Outcome::NotProcessed => fg(AnsiColor::Yellow).bold(),
+        Outcome::Inconclusive => fg(AnsiColor::Yellow),
     }
 }
 
