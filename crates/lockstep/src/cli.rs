@@ -10,7 +10,7 @@ use crate::commands::{check, completions, list, man, render, run};
 #[derive(Debug, Parser)]
 #[command(name = "lockstep", version, about, long_about = None, max_term_width = 100)]
 pub struct Args {
-    /// When to colour the output: auto colours a terminal unless NO_COLOR is set.
+    /// Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(
         long,
         value_enum,
@@ -34,14 +34,11 @@ pub enum Command {
     Man(man::Args),
 }
 
-/// `--color`.
+/// `--color` (its help says what each value does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorWhen {
-    /// Colour when writing to a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
     Auto,
-    /// Always colour, even into a pipe or a file.
     Always,
-    /// Never colour.
     Never,
 }
 

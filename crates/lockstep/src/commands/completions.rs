@@ -9,7 +9,7 @@ use super::Ctx;
 use crate::cli::Args as Cli;
 use crate::error::CliError;
 
-/// Print a shell completion script.
+/// Print a shell completion script (bash, zsh, fish, elvish, powershell)
 ///
 /// bash: lockstep completions bash > ~/.local/share/bash-completion/completions/lockstep
 /// zsh:  lockstep completions zsh > ~/.zfunc/_lockstep  (with ~/.zfunc in fpath)

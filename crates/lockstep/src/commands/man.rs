@@ -28,10 +28,12 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
             ctx.out.write_all(&page)?;
         }
         Some(dir) => {
-            clap_mangen::generate_to(cmd, &dir).map_err(|source| CliError::WriteFile {
+            let failed = |source| CliError::WriteFile {
                 path: dir.display().to_string(),
                 source,
-            })?;
+            };
+            std::fs::create_dir_all(&dir).map_err(failed)?;
+            clap_mangen::generate_to(cmd, &dir).map_err(failed)?;
             writeln!(ctx.out, "wrote the manual pages to {}", dir.display())?;
         }
     }

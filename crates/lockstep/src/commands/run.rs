@@ -61,7 +61,8 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
                 _ => "pictures show labels only, never the explanations, and never fold",
             };
             return Err(CliError::Usage(format!(
-                "{flag} only shapes the text timeline, and {why}; leave out {flag} or use --format text (not {})",
+                "{flag} only shapes the text timeline (--format text), and this is --format {}: \
+                 {why}; leave out {flag}",
                 args.format.name()
             )));
         }
