@@ -153,3 +153,72 @@ fn no_arguments_prints_help() {
         "{text}"
     );
 }
+
+#[test]
+fn scenario_mistakes_are_explained_with_what_is_allowed() {
+    let dir = scratch("mistakes");
+    let naive = builtin_source("naive-gc-pause");
+    let cases = [
+        ("empty.toml", String::new(), vec!["empty.toml:1:1", "empty"]),
+        (
+            "twice.toml",
+            naive.replace("name = \"B\"", "name = \"A\""),
+            vec!["workers[1].name", "`A`", "twice"],
+        ),
+        (
+            "fencing.toml",
+            naive.replace("fencing = \"off\"", "fencing = true"),
+            vec![
+                "resource.fencing",
+                "`off`",
+                "`writes`",
+                "`enforce`",
+                "`permissive`",
+            ],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        let path = write(&dir, name, &text);
+        let o = lockstep(&["run", &path]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = stderr(&o);
+        for n in needles {
+            assert!(err.contains(n), "{name}: missing {n:?} in {err}");
+        }
+    }
+}
+
+/// Every `lockstep` command the README shows (those that need no file of yours and no shell
+/// redirection) works as written.
+#[test]
+fn the_readme_commands_work() {
+    let readme = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"),
+    )
+    .expect("README.md");
+    let dir = scratch("readme");
+    let mut ran = 0;
+    let mut in_code = false;
+    let commands = readme.lines().filter(|l| {
+        if l.starts_with("```") {
+            in_code = l.trim() == "```sh";
+            return false;
+        }
+        in_code && l.starts_with("lockstep ")
+    });
+    for line in commands {
+        let command = line.split(" #").next().unwrap_or(line).trim();
+        if command.contains(['>', '|']) || command.contains("my-") {
+            continue;
+        }
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let o = common::command(&args)
+            .current_dir(&dir)
+            .output()
+            .expect("runs");
+        assert!(o.status.success(), "{command}: {}", stderr(&o));
+        ran += 1;
+    }
+    assert!(ran >= 8, "only {ran} commands found in the README");
+    assert!(readme.contains("cargo install --path crates/lockstep"));
+}
