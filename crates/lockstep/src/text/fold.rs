@@ -3,9 +3,9 @@
 
 use lockstep_core::TraceEvent;
 
-/// The longest round of events looked for (a Redlock round to five instances and its release is
-/// 40 events).
-pub const MAX_ROUND: usize = 64;
+/// The longest round of events looked for: a Redlock round to five instances and its release is
+/// 40 events; 60 workers retrying against one Redis make a round of 236.
+pub const MAX_ROUND: usize = 256;
 /// A round is folded when it happens at least this many times in a row.
 pub const MIN_OCCURRENCES: usize = 3;
 
