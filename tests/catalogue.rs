@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 23;
+const CATALOGUE_SIZE: usize = 32;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -262,6 +262,112 @@ const GOLDEN: &[Golden] = &[
             "B's session expired while waiting",
             "B holds the lock (token 36)",
             "applied 3",
+        ],
+    ),
+    (
+        "consensus-lock-delay",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "lease of A revoked, revision 35",
+            "lock-delay: free, but not grantable for 10000 ms",
+            "B holds the lock (token 34)",
+            "B: already paid, nothing to do",
+        ],
+    ),
+    (
+        "redlock-split-votes",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "Redlock failed: 2/5, unlock all",
+            "Redlock failed: 1/5, unlock all",
+            "C holds the lock",
+            "A gives up after 5 tries",
+            "applied 3",
+        ],
+    ),
+    (
+        "redlock-split-votes-one-try",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "A gives up after 1 try",
+            "B gives up after 1 try",
+            "C gives up after 1 try",
+        ],
+    ),
+    (
+        "redis-unsafe-del-release",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "lease check: expired 1004 ms ago, abandon",
+            "A's DEL deleted B's lock",
+            "C holds the lock",
+            "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "conditional-write",
+        0,
+        0,
+        0,
+        true,
+        &["0 rows updated: status is paid", "A: nothing to update"],
+    ),
+    (
+        "write-retry-duplicates",
+        3,
+        0,
+        0,
+        false,
+        &[
+            "dropped: applied 3",
+            "no answer to the write: retry 1 of 1",
+            "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "write-retry-idempotent",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "dropped: applied 3",
+            "no answer to the write: retry 1 of 1",
+            "already applied (3 no-ops)",
+        ],
+    ),
+    (
+        "idempotency-key-expired",
+        3,
+        0,
+        0,
+        false,
+        &[
+            "3 idempotency keys forgotten",
+            "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "idempotency-key-reused",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "error: idempotency key reused with other parameters",
+            "B's write is refused",
         ],
     ),
 ];

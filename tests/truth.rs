@@ -269,3 +269,24 @@ fn a_grant_does_not_claim_its_token_is_new() {
         grants[1]
     );
 }
+
+/// Chubby's lock-delay holds an expired holder's lock free for the delay; without it the same
+/// run pays twice.
+#[test]
+fn lock_delay_keeps_an_expired_lock_untaken_for_its_delay() {
+    let with = lockstep_tests::builtin("consensus-lock-delay");
+    let mut without = with.clone();
+    without.lock.lock_delay_ms = None;
+    let r = run(&with);
+    check(
+        &r,
+        &[
+            "5005 lock-delay: free, but not grantable for 10000 ms",
+            "6100 write 3 payouts",
+            "15005 locked, revision=34",
+        ],
+        &[],
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+    assert_eq!(run(&without).verdict.outcome, Outcome::DoubleWrite);
+}

@@ -79,3 +79,17 @@ fn a_fault_timed_after_the_run_ended_is_reported() {
         found[0].message
     );
 }
+
+/// The complete example in docs/scenario-format.md parses, reaches its `expect`, and every fault
+/// and explanation in it applies.
+#[test]
+fn the_documented_example_runs_as_written() {
+    let doc = include_str!("../docs/scenario-format.md");
+    let start = doc.find("```toml\n").expect("a TOML example") + "```toml\n".len();
+    let end = start + doc[start..].find("```").expect("its end");
+    let s = scenario(&doc[start..end]);
+    let r = run(&s);
+    assert_eq!(r.verdict.outcome, s.expect);
+    assert_eq!(r.verdict.writes_rejected, 1, "A's late write is refused");
+    assert_eq!(r.unapplied(), vec![]);
+}

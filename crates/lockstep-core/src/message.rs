@@ -11,8 +11,15 @@ pub enum ReadResult {
 /// Result of a batch write at the database.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum WriteResult {
-    Applied { applied: u32, noops: u32 },
+    Applied {
+        applied: u32,
+        noops: u32,
+    },
     Rejected(String),
+    /// A conditional write (`UPDATE ... WHERE status = 'unpaid'`) found the batch paid.
+    NothingToUpdate,
+    /// An idempotency key came back with a different amount (Stripe answers with an error).
+    KeyReused,
 }
 
 /// One change shipped from a Redis master to its replica.
@@ -53,6 +60,15 @@ pub enum Payload {
         req: u64,
         ok: bool,
         token: Option<u64>,
+    },
+    /// Plain `DEL key`: deletes the key whoever holds it (an unsafe release).
+    DelPlain {
+        req: u64,
+    },
+    /// The answer to a plain `DEL`: how many keys it removed (0 or 1).
+    DelPlainReply {
+        req: u64,
+        deleted: bool,
     },
     /// Compare-and-delete release.
     Del {
@@ -134,6 +150,8 @@ pub enum Payload {
         token: Option<u64>,
         keys: bool,
         payouts: u32,
+        /// Per payout, when the worker computed its own amount; None: the batch's amount.
+        amount_cents: Option<u64>,
     },
     WriteReply {
         req: u64,
@@ -166,6 +184,9 @@ impl Payload {
             } => format!("OK{}", token_suffix(*token)),
             Payload::SetReply { ok: false, .. } => "nil (key exists)".into(),
             Payload::Del { .. } => format!("DEL {key} if value matches"),
+            Payload::DelPlain { .. } => format!("DEL {key}"),
+            Payload::DelPlainReply { deleted: true, .. } => "(integer) 1: deleted".into(),
+            Payload::DelPlainReply { deleted: false, .. } => "(integer) 0: no such key".into(),
             Payload::DelReply { deleted: true, .. } => "deleted".into(),
             Payload::DelReply { deleted: false, .. } => "not deleted (not the holder)".into(),
             Payload::Extend { ttl_ms, .. } => format!("PEXPIRE {key} {ttl_ms} if value matches"),
@@ -226,6 +247,10 @@ impl Payload {
                     format!("applied {applied}, {noops} no-ops")
                 }
                 WriteResult::Rejected(why) => format!("rejected — {why}"),
+                WriteResult::NothingToUpdate => "0 rows updated: status is paid".into(),
+                WriteResult::KeyReused => {
+                    "error: idempotency key reused with other parameters".into()
+                }
             },
         }
     }
@@ -248,10 +273,15 @@ impl Payload {
                 None => format!("{key} was free, so {to} now holds it until the TTL runs out on {from}'s clock or {to} releases it."),
             },
             Payload::SetReply { ok: false, .. } => format!("{key} exists: someone else holds the lock, so NX refuses {to}."),
+            Payload::DelPlain { .. } => format!(
+                "{from} releases the lock with a plain DEL: {to} deletes {key} whoever holds it now. If {from}'s TTL ran out and someone else took the lock, this deletes their lock; the Redis docs release only with a compare-and-delete script for this reason."
+            ),
+            Payload::DelPlainReply { deleted: true, .. } => format!("The key is gone, whoever held it: {to} cannot tell from this answer whose lock it deleted."),
+            Payload::DelPlainReply { deleted: false, .. } => "There was no key to delete: the lock was already free or taken and released by someone else.".into(),
             Payload::Del { .. } => format!(
                 "{from} releases the lock with compare-and-delete: {to} deletes {key} only if it still holds {from}'s random value, so a late release cannot delete someone else's lock."
             ),
-            Payload::DelReply { deleted: true, .. } => format!("{to}'s value was still there, so the key is gone and the lock is free."),
+            Payload::DelReply { deleted: true, .. } => "The key is gone and the lock is free.".into(),
             Payload::DelReply { deleted: false, .. } => format!(
                 "The key no longer holds {to}'s value (it expired, and perhaps someone else took it), so nothing is deleted."
             ),
@@ -303,6 +333,8 @@ impl Payload {
                 }
                 WriteResult::Applied { .. } => "Some payouts were new, the others were recognised by their idempotency keys.".into(),
                 WriteResult::Rejected(why) => rejected_text(to, why, "write"),
+                WriteResult::NothingToUpdate => format!("The write was UPDATE ... WHERE status = 'unpaid', and the batch is already paid, so no row matched and nothing was paid: the check and the act were one step at the database, which no lock can give {to}."),
+                WriteResult::KeyReused => format!("{to}'s write reused idempotency keys with a different amount; like Stripe, the database refuses rather than guess which one was meant."),
             },
         }
     }
@@ -313,6 +345,8 @@ impl Payload {
             Payload::Set { req, .. }
             | Payload::SetReply { req, .. }
             | Payload::Del { req, .. }
+            | Payload::DelPlain { req }
+            | Payload::DelPlainReply { req, .. }
             | Payload::DelReply { req, .. }
             | Payload::Extend { req, .. }
             | Payload::ExtendReply { req, .. }

@@ -26,12 +26,22 @@ pub struct Database {
     pub noops: u32,
     /// Who wrote the batch first (for narration).
     pub first_writer: Option<String>,
+    /// Writes are `UPDATE ... WHERE status = 'unpaid'`.
+    pub conditional: bool,
+    /// How long an idempotency key is remembered; None: for the whole run.
+    pub retention_ms: Option<u64>,
+    /// Per payout: the amount and the time (db clock) its idempotency key was stored.
+    pub keys: Vec<Option<(u64, i64)>>,
+    /// Writes refused: nothing to update, or a key reused with another amount.
+    pub writes_refused: u32,
 }
 
 /// What the database sees while it reacts.
 #[derive(Debug)]
 pub struct DbCtx<'a> {
     pub from_name: &'a str,
+    /// The database's clock, for the retention of idempotency keys.
+    pub now_local: i64,
     pub fx: &'a mut Effects,
 }
 
@@ -49,6 +59,10 @@ impl Database {
             reads_rejected: 0,
             noops: 0,
             first_writer: None,
+            conditional: false,
+            retention_ms: None,
+            keys: vec![None; payouts as usize],
+            writes_refused: 0,
         }
     }
 
@@ -103,8 +117,16 @@ impl Database {
                 token,
                 keys,
                 payouts,
+                amount_cents,
             } => {
                 let before = self.last_token;
+                let amount = amount_cents.unwrap_or(self.amount_cents);
+                if let Some(result) = self.refusal(token, keys, payouts, amount, cx) {
+                    self.writes_refused += 1;
+                    cx.fx
+                        .send(Dest::Node(from), Payload::WriteReply { req, result });
+                    return;
+                }
                 match self.fence(token, true) {
                     Err(why) => {
                         self.writes_rejected += 1;
@@ -123,7 +145,7 @@ impl Database {
                         );
                     }
                     Ok(()) => {
-                        let (applied, noops, duplicated) = self.apply(payouts, keys);
+                        let (applied, noops, duplicated) = self.apply(payouts, keys, amount, cx);
                         self.writes_accepted += 1;
                         if duplicated > 0 {
                             let cents = u64::from(duplicated) * self.amount_cents;
@@ -139,7 +161,11 @@ impl Database {
                                 format!(
                                     "{writer}'s write paid again {duplicated} payouts that {by} had paid: {} paid twice. {}",
                                     money(cents),
-                                    self.why_both_passed(token)
+                                    if first == writer {
+                                        "To the database a repeated write looks like a new one unless its payouts carry idempotency keys it still remembers.".to_string()
+                                    } else {
+                                        self.why_both_passed(token)
+                                    }
                                 ),
                                 Some(Tag::Duplicate { payouts: duplicated, cents }),
                             );
@@ -178,20 +204,80 @@ impl Database {
         }
     }
 
-    /// Applies a batch write; returns (applied, no-ops, newly duplicated payouts).
-    fn apply(&mut self, payouts: u32, keys: bool) -> (u32, u32, u32) {
-        let (mut applied, mut noops, mut duplicated) = (0, 0, 0);
-        let n = (payouts as usize).min(self.applied.len());
-        for count in &mut self.applied[..n] {
-            if self.idempotency && keys && *count > 0 {
-                noops += 1;
-                continue;
+    /// A write refused before fencing is even checked: a conditional write that finds the batch
+    /// paid, or an idempotency key that comes back with another amount (Stripe's error).
+    fn refusal(
+        &self,
+        token: Option<u64>,
+        keys: bool,
+        payouts: u32,
+        amount: u64,
+        cx: &DbCtx<'_>,
+    ) -> Option<WriteResult> {
+        if self.conditional && self.paid {
+            // A fenced-off writer is told about its token first, as the database would check it
+            // in the same statement; a current one finds nothing to update.
+            if self.fencing != FencingMode::Off && token.is_some() && self.last_token > token {
+                return None;
             }
-            *count += 1;
+            return Some(WriteResult::NothingToUpdate);
+        }
+        if self.idempotency && keys {
+            let n = (payouts as usize).min(self.keys.len());
+            let reused = self.keys[..n]
+                .iter()
+                .flatten()
+                .any(|&(stored, at)| stored != amount && !self.forgotten(at, cx.now_local));
+            if reused {
+                return Some(WriteResult::KeyReused);
+            }
+        }
+        None
+    }
+
+    /// Whether a key stored at `at` has outlived its retention by `now`.
+    fn forgotten(&self, at: i64, now: i64) -> bool {
+        self.retention_ms
+            .is_some_and(|r| now.saturating_sub(at) > r as i64)
+    }
+
+    /// Applies a batch write; returns (applied, no-ops, newly duplicated payouts).
+    fn apply(
+        &mut self,
+        payouts: u32,
+        keys: bool,
+        amount: u64,
+        cx: &mut DbCtx<'_>,
+    ) -> (u32, u32, u32) {
+        let (mut applied, mut noops, mut duplicated, mut pruned) = (0, 0, 0, 0);
+        let n = (payouts as usize).min(self.applied.len());
+        let keyed = self.idempotency && keys;
+        for i in 0..n {
+            if keyed && let Some((_, at)) = self.keys[i] {
+                if !self.forgotten(at, cx.now_local) {
+                    noops += 1;
+                    continue;
+                }
+                pruned += 1;
+            }
+            if keyed {
+                self.keys[i] = Some((amount, cx.now_local));
+            }
+            self.applied[i] += 1;
             applied += 1;
-            if *count > 1 {
+            if self.applied[i] > 1 {
                 duplicated += 1;
             }
+        }
+        if pruned > 0 {
+            let retention = self.retention_ms.unwrap_or_default();
+            cx.fx.state(
+                format!("{pruned} idempotency keys forgotten"),
+                format!(
+                    "The database keeps idempotency keys for {retention} ms, and these were older: it no longer knows the payouts were made, so the retry pays them again (Stripe keeps keys for at least 24 hours for this reason)."
+                ),
+                None,
+            );
         }
         self.noops += noops;
         self.paid = true;
@@ -223,6 +309,7 @@ mod tests {
             payload,
             &mut DbCtx {
                 from_name: "A",
+                now_local: 0,
                 fx: &mut fx,
             },
         );
@@ -243,6 +330,7 @@ mod tests {
                 token,
                 keys: false,
                 payouts: 3,
+                amount_cents: None,
             },
         ) {
             Payload::WriteReply { result, .. } => result,
@@ -344,6 +432,7 @@ mod tests {
                 token: None,
                 keys: true,
                 payouts: 3,
+                amount_cents: None,
             },
         );
         let again = access(
@@ -353,6 +442,7 @@ mod tests {
                 token: None,
                 keys: true,
                 payouts: 3,
+                amount_cents: None,
             },
         );
         assert!(matches!(

@@ -50,6 +50,8 @@ pub enum Timer {
     LeaseCheck,
     /// A queued consensus client checks whether its own session (lease) has run out.
     SessionExpiry,
+    /// A consensus leader's lock-delay is over: the lock may be granted again.
+    LockDelayOver,
 }
 
 /// Something an actor wants done.

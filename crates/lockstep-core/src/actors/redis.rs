@@ -233,6 +233,35 @@ impl RedisInstance {
                 cx.fx
                     .send_tagged(Dest::Node(from), Payload::DelReply { req, deleted }, tag);
             }
+            Payload::DelPlain { req } => {
+                let mut tag = None;
+                let deleted = self.key.take();
+                if let Some(k) = deleted {
+                    self.generation += 1;
+                    self.replicate(ReplOp::DelKey, cx);
+                    let holder = cx.owner(k.owner);
+                    if k.owner != from {
+                        cx.fx.state(
+                            format!("{}'s DEL deleted {holder}'s lock", cx.owner(from)),
+                            format!(
+                                "The key held {holder}'s value, not {sender}'s: {sender}'s lease had run out and {holder} had taken the lock. A plain DEL does not check, so {holder}'s lock is gone while {holder} still works under it.",
+                                sender = cx.owner(from)
+                            ),
+                            None,
+                        );
+                    }
+                    tag = Some(Tag::ServiceFrees {
+                        holder,
+                        reason: FreeReason::Released,
+                    });
+                }
+                let deleted = deleted.is_some();
+                cx.fx.send_tagged(
+                    Dest::Node(from),
+                    Payload::DelPlainReply { req, deleted },
+                    tag,
+                );
+            }
             Payload::Extend { req, value, ttl_ms } => {
                 let ok = self.key.is_some_and(|k| k.value == value);
                 if let Some(k) = self.key.as_mut().filter(|_| ok) {

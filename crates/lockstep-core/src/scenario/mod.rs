@@ -131,10 +131,18 @@ pub struct LockConfig {
     pub instance_timeout_ms: Option<u64>,
     /// redlock: upper bound of the random retry delay.
     pub retry_delay_ms: Option<u64>,
+    /// redlock: send to every instance at once (node-redlock, redsync) instead of in turn.
+    pub parallel: Option<bool>,
+    /// redlock: give up after this many rounds (redlock-rb: 3, redsync: 32); default: until
+    /// the worker's acquire timeout.
+    pub max_tries: Option<u32>,
     /// consensus: number of nodes.
     pub nodes: Option<u32>,
     /// consensus: how long followers wait without a leader before an election.
     pub election_timeout_ms: Option<u64>,
+    /// consensus: Chubby's lock-delay: after a holder's lease expires, nobody may take the lock
+    /// for this long (a release by the holder is not delayed).
+    pub lock_delay_ms: Option<u64>,
 }
 
 /// `[network]`.
@@ -205,6 +213,11 @@ pub struct ResourceConfig {
     pub payouts: u32,
     #[serde(default = "defaults::amount_cents")]
     pub amount_cents: u64,
+    /// The write is `UPDATE ... WHERE status = 'unpaid'`: a second writer finds nothing to update.
+    #[serde(default)]
+    pub conditional_write: bool,
+    /// How long the database remembers an idempotency key; unset = for the whole run.
+    pub idempotency_retention_ms: Option<u64>,
 }
 
 impl Default for ResourceConfig {
@@ -215,6 +228,8 @@ impl Default for ResourceConfig {
             batch: defaults::batch(),
             payouts: defaults::payouts(),
             amount_cents: defaults::amount_cents(),
+            conditional_write: false,
+            idempotency_retention_ms: None,
         }
     }
 }
@@ -262,6 +277,15 @@ pub struct WorkerConfig {
     /// A request without an answer after this long has failed.
     #[serde(default = "defaults::request_timeout_ms")]
     pub request_timeout_ms: u64,
+    /// redis: release with a plain `DEL` instead of compare-and-delete (unsafe: it deletes
+    /// whoever's lock is there).
+    #[serde(default)]
+    pub unsafe_release: bool,
+    /// Send a write again this many times when its answer does not come.
+    #[serde(default)]
+    pub retry_writes: u32,
+    /// The amount this worker pays per payout, if it computes its own (default: the batch's).
+    pub amount_cents: Option<u64>,
 }
 
 /// The kinds of fault.

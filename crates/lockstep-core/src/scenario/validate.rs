@@ -134,6 +134,18 @@ pub fn validate(s: &Scenario) -> Result<(), Problem> {
             s.resource.amount_cents,
             1,
             1_000_000_000_000,
+        )?;
+        if s.resource.idempotency_retention_ms.is_some() && !s.resource.idempotency {
+            c.fail_at(
+                "idempotency_retention_ms",
+                "the database keeps no idempotency keys; set resource.idempotency = true",
+            )?;
+        }
+        c.opt_range(
+            "idempotency_retention_ms",
+            s.resource.idempotency_retention_ms,
+            0,
+            MAX_DURATION_MS,
         )
     })?;
     let nodes = participants_checked(&mut c, s)?;
@@ -256,6 +268,9 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
             "redlock",
         )?;
         only(c, "retry_delay_ms", l.retry_delay_ms.is_some(), "redlock")?;
+        only(c, "parallel", l.parallel.is_some(), "redlock")?;
+        only(c, "max_tries", l.max_tries.is_some(), "redlock")?;
+        c.opt_range("max_tries", l.max_tries.map(u64::from), 1, 1000)?;
         only(c, "nodes", l.nodes.is_some(), "consensus")?;
         only(
             c,
@@ -263,6 +278,7 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
             l.election_timeout_ms.is_some(),
             "consensus",
         )?;
+        only(c, "lock_delay_ms", l.lock_delay_ms.is_some(), "consensus")?;
         c.opt_range("replica_lag_ms", l.replica_lag_ms, 1, 600_000)?;
         c.opt_range(
             "instances",
@@ -286,7 +302,8 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
             1,
             u64::from(MAX_CONSENSUS_NODES),
         )?;
-        c.opt_range("election_timeout_ms", l.election_timeout_ms, 10, 60_000)
+        c.opt_range("election_timeout_ms", l.election_timeout_ms, 10, 60_000)?;
+        c.opt_range("lock_delay_ms", l.lock_delay_ms, 0, 3_600_000)
     })
 }
 
@@ -365,6 +382,14 @@ fn check_workers(c: &mut Checker, s: &Scenario) -> Check {
                 if w.idempotency_keys && !s.resource.idempotency {
                     c.fail_at("idempotency_keys", "the database has no idempotency keys; set resource.idempotency = true")?;
                 }
+                if w.unsafe_release && kind != LockKind::Redis {
+                    c.fail_at("unsafe_release", format!(
+                        "a plain DEL release is modelled for kind = \"redis\", not for kind = \"{}\"",
+                        kind.as_str()
+                    ))?;
+                }
+                c.range("retry_writes", u64::from(w.retry_writes), 0, 100)?;
+                c.opt_range("amount_cents", w.amount_cents, 1, 1_000_000_000_000)?;
                 if w.check_lease_before_write && kind == LockKind::None {
                     c.fail_at("check_lease_before_write", "there is no lease to check without a lock")?;
                 }

@@ -184,7 +184,9 @@ impl Sim {
                     .lock
                     .election_timeout_ms
                     .unwrap_or(defaults::ELECTION_TIMEOUT_MS);
-                cluster = Some(Cluster::new(n, first, s.lock.first_token, timeout));
+                let mut c = Cluster::new(n, first, s.lock.first_token, timeout);
+                c.lock_delay_ms = s.lock.lock_delay_ms.unwrap_or(0);
+                cluster = Some(c);
             }
             LockKind::None => {}
         }
@@ -228,12 +230,16 @@ impl Sim {
             workers: s.workers.iter().cloned().map(Worker::new).collect(),
             redis,
             cluster,
-            db: Database::new(
-                s.resource.fencing,
-                s.resource.idempotency,
-                s.resource.payouts,
-                s.resource.amount_cents,
-            ),
+            db: Database {
+                conditional: s.resource.conditional_write,
+                retention_ms: s.resource.idempotency_retention_ms,
+                ..Database::new(
+                    s.resource.fencing,
+                    s.resource.idempotency,
+                    s.resource.payouts,
+                    s.resource.amount_cents,
+                )
+            },
             rules,
             triggers,
             explained: vec![false; s.explain.len()],
@@ -537,6 +543,7 @@ impl Sim {
                 if let Stimulus::Message { from, payload } = stimulus {
                     let mut cx = DbCtx {
                         from_name: &params.names[usize::from(from)],
+                        now_local,
                         fx: &mut fx,
                     };
                     self.db.on_message(from, payload, &mut cx);

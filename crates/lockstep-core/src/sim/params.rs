@@ -48,6 +48,8 @@ impl Params {
                     .instance_timeout_ms
                     .unwrap_or(defaults::INSTANCE_TIMEOUT_MS),
                 retry_delay_ms: lock.retry_delay_ms.unwrap_or(defaults::RETRY_DELAY_MS),
+                parallel: lock.parallel.unwrap_or(false),
+                max_tries: lock.max_tries.unwrap_or(0),
                 payouts: scenario.resource.payouts,
             },
             batch: scenario.resource.batch.clone(),

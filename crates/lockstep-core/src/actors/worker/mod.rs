@@ -24,6 +24,10 @@ pub struct LockParams {
     pub drift_ms: u64,
     pub instance_timeout_ms: u64,
     pub retry_delay_ms: u64,
+    /// Redlock: ask every instance at once rather than in turn.
+    pub parallel: bool,
+    /// Redlock: rounds before giving up (0: until the acquire timeout).
+    pub max_tries: u32,
     pub payouts: u32,
 }
 
@@ -80,6 +84,10 @@ pub struct RedlockRound {
     pub next: u32,
     pub successes: u32,
     pub timeouts: u32,
+    /// Parallel rounds: the request id sent to instance 0 (instance i got `first_req + i`).
+    pub first_req: u64,
+    /// Parallel rounds: answers received so far.
+    pub replies: u32,
 }
 
 /// A worker's state.
@@ -116,6 +124,10 @@ pub struct Worker {
     pub lease_from_local: i64,
     /// Consensus: the lease's TTL as the service granted it (raised to its minimum if lower).
     pub granted_ttl_ms: u64,
+    /// How many times the current write has been sent again.
+    pub write_retries: u32,
+    /// Redlock rounds tried so far.
+    pub redlock_tries: u32,
 }
 
 /// What a worker sees while it reacts.
@@ -149,6 +161,8 @@ impl Worker {
             lease: None,
             lease_from_local: 0,
             granted_ttl_ms: 0,
+            write_retries: 0,
+            redlock_tries: 0,
         }
     }
 
@@ -247,7 +261,12 @@ impl Worker {
                     start_local: cx.now_local,
                     ..RedlockRound::default()
                 };
-                self.redlock_next(cx);
+                self.redlock_tries += 1;
+                if cx.lock.parallel {
+                    self.redlock_send_all(cx);
+                } else {
+                    self.redlock_next(cx);
+                }
             }
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
@@ -341,6 +360,9 @@ impl Worker {
         self.awaiting = None;
         let name = cx.name;
         match self.phase {
+            Phase::Acquiring if cx.lock.kind == LockKind::Redlock && cx.lock.parallel => {
+                self.redlock_round_timed_out(cx);
+            }
             Phase::Acquiring if cx.lock.kind == LockKind::Redlock => {
                 self.redlock.timeouts += 1;
                 cx.fx.note(
@@ -358,6 +380,22 @@ impl Worker {
                 );
                 let retry = self.cfg.retry_ms;
                 self.retry_after(cx, retry);
+            }
+            Phase::Writing if self.write_retries < self.cfg.retry_writes => {
+                self.write_retries += 1;
+                let keys = if self.cfg.idempotency_keys {
+                    "The payouts carry idempotency keys, so if the first write was applied the database will recognise them."
+                } else {
+                    "The payouts carry no idempotency keys: if the first write was applied, this one pays again."
+                };
+                cx.fx.note(
+                    format!(
+                        "no answer to the write: retry {} of {}",
+                        self.write_retries, self.cfg.retry_writes
+                    ),
+                    format!("{name}'s write got no answer within {} ms. It cannot know whether the database applied it, so it sends the same write again. {keys}", self.cfg.request_timeout_ms),
+                );
+                self.write(cx);
             }
             Phase::Checking | Phase::Writing => {
                 let what = if self.phase == Phase::Checking {
@@ -379,6 +417,11 @@ impl Worker {
     pub fn on_message(&mut self, payload: Payload, cx: &mut WorkerCtx<'_>) {
         let name = cx.name;
         match payload {
+            Payload::SetReply { req, ok, .. }
+                if cx.lock.parallel && self.in_parallel_round(req, cx) =>
+            {
+                self.redlock_parallel_reply(ok, cx);
+            }
             Payload::SetReply { req, ok, token } if self.awaiting == Some(req) => {
                 self.awaiting = None;
                 if cx.lock.kind == LockKind::Redlock {
@@ -435,11 +478,20 @@ impl Worker {
             }
             Payload::WriteReply { req, result } if self.awaiting == Some(req) => {
                 self.awaiting = None;
-                if let WriteResult::Rejected(_) = result {
-                    cx.fx.note(
+                match result {
+                    WriteResult::Rejected(_) => cx.fx.note(
                         format!("{name} is fenced off"),
                         format!("{name} learns from the database, not from the lock service, that its lock was stale. Its payouts were never applied."),
-                    );
+                    ),
+                    WriteResult::NothingToUpdate => cx.fx.note(
+                        format!("{name}: nothing to update"),
+                        format!("{name}'s conditional write found the batch already paid, so it paid nothing. Whatever {name} believed about its lock, the database kept the batch paid once."),
+                    ),
+                    WriteResult::KeyReused => cx.fx.note(
+                        format!("{name}'s write is refused"),
+                        format!("{name} sent the same idempotency keys with a different amount; the database refuses the whole write instead of paying either amount twice."),
+                    ),
+                    WriteResult::Applied { .. } => {}
                 }
                 self.release(cx);
             }
@@ -463,7 +515,9 @@ impl Worker {
                     }
                 }
             }
-            Payload::DelReply { req, .. } | Payload::UnlockReply { req }
+            Payload::DelReply { req, .. }
+            | Payload::DelPlainReply { req, .. }
+            | Payload::UnlockReply { req }
                 if self.awaiting == Some(req) =>
             {
                 self.awaiting = None;
@@ -503,6 +557,7 @@ impl Worker {
         let token = self.db_token();
         let keys = self.cfg.idempotency_keys;
         let payouts = cx.lock.payouts;
+        let amount_cents = self.cfg.amount_cents;
         let timeout = self.cfg.request_timeout_ms;
         self.request(
             cx,
@@ -512,6 +567,7 @@ impl Worker {
                 token,
                 keys,
                 payouts,
+                amount_cents,
             },
             timeout,
         );
@@ -533,14 +589,15 @@ impl Worker {
             LockKind::Redis => {
                 let req = self.new_req();
                 self.awaiting = Some(req);
-                cx.fx.send_tagged(
-                    Dest::LockService,
+                let release = if self.cfg.unsafe_release {
+                    Payload::DelPlain { req }
+                } else {
                     Payload::Del {
                         req,
                         value: self.lock_value,
-                    },
-                    tag,
-                );
+                    }
+                };
+                cx.fx.send_tagged(Dest::LockService, release, tag);
                 cx.fx.after(timeout, Timer::RequestTimeout(req));
             }
             LockKind::Redlock => {

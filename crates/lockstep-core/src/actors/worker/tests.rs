@@ -19,6 +19,9 @@ fn config() -> WorkerConfig {
         retry_ms: 100,
         acquire_timeout_ms: 1000,
         request_timeout_ms: 500,
+        unsafe_release: false,
+        retry_writes: 0,
+        amount_cents: None,
     }
 }
 
@@ -31,6 +34,8 @@ fn params(kind: LockKind) -> LockParams {
         drift_ms: 102,
         instance_timeout_ms: 50,
         retry_delay_ms: defaults::RETRY_DELAY_MS,
+        parallel: false,
+        max_tries: 0,
         payouts: 3,
     }
 }

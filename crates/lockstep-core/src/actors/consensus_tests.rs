@@ -1,0 +1,200 @@
+//! The consensus lock service's unit tests: commits, grants, elections and terms.
+
+use super::*;
+use crate::actors::Effect;
+
+// Participants: A=0, B=1, node-1=2, node-2=3, node-3=4.
+fn names() -> Vec<String> {
+    ["A", "B", "node-1", "node-2", "node-3"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+fn on(c: &mut Cluster, me: usize, now_local: i64, from: NodeId, payload: Payload) -> Vec<Effect> {
+    let names = names();
+    let mut fx = Effects::default();
+    c.on_message(
+        from,
+        payload,
+        &mut ConsensusCtx {
+            me,
+            now_local,
+            key: "lock:k",
+            names: &names,
+            fx: &mut fx,
+        },
+    );
+    fx.items
+}
+
+use crate::actors::sent_payloads as sent;
+
+/// Asks the leader for the lock on behalf of `worker` and acks the first append once.
+fn lock(c: &mut Cluster, worker: NodeId, now: i64) -> Vec<Payload> {
+    let appends = sent(&on(
+        c,
+        0,
+        now,
+        worker,
+        Payload::LockReq {
+            req: 9,
+            ttl_ms: 5000,
+        },
+    ));
+    let Payload::Append { term, proposal, .. } = appends[0].clone() else {
+        panic!("{appends:?}")
+    };
+    sent(&on(c, 0, now, 3, Payload::AppendAck { term, proposal }))
+}
+
+#[test]
+fn a_lock_commits_with_a_majority_and_its_revision_is_the_token() {
+    let mut c = Cluster::new(3, 2, 33, 300);
+    let appends = sent(&on(
+        &mut c,
+        0,
+        0,
+        0,
+        Payload::LockReq {
+            req: 9,
+            ttl_ms: 5000,
+        },
+    ));
+    assert_eq!(appends.len(), 2, "appended to both followers");
+    assert!(
+        c.pending.len() == 1 && c.revision == 32,
+        "nothing commits without a majority"
+    );
+    let Payload::Append { term, proposal, .. } = appends[0].clone() else {
+        panic!()
+    };
+    let replies = sent(&on(&mut c, 0, 1, 3, Payload::AppendAck { term, proposal }));
+    assert_eq!(
+        replies,
+        vec![Payload::LockReply {
+            req: 9,
+            lease: 1,
+            rev: 33,
+            owner_now: true
+        }]
+    );
+}
+
+#[test]
+fn a_second_holder_waits_and_is_granted_when_the_first_unlocks() {
+    let mut c = Cluster::new(3, 2, 33, 300);
+    lock(&mut c, 0, 0);
+    assert_eq!(
+        lock(&mut c, 1, 5),
+        vec![Payload::LockReply {
+            req: 9,
+            lease: 2,
+            rev: 34,
+            owner_now: false
+        }]
+    );
+    let appends = sent(&on(&mut c, 0, 10, 0, Payload::Unlock { req: 4, lease: 1 }));
+    let Payload::Append { term, proposal, .. } = appends[0].clone() else {
+        panic!()
+    };
+    let out = sent(&on(&mut c, 0, 11, 3, Payload::AppendAck { term, proposal }));
+    assert_eq!(
+        out,
+        vec![
+            Payload::UnlockReply { req: 4 },
+            Payload::LockGranted { lease: 2, rev: 34 }
+        ]
+    );
+    assert_eq!(c.revision, 35, "the delete is a revision too");
+}
+
+#[test]
+fn a_new_leader_keeps_the_revision_and_extends_leases() {
+    let mut c = Cluster::new(3, 2, 33, 300);
+    lock(&mut c, 0, 0);
+    c.crash(0);
+    let names = names();
+    let mut fx = Effects::default();
+    c.on_timer(
+        Timer::Election,
+        false,
+        &mut ConsensusCtx {
+            me: 1,
+            now_local: 2000,
+            key: "lock:k",
+            names: &names,
+            fx: &mut fx,
+        },
+    );
+    assert_eq!(c.nodes[1].campaign, Some((2, 1)));
+    on(
+        &mut c,
+        1,
+        2001,
+        4,
+        Payload::Vote {
+            term: 2,
+            granted: true,
+        },
+    );
+    assert_eq!((c.leader, c.term, c.revision), (1, 2, 33));
+    // etcd's lessor.Promote: now + election timeout + TTL.
+    assert_eq!(c.leases[&1].expires_local, 2001 + 300 + 5000);
+}
+
+#[test]
+fn an_old_term_cannot_commit() {
+    let mut c = Cluster::new(3, 2, 1, 300);
+    let appends = sent(&on(
+        &mut c,
+        0,
+        0,
+        0,
+        Payload::LockReq {
+            req: 1,
+            ttl_ms: 5000,
+        },
+    ));
+    let Payload::Append { proposal, .. } = appends[0].clone() else {
+        panic!()
+    };
+    c.term = 3;
+    assert!(
+        sent(&on(
+            &mut c,
+            0,
+            1,
+            3,
+            Payload::AppendAck { term: 1, proposal }
+        ))
+        .is_empty()
+    );
+    assert_eq!(c.revision, 0);
+}
+
+#[test]
+fn votes_go_only_to_newer_terms() {
+    let mut c = Cluster::new(3, 2, 1, 300);
+    assert_eq!(
+        sent(&on(&mut c, 2, 0, 3, Payload::RequestVote { term: 1 })),
+        vec![Payload::Vote {
+            term: 1,
+            granted: false
+        }]
+    );
+    assert_eq!(
+        sent(&on(&mut c, 2, 0, 3, Payload::RequestVote { term: 2 })),
+        vec![Payload::Vote {
+            term: 2,
+            granted: true
+        }]
+    );
+    assert_eq!(
+        sent(&on(&mut c, 2, 0, 4, Payload::RequestVote { term: 2 })),
+        vec![Payload::Vote {
+            term: 2,
+            granted: false
+        }]
+    );
+}
