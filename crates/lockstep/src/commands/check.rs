@@ -11,7 +11,7 @@ use super::Ctx;
 use crate::error::CliError;
 use crate::load::{Target, load, targets};
 use crate::text::style;
-use crate::text::wrap::{hanging, paint};
+use crate::text::wrap::{hanging_deeper, paint};
 
 /// Run scenarios and compare each outcome with its `expect` (all built-ins if none given).
 ///
@@ -140,7 +140,7 @@ fn report(entries: &[Entry], ctx: &mut Ctx) -> Result<(), CliError> {
             } else {
                 " ".repeat(col)
             };
-            hanging(
+            hanging_deeper(
                 &mut text,
                 &prefix,
                 col,

@@ -30,26 +30,59 @@ pub fn hanging(
     width: usize,
     fallback: usize,
 ) {
+    hang(out, prefix, prefix_width, text, style, width, fallback, 0);
+}
+
+/// Like [`hanging`], with continuation lines two columns deeper than the text's first line, so
+/// that items printed one under the other stay apart.
+pub fn hanging_deeper(
+    out: &mut String,
+    prefix: &str,
+    prefix_width: usize,
+    text: &str,
+    style: Style,
+    width: usize,
+    fallback: usize,
+) {
+    hang(out, prefix, prefix_width, text, style, width, fallback, 2);
+}
+
+#[allow(clippy::too_many_arguments)] // the two public forms above name them
+fn hang(
+    out: &mut String,
+    prefix: &str,
+    prefix_width: usize,
+    text: &str,
+    style: Style,
+    width: usize,
+    fallback: usize,
+    deeper: usize,
+) {
     let room = width.saturating_sub(prefix_width);
     let fits = textwrap::core::display_width(text) <= room;
-    let (first_col, col) = if fits || room >= MIN_TEXT {
-        (prefix_width, prefix_width)
+    let col = if fits || room >= MIN_TEXT + deeper {
+        prefix_width
     } else {
-        (fallback, fallback)
+        fallback
     };
-    let wrapped = lines(text, width.saturating_sub(col));
-    if first_col == prefix_width {
+    if col == prefix_width {
         out.push_str(prefix);
     } else {
         out.push_str(prefix.trim_end());
         out.push('\n');
-        push_indent(out, first_col);
+        push_indent(out, col);
     }
+    let indent = " ".repeat(deeper);
+    let options = textwrap::Options::new(width.saturating_sub(col).max(1))
+        .break_words(true)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .subsequent_indent(&indent);
+    let wrapped = textwrap::wrap(text, options);
     for (i, line) in wrapped.iter().enumerate() {
         if i > 0 {
-            push_indent(out, col);
+            push_indent(out, col + deeper);
         }
-        out.push_str(&paint(style, line));
+        out.push_str(&paint(style, line.trim_start()));
         out.push('\n');
     }
     if wrapped.is_empty() {
@@ -85,6 +118,21 @@ mod tests {
             got[1..]
                 .iter()
                 .all(|l| l.starts_with("      ") && l.len() <= 30),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn deeper_continuations_set_items_apart() {
+        let mut s = String::new();
+        let text = "one two three four five six seven eight nine ten";
+        hanging_deeper(&mut s, "ab  ", 4, text, Style::new(), 24, 2);
+        let got: Vec<&str> = s.lines().collect();
+        assert_eq!(got[0], "ab  one two three four");
+        assert!(
+            got[1..]
+                .iter()
+                .all(|l| l.starts_with("      ") && l.len() <= 24),
             "{got:?}"
         );
     }
