@@ -10,14 +10,19 @@ mod text;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches};
 
-use crate::cli::Args;
+use crate::cli::{Args, ColorWhen};
 use crate::commands::Ctx;
 use crate::term::Term;
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    // clap prints help and usage errors itself, before `--color` is parsed: tell it first.
+    let early = cli::color_in_args(std::env::args_os());
+    let matches = Args::command()
+        .color(early.map_or(clap::ColorChoice::Auto, ColorWhen::for_clap))
+        .get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let choice = args.color.choice();
     let mut out = anstream::AutoStream::new(std::io::stdout().lock(), choice);
     let mut err = anstream::AutoStream::new(std::io::stderr().lock(), choice);

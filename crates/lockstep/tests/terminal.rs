@@ -206,3 +206,16 @@ fn a_retrying_worker_folds_into_one_line_with_a_count() {
     assert!(!all.contains("more times"));
     assert_eq!(all.matches("so NX refuses B").count(), 35);
 }
+
+#[test]
+fn help_follows_the_colour_flag_too() {
+    assert!(stdout(&lockstep(&["--color", "always", "--help"])).contains(ESC));
+    assert!(stdout(&lockstep(&["run", "--help", "--color=always"])).contains(ESC));
+    let forced = [("CLICOLOR_FORCE", "1")];
+    assert!(stdout(&lockstep_env(&["--help"], &forced)).contains(ESC));
+    assert!(!stdout(&lockstep_env(&["--color", "never", "--help"], &forced)).contains(ESC));
+    // A usage error on stderr, too.
+    let o = lockstep_env(&["--color", "never", "run"], &forced);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!common::stderr(&o).contains(ESC) && common::stderr(&o).contains("SCENARIO"));
+}
