@@ -69,7 +69,6 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
     }
     let scenario = load(&args.scenario)?;
     let run = simulate(&scenario);
-    super::warn_unapplied(ctx, &args.scenario, &run);
     let text = match args.format {
         Format::Text => timeline(
             &scenario,
@@ -91,5 +90,8 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         Format::Mermaid => run_mermaid(&scenario, &run),
     };
     ctx.out.write_all(text.as_bytes())?;
+    // After the timeline, next to the verdict: printed first, a long timeline scrolls it away.
+    ctx.out.flush()?;
+    super::warn_unapplied(ctx, &args.scenario, &run);
     Ok(ExitCode::SUCCESS)
 }
