@@ -105,9 +105,12 @@ fn not_found(arg: &str) -> CliError {
 }
 
 /// The built-in ids closest to `typed` (at most three, best first): those containing it, and
-/// those within a small Jaro-Winkler distance (typos, swapped or missing letters).
+/// those within a small Jaro-Winkler distance (typos, swapped or missing letters). Case does not
+/// count: the ids are lower case, and `Fenced-GC-Pause` means `fenced-gc-pause`.
 pub fn did_you_mean(typed: &str) -> Vec<&'static str> {
     const THRESHOLD: f64 = 0.85;
+    let typed = typed.to_lowercase();
+    let typed = typed.as_str();
     let mut scored: Vec<(f64, &'static str)> = catalogue::ids()
         .map(|id| {
             let score = if typed.len() >= 3 && id.contains(typed) {
@@ -195,6 +198,7 @@ mod tests {
             "{gc:?}"
         );
         assert!(did_you_mean("zookeeper").is_empty());
+        assert_eq!(did_you_mean("Fenced-GC-Pause"), ["fenced-gc-pause"]);
     }
 
     #[test]
