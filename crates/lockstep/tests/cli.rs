@@ -134,10 +134,16 @@ fn invalid_input_exits_2_with_a_located_message() {
     let o = lockstep(&["run", &path]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains(message), "{}", stderr(&o));
-    // `check` reports it with the others, on stdout (wide enough to keep it on one line).
+    // `check` reports it with the others, on stdout (wide enough to keep it on one line), the
+    // file in the label column and the place beside it.
     let o = common::lockstep_env(&["check", &path], &[("COLUMNS", "200")]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stdout(&o).contains(message), "{}", stdout(&o));
+    let place = message.trim_start_matches("bad.toml:");
+    assert!(
+        stdout(&o).contains(&format!("{path}  {place}")),
+        "{}",
+        stdout(&o)
+    );
     let o = lockstep(&["run", "no-such-scenario"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("`no-such-scenario` is neither a built-in scenario nor a file; `lockstep list` shows the built-ins"));

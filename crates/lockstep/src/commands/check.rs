@@ -25,6 +25,9 @@ pub struct Args {
     pub scenarios: Vec<String>,
 }
 
+/// Details that would wrap into fewer columns than this go under their label instead of beside it.
+const NARROW_DETAILS: usize = 40;
+
 /// What became of one scenario, worst last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Status {
@@ -81,10 +84,16 @@ fn check_one(target: Target) -> Entry {
     let scenario = match load(&arg) {
         Ok(s) => s,
         Err(e) => {
+            // The label already names the file: `bad.toml  7:10: lock.ttl_ms: …`, not the path twice.
+            let message = e.to_string();
+            let detail = message
+                .strip_prefix(&format!("{arg}:"))
+                .map_or(message.as_str(), str::trim_start)
+                .to_string();
             return Entry {
                 label: arg,
                 status: Status::Invalid,
-                details: vec![e.to_string()],
+                details: vec![detail],
             };
         }
     };
@@ -133,7 +142,18 @@ fn report(entries: &[Entry], ctx: &mut Ctx) -> Result<(), CliError> {
             paint(word_style, &format!("{word:<5}")),
             e.label
         );
-        let col = 5 + 2 + label_width + 2;
+        let mut col = 5 + 2 + label_width + 2;
+        let mut prefix = prefix;
+        let room = ctx.term.width.saturating_sub(col);
+        let too_long = |d: &String| textwrap::core::display_width(d) > room;
+        if room < NARROW_DETAILS && e.details.iter().any(too_long) {
+            // Long paths on a narrow terminal: beside them a long message would wrap into a strip
+            // a few words wide, so it goes on its own lines under the label.
+            text.push_str(prefix.trim_end());
+            text.push('\n');
+            col = 5 + 2;
+            prefix = " ".repeat(col);
+        }
         for (i, detail) in e.details.iter().enumerate() {
             let prefix = if i == 0 {
                 prefix.clone()
