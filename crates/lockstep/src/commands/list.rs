@@ -31,8 +31,8 @@ pub fn exec(_args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         .iter()
         .all(|r| title_col + r.2.chars().count() <= width);
     let mut text = String::new();
-    for (id, expect, title) in &rows {
-        let id = paint(style::heading(), &format!("{id:<id_width$}"));
+    for (raw_id, expect, title) in &rows {
+        let id = paint(style::heading(), &format!("{raw_id:<id_width$}"));
         let outcome = expect.as_str();
         if one_line {
             let outcome = paint(
@@ -40,11 +40,26 @@ pub fn exec(_args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
                 &format!("{outcome:<outcome_width$}"),
             );
             text.push_str(&format!("{id}  {outcome}  {title}\n"));
-        } else {
+        } else if id_width + 2 + outcome_width <= width {
             // Continuation lines start with spaces, so the first word of each other line is an id.
             let outcome = paint(style::outcome(*expect), outcome);
             text.push_str(&format!("{id}  {outcome}\n"));
             hanging(&mut text, "    ", 4, title, Style::new(), width, 4);
+        } else {
+            // Too narrow even for the id and the outcome side by side: the id alone, then the
+            // outcome and the title.
+            text.push_str(&paint(style::heading(), raw_id));
+            text.push('\n');
+            let prefix = format!("    {}  ", paint(style::outcome(*expect), outcome));
+            hanging(
+                &mut text,
+                &prefix,
+                4 + outcome.len() + 2,
+                title,
+                Style::new(),
+                width,
+                6,
+            );
         }
     }
     ctx.out.write_all(text.as_bytes())?;
