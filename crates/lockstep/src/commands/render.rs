@@ -64,10 +64,18 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         ctx.out.write_all(svg.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    std::fs::write(&args.output, &svg).map_err(|source| CliError::WriteFile {
-        path: args.output.display().to_string(),
-        source,
-    })?;
+    if args
+        .output
+        .extension()
+        .is_none_or(|e| !e.eq_ignore_ascii_case("svg"))
+    {
+        ctx.warn(&format_args!(
+            "{} will hold SVG whatever its name says: render draws SVG only (name it .svg, or \
+             convert it with a tool such as resvg or rsvg-convert)",
+            args.output.display()
+        ));
+    }
+    std::fs::write(&args.output, &svg).map_err(|source| write_failed(&args.output, source))?;
     writeln!(
         ctx.out,
         "wrote {} ({} bytes)",
@@ -75,4 +83,23 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         svg.len()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why the output file could not be written, naming the missing folder when that is the cause
+/// (the OS says only "No such file or directory").
+fn write_failed(path: &std::path::Path, source: std::io::Error) -> CliError {
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(parent) = parent.filter(|p| !p.is_dir())
+        && source.kind() == std::io::ErrorKind::NotFound
+    {
+        return CliError::Usage(format!(
+            "cannot write {}: there is no folder {} (render does not create folders)",
+            path.display(),
+            parent.display()
+        ));
+    }
+    CliError::WriteFile {
+        path: path.display().to_string(),
+        source,
+    }
 }
