@@ -45,8 +45,11 @@ pub fn run_mermaid(scenario: &Scenario, run: &Run) -> String {
     } else {
         format!("(EXPECTED {})", scenario.expect)
     };
-    let mut lines = vec![format!("{headline} {expected}")];
-    lines.extend(details);
+    // Whether the outcome is the expected one belongs next to the outcome, not after the
+    // headline's sentence ("Verdict (as expected): safe. Every payout ..."), and the picture's
+    // detail lines join several facts with "; ": a note has room for one fact per line.
+    let mut lines = vec![headline.replacen("Verdict:", &format!("Verdict {expected}:"), 1)];
+    lines.extend(details.iter().flat_map(|d| d.split("; ")).map(String::from));
     let verdict = lines
         .iter()
         .map(|l| escape(l))
@@ -236,12 +239,19 @@ mod tests {
         let text = run_mermaid(&scenario, &run);
         let last = text.lines().last().expect("lines").trim();
         assert!(
-            last.starts_with("Note over p0,p3: Verdict: safe. Every payout was paid exactly once. (as expected)<br/>"),
+            last.starts_with(
+                "Note over p0,p3: Verdict (as expected): safe. Every payout was paid exactly once.<br/>"
+            ),
             "{last}"
         );
+        // One fact per line: nothing joined with "; " (written `#59;`).
+        assert!(!last.contains("#59;"), "{last}");
         let mut wrong = scenario.clone();
         wrong.expect = lockstep_core::Outcome::DoubleWrite;
         let text = run_mermaid(&wrong, &run);
-        assert!(text.contains("(EXPECTED double-write)"), "{text}");
+        assert!(
+            text.contains("Verdict (EXPECTED double-write): safe."),
+            "{text}"
+        );
     }
 }

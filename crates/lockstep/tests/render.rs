@@ -153,9 +153,7 @@ fn run_prints_svg_and_mermaid() {
     );
     let last = body.last().expect("lines");
     assert!(
-        last.starts_with("Note over ")
-            && last.contains("Verdict: double-write")
-            && last.contains("(as expected)"),
+        last.starts_with("Note over ") && last.contains("Verdict (as expected): double-write"),
         "{last}"
     );
     assert!(
