@@ -83,6 +83,15 @@ fn a_man_page_on_stdout_or_in_a_folder() {
         "{page}"
     );
     assert!(page.contains(".TH lockstep 1") && page.contains("check"));
+    // What --help has no room for: the exit status and the environment.
+    for section in [
+        ".SH \"EXIT STATUS\"",
+        ".SH ENVIRONMENT",
+        "NO_COLOR",
+        "COLUMNS",
+    ] {
+        assert!(page.contains(section), "{section} missing from {page}");
+    }
     // The folder is made if it is missing, as `man1` folders often are.
     let dir = scratch("man").join("share/man/man1");
     let o = lockstep(&["man", "--dir", dir.to_str().expect("utf-8")]);
@@ -97,6 +106,8 @@ fn a_man_page_on_stdout_or_in_a_folder() {
             std::fs::read_to_string(dir.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
         assert!(text.contains(".TH"), "{page}");
     }
+    let top = std::fs::read_to_string(dir.join("lockstep.1")).expect("lockstep.1");
+    assert!(top.contains(".SH \"EXIT STATUS\""), "{top}");
 }
 
 #[test]

@@ -213,3 +213,17 @@ fn the_trace_document_explains_inconclusive_as_it_is() {
     assert_eq!(last["label"], "event limit reached");
     assert!(rule.contains("`event limit reached`"), "{rule}");
 }
+
+#[test]
+fn run_help_gives_the_exit_status_and_the_warnings() {
+    let o = lockstep_env(&["run", "--help"], &[("COLUMNS", "200")]);
+    let help = stdout(&o);
+    assert!(
+        help.contains("Exit status 0, or 2 for invalid input"),
+        "{help}"
+    );
+    assert!(
+        help.contains("gets a warning on stderr, after the timeline"),
+        "{help}"
+    );
+}

@@ -14,6 +14,9 @@ use crate::load::load;
 use crate::text::{TextOptions, timeline};
 
 /// Run a scenario (a built-in id or a TOML file) and print its timeline and verdict.
+///
+/// Exit status 0, or 2 for invalid input (the message names the file, line, column and field).
+/// A fault or explanation that never applied gets a warning on stderr, after the timeline.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A built-in scenario id (see `lockstep list`) or the path of a scenario file.
