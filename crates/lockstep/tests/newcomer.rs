@@ -227,3 +227,18 @@ fn run_help_gives_the_exit_status_and_the_warnings() {
         "{help}"
     );
 }
+
+#[test]
+fn every_timeline_fits_40_columns() {
+    for id in common::builtin_ids() {
+        for brief in [false, true] {
+            let mut args = vec!["run", id.as_str()];
+            if brief {
+                args.push("--brief");
+            }
+            let text = stdout(&lockstep_env(&args, &[("COLUMNS", "40")]));
+            let wide: Vec<&str> = text.lines().filter(|l| common::columns(l) > 40).collect();
+            assert!(wide.is_empty(), "{id} (brief: {brief}): {wide:#?}");
+        }
+    }
+}

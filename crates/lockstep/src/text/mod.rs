@@ -107,7 +107,14 @@ pub fn timeline(scenario: &Scenario, run: &Run, opts: &TextOptions) -> String {
 
 fn event(s: &mut String, trace: &Trace, i: usize, cols: &Columns, opts: &TextOptions) {
     let e = &trace.events[i];
-    let name = cols.name;
+    // When the columns are wider than the terminal (long names such as `redis-replica` at 40
+    // columns), padding every name to the longest would push the line past the edge: the label
+    // goes on the next line anyway, so the route is written without padding.
+    let name = if cols.label_col > opts.width {
+        0
+    } else {
+        cols.name
+    };
     let (from, to) = (trace.name(e.from), trace.name(e.to));
     let route = match e.kind {
         EventKind::Send | EventKind::Deliver | EventKind::Lost => {
