@@ -12,14 +12,37 @@ use crate::error::CliError;
 /// the file's size, before the file is read, so a 150 MB file costs nothing.
 pub const MAX_FILE_BYTES: u64 = 256 * 1024;
 
-/// A built-in id or a file path.
+/// A built-in id, a file path, or `-` for stdin.
 pub fn load(arg: &str) -> Result<Scenario, CliError> {
     if let Some(parsed) = catalogue::load(arg) {
         return Ok(parsed?);
     }
+    if arg == "-" {
+        // `-` is stdin, as for most tools: `lockstep run - < my.toml`, or a generated scenario.
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::Input(format!("cannot read stdin: {e}")))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(CliError::Input(format!(
+                "stdin: more than {}; scenario files may be at most that large",
+                size(MAX_FILE_BYTES)
+            )));
+        }
+        return Ok(parse_scenario(STDIN, &bytes)?);
+    }
     let bytes = read_limited(arg)?;
     Ok(parse_scenario(arg, &bytes)?)
 }
+
+/// How a scenario argument is named in messages: `-` is `<stdin>`, as in parse errors.
+pub fn shown_as(arg: &str) -> &str {
+    if arg == "-" { STDIN } else { arg }
+}
+
+const STDIN: &str = "<stdin>";
 
 /// Reads a scenario file whole, refusing folders and anything larger than [`MAX_FILE_BYTES`]
 /// (by its size first, then by reading at most one byte more, for files that do not know their

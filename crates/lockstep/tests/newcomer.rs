@@ -242,3 +242,70 @@ fn every_timeline_fits_40_columns() {
         }
     }
 }
+
+#[test]
+fn run_writes_to_a_file_with_dash_o_and_reads_stdin_from_dash() {
+    let dir = scratch("run-o");
+    let file = dir.join("gc.txt");
+    let file = file.to_str().expect("utf-8");
+    // The file gets plain text at 80 columns, whatever the colour flag says.
+    let o = lockstep(&["run", "naive-gc-pause", "-o", file, "--color", "always"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("wrote {file} (")),
+        "{}",
+        stdout(&o)
+    );
+    let text = std::fs::read_to_string(file).expect("the file");
+    assert!(!text.contains('\u{1b}'), "colour codes in a file");
+    assert!(
+        text.contains("verdict: double-write (as expected)"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| common::columns(l) <= 80));
+    // `-o -` is stdout, as for render.
+    let o = lockstep(&["run", "naive-gc-pause", "--format", "json", "-o", "-"]);
+    assert!(stdout(&o).starts_with('{'), "{}", stdout(&o));
+    // A missing folder is named.
+    let o = lockstep(&["run", "naive-gc-pause", "-o", "/no-such-folder/x.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("there is no folder /no-such-folder"),
+        "{}",
+        stderr(&o)
+    );
+
+    // `-` reads the scenario from stdin; messages call it <stdin>.
+    let typo = builtin_source("naive-gc-pause").replace(
+        "at_ms = 1000\nkind = \"pause\"",
+        "after = \"leese check\"\nkind = \"pause\"",
+    );
+    let src = write(&dir, "typo.toml", &typo);
+    let o = common::command(&["run", "-", "--brief"])
+        .stdin(std::fs::File::open(&src).expect("source"))
+        .output()
+        .expect("the binary runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("naive-gc-pause — "),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stderr(&o).starts_with("warning: <stdin>: faults[0].after"),
+        "{}",
+        stderr(&o)
+    );
+    let bad = write(&dir, "bad.toml", INVALID);
+    let o = common::command(&["check", "-"])
+        .stdin(std::fs::File::open(&bad).expect("bad"))
+        .env("COLUMNS", "200")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stdout(&o).starts_with("error  <stdin>  7:10: lock.ttl_ms"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -81,17 +81,18 @@ fn check_one(target: Target) -> Entry {
             };
         }
     };
+    let label = crate::load::shown_as(&arg).to_string();
     let scenario = match load(&arg) {
         Ok(s) => s,
         Err(e) => {
             // The label already names the file: `bad.toml  7:10: lock.ttl_ms: …`, not the path twice.
             let message = e.to_string();
             let detail = message
-                .strip_prefix(&format!("{arg}:"))
+                .strip_prefix(&format!("{label}:"))
                 .map_or(message.as_str(), str::trim_start)
                 .to_string();
             return Entry {
-                label: arg,
+                label,
                 status: Status::Invalid,
                 details: vec![detail],
             };
@@ -111,13 +112,13 @@ fn check_one(target: Target) -> Entry {
     );
     if problems.is_empty() {
         Entry {
-            label: arg,
+            label,
             status: Status::Passed,
             details: vec![got.to_string()],
         }
     } else {
         Entry {
-            label: arg,
+            label,
             status: Status::Failed,
             details: problems,
         }

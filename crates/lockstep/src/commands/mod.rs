@@ -37,6 +37,7 @@ impl Ctx<'_> {
 /// Warns about each fault and explanation of the scenario that never applied: a scenario written
 /// to show a failure must not seem to pass because its fault never fired.
 pub fn warn_unapplied(ctx: &mut Ctx, scenario: &str, run: &lockstep_core::Run) {
+    let scenario = crate::load::shown_as(scenario);
     for u in run.unapplied() {
         ctx.warn(&format_args!("{scenario}: {u}"));
     }
@@ -50,5 +51,24 @@ pub fn execute(command: Command, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         Command::Render(args) => render::exec(args, ctx),
         Command::Completions(args) => completions::exec(args, ctx),
         Command::Man(args) => man::exec(args, ctx),
+    }
+}
+
+/// Why the output file could not be written, naming the missing folder when that is the cause
+/// (the OS says only "No such file or directory").
+pub fn write_failed(path: &std::path::Path, source: std::io::Error) -> CliError {
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(parent) = parent.filter(|p| !p.is_dir())
+        && source.kind() == std::io::ErrorKind::NotFound
+    {
+        return CliError::Usage(format!(
+            "cannot write {}: there is no folder {} (lockstep does not create folders)",
+            path.display(),
+            parent.display()
+        ));
+    }
+    CliError::WriteFile {
+        path: path.display().to_string(),
+        source,
     }
 }

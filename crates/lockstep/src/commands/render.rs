@@ -17,7 +17,7 @@ use crate::load::load;
 /// Exit status 2 for invalid input, a step past the end, or a file that cannot be written.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A built-in scenario id (see `lockstep list`) or the path of a scenario file.
+    /// A built-in scenario id (see `lockstep list`), the path of a scenario file, or - for stdin.
     pub scenario: String,
     /// The SVG file to write; `-` writes to stdout.
     #[arg(short, long, value_name = "FILE")]
@@ -75,7 +75,8 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
             args.output.display()
         ));
     }
-    std::fs::write(&args.output, &svg).map_err(|source| write_failed(&args.output, source))?;
+    std::fs::write(&args.output, &svg)
+        .map_err(|source| super::write_failed(&args.output, source))?;
     writeln!(
         ctx.out,
         "wrote {} ({} bytes)",
@@ -83,23 +84,4 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         svg.len()
     )?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Why the output file could not be written, naming the missing folder when that is the cause
-/// (the OS says only "No such file or directory").
-fn write_failed(path: &std::path::Path, source: std::io::Error) -> CliError {
-    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-    if let Some(parent) = parent.filter(|p| !p.is_dir())
-        && source.kind() == std::io::ErrorKind::NotFound
-    {
-        return CliError::Usage(format!(
-            "cannot write {}: there is no folder {} (render does not create folders)",
-            path.display(),
-            parent.display()
-        ));
-    }
-    CliError::WriteFile {
-        path: path.display().to_string(),
-        source,
-    }
 }

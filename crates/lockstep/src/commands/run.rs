@@ -1,6 +1,7 @@
 //! `lockstep run ID|FILE`: simulate a scenario and print its timeline and verdict (text), the
 //! trace document (JSON), or a picture (SVG, Mermaid).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
@@ -19,7 +20,7 @@ use crate::text::{TextOptions, timeline};
 /// A fault or explanation that never applied gets a warning on stderr, after the timeline.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A built-in scenario id (see `lockstep list`) or the path of a scenario file.
+    /// A built-in scenario id (see `lockstep list`), the path of a scenario file, or - for stdin.
     pub scenario: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -30,6 +31,9 @@ pub struct Args {
     /// Print every event, without folding repeated rounds (retries) into one line (text only).
     #[arg(long)]
     pub no_fold: bool,
+    /// Write the output to this file instead of stdout (`-` is stdout).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -70,6 +74,7 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
             )));
         }
     }
+    let to_file = args.output.as_ref().is_some_and(|o| o.as_os_str() != "-");
     let scenario = load(&args.scenario)?;
     let run = simulate(&scenario);
     let text = match args.format {
@@ -77,7 +82,12 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
             &scenario,
             &run,
             &TextOptions {
-                width: ctx.term.width,
+                width: if to_file {
+                    // Not a terminal: 80 columns, or COLUMNS, as for a pipe.
+                    crate::term::choose_width(std::env::var("COLUMNS").ok().as_deref(), None)
+                } else {
+                    ctx.term.width
+                },
                 explain: !args.brief,
                 fold: !args.no_fold,
             },
@@ -92,7 +102,15 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         Format::Svg => run_svg(&scenario, &run, &Options::default())?,
         Format::Mermaid => run_mermaid(&scenario, &run),
     };
-    ctx.out.write_all(text.as_bytes())?;
+    match args.output.filter(|o| o.as_os_str() != "-") {
+        None => ctx.out.write_all(text.as_bytes())?,
+        Some(file) => {
+            // The colour codes are for terminals: a file gets the plain text.
+            let text = anstream::adapter::strip_str(&text).to_string();
+            std::fs::write(&file, &text).map_err(|source| super::write_failed(&file, source))?;
+            writeln!(ctx.out, "wrote {} ({} bytes)", file.display(), text.len())?;
+        }
+    }
     // After the timeline, next to the verdict: printed first, a long timeline scrolls it away.
     ctx.out.flush()?;
     super::warn_unapplied(ctx, &args.scenario, &run);
