@@ -15,9 +15,9 @@ use crate::text::wrap::{hanging_deeper, paint};
 
 /// Run scenarios and compare each outcome with its `expect` (all built-ins if none given).
 ///
-/// A folder stands for every .toml file in it. A fault or explanation that never applied fails
-/// the scenario. Every scenario is reported; the exit status is the worst: 0 all match, 1 a
-/// mismatch or something that never applied, 2 invalid input.
+/// A folder stands for every .toml file in it (not in its subfolders); - is stdin. A fault or
+/// explanation that never applied fails the scenario. Every scenario is reported; the exit status
+/// is the worst: 0 all match, 1 a mismatch or something that never applied, 2 invalid input.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Built-in ids, scenario files or folders of them.
