@@ -55,9 +55,9 @@ fn every_scenario_has_its_participants_and_messages() {
             let (head, _) = a
                 .split_once(": ")
                 .unwrap_or_else(|| panic!("{id}: arrow without label: {a}"));
-            let (from, to) = head
-                .split_once("->>")
-                .or_else(|| head.split_once("-x"))
+            let (from, to) = ["-->>", "->>", "--x", "-x"]
+                .iter()
+                .find_map(|arrow| head.split_once(arrow))
                 .unwrap_or_else(|| panic!("{id}: not an arrow: {a}"));
             assert!(
                 aliases.contains_key(from) && aliases.contains_key(to),

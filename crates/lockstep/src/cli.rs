@@ -1,117 +1,117 @@
-//! The CLI commands: `list`, `run`, `check` (the drawing exports are in `export`).
+//! The command line as clap sees it: global options and one subcommand per module of
+//! [`crate::commands`] (each module owns its arguments, so adding a command is one module, one
+//! variant here and one line in `commands::execute`).
 
-use std::io::Write;
-use std::process::ExitCode;
+use clap::{Parser, Subcommand, ValueEnum};
 
-use lockstep_core::catalogue;
-use lockstep_core::document::TraceDocument;
-use lockstep_core::{Scenario, parse_scenario, run as simulate};
+use crate::commands::{check, completions, list, man, render, run};
 
-use crate::text;
+/// See why distributed locks fail: simulate lock services, workers and a fencing-aware database.
+#[derive(Debug, Parser)]
+#[command(name = "lockstep", version, about, long_about = None, max_term_width = 100)]
+pub struct Args {
+    /// Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = ColorWhen::Auto,
+        global = true
+    )]
+    pub color: ColorWhen,
 
-/// Anything that stops a command: bad input or a failed write to stdout.
-#[derive(Debug)]
-pub enum CliError {
-    /// The scenario could not be found or read.
-    Input(String),
-    /// The file was read but is not a valid scenario.
-    Invalid(lockstep_core::ScenarioError),
-    Io(std::io::Error),
-    /// The picture could not be drawn (a step past the end of the run).
-    Render(lockstep_render::RenderError),
-    /// An output file could not be written.
-    WriteFile {
-        path: String,
-        source: std::io::Error,
-    },
+    #[command(subcommand)]
+    pub command: Option<Command>,
 }
 
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    List(list::Args),
+    Run(run::Args),
+    Check(check::Args),
+    Render(render::Args),
+    Completions(completions::Args),
+    Man(man::Args),
+}
+
+/// `--color` (its help says what each value does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    pub fn choice(self) -> anstream::ColorChoice {
         match self {
-            CliError::Input(m) => f.write_str(m),
-            CliError::Invalid(e) => write!(f, "{e}"),
-            CliError::Io(e) => write!(f, "cannot write output: {e}"),
-            CliError::Render(e) => write!(f, "{e}"),
-            CliError::WriteFile { path, source } => write!(f, "cannot write {path}: {source}"),
+            ColorWhen::Auto => anstream::ColorChoice::Auto,
+            ColorWhen::Always => anstream::ColorChoice::Always,
+            ColorWhen::Never => anstream::ColorChoice::Never,
         }
     }
 }
 
-impl From<std::io::Error> for CliError {
-    fn from(e: std::io::Error) -> Self {
-        CliError::Io(e)
-    }
-}
-
-/// A built-in id or a file path.
-pub fn load(arg: &str) -> Result<Scenario, CliError> {
-    if let Some(parsed) = catalogue::load(arg) {
-        return parsed.map_err(CliError::Invalid);
-    }
-    let path = std::path::Path::new(arg);
-    if !path.exists() {
-        return Err(CliError::Input(format!(
-            "`{arg}` is neither a built-in scenario nor a file; `lockstep list` shows the built-ins"
-        )));
-    }
-    let bytes =
-        std::fs::read(path).map_err(|e| CliError::Input(format!("{arg}: cannot read: {e}")))?;
-    parse_scenario(arg, &bytes).map_err(CliError::Invalid)
-}
-
-pub fn list(out: &mut impl Write) -> Result<ExitCode, CliError> {
-    let width = catalogue::ids().map(str::len).max().unwrap_or(0);
-    for id in catalogue::ids() {
-        let s = load(id)?;
-        writeln!(out, "{id:<width$}  {:<13}  {}", s.expect.as_str(), s.title)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn run(out: &mut impl Write, arg: &str, json: bool, brief: bool) -> Result<ExitCode, CliError> {
-    let scenario = load(arg)?;
-    let result = simulate(&scenario);
-    if json {
-        let doc = TraceDocument::new(&scenario, &result.trace, &result.verdict);
-        let text = serde_json::to_string_pretty(&doc)
-            .map_err(|e| CliError::Input(format!("cannot encode JSON: {e}")))?;
-        writeln!(out, "{text}")?;
-    } else {
-        out.write_all(text::timeline(&scenario, &result, !brief).as_bytes())?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn check(out: &mut impl Write, args: &[String]) -> Result<ExitCode, CliError> {
-    let targets: Vec<String> = if args.is_empty() {
-        catalogue::ids().map(String::from).collect()
-    } else {
-        args.to_vec()
-    };
-    let mut scenarios = Vec::new();
-    for t in &targets {
-        scenarios.push(load(t)?);
-    }
-    let width = scenarios.iter().map(|s| s.name.len()).max().unwrap_or(0);
-    let mut failed = 0;
-    for s in &scenarios {
-        let got = simulate(s).verdict.outcome;
-        if got == s.expect {
-            writeln!(out, "ok    {:<width$}  {}", s.name, got)?;
-        } else {
-            failed += 1;
-            writeln!(
-                out,
-                "FAIL  {:<width$}  expected {}, got {}",
-                s.name, s.expect, got
-            )?;
+impl ColorWhen {
+    pub fn for_clap(self) -> clap::ColorChoice {
+        match self {
+            ColorWhen::Auto => clap::ColorChoice::Auto,
+            ColorWhen::Always => clap::ColorChoice::Always,
+            ColorWhen::Never => clap::ColorChoice::Never,
         }
     }
-    writeln!(out, "{} passed, {failed} failed", scenarios.len() - failed)?;
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+}
+
+/// The last `--color WHEN` or `--color=WHEN` among the arguments, read before clap parses them
+/// (clap prints `--help` and usage errors while parsing). Arguments after `--` are not options.
+pub fn color_in_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<ColorWhen> {
+    let mut found = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let Some(arg) = arg.to_str().map(str::to_owned) else {
+            continue;
+        };
+        let value = match arg.as_str() {
+            "--" => break,
+            "--color" => args.next().and_then(|v| v.to_str().map(str::to_owned)),
+            _ => arg.strip_prefix("--color=").map(str::to_owned),
+        };
+        if let Some(v) = value.and_then(|v| ColorWhen::from_str(&v, false).ok()) {
+            found = Some(v);
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<std::ffi::OsString> {
+        args.iter().map(Into::into).collect()
+    }
+
+    #[test]
+    fn color_is_found_before_parsing() {
+        assert_eq!(
+            color_in_args(os(&["lockstep", "--color", "never", "-h"])),
+            Some(ColorWhen::Never)
+        );
+        assert_eq!(
+            color_in_args(os(&["lockstep", "run", "--color=always"])),
+            Some(ColorWhen::Always)
+        );
+        assert_eq!(color_in_args(os(&["lockstep", "run", "x"])), None);
+        assert_eq!(
+            color_in_args(os(&["lockstep", "--", "--color=always"])),
+            None
+        );
+        assert_eq!(color_in_args(os(&["lockstep", "--color", "purple"])), None);
+    }
+
+    #[test]
+    fn the_clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Args::command().debug_assert();
+    }
 }

@@ -1,58 +1,47 @@
 //! The `lockstep` binary driven as a user would: list, run (text and JSON), check, bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn lockstep(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lockstep"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("UTF-8 output")
-}
-
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lockstep-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write temp file");
-    path
-}
+use common::{builtin_ids, builtin_source, lockstep, scratch, stderr, stdout, write};
 
 #[test]
 fn list_shows_every_builtin_with_its_expected_outcome() {
     let o = lockstep(&["list"]);
     assert!(o.status.success());
     let text = stdout(&o);
-    assert_eq!(text.lines().count(), 19);
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("fenced-gc-pause "))
-        .expect("listed");
-    assert!(
-        line.contains("safe") && line.contains("Fencing tokens stop the stale write"),
-        "{line}"
+    let count = lockstep_core::catalogue::ids().count();
+    assert_eq!(
+        builtin_ids(),
+        lockstep_core::catalogue::ids().collect::<Vec<_>>()
     );
+    // At 80 columns the titles do not fit beside the ids: each goes on its own indented line.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("fenced-gc-pause "))
+        .expect("listed");
+    assert!(lines[at].ends_with(" safe"), "{}", lines[at]);
+    assert_eq!(lines[at + 1], "    Fencing tokens stop the stale write");
     assert!(
-        text.lines()
+        lines
+            .iter()
             .any(|l| l.starts_with("consensus-quorum-loss-fail-closed")
                 && l.contains("not-processed"))
     );
+    // Wide enough, one line each.
+    let wide = stdout(&common::lockstep_env(&["list"], &[("COLUMNS", "140")]));
+    assert_eq!(wide.lines().count(), count);
+    assert!(wide.lines().any(|l| l.starts_with("fenced-gc-pause ")
+        && l.contains(" safe ")
+        && l.ends_with("Fencing tokens stop the stale write")));
 }
 
 #[test]
 fn run_prints_a_timeline_and_verdict_for_every_builtin() {
-    let ids = stdout(&lockstep(&["list"]));
-    for id in ids.lines().filter_map(|l| l.split_whitespace().next()) {
-        let o = lockstep(&["run", id]);
+    for id in builtin_ids() {
+        let o = lockstep(&["run", &id]);
         assert!(o.status.success(), "{id}: {}", stderr(&o));
-        insta::assert_snapshot!(id, stdout(&o));
+        insta::assert_snapshot!(id.as_str(), stdout(&o));
     }
 }
 
@@ -95,30 +84,39 @@ fn run_json_is_the_documented_schema() {
         .iter()
         .filter_map(|p| p["name"].as_str())
         .collect();
+    // Workers, then the lock service, then the database (docs/trace-format.md).
     assert_eq!(participants, ["A", "B", "redis", "db"]);
+    // Events about the whole system name the database as from and to.
+    let last = doc["events"].as_array().expect("events").last().cloned();
+    let last = last.expect("an event");
+    assert_eq!(last["tag"]["tag"], "run-ends");
+    assert_eq!(
+        (last["from"].as_str(), last["to"].as_str()),
+        (Some("db"), Some("db"))
+    );
 }
 
 #[test]
 fn check_passes_on_the_catalogue() {
     let o = lockstep(&["check"]);
     assert!(o.status.success(), "{}", stdout(&o));
-    assert!(stdout(&o).ends_with("19 passed, 0 failed\n"));
+    let count = lockstep_core::catalogue::ids().count();
+    assert!(stdout(&o).ends_with(&format!("{count} passed, 0 failed\n")));
 }
 
 #[test]
 fn check_exits_1_on_a_mismatch() {
-    let source = lockstep_core_source("naive-gc-pause")
-        .replace("expect = \"double-write\"", "expect = \"safe\"");
-    let path = temp_file("mismatch.toml", &source);
-    let o = lockstep(&[
-        "check",
-        "fenced-gc-pause",
-        path.to_str().expect("utf-8 path"),
-    ]);
+    let dir = scratch("mismatch");
+    let source =
+        builtin_source("naive-gc-pause").replace("expect = \"double-write\"", "expect = \"safe\"");
+    let path = write(&dir, "mismatch.toml", &source);
+    let o = common::lockstep_env(&["check", "fenced-gc-pause", &path], &[("COLUMNS", "200")]);
     assert_eq!(o.status.code(), Some(1));
     let text = stdout(&o);
     assert!(
-        text.contains("FAIL  naive-gc-pause   expected safe, got double-write"),
+        text.lines().any(|l| l.starts_with("FAIL ")
+            && l.contains(&path)
+            && l.ends_with("expected safe, got double-write")),
         "{text}"
     );
     assert!(text.contains("1 passed, 1 failed"));
@@ -126,20 +124,26 @@ fn check_exits_1_on_a_mismatch() {
 
 #[test]
 fn invalid_input_exits_2_with_a_located_message() {
-    let path = temp_file(
+    let dir = scratch("invalid");
+    let path = write(
+        &dir,
         "bad.toml",
         "name = \"bad\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n[lock]\nkind = \"redis\"\nttl_ms = -1\n[[workers]]\nname = \"A\"\n",
     );
-    let arg = path.to_str().expect("utf-8 path");
-    for args in [vec!["check", arg], vec!["run", arg]] {
-        let o = lockstep(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = stderr(&o);
-        assert!(
-            err.contains("bad.toml:7:10: lock.ttl_ms: invalid value: integer `-1`, expected u64"),
-            "{err}"
-        );
-    }
+    let message = "bad.toml:7:10: lock.ttl_ms: invalid value: integer `-1`, expected u64";
+    let o = lockstep(&["run", &path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(message), "{}", stderr(&o));
+    // `check` reports it with the others, on stdout (wide enough to keep it on one line), the
+    // file in the label column and the place beside it.
+    let o = common::lockstep_env(&["check", &path], &[("COLUMNS", "200")]);
+    assert_eq!(o.status.code(), Some(2));
+    let place = message.trim_start_matches("bad.toml:");
+    assert!(
+        stdout(&o).contains(&format!("{path}  {place}")),
+        "{}",
+        stdout(&o)
+    );
     let o = lockstep(&["run", "no-such-scenario"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("`no-such-scenario` is neither a built-in scenario nor a file; `lockstep list` shows the built-ins"));
@@ -156,9 +160,71 @@ fn no_arguments_prints_help() {
     );
 }
 
-fn lockstep_core_source(id: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../assets/scenarios")
-        .join(format!("{id}.toml"));
-    std::fs::read_to_string(path).expect("built-in source")
+#[test]
+fn scenario_mistakes_are_explained_with_what_is_allowed() {
+    let dir = scratch("mistakes");
+    let naive = builtin_source("naive-gc-pause");
+    let cases = [
+        ("empty.toml", String::new(), vec!["empty.toml:1:1", "empty"]),
+        (
+            "twice.toml",
+            naive.replace("name = \"B\"", "name = \"A\""),
+            vec!["workers[1].name", "`A`", "twice"],
+        ),
+        (
+            "fencing.toml",
+            naive.replace("fencing = \"off\"", "fencing = true"),
+            vec![
+                "resource.fencing",
+                "`off`",
+                "`writes`",
+                "`enforce`",
+                "`permissive`",
+            ],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        let path = write(&dir, name, &text);
+        let o = lockstep(&["run", &path]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = stderr(&o);
+        for n in needles {
+            assert!(err.contains(n), "{name}: missing {n:?} in {err}");
+        }
+    }
+}
+
+/// Every `lockstep` command the README shows (those that need no file of yours and no shell
+/// redirection) works as written.
+#[test]
+fn the_readme_commands_work() {
+    let readme = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"),
+    )
+    .expect("README.md");
+    let dir = scratch("readme");
+    let mut ran = 0;
+    let mut in_code = false;
+    let commands = readme.lines().filter(|l| {
+        if l.starts_with("```") {
+            in_code = l.trim() == "```sh";
+            return false;
+        }
+        in_code && l.starts_with("lockstep ")
+    });
+    for line in commands {
+        let command = line.split(" #").next().unwrap_or(line).trim();
+        if command.contains(['>', '|']) || command.contains("my-") {
+            continue;
+        }
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let o = common::command(&args)
+            .current_dir(&dir)
+            .output()
+            .expect("runs");
+        assert!(o.status.success(), "{command}: {}", stderr(&o));
+        ran += 1;
+    }
+    assert!(ran >= 8, "only {ran} commands found in the README");
+    assert!(readme.contains("cargo install --path crates/lockstep"));
 }

@@ -132,4 +132,32 @@ fn run_prints_svg_and_mermaid() {
     );
     assert!(text.contains("-xp"), "lost messages use -x");
     assert!(text.contains("Note over"));
+
+    // Replies are dashed (`-->>`), requests solid, and the verdict is the last note.
+    let o = lockstep(&["run", "naive-gc-pause", "--format", "mermaid"]);
+    let text = String::from_utf8(o.stdout).expect("utf-8");
+    let body: Vec<&str> = text.lines().map(str::trim).collect();
+    let set = body
+        .iter()
+        .position(|l| l.ends_with(": SET lock:batch-42 NX PX 5000"))
+        .expect("the first SET");
+    assert!(
+        body[set].contains("->>") && !body[set].contains("-->>"),
+        "{}",
+        body[set]
+    );
+    assert!(
+        body[set + 1].contains("-->>") && body[set + 1].ends_with(": OK"),
+        "{}",
+        body[set + 1]
+    );
+    let last = body.last().expect("lines");
+    assert!(
+        last.starts_with("Note over ") && last.contains("Verdict (as expected): double-write"),
+        "{last}"
+    );
+    assert!(
+        last.contains("A and B both believed they held the lock from 6002 to 8006 ms"),
+        "{last}"
+    );
 }

@@ -1,0 +1,233 @@
+//! Finding scenarios: a built-in id or a file (read with a size limit, so a huge file is refused
+//! before it is read), the `.toml` files of a folder, and "did you mean" for a misspelt id.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use lockstep_core::{Scenario, catalogue, parse_scenario};
+
+use crate::error::CliError;
+
+/// The largest scenario file the core accepts (its `MAX_FILE_BYTES`: 256 KiB). Checked here from
+/// the file's size, before the file is read, so a 150 MB file costs nothing.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024;
+
+/// A built-in id, a file path, or `-` for stdin.
+pub fn load(arg: &str) -> Result<Scenario, CliError> {
+    if let Some(parsed) = catalogue::load(arg) {
+        return Ok(parsed?);
+    }
+    if arg == "-" {
+        // `-` is stdin, as for most tools: `lockstep run - < my.toml`, or a generated scenario.
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::Input(format!("cannot read stdin: {e}")))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(CliError::Input(format!(
+                "stdin: more than {}; scenario files may be at most that large",
+                size(MAX_FILE_BYTES)
+            )));
+        }
+        return Ok(parse_scenario(STDIN, &bytes)?);
+    }
+    let bytes = read_limited(arg)?;
+    Ok(parse_scenario(arg, &bytes)?)
+}
+
+/// How a scenario argument is named in messages: `-` is `<stdin>`, as in parse errors.
+pub fn shown_as(arg: &str) -> &str {
+    if arg == "-" { STDIN } else { arg }
+}
+
+const STDIN: &str = "<stdin>";
+
+/// Reads a scenario file whole, refusing folders and anything larger than [`MAX_FILE_BYTES`]
+/// (by its size first, then by reading at most one byte more, for files that do not know their
+/// size, such as `/dev/zero`).
+fn read_limited(arg: &str) -> Result<Vec<u8>, CliError> {
+    let path = Path::new(arg);
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_found(arg)),
+        Err(e) => return Err(CliError::Input(format!("{arg}: cannot read: {e}"))),
+    };
+    if meta.is_dir() {
+        return Err(CliError::Input(format!(
+            "{arg} is a folder, not a scenario file; `lockstep check {arg}` checks every .toml file in it"
+        )));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(arg, meta.len()));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::Input(format!("{arg}: cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::Input(format!("{arg}: cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(CliError::Input(format!(
+            "{arg}: the file is larger than {}; scenario files may be at most that large",
+            size(MAX_FILE_BYTES)
+        )));
+    }
+    Ok(bytes)
+}
+
+fn too_large(arg: &str, bytes: u64) -> CliError {
+    CliError::Input(format!(
+        "{arg}: the file is {}; scenario files may be at most {} (the built-ins are under 8 KiB)",
+        size(bytes),
+        size(MAX_FILE_BYTES)
+    ))
+}
+
+/// A file size for people: `150.0 MiB`, `300 KiB`, `12 bytes`.
+fn size(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * 1024;
+    if bytes >= MIB {
+        format!("{:.1} MiB", bytes as f64 / MIB as f64)
+    } else if bytes >= KIB {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// Neither a built-in nor an existing file: say which of the two it looked like, and suggest the
+/// built-ins it is closest to.
+fn not_found(arg: &str) -> CliError {
+    let looks_like_a_path = arg.contains(['/', '\\']) || arg.ends_with(".toml");
+    let stem = Path::new(arg)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or(arg);
+    let suggestions = did_you_mean(if looks_like_a_path { stem } else { arg });
+    let hint = match suggestions.as_slice() {
+        [] => "`lockstep list` shows the built-ins".to_string(),
+        [one] => format!("did you mean `{one}`? (`lockstep list` shows the built-ins)"),
+        many => format!(
+            "did you mean {}? (`lockstep list` shows the built-ins)",
+            many.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    };
+    if looks_like_a_path {
+        CliError::Input(format!("{arg}: no such file; {hint}"))
+    } else {
+        CliError::Input(format!(
+            "`{arg}` is neither a built-in scenario nor a file; {hint}"
+        ))
+    }
+}
+
+/// The built-in ids closest to `typed` (at most three, best first): those containing it, and
+/// those within a small Jaro-Winkler distance (typos, swapped or missing letters). Case does not
+/// count: the ids are lower case, and `Fenced-GC-Pause` means `fenced-gc-pause`.
+pub fn did_you_mean(typed: &str) -> Vec<&'static str> {
+    const THRESHOLD: f64 = 0.85;
+    let typed = typed.to_lowercase();
+    let typed = typed.as_str();
+    let mut scored: Vec<(f64, &'static str)> = catalogue::ids()
+        .map(|id| {
+            let score = if typed.len() >= 3 && id.contains(typed) {
+                1.0
+            } else {
+                strsim::jaro_winkler(typed, id)
+            };
+            (score, id)
+        })
+        .filter(|&(score, _)| score >= THRESHOLD)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Only the ones about as close as the closest: one clear match is named alone.
+    let best = scored.first().map_or(0.0, |s| s.0);
+    scored
+        .into_iter()
+        .take_while(|&(score, _)| score >= best - 0.05)
+        .take(3)
+        .map(|(_, id)| id)
+        .collect()
+}
+
+/// What `lockstep check` was asked to check, with folders replaced by their `.toml` files.
+#[derive(Debug)]
+pub enum Target {
+    /// A built-in id or a file path, as given.
+    Scenario(String),
+    /// A folder with no `.toml` file in it, or one that cannot be listed.
+    BadFolder { path: String, why: String },
+}
+
+/// Expands each folder in `args` into its `.toml` files (sorted by name; not recursive).
+pub fn targets(args: &[String]) -> Vec<Target> {
+    let mut out = Vec::new();
+    for arg in args {
+        if catalogue::source(arg).is_some() || !Path::new(arg).is_dir() {
+            out.push(Target::Scenario(arg.clone()));
+            continue;
+        }
+        match toml_files(Path::new(arg)) {
+            Ok(files) if files.is_empty() => out.push(Target::BadFolder {
+                path: arg.clone(),
+                why: "the folder has no .toml files".into(),
+            }),
+            Ok(files) => out.extend(
+                files
+                    .into_iter()
+                    .map(|f| Target::Scenario(f.display().to_string())),
+            ),
+            Err(e) => out.push(Target::BadFolder {
+                path: arg.clone(),
+                why: format!("cannot list the folder: {e}"),
+            }),
+        }
+    }
+    out
+}
+
+fn toml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_file() && path.extension().is_some_and(|e| e == "toml") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_closest_builtins() {
+        assert_eq!(did_you_mean("fenced-gc-pase"), ["fenced-gc-pause"]);
+        assert_eq!(
+            did_you_mean("naive-gc-puase").first(),
+            Some(&"naive-gc-pause")
+        );
+        let gc = did_you_mean("gc-pause");
+        assert!(
+            gc.contains(&"naive-gc-pause") && gc.contains(&"fenced-gc-pause"),
+            "{gc:?}"
+        );
+        assert!(did_you_mean("zookeeper").is_empty());
+        assert_eq!(did_you_mean("Fenced-GC-Pause"), ["fenced-gc-pause"]);
+    }
+
+    #[test]
+    fn sizes_read_as_people_say_them() {
+        assert_eq!(size(150 * 1024 * 1024), "150.0 MiB");
+        assert_eq!(size(300 * 1024), "300 KiB");
+        assert_eq!(size(12), "12 bytes");
+    }
+}
