@@ -3,6 +3,7 @@
 mod cli;
 mod export;
 mod text;
+mod tui_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +57,12 @@ enum Command {
         #[arg(long, value_enum)]
         chart: Option<export::Chart>,
     },
+    /// Step through runs in the terminal: the scenario picker, or one run (an id or a file).
+    /// Exit status: 2 for invalid input or when stdout is not a terminal.
+    Tui {
+        /// A built-in scenario id or the path of a scenario file; none opens the picker.
+        scenario: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -74,6 +81,7 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let mut stdout = std::io::stdout().lock();
     let result = match args.command {
+        None if tui_cmd::have_terminal() => tui_cmd::tui(None),
         None => {
             use clap::CommandFactory;
             let mut cmd = Args::command();
@@ -94,6 +102,7 @@ fn main() -> ExitCode {
                 export::run(&mut stdout, &scenario, format == Format::Svg)
             }
         },
+        Some(Command::Tui { scenario }) => tui_cmd::tui(scenario.as_deref()),
         Some(Command::Check { scenarios }) => cli::check(&mut stdout, &scenarios),
         Some(Command::Render {
             scenario,
