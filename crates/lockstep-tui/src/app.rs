@@ -264,3 +264,224 @@ fn export(v: &Viewer, dir: &Path) -> Result<PathBuf, String> {
     std::fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(std::path::absolute(&path).unwrap_or(path))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_core::Outcome;
+
+    fn viewing(id: &str) -> App {
+        App::viewing(catalogue::load(id).unwrap().unwrap())
+    }
+
+    fn viewer(app: &App) -> &Viewer {
+        app.viewer.as_ref().unwrap()
+    }
+
+    #[test]
+    fn the_picker_opens_the_typed_scenario_and_s_comes_back_to_it() {
+        let mut app = App::picker();
+        assert_eq!(app.focus(), Focus::Picker);
+        for c in "fenced-gc".chars() {
+            app.update(Action::Type(c));
+        }
+        app.update(Action::Confirm);
+        assert_eq!(app.screen, Screen::Viewer);
+        assert_eq!(viewer(&app).scenario.name, "fenced-gc-pause");
+        app.update(Action::Scenarios);
+        assert_eq!(app.screen, Screen::Picker);
+        assert_eq!(app.picker.current().unwrap().id, "fenced-gc-pause");
+        // Esc in the picker goes back to the run that was open.
+        app.update(Action::Back);
+        assert_eq!(app.screen, Screen::Viewer);
+        assert!(!app.quit);
+    }
+
+    #[test]
+    fn esc_clears_the_filter_then_quits_the_picker() {
+        let mut app = App::picker();
+        app.update(Action::Type('x'));
+        app.update(Action::Back);
+        assert!(app.picker.filter.is_empty());
+        assert!(!app.quit);
+        app.update(Action::Back);
+        assert!(app.quit);
+    }
+
+    #[test]
+    fn stepping_paging_home_and_end() {
+        let mut app = viewing("fenced-gc-pause");
+        let total = viewer(&app).total();
+        app.update(Action::Step(1));
+        app.update(Action::Step(1));
+        assert_eq!(viewer(&app).pos(), 2);
+        app.update(Action::Step(-1));
+        assert_eq!(viewer(&app).pos(), 1);
+        app.update(Action::PageDown);
+        assert_eq!(viewer(&app).pos(), 1 + PAGE_STEPS);
+        app.update(Action::PageUp);
+        assert_eq!(viewer(&app).pos(), 1);
+        app.update(Action::End);
+        assert_eq!(viewer(&app).pos(), total);
+        assert!(viewer(&app).at_end());
+        app.update(Action::Step(1));
+        assert_eq!(viewer(&app).pos(), total, "no step past the end");
+        app.update(Action::Home);
+        assert_eq!(viewer(&app).pos(), 0);
+        app.update(Action::Step(-1));
+        assert_eq!(viewer(&app).pos(), 0, "no step before the start");
+    }
+
+    #[test]
+    fn playing_ticks_only_while_playing_and_stops_at_the_end() {
+        let mut app = viewing("naive-happy-path");
+        assert_eq!(app.tick_interval(), None, "paused: wait for input for ever");
+        app.update(Action::TogglePlay);
+        assert_eq!(app.tick_interval(), Some(Duration::from_millis(250)));
+        app.update(Action::Faster);
+        assert_eq!(app.tick_interval(), Some(Duration::from_millis(125)));
+        app.update(Action::Slower);
+        app.update(Action::Slower);
+        assert_eq!(app.tick_interval(), Some(Duration::from_millis(500)));
+        app.update(Action::Tick);
+        assert_eq!(viewer(&app).pos(), 1);
+        let total = viewer(&app).total();
+        for _ in 0..total + 5 {
+            app.update(Action::Tick);
+        }
+        assert_eq!(viewer(&app).pos(), total);
+        assert!(!viewer(&app).playing);
+        assert_eq!(app.tick_interval(), None);
+    }
+
+    #[test]
+    fn a_fault_branches_the_run_and_u_goes_back_to_the_original() {
+        let mut app = viewing("fenced-gc-pause");
+        app.update(Action::Step(3));
+        app.update(Action::OpenFaults);
+        assert_eq!(app.focus(), Focus::Faults);
+        // The first choice pauses the first worker; +1 s makes it 11 s.
+        app.update(Action::Longer);
+        app.update(Action::Down);
+        app.update(Action::Up);
+        app.update(Action::Confirm);
+        assert_eq!(app.focus(), Focus::Viewer);
+        let v = viewer(&app);
+        assert!(v.branch.is_some());
+        assert_eq!(v.diverged_at, Some(3));
+        assert_eq!(v.pos(), 4, "the step that records the change");
+        assert_eq!(v.layout.rows[3].label, "A paused for 11000 ms");
+        assert_eq!(v.whatifs().len(), 1);
+        app.update(Action::Original);
+        let v = viewer(&app);
+        assert!(v.branch.is_none());
+        assert_eq!(v.pos(), 3);
+        app.update(Action::Original);
+        assert!(app.status.as_deref().unwrap().contains("original run"));
+    }
+
+    #[test]
+    fn turning_fencing_off_breaks_the_fenced_run() {
+        let mut app = viewing("fenced-gc-pause");
+        app.update(Action::OpenFaults);
+        let Overlay::Faults(menu) = &app.overlay else {
+            panic!("menu open")
+        };
+        let fencing = menu
+            .choices
+            .iter()
+            .position(|c| matches!(c, crate::whatif::Choice::Fencing(_)))
+            .unwrap();
+        // writes -> enforce -> permissive -> off: three branches in a row.
+        for _ in 0..3 {
+            app.update(Action::OpenFaults);
+            for _ in 0..fencing {
+                app.update(Action::Down);
+            }
+            app.update(Action::Confirm);
+        }
+        assert_eq!(viewer(&app).inspection.db.fencing.as_str(), "off");
+        app.update(Action::End);
+        assert_eq!(viewer(&app).verdict().outcome, Outcome::DoubleWrite);
+        assert_eq!(viewer(&app).diverged_at, Some(0));
+    }
+
+    #[test]
+    fn help_and_menu_close_and_q_quits() {
+        let mut app = viewing("naive-happy-path");
+        app.update(Action::ToggleHelp);
+        assert_eq!(app.focus(), Focus::Help);
+        app.update(Action::Step(1));
+        assert_eq!(app.focus(), Focus::Viewer);
+        assert_eq!(viewer(&app).pos(), 0, "the key only closed the help");
+        app.update(Action::OpenFaults);
+        app.update(Action::Back);
+        assert_eq!(app.focus(), Focus::Viewer);
+        assert!(viewer(&app).branch.is_none());
+        app.update(Action::Quit);
+        assert!(app.quit);
+    }
+
+    #[test]
+    fn a_click_on_a_row_jumps_to_its_step_and_the_wheel_scrolls() {
+        let mut app = viewing("fenced-gc-pause");
+        app.update(Action::End);
+        let area = ui::areas(app.size).timeline;
+        let v = viewer(&app);
+        let grid = timeline::Grid::new(&v.layout, area, v.scroll, v.diverged_at);
+        let y = area.y + timeline::HEADER_LINES + 2;
+        let expected = v.layout.rows[grid.row_at(2).unwrap()].step;
+        app.update(Action::Click(area.x + 5, y));
+        assert_eq!(viewer(&app).pos(), expected);
+        app.update(Action::End);
+        app.update(Action::Scroll(-3));
+        let v = viewer(&app);
+        let total_lines = v.layout.rows.len();
+        assert_eq!(v.scroll, Some(total_lines - grid.height - 3));
+        // A click outside the timeline changes nothing.
+        app.update(Action::Click(app.size.width - 1, 0));
+        assert_eq!(viewer(&app).pos(), viewer(&app).total());
+    }
+
+    #[test]
+    fn t_toggles_to_scale_time() {
+        let mut app = viewing("naive-gc-pause");
+        app.update(Action::End);
+        let logical = viewer(&app).layout.rows.len();
+        app.update(Action::ToggleTimeMode);
+        let v = viewer(&app);
+        assert_eq!(v.time_mode, lockstep_render::TimeMode::ToScale);
+        let grid = timeline::Grid::new(&v.layout, ui::areas(app.size).timeline, None, None);
+        assert!(
+            grid.lines.len() > logical + 10,
+            "the 10 s pause takes room: {} lines for {logical} rows",
+            grid.lines.len()
+        );
+    }
+
+    #[test]
+    fn e_exports_the_view_and_says_where() {
+        let dir = std::env::temp_dir().join(format!("lockstep-tui-export-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut app = viewing("fenced-gc-pause");
+        app.export_dir = dir.clone();
+        app.update(Action::Step(5));
+        app.update(Action::ExportSvg);
+        let status = app.status.clone().unwrap();
+        let path = dir.join("lockstep-fenced-gc-pause-step-5.svg");
+        assert!(
+            status.starts_with("wrote ") && status.contains("step-5.svg"),
+            "{status}"
+        );
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            svg.starts_with("<svg") || svg.starts_with("<?xml"),
+            "{}",
+            &svg[..40]
+        );
+        app.export_dir = dir.join("missing").join("dir");
+        app.update(Action::ExportSvg);
+        assert!(app.status.clone().unwrap().starts_with("export failed"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

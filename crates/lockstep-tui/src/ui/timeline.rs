@@ -38,6 +38,8 @@ pub struct Grid {
     pub lane_cols: Vec<u16>,
     /// Width of the step/time gutter.
     pub gutter: u16,
+    /// To-scale time marks on gap lines: (line, label).
+    pub ticks: Vec<(usize, String)>,
     /// Index of the first line shown.
     pub top: usize,
     /// Lines the pane shows below its header.
@@ -69,6 +71,21 @@ impl Grid {
             row_line.push(lines.len());
             lines.push(Line::Row(i));
         }
+        let ticks = layout
+            .ticks
+            .iter()
+            .filter_map(|t| {
+                let line = ((t.y - first_y) / PX_PER_LINE).round();
+                let line = (line >= 0.0).then_some(line as usize)?;
+                matches!(lines.get(line), Some(Line::Gap(_))).then(|| {
+                    (
+                        line,
+                        t.label.as_ref().map_or(String::new(), |l| l.text.clone()),
+                    )
+                })
+            })
+            .filter(|(_, text)| !text.is_empty())
+            .collect();
         let gutter = layout
             .rows
             .first()
@@ -93,6 +110,7 @@ impl Grid {
             row_line,
             lane_cols,
             gutter,
+            ticks,
             top,
             height,
         }
@@ -302,7 +320,18 @@ impl Widget for Timeline<'_> {
                     pen.text(col, y, text, w, theme::diverged());
                     pen.put(0, y, '⑂', theme::diverged());
                 }
-                Line::Gap(_) => {}
+                Line::Gap(_) => {
+                    if let Some((_, label)) = grid.ticks.iter().find(|(l, _)| *l == index) {
+                        let w = label.width() as u16;
+                        pen.text(
+                            grid.gutter.saturating_sub(w + 1),
+                            y,
+                            label,
+                            w,
+                            theme::muted(),
+                        );
+                    }
+                }
             }
         }
     }
