@@ -2,7 +2,10 @@
 //! each row a line (or, to scale, as many lines as its time gap needs); arrows, notes, spans,
 //! marks and highlights are the layout's, drawn with box characters and the shared palette.
 
-use lockstep_render::layout::{ArrowEnd, HighlightKind, Layout, MarkKind, NoteKind, SpanKind};
+use lockstep_render::layout::{
+    Arrow, ArrowEnd, Highlight, HighlightKind, Layout, Mark, MarkKind, Note, NoteKind, Span,
+    SpanKind,
+};
 use lockstep_render::{TimeMode, style};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -159,6 +162,73 @@ fn lane_pitch(grid: &Grid) -> u16 {
     }
 }
 
+/// What lies on the rows shown, found in one pass over the layout so that drawing a frame costs
+/// the same for a run of 40 events and one of 10,000.
+struct Visible<'a> {
+    /// The first row shown.
+    first: usize,
+    spans: Vec<&'a Span>,
+    sends: Vec<Vec<&'a Arrow>>,
+    arrivals: Vec<Vec<&'a Arrow>>,
+    notes: Vec<Vec<&'a Note>>,
+    marks: Vec<Vec<&'a Mark>>,
+    highlights: Vec<Vec<&'a Highlight>>,
+}
+
+impl<'a> Visible<'a> {
+    fn new(layout: &'a Layout, grid: &Grid) -> Visible<'a> {
+        let rows = grid
+            .lines
+            .iter()
+            .skip(grid.top)
+            .take(grid.height)
+            .map(|l| match *l {
+                Line::Row(r) | Line::Gap(r) | Line::Diverged(r) => r,
+            });
+        let (first, last) = rows.fold((usize::MAX, 0), |(a, b), r| (a.min(r), b.max(r)));
+        let n = (last + 1).saturating_sub(first);
+        let last_row = layout.rows.len().saturating_sub(1);
+        let slot = |r: usize| (first <= r && r <= last).then(|| r - first);
+        let mut v = Visible {
+            first,
+            spans: layout
+                .spans
+                .iter()
+                .filter(|s| s.from_row <= last && s.to_row.unwrap_or(last_row) >= first)
+                .collect(),
+            sends: vec![Vec::new(); n],
+            arrivals: vec![Vec::new(); n],
+            notes: vec![Vec::new(); n],
+            marks: vec![Vec::new(); n],
+            highlights: vec![Vec::new(); n],
+        };
+        for a in &layout.arrows {
+            if let Some(i) = slot(a.send_row) {
+                v.sends[i].push(a);
+            }
+            if let Some(i) = a.end_row.and_then(slot) {
+                v.arrivals[i].push(a);
+            }
+        }
+        for x in &layout.notes {
+            if let Some(i) = slot(x.row) {
+                v.notes[i].push(x);
+            }
+        }
+        for x in &layout.marks {
+            if let Some(i) = slot(x.row) {
+                v.marks[i].push(x);
+            }
+        }
+        for x in &layout.highlights {
+            if let Some(i) = slot(x.row) {
+                v.highlights[i].push(x);
+            }
+        }
+        v
+    }
+}
+
 /// The timeline pane.
 #[derive(Debug, Clone, Copy)]
 pub struct Timeline<'a> {
@@ -171,8 +241,6 @@ pub struct Timeline<'a> {
 struct Pen<'a> {
     buf: &'a mut Buffer,
     area: Rect,
-    /// Where the lanes start: labels are kept right of the gutter.
-    gutter: u16,
 }
 
 impl Pen<'_> {
@@ -248,11 +316,7 @@ impl Widget for Timeline<'_> {
         buf.set_style(area, theme::base());
         let layout = self.layout;
         let grid = Grid::new(layout, area, self.scroll, self.diverged);
-        let mut pen = Pen {
-            buf,
-            area,
-            gutter: grid.gutter,
-        };
+        let mut pen = Pen { buf, area };
         // Header: lane names and roles, centred on their columns.
         pen.text(0, 0, &layout.gutter_title.text, grid.gutter, theme::muted());
         for (lane, &col) in layout.lanes.iter().zip(&grid.lane_cols) {
@@ -273,6 +337,7 @@ impl Widget for Timeline<'_> {
                 pen.text(col.saturating_sub(w / 2), i as u16, &text, w, style);
             }
         }
+        let shown = Visible::new(layout, &grid);
         let visible = grid
             .lines
             .iter()
@@ -284,7 +349,7 @@ impl Widget for Timeline<'_> {
         for (index, &line) in visible {
             let y = HEADER_LINES + (index - grid.top) as u16;
             // Bands: the danger zone, then the current step on top of it.
-            let danger = layout.spans.iter().any(|s| {
+            let danger = shown.spans.iter().any(|s| {
                 matches!(s.kind, SpanKind::Overlap { .. })
                     && covers(line, s.from_row, s.to_row.unwrap_or(last_row))
             });
@@ -295,7 +360,7 @@ impl Widget for Timeline<'_> {
             for &col in &grid.lane_cols {
                 pen.put(col, y, theme::LIFELINE, theme::lifeline());
             }
-            for span in &layout.spans {
+            for span in &shown.spans {
                 let Some(lane) = span.lane else { continue };
                 if !covers(line, span.from_row, span.to_row.unwrap_or(last_row)) {
                     continue;
@@ -311,7 +376,7 @@ impl Widget for Timeline<'_> {
                 }
             }
             match line {
-                Line::Row(r) => draw_row(&mut pen, layout, &grid, r, y),
+                Line::Row(r) => draw_row(&mut pen, layout, &grid, &shown, r, y),
                 Line::Diverged(_) => {
                     let text = "┄┄ what-if: the run branches here ┄┄";
                     pen.restyle_line(y, 0, theme::diverged());
@@ -338,14 +403,22 @@ impl Widget for Timeline<'_> {
 }
 
 /// Everything on a row's line: gutter, arrows sent or arriving here, notes, marks, highlights.
-fn draw_row(pen: &mut Pen<'_>, layout: &Layout, grid: &Grid, r: usize, y: u16) {
+fn draw_row(
+    pen: &mut Pen<'_>,
+    layout: &Layout,
+    grid: &Grid,
+    shown: &Visible<'_>,
+    r: usize,
+    y: u16,
+) {
     let row = &layout.rows[r];
+    let slot = r - shown.first;
     let current = layout.current == Some(r);
     if current {
         pen.restyle_line(y, 0, theme::current());
     }
     let mut gutter_style = theme::muted();
-    for h in layout.highlights.iter().filter(|h| h.row == r) {
+    for h in &shown.highlights[slot] {
         match h.kind {
             HighlightKind::Current => {
                 pen.put(0, y, theme::CURRENT_GUTTER, theme::bold());
@@ -357,8 +430,8 @@ fn draw_row(pen: &mut Pen<'_>, layout: &Layout, grid: &Grid, r: usize, y: u16) {
         }
     }
     pen.text(1, y, &row.gutter.text, grid.gutter - 1, gutter_style);
-    for a in &layout.arrows {
-        if a.send_row == r {
+    for a in &shown.sends[slot] {
+        {
             let from = grid.lane_cols[a.from_lane];
             let to = match a.end {
                 ArrowEnd::Delivered => grid.lane_cols[a.to_lane],
@@ -384,9 +457,11 @@ fn draw_row(pen: &mut Pen<'_>, layout: &Layout, grid: &Grid, r: usize, y: u16) {
             if let Some((c, ch)) = head {
                 pen.put(c, y, ch, style.add_modifier(Modifier::BOLD));
             }
-            label_on_span(pen, lo, hi, y, &a.label.text, style);
+            label_on_span(pen, grid, (lo, hi), y, &a.label.text, style);
         }
-        if a.end_row == Some(r) && a.end == ArrowEnd::Delivered {
+    }
+    for a in &shown.arrivals[slot] {
+        if a.end == ArrowEnd::Delivered {
             let to = grid.lane_cols[a.to_lane];
             let from = grid.lane_cols[a.from_lane];
             let style = if a.rejected {
@@ -394,24 +469,23 @@ fn draw_row(pen: &mut Pen<'_>, layout: &Layout, grid: &Grid, r: usize, y: u16) {
             } else {
                 theme::fg(theme::tone(a.tone))
             };
-            // Beside the receiver, on the side the message came from when it fits there.
+            // Beside the receiver, on the side the message came from, within one lane's
+            // width: it never hides another lane's pause, belief or record.
             let text = format!("{} {}", if from <= to { '▸' } else { '◂' }, row.label);
-            let w = text.width() as u16;
-            let left_room = to.saturating_sub(grid.gutter + 1);
-            if from <= to && w <= left_room {
-                pen.text(to - w - 1, y, &text, w, style);
-            } else if from <= to && left_room >= 12 {
-                pen.text(grid.gutter + 1, y, &text, left_room - 1, style);
+            let room = lane_pitch(grid).saturating_sub(2);
+            let w = (text.width() as u16).min(room);
+            if from <= to {
+                pen.text(to.saturating_sub(w + 1), y, &text, w, style);
             } else {
-                pen.text(to + 2, y, &text, pen.area.width, style);
+                pen.text(to + 2, y, &text, w, style);
             }
         }
     }
-    let marks: Vec<_> = layout.marks.iter().filter(|m| m.row == r).collect();
+    let marks = &shown.marks[slot];
     // Columns the notes cover: a mark there goes inside the note instead, so neither hides
     // the other.
     let mut covered: Vec<(u16, u16)> = Vec::new();
-    for n in layout.notes.iter().filter(|n| n.row == r) {
+    for n in &shown.notes[slot] {
         let mut text = n.text.text.replace('\n', " ");
         for m in marks
             .iter()
@@ -445,7 +519,7 @@ fn draw_row(pen: &mut Pen<'_>, layout: &Layout, grid: &Grid, r: usize, y: u16) {
         pen.text(col, y, &boxed, pen.area.width, style);
         covered.push((col, col + w));
     }
-    for m in marks {
+    for m in marks.iter() {
         let col = grid.lane_cols[m.lane];
         if covered.iter().any(|&(a, b)| a <= col && col < b) {
             continue;
@@ -462,24 +536,30 @@ fn draw_row(pen: &mut Pen<'_>, layout: &Layout, grid: &Grid, r: usize, y: u16) {
     }
 }
 
-/// An arrow's label over its shaft; when the shaft is too short, beside it where there is more
-/// room (right of it, else left of it), cut to fit.
-fn label_on_span(pen: &mut Pen<'_>, lo: u16, hi: u16, y: u16, text: &str, style: Style) {
+/// An arrow's label over its shaft; when the shaft is too short, right of it where that is
+/// free (past the last lane), else cut to fit the shaft. Never over lanes left of the arrow,
+/// where it would hide their pauses and beliefs.
+fn label_on_span(
+    pen: &mut Pen<'_>,
+    grid: &Grid,
+    (lo, hi): (u16, u16),
+    y: u16,
+    text: &str,
+    style: Style,
+) {
     let w = text.width() as u16;
     let inside = hi.saturating_sub(lo).saturating_sub(3);
-    let right = pen.area.width.saturating_sub(hi + 2);
-    let left = lo.saturating_sub(pen.gutter + 2);
+    let last_lane = grid.lane_cols.last().copied().unwrap_or(0);
+    let right = if hi >= last_lane {
+        pen.area.width.saturating_sub(hi + 2)
+    } else {
+        0
+    };
     if w <= inside {
         pen.text(lo + 2 + (inside - w) / 2, y, text, w, style);
-    } else if w <= right {
-        pen.text(hi + 2, y, text, w, style);
-    } else if w <= left {
-        pen.text(lo - 1 - w, y, text, w, style);
-    } else if inside >= right.max(left) {
-        pen.text(lo + 2, y, text, inside, style);
-    } else if right >= left {
+    } else if w <= right || (right > inside && right >= 8) {
         pen.text(hi + 2, y, text, right, style);
     } else {
-        pen.text(pen.gutter + 1, y, text, left, style);
+        pen.text(lo + 2, y, text, inside, style);
     }
 }
