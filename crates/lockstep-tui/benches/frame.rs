@@ -61,6 +61,28 @@ fn bench(c: &mut Criterion) {
             terminal.clear().expect("clear");
         })
     });
+    c.bench_function("frame/10k-event-run-120x40-widgets-only", |b| {
+        let area = ratatui::layout::Rect::new(0, 0, 120, 40);
+        b.iter(|| {
+            let mut buf = ratatui::buffer::Buffer::empty(area);
+            ratatui::widgets::Widget::render(&app, area, &mut buf);
+            black_box(buf);
+        })
+    });
+    c.bench_function("frame/10k-event-run-timeline-pane-only", |b| {
+        let v = app.viewer.as_ref().expect("viewing");
+        let area = lockstep_tui::ui::areas(ratatui::layout::Rect::new(0, 0, 120, 40)).timeline;
+        b.iter(|| {
+            let mut buf = ratatui::buffer::Buffer::empty(area);
+            let t = lockstep_tui::ui::timeline::Timeline {
+                layout: &v.layout,
+                scroll: None,
+                diverged: None,
+            };
+            ratatui::widgets::Widget::render(t, area, &mut buf);
+            black_box(buf);
+        })
+    });
     c.bench_function("step/10k-event-run-one-step-forward", |b| {
         let v = app.viewer.as_mut().expect("viewing");
         let mut forward = true;

@@ -255,7 +255,7 @@ fn export(v: &Viewer, dir: &Path) -> Result<PathBuf, String> {
         title: v.scenario.title.clone(),
         name: v.scenario.name.clone(),
         summary: v.scenario.summary.clone(),
-        verdict: Some(v.verdict()),
+        verdict: Some(v.verdict().clone()),
     };
     let svg = draw_timeline(&v.layout, &caption).map_err(|e| e.to_string())?;
     let branch = if v.branch.is_some() { "-what-if" } else { "" };

@@ -62,6 +62,8 @@ pub struct Viewer {
     pub inspection: Inspection,
     /// The state one step earlier, to highlight what changed.
     pub previous: Option<Inspection>,
+    /// The verdict so far (judging copies the trace, so it is done once per step, not per frame).
+    verdict: Verdict,
 }
 
 impl Viewer {
@@ -69,6 +71,7 @@ impl Viewer {
     pub fn new(scenario: Scenario) -> Viewer {
         let original = Branch::new(Session::new(&scenario));
         let inspection = original.session.inspect();
+        let verdict = original.session.verdict();
         let mut v = Viewer {
             scenario,
             layout: layout(&original.full, &Options::default()),
@@ -79,6 +82,7 @@ impl Viewer {
             playing: false,
             speed: DEFAULT_SPEED,
             scroll: None,
+            verdict,
             inspection,
             previous: None,
         };
@@ -110,8 +114,8 @@ impl Viewer {
     }
 
     /// The verdict on the database as it stands at the current step.
-    pub fn verdict(&self) -> Verdict {
-        self.active().session.verdict()
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
     }
 
     /// The scenario's expected outcome.
@@ -145,6 +149,7 @@ impl Viewer {
         };
         self.inspection = now;
         self.previous = previous;
+        self.verdict = self.active().session.verdict();
     }
 
     /// Goes to step `n` (clamped to the run) and follows it.

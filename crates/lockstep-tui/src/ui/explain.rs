@@ -96,7 +96,7 @@ impl Widget for VerdictBar<'_> {
             let matches = verdict.outcome == v.expect();
             Line::from(vec![
                 Span::styled("verdict: ", theme::bold()),
-                Span::styled(figures(&verdict, short), theme::text()),
+                Span::styled(figures(verdict, short), theme::text()),
                 Span::styled(" · outcome ", theme::text()),
                 Span::styled(badge, style),
                 Span::styled(
@@ -115,7 +115,7 @@ impl Widget for VerdictBar<'_> {
         } else {
             Line::from(vec![
                 Span::styled("so far: ", theme::bold()),
-                Span::styled(figures(&verdict, short), theme::text()),
+                Span::styled(figures(verdict, short), theme::text()),
                 Span::styled(" · outcome so far ", theme::text()),
                 Span::styled(badge, style),
             ])
