@@ -86,13 +86,11 @@ pub fn figures(v: &Verdict, short: bool) -> String {
     )
 }
 
-impl Widget for VerdictBar<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let v = self.viewer;
-        let verdict = v.verdict();
+impl VerdictBar<'_> {
+    /// The verdict line: the verdict so far, or at the end the outcome against the expected one.
+    fn first_line(v: &Viewer, verdict: &Verdict, short: bool) -> Line<'static> {
         let (badge, style) = outcome_badge(verdict.outcome);
-        let short = area.width < 118;
-        let first = if v.at_end() {
+        if v.at_end() {
             let matches = verdict.outcome == v.expect();
             Line::from(vec![
                 Span::styled("verdict: ", theme::bold()),
@@ -119,6 +117,19 @@ impl Widget for VerdictBar<'_> {
                 Span::styled(" · outcome so far ", theme::text()),
                 Span::styled(badge, style),
             ])
+        }
+    }
+}
+
+impl Widget for VerdictBar<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let v = self.viewer;
+        let verdict = v.verdict();
+        let first = Self::first_line(v, verdict, false);
+        let first = if first.width() > usize::from(area.width) {
+            Self::first_line(v, verdict, true)
+        } else {
+            first
         };
         let second = if let Some(s) = self.status {
             Line::from(Span::styled(format!(" {s}"), theme::bold()))

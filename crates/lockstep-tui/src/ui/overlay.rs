@@ -93,7 +93,14 @@ pub struct Faults<'a> {
 impl Widget for Faults<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let m = self.menu;
-        let rect = centred(area, 76, m.choices.len() as u16 + 4);
+        let width = m
+            .choices
+            .iter()
+            .map(|c| m.describe(c).chars().count() as u16 + 4)
+            .max()
+            .unwrap_or(0)
+            .max(76);
+        let rect = centred(area, width, m.choices.len() as u16 + 4);
         Clear.render(rect, buf);
         let block = boxed(&format!("what-if at step {}", self.step));
         let inner = block.inner(rect);
