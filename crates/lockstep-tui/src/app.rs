@@ -298,6 +298,18 @@ mod tests {
     }
 
     #[test]
+    fn a_click_in_the_picker_selects_then_opens() {
+        let mut app = App::picker();
+        let list = picker_ui::list_area(app.size);
+        app.update(Action::Click(list.x + 4, list.y + 5));
+        assert_eq!(app.picker.selected, 5);
+        assert_eq!(app.screen, Screen::Picker);
+        app.update(Action::Click(list.x + 4, list.y + 5));
+        assert_eq!(app.screen, Screen::Viewer);
+        assert_eq!(viewer(&app).scenario.name, app.picker.entries[5].id);
+    }
+
+    #[test]
     fn esc_clears_the_filter_then_quits_the_picker() {
         let mut app = App::picker();
         app.update(Action::Type('x'));
@@ -372,6 +384,15 @@ mod tests {
         assert_eq!(v.pos(), 4, "the step that records the change");
         assert_eq!(v.layout.rows[3].label, "A paused for 11000 ms");
         assert_eq!(v.whatifs().len(), 1);
+        // The timeline marks where the branch left the original run: just before step 4.
+        let v = viewer(&app);
+        let grid = timeline::Grid::new(&v.layout, ui::areas(app.size).timeline, None, Some(3));
+        let at = grid
+            .lines
+            .iter()
+            .position(|l| matches!(l, timeline::Line::Diverged(_)))
+            .expect("a divergence line");
+        assert_eq!(grid.lines[at + 1], timeline::Line::Row(3));
         app.update(Action::Original);
         let v = viewer(&app);
         assert!(v.branch.is_none());
