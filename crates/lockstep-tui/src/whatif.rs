@@ -208,3 +208,81 @@ impl FaultMenu {
         self.choices.get(self.selected).map(|c| self.change(c))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_core::{Session, catalogue};
+
+    /// The menu at step `at` of a built-in, with the rest of its run.
+    fn menu_at(id: &str, at: usize) -> (Session, FaultMenu) {
+        let scenario = catalogue::load(id).unwrap().unwrap();
+        let mut to_end = Session::new(&scenario);
+        to_end.run_to_end();
+        let future = Trace {
+            participants: to_end.trace().participants,
+            events: to_end.events()[at.min(to_end.pos())..].to_vec(),
+        };
+        let mut s = Session::new(&scenario);
+        s.seek(at);
+        let ttl = s.sim().params.lock.ttl_ms;
+        let menu = FaultMenu::new(&s.inspect(), ttl, &future);
+        (s, menu)
+    }
+
+    #[test]
+    fn every_choice_of_every_builtin_menu_is_a_valid_change() {
+        for id in catalogue::ids() {
+            for at in [0, 7] {
+                let (s, menu) = menu_at(id, at);
+                for c in &menu.choices {
+                    let mut branch = s.clone();
+                    if let Err(e) = branch.apply(menu.change(c)) {
+                        panic!("{id} at step {at}: {}: {e}", menu.describe(c));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_menu_offers_what_the_issue_lists() {
+        let (_, menu) = menu_at("naive-gc-pause", 3);
+        let has = |f: fn(&Choice) -> bool| menu.choices.iter().any(f);
+        assert!(has(|c| matches!(c, Choice::Pause(n) if n == "A")));
+        assert!(has(|c| matches!(c, Choice::ClockJump(n) if n == "redis")));
+        assert!(has(|c| matches!(c, Choice::Crash(_))));
+        assert!(has(|c| matches!(c, Choice::Restart(n) if n == "redis")));
+        assert!(has(|c| matches!(c, Choice::Isolate(_))));
+        assert!(has(
+            |c| matches!(c, Choice::DelayNext { from, .. } if from == "A")
+        ));
+        assert!(has(|c| matches!(c, Choice::Fencing(FencingMode::Writes))));
+        assert!(has(|c| matches!(c, Choice::Idempotency(true))));
+        assert!(has(|c| matches!(c, Choice::Ttl(10_000))));
+        assert!(has(|c| matches!(c, Choice::Ttl(2_500))));
+        // The database neither crashes nor has a clock that matters.
+        assert!(!has(
+            |c| matches!(c, Choice::Crash(n) | Choice::ClockJump(n) if n == "db")
+        ));
+    }
+
+    #[test]
+    fn the_duration_stays_between_1_and_60_seconds_and_reaches_the_change() {
+        let (_, mut menu) = menu_at("naive-gc-pause", 0);
+        for _ in 0..100 {
+            menu.adjust_seconds(1);
+        }
+        assert_eq!(menu.seconds, 60);
+        for _ in 0..100 {
+            menu.adjust_seconds(-1);
+        }
+        assert_eq!(menu.seconds, 1);
+        menu.adjust_seconds(4);
+        let Change::Fault(f) = menu.change(&Choice::Pause("A".into())) else {
+            panic!("a fault")
+        };
+        assert_eq!(f.duration_ms, Some(5000));
+        assert_eq!(f.kind, FaultKind::Pause);
+    }
+}
