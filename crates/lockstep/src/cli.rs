@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::commands::{check, completions, list, man, render, run};
+use crate::commands::{check, completions, list, man, render, run, tui};
 
 /// See why distributed locks fail: simulate lock services, workers and a fencing-aware database.
 #[derive(Debug, Parser)]
@@ -32,6 +32,7 @@ pub enum Command {
     Render(render::Args),
     Completions(completions::Args),
     Man(man::Args),
+    Tui(tui::Args),
 }
 
 /// `--color` (its help says what each value does).

@@ -6,6 +6,7 @@ pub mod list;
 pub mod man;
 pub mod render;
 pub mod run;
+pub mod tui;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -51,6 +52,7 @@ pub fn execute(command: Command, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         Command::Render(args) => render::exec(args, ctx),
         Command::Completions(args) => completions::exec(args, ctx),
         Command::Man(args) => man::exec(args, ctx),
+        Command::Tui(args) => tui::exec(args, ctx),
     }
 }
 

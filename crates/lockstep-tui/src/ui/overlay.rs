@@ -1,0 +1,144 @@
+//! The overlays drawn over the viewer: the help (every key and every mark) and the what-if
+//! menu.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+
+use super::theme;
+use crate::action::HELP;
+use crate::whatif::FaultMenu;
+
+/// A box of at most `w` x `h` centred in `area`.
+fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    let [row] = Layout::vertical([Constraint::Length(h.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [cell] = Layout::horizontal([Constraint::Length(w.min(area.width))])
+        .flex(Flex::Center)
+        .areas(row);
+    cell
+}
+
+fn boxed(title: &str) -> Block<'static> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme::bold())
+        .title(Span::styled(format!(" {title} "), theme::bold()))
+        .style(theme::base())
+}
+
+/// Every key, and what each mark and bar on the timeline means.
+#[derive(Debug, Clone, Copy)]
+pub struct Help;
+
+impl Widget for Help {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let mut lines: Vec<Line> = HELP
+            .iter()
+            .map(|(keys, what)| {
+                Line::from(vec![
+                    Span::styled(format!("{keys:>18}  "), theme::bold()),
+                    Span::styled(*what, theme::text()),
+                ])
+            })
+            .collect();
+        lines.push(Line::from(""));
+        let mut marks = Vec::new();
+        for kind in theme::MARKS {
+            marks.push(Span::styled(
+                format!("{} ", theme::mark_glyph(kind)),
+                theme::fg(theme::mark_color(kind)),
+            ));
+            marks.push(Span::styled(
+                format!("{}   ", theme::mark_meaning(kind)),
+                theme::text(),
+            ));
+        }
+        lines.push(Line::from(marks));
+        lines.push(Line::from(vec![
+            Span::styled(format!("{} ", theme::BAR), theme::bold()),
+            Span::styled(
+                "beside a worker: it believes it holds the lock; beside the lock service: the holder it records   ",
+                theme::text(),
+            ),
+            Span::styled(format!("{} ", theme::PAUSED), theme::paused()),
+            Span::styled("paused   ", theme::text()),
+            Span::styled(format!("{} ", theme::DOWN), theme::down()),
+            Span::styled("crashed   ", theme::text()),
+            Span::styled(format!("{} ", theme::DANGER_GUTTER), theme::danger()),
+            Span::styled(
+                "red band: two workers both believe they hold the lock",
+                theme::text(),
+            ),
+        ]));
+        let rect = centred(area, 100, lines.len() as u16 + 4);
+        Clear.render(rect, buf);
+        Paragraph::new(lines)
+            .block(boxed("help — any key closes"))
+            .wrap(Wrap { trim: false })
+            .render(rect, buf);
+    }
+}
+
+/// The what-if menu.
+#[derive(Debug, Clone, Copy)]
+pub struct Faults<'a> {
+    pub menu: &'a FaultMenu,
+    /// The step the change would be made at.
+    pub step: usize,
+}
+
+impl Widget for Faults<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let m = self.menu;
+        let width = m
+            .choices
+            .iter()
+            .map(|c| m.describe(c).chars().count() as u16 + 4)
+            .max()
+            .unwrap_or(0)
+            .max(76);
+        let rect = centred(area, width, m.choices.len() as u16 + 4);
+        Clear.render(rect, buf);
+        let block = boxed(&format!("what-if at step {}", self.step));
+        let inner = block.inner(rect);
+        block.render(rect, buf);
+        let [hint, list] =
+            Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(inner);
+        Paragraph::new(vec![
+            Line::from(vec![
+                Span::styled("duration ", theme::muted()),
+                Span::styled(format!("{} s", m.seconds), theme::bold()),
+                Span::styled(
+                    "  (+/- or ←/→)  ↑↓ choose  Enter apply  Esc close",
+                    theme::muted(),
+                ),
+            ]),
+            Line::from(Span::styled(
+                "The run branches here; u goes back to the original.",
+                theme::muted(),
+            )),
+        ])
+        .render(hint, buf);
+        let height = usize::from(list.height);
+        let first = (m.selected + 1).saturating_sub(height);
+        for (i, c) in m.choices.iter().enumerate().skip(first).take(height) {
+            let y = list.y + (i - first) as u16;
+            let row = Rect::new(list.x, y, list.width, 1);
+            let selected = i == m.selected;
+            let style = if selected {
+                theme::current()
+            } else {
+                theme::base()
+            };
+            buf.set_style(row, style);
+            Line::from(vec![
+                Span::styled(if selected { "▶ " } else { "  " }, theme::bold()),
+                Span::styled(m.describe(c), theme::text()),
+            ])
+            .render(row, buf);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Whole screens at 120x40 (and 80x24, and too small) through ratatui's TestBackend, as insta
+//! snapshots of the text on screen.
+
+use lockstep_core::{Tag, catalogue};
+use lockstep_tui::App;
+use lockstep_tui::action::Action;
+use lockstep_tui::app::Overlay;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal
+        .draw(|f| {
+            app.size = f.area();
+            f.render_widget(&*app, f.area());
+        })
+        .unwrap();
+    let buf = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The app viewing `id` at the first step whose event matches `pred`.
+fn at(id: &str, pred: impl Fn(&lockstep_core::TraceEvent) -> bool) -> App {
+    let scenario = catalogue::load(id).unwrap().unwrap();
+    let mut app = App::viewing(scenario);
+    let v = app.viewer.as_mut().unwrap();
+    let step = v
+        .active()
+        .full
+        .events
+        .iter()
+        .position(pred)
+        .expect("the event happens")
+        + 1;
+    v.seek(step);
+    app
+}
+
+fn rejected(e: &lockstep_core::TraceEvent) -> bool {
+    matches!(e.tag, Some(Tag::AccessRejected { .. }))
+}
+
+#[test]
+fn picker() {
+    let mut app = App::picker();
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("naive-happy-path"));
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn picker_filtered() {
+    let mut app = App::picker();
+    for c in "redlock".chars() {
+        app.update(Action::Type(c));
+    }
+    let s = screen(&mut app, 120, 40);
+    assert!(!s.contains("naive-happy-path"));
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn fenced_gc_pause_at_the_rejected_write() {
+    let mut app = at("fenced-gc-pause", rejected);
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("rejected — 33 < last_token 34"), "{s}");
+    assert!(s.contains('⊘'), "the rejection has its own mark: {s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn naive_gc_pause_at_the_second_write() {
+    let mut app = at("naive-gc-pause", |e| {
+        matches!(e.tag, Some(Tag::Duplicate { .. }))
+    });
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains('▲'), "the duplicate has its own mark: {s}");
+    assert!(s.contains("double-write"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn help_overlay() {
+    let mut app = at("fenced-gc-pause", rejected);
+    app.update(Action::ToggleHelp);
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("PageDown"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn fault_menu() {
+    let scenario = catalogue::load("naive-gc-pause").unwrap().unwrap();
+    let mut app = App::viewing(scenario);
+    app.update(Action::Step(3));
+    app.update(Action::OpenFaults);
+    assert!(matches!(app.overlay, Overlay::Faults(_)));
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("pause A for 10 s"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn a_branched_what_if_run() {
+    let scenario = catalogue::load("redlock-happy-path").unwrap().unwrap();
+    let mut app = App::viewing(scenario);
+    app.update(Action::Step(20));
+    app.update(Action::OpenFaults);
+    app.update(Action::Confirm);
+    app.update(Action::End);
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("what-if branch from step 20"), "{s}");
+    assert!(s.contains("double-write"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn fenced_gc_pause_at_80x24() {
+    let mut app = at("fenced-gc-pause", rejected);
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("⊘"), "{s}");
+    assert!(!s.contains("too small"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn too_small() {
+    let mut app = at("fenced-gc-pause", rejected);
+    let s = screen(&mut app, 60, 20);
+    assert!(s.contains("needs at least 80x24"), "{s}");
+    insta::assert_snapshot!(s);
+}
