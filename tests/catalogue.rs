@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 37;
+const CATALOGUE_SIZE: usize = 38;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -368,6 +368,18 @@ const GOLDEN: &[Golden] = &[
             "extended",
             "redis becomes a replica of redis-replica",
             "DUPLICATE: 3 payouts paid twice",
+        ],
+    ),
+    (
+        "consensus-min-lease-ttl",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "lease TTL raised to 2000 ms",
+            "lease check: 900 ms left, write",
+            "B: already paid, nothing to do",
         ],
     ),
     (

@@ -39,6 +39,7 @@ catalogue![
     "consensus-session-suspended",
     "consensus-session-suspended-stop",
     "consensus-lock-delay",
+    "consensus-min-lease-ttl",
     "consensus-isolated-leader",
     "consensus-quorum-loss-fail-closed",
     "consensus-quorum-loss-fail-open",

@@ -101,6 +101,8 @@ pub enum Payload {
         lease: u64,
         rev: u64,
         owner_now: bool,
+        /// The lease's TTL as granted (raised to the service's minimum if the request was lower).
+        ttl_ms: u64,
     },
     LockGranted {
         lease: u64,

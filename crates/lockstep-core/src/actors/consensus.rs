@@ -66,6 +66,8 @@ pub struct Cluster {
     pub lock_delay_until: Option<i64>,
     /// The lease whose owner was last told it holds the lock.
     pub holder_lease: Option<u64>,
+    /// The shortest lease TTL granted: a request below it is raised to it (etcd: about 2 s).
+    pub min_ttl_ms: u64,
 }
 
 /// What a consensus node sees while it reacts.
@@ -111,6 +113,7 @@ impl Cluster {
             lock_delay_ms: 0,
             lock_delay_until: None,
             holder_lease: None,
+            min_ttl_ms: 0,
         }
     }
 
@@ -173,6 +176,15 @@ impl Cluster {
             Payload::LockReq { req, ttl_ms } if is_leader => {
                 let lease = self.next_lease;
                 self.next_lease += 1;
+                let asked = ttl_ms;
+                let ttl_ms = ttl_ms.max(self.min_ttl_ms);
+                if ttl_ms > asked {
+                    cx.fx.state(
+                        format!("lease TTL raised to {ttl_ms} ms"),
+                        format!("{} asked for a {asked} ms lease, below the service's minimum, so it is granted {ttl_ms} ms (etcd raises a TTL below its minimum lease TTL, about 2 s by default, and says so in the grant's answer).", cx.name(from)),
+                        None,
+                    );
+                }
                 self.propose(
                     Entry::Lock {
                         lease,
@@ -289,6 +301,7 @@ impl Cluster {
                             lease,
                             rev,
                             owner_now,
+                            ttl_ms,
                         },
                         tag,
                     );

@@ -76,7 +76,8 @@ fn a_lock_commits_with_a_majority_and_its_revision_is_the_token() {
             req: 9,
             lease: 1,
             rev: 33,
-            owner_now: true
+            owner_now: true,
+            ttl_ms: 5000
         }]
     );
 }
@@ -91,7 +92,8 @@ fn a_second_holder_waits_and_is_granted_when_the_first_unlocks() {
             req: 9,
             lease: 2,
             rev: 34,
-            owner_now: false
+            owner_now: false,
+            ttl_ms: 5000
         }]
     );
     let appends = sent(&on(&mut c, 0, 10, 0, Payload::Unlock { req: 4, lease: 1 }));

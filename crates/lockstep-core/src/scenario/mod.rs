@@ -147,6 +147,8 @@ pub struct LockConfig {
     /// consensus: Chubby's lock-delay: after a holder's lease expires, nobody may take the lock
     /// for this long (a release by the holder is not delayed).
     pub lock_delay_ms: Option<u64>,
+    /// consensus: the shortest lease the service grants; a shorter TTL is raised to it.
+    pub min_ttl_ms: Option<u64>,
 }
 
 /// How a Redis instance persists its data (`appendfsync`).

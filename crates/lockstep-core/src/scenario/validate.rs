@@ -288,6 +288,8 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
             "consensus",
         )?;
         only(c, "lock_delay_ms", l.lock_delay_ms.is_some(), "consensus")?;
+        only(c, "min_ttl_ms", l.min_ttl_ms.is_some(), "consensus")?;
+        c.opt_range("min_ttl_ms", l.min_ttl_ms, 0, 3_600_000)?;
         c.opt_range("replica_lag_ms", l.replica_lag_ms, 1, 600_000)?;
         c.opt_range(
             "instances",

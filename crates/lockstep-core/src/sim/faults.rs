@@ -222,7 +222,7 @@ impl Sim {
                     Role::Worker => format!(
                         "{name} times its own lease on a monotonic clock, so what it believes about its lease does not change."
                     ),
-                    Role::Database => "The database times nothing the run depends on.".into(),
+                    Role::Database => "The database dates idempotency keys by its wall clock, so a jump forward can make it forget keys early; its fencing checks use no clock.".into(),
                 };
                 self.fault_event(
                     out,

@@ -188,6 +188,7 @@ impl Sim {
                     .unwrap_or(defaults::ELECTION_TIMEOUT_MS);
                 let mut c = Cluster::new(n, first, s.lock.first_token, timeout);
                 c.lock_delay_ms = s.lock.lock_delay_ms.unwrap_or(0);
+                c.min_ttl_ms = s.lock.min_ttl_ms.unwrap_or(0);
                 cluster = Some(c);
             }
             LockKind::None => {}

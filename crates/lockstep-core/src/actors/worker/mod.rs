@@ -452,8 +452,10 @@ impl Worker {
                 lease,
                 rev,
                 owner_now,
+                ttl_ms,
             } if self.awaiting == Some(req) => {
                 self.awaiting = None;
+                self.granted_ttl_ms = ttl_ms;
                 self.lock_reply(lease, rev, owner_now, cx);
             }
             Payload::LockGranted { lease, rev }
@@ -513,7 +515,12 @@ impl Worker {
                         );
                     }
                     self.lease_from_local = sent;
-                    self.lease_until_local = Some(sent + cx.lock.ttl_ms as i64);
+                    let ttl = if cx.lock.kind == LockKind::Consensus {
+                        self.granted_ttl_ms
+                    } else {
+                        cx.lock.ttl_ms
+                    };
+                    self.lease_until_local = Some(sent + ttl as i64);
                 } else if !self.phase.is_terminal() {
                     // Said even after the job moved on: learning it now is the point of the story.
                     let tag = self.stop_believing_tag();

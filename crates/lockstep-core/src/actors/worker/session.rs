@@ -19,7 +19,6 @@ impl Worker {
         // The lease was granted some time after the request left; the client can only count
         // from the send time, which errs on the safe side.
         self.lease_from_local = self.sent_local;
-        self.granted_ttl_ms = cx.lock.ttl_ms;
         self.lease_until_local = Some(self.lease_end());
         if owner_now {
             self.token = Some(rev);
