@@ -1,6 +1,8 @@
 //! The simulation: one deterministic event queue ordered by (time, sequence), the network with
 //! its partitions and message faults, pauses and crashes, and dispatch to the actors.
 
+mod explore;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

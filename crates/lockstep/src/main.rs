@@ -1,6 +1,7 @@
 //! The `lockstep` command: argument parsing and dispatch to the CLI commands.
 
 mod cli;
+mod explore_cmd;
 mod export;
 mod text;
 
@@ -56,6 +57,9 @@ enum Command {
         #[arg(long, value_enum)]
         chart: Option<export::Chart>,
     },
+    /// Find double writes: sweep parameter ranges (--vary), or search fault schedules.
+    /// Exit status: 0 none found, 1 a double write found, 2 invalid input.
+    Explore(explore_cmd::ExploreArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -111,6 +115,7 @@ fn main() -> ExitCode {
                 chart,
             },
         ),
+        Some(Command::Explore(args)) => explore_cmd::explore(&mut stdout, args),
     };
     match result {
         Ok(code) => code,
