@@ -264,7 +264,10 @@ impl Search {
         // Replay the record's own faults first, exactly where they hit the first time.
         if let Some(&(gi, mi)) = rp.record.schedule.get(rp.applied) {
             let g = self.times[gi];
-            if rp.sim.next_time().is_some_and(|t| t < g) {
+            if rp.sim.end.is_some() {
+                // Cannot happen for a record the search made; never spin on one that would.
+                self.replay = None;
+            } else if rp.sim.next_time().is_some_and(|t| t < g) {
                 self.scratch.clear();
                 rp.sim.advance(&mut self.scratch);
                 rp.floor = Some(rp.sim.now());
