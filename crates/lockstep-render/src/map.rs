@@ -307,3 +307,87 @@ pub fn safety_map_svg(result: &SweepResult, scenario: &str) -> Result<String, Re
     }
     Ok(svg)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_explore::{Axis, Sweep};
+
+    fn naive_sweep(axes: &[&str]) -> SweepResult {
+        let s = lockstep_core::catalogue::load("naive-gc-pause")
+            .unwrap()
+            .unwrap();
+        let axes = axes.iter().map(|a| Axis::parse(a).unwrap()).collect();
+        Sweep::new(&s, axes).unwrap().run()
+    }
+
+    fn hex(c: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    }
+
+    #[test]
+    fn every_cell_is_filled_with_its_outcome_and_boundaries_are_drawn() {
+        let result = naive_sweep(&["pause=1s..12s/1s", "ttl=2s..8s/2s"]);
+        let svg = safety_map_svg(&result, "naive-gc-pause").unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let fills = |o: RunOutcome| {
+            doc.descendants()
+                .filter(|n| n.has_tag_name("rect"))
+                .filter(|n| {
+                    n.attribute("fill")
+                        .is_some_and(|f| f.eq_ignore_ascii_case(&hex(fill(o))))
+                })
+                .count()
+        };
+        let counts = result.counts();
+        // One rect per cell, plus one legend swatch per outcome present.
+        assert_eq!(
+            fills(RunOutcome::DoubleWrite),
+            counts[&RunOutcome::DoubleWrite] + 1
+        );
+        assert_eq!(fills(RunOutcome::Safe), counts[&RunOutcome::Safe] + 1);
+        // The boundary: one thick segment per pair of neighbours whose outcomes differ.
+        let mut differing = 0;
+        for i in 0..12 {
+            for j in 0..4 {
+                let here = result.outcome_at(&[i, j]);
+                differing += usize::from(i + 1 < 12 && result.outcome_at(&[i + 1, j]) != here);
+                differing += usize::from(j + 1 < 4 && result.outcome_at(&[i, j + 1]) != here);
+            }
+        }
+        assert!(differing > 0);
+        let thick = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke-width") == Some("3"))
+            .count();
+        assert_eq!(thick, differing);
+        // Double-write cells carry stripes, so the map reads without colour too.
+        let stripes = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke-width") == Some("1"))
+            .count();
+        assert!(stripes >= counts[&RunOutcome::DoubleWrite] * 2);
+        // The scenario's TTL (5 s) is not on this TTL axis, and the legend says so.
+        assert!(svg.contains("lies outside these ranges"));
+    }
+
+    #[test]
+    fn the_own_point_is_marked_where_the_scenario_sits() {
+        let result = naive_sweep(&["pause=1s..12s/1s", "ttl=1s..9s/2s"]);
+        let svg = safety_map_svg(&result, "naive-gc-pause").unwrap();
+        assert!(
+            svg.contains("pause=10s ttl=5s"),
+            "the own point is labelled"
+        );
+        let outside = naive_sweep(&["pause=1s..5s/1s", "ttl=1s..9s/2s"]);
+        let svg = safety_map_svg(&outside, "naive-gc-pause").unwrap();
+        assert!(svg.contains("lies outside these ranges"));
+    }
+
+    #[test]
+    fn a_map_needs_two_axes() {
+        let result = naive_sweep(&["pause=1s..12s/1s"]);
+        let e = safety_map_svg(&result, "naive-gc-pause").unwrap_err();
+        assert!(e.to_string().contains("exactly two parameters"), "{e}");
+    }
+}
