@@ -236,9 +236,12 @@ pub fn safety_map_svg(result: &SweepResult, scenario: &str) -> Result<String, Re
         // The scenario's own point.
         let own = match (result.own_point[0], result.own_point[1]) {
             (Some(x), Some(y)) => {
-                let i = ((x - xa.start) / xa.step) as usize;
-                let j = ((y - ya.start) / ya.step) as usize;
-                let (cx, cy) = ((x_of(i) + x_of(i + 1)) / 2, (y_of(j) + y_of(j + 1)) / 2);
+                // At its exact value: cell centres stand for the axis values, so a value between
+                // two of them sits between their centres.
+                let fx = ((x - xa.start) as f64 / xa.step as f64 + 0.5) / nx as f64;
+                let fy = ((y - ya.start) as f64 / ya.step as f64 + 0.5) / ny as f64;
+                let cx = LEFT + (PLOT_W as f64 * fx).round() as i32;
+                let cy = TOP + PLOT_H - (PLOT_H as f64 * fy).round() as i32;
                 area.draw(&Circle::new((cx, cy), 9, WHITE.filled()))
                     .map_err(draw_err)?;
                 area.draw(&Circle::new((cx, cy), 9, BLACK.stroke_width(3)))
@@ -367,8 +370,8 @@ mod tests {
             .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke-width") == Some("1"))
             .count();
         assert!(stripes >= counts[&RunOutcome::DoubleWrite] * 2);
-        // The scenario's TTL (5 s) is not on this TTL axis, and the legend says so.
-        assert!(svg.contains("lies outside these ranges"));
+        // The scenario's own point (TTL 5 s, between the 4 s and 6 s rows) is marked and named.
+        assert!(svg.contains("pause=10s ttl=5s"));
     }
 
     #[test]
