@@ -139,3 +139,24 @@ proptest! {
         prop_assert_eq!(outcome.as_str(), run.verdict.outcome.as_str());
     }
 }
+
+#[test]
+fn a_sweep_run_in_chunks_gives_what_it_gives_at_once() {
+    let s = scenario("fenced-gc-pause");
+    let sweep = Sweep::new(
+        &s,
+        vec![
+            Axis::parse("pause-at=0s..3s/500ms").unwrap(),
+            Axis::parse("pause=1s..9s/1s").unwrap(),
+        ],
+    )
+    .unwrap();
+    let mut outcomes = Vec::new();
+    let mut start = 0;
+    while start < sweep.len() {
+        let end = (start + 7).min(sweep.len());
+        outcomes.extend(sweep.run_range(start..end).into_iter().map(|(o, _)| o));
+        start = end;
+    }
+    assert_eq!(sweep.result(outcomes, None), sweep.run());
+}
