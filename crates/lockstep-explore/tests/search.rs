@@ -172,6 +172,14 @@ fn fenced_redis_breaks_once_a_failover_to_a_lagging_replica_is_allowed() {
     );
     assert_eq!(found.faults.len(), 2);
     assert_replays(&s, &search, &found.faults);
+    // Without a replica there is nothing to fail over to, and the bounds say so.
+    let plain = scenario("fenced-every-access");
+    let without = Search::new(&plain, b.clone()).unwrap();
+    assert!(
+        !without.describe_bounds().contains("fail"),
+        "{}",
+        without.describe_bounds()
+    );
     // Without the failover the same bounds find nothing.
     b.kinds = only("pause");
     let (_, progress) = self::search(&s, b);

@@ -211,7 +211,7 @@ fn search(
         ));
     }
     writeln!(out, "search of {}: {setup}", scenario.name)?;
-    writeln!(out, "bounds:\n{}", search.bounds())?;
+    writeln!(out, "bounds:\n{}", search.describe_bounds())?;
     let started = Instant::now();
     let progress = search.run();
     let secs = started.elapsed().as_secs_f64();

@@ -1,8 +1,6 @@
 //! The finite sets a search draws faults from, and the workload it searches: the scenario with
 //! its own faults set aside (and a competing worker added if it has only one).
 
-use std::fmt;
-
 use lockstep_core::Scenario;
 use lockstep_core::scenario::{Fault, FaultKind, WorkerConfig};
 use lockstep_core::topology::{Role, participants};
@@ -252,55 +250,73 @@ pub fn workload(scenario: &Scenario) -> Scenario {
     s
 }
 
-impl fmt::Display for Bounds {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut kinds = Vec::new();
-        let k = self.kinds;
-        if k.pause {
-            let lengths: Vec<String> = self
-                .pauses_ms
-                .iter()
-                .map(|&d| format_ms(d as i64))
-                .collect();
-            kinds.push(format!("pause a worker for {}", lengths.join(" | ")));
-        }
-        if k.crash {
-            kinds.push("crash a lock-service node".into());
-        }
-        if k.restart {
-            kinds.push("restart a Redis instance without persistence".into());
-        }
-        if k.clock_jump {
-            let sizes: Vec<String> = self
-                .jumps_ms
-                .iter()
-                .map(|&d| format!("+{}", format_ms(d)))
-                .collect();
-            kinds.push(format!(
-                "jump a Redis instance's clock {}",
-                sizes.join(" | ")
-            ));
-        }
-        if k.failover {
-            kinds.push("fail over to the replica (Redis with replica_lag_ms)".into());
-        }
-        writeln!(
-            f,
-            "  at most {} fault(s), each at a time in {}..{} every {} ({} times; several may hit at one instant)",
-            self.max_faults,
-            format_ms(self.from_ms as i64),
-            format_ms(self.to_ms as i64),
-            format_ms(self.step_ms as i64),
-            self.times().len()
-        )?;
-        write!(
-            f,
-            "  faults: {}",
-            if kinds.is_empty() {
-                "none".to_string()
-            } else {
-                kinds.join("; ")
+/// The bounds as the output states them: the time grid, then each kind of fault in the menu
+/// with the nodes it hits and its sizes.
+pub fn describe_bounds(bounds: &Bounds, menu: &[Choice]) -> String {
+    let mut out = format!(
+        "  at most {} fault(s), each at a time in {}..{} every {} ({} times; several may hit at one instant)",
+        bounds.max_faults,
+        format_ms(bounds.from_ms as i64),
+        format_ms(bounds.to_ms as i64),
+        format_ms(bounds.step_ms as i64),
+        bounds.times().len()
+    );
+    let targets = |kind: FaultKind| {
+        let mut names: Vec<&str> = Vec::new();
+        for c in menu.iter().filter(|c| c.fault.kind == kind) {
+            if let Some(t) = c.fault.target.as_deref()
+                && !names.contains(&t)
+            {
+                names.push(t);
             }
-        )
+        }
+        names.join(", ")
+    };
+    let has = |kind: FaultKind| menu.iter().any(|c| c.fault.kind == kind);
+    let mut kinds = Vec::new();
+    if has(FaultKind::Pause) {
+        let lengths: Vec<String> = bounds
+            .pauses_ms
+            .iter()
+            .map(|&d| format_ms(d as i64))
+            .collect();
+        kinds.push(format!(
+            "pause {} for {}",
+            targets(FaultKind::Pause),
+            lengths.join(" | ")
+        ));
     }
+    if has(FaultKind::Crash) {
+        kinds.push(format!("crash {}", targets(FaultKind::Crash)));
+    }
+    if has(FaultKind::Restart) {
+        kinds.push(format!(
+            "restart {} without persistence",
+            targets(FaultKind::Restart)
+        ));
+    }
+    if has(FaultKind::ClockJump) {
+        let sizes: Vec<String> = bounds
+            .jumps_ms
+            .iter()
+            .map(|&d| format!("{d:+}ms"))
+            .collect();
+        kinds.push(format!(
+            "jump the clock of {} by {}",
+            targets(FaultKind::ClockJump),
+            sizes.join(" | ")
+        ));
+    }
+    if has(FaultKind::Failover) {
+        kinds.push("fail the Redis master over to its replica".into());
+    }
+    out.push_str(&format!(
+        "\n  faults: {}",
+        if kinds.is_empty() {
+            "none".to_string()
+        } else {
+            kinds.join("; ")
+        }
+    ));
+    out
 }

@@ -16,7 +16,7 @@ use lockstep_core::sim::Sim;
 use lockstep_core::trace::TraceEvent;
 use rustc_hash::FxHashSet;
 
-pub use bounds::{Bounds, Choice, Kinds, describe_fault, menu, workload};
+pub use bounds::{Bounds, Choice, Kinds, describe_bounds, describe_fault, menu, workload};
 pub use cex::{counterexample_scenario, counterexample_toml, describe_schedule};
 pub use shrink::{breaks, shrink, with_faults};
 
@@ -145,6 +145,11 @@ impl Search {
 
     pub fn bounds(&self) -> &Bounds {
         &self.bounds
+    }
+
+    /// The bounds as output states them (see [`describe_bounds`]).
+    pub fn describe_bounds(&self) -> String {
+        describe_bounds(&self.bounds, &self.menu)
     }
 
     /// The faults the search chooses from.
