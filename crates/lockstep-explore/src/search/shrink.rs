@@ -91,11 +91,23 @@ pub fn shrink(work: &Scenario, faults: &[Fault], latest_ms: u64) -> Vec<Fault> {
             if at >= latest_ms {
                 continue;
             }
-            let best = greatest(at, latest_ms, |t| {
+            let fails_at = |t: u64| {
                 let mut trial = current.clone();
                 trial[i].at_ms = Some(t);
                 breaks(work, &trial)
-            });
+            };
+            // Scan down from the latest time in 32 strides (failing times need not be one
+            // interval), then refine within the stride to the millisecond.
+            let stride = ((latest_ms - at) / 32).max(1);
+            let mut t = latest_ms;
+            while t > at && !fails_at(t) {
+                t = t.saturating_sub(stride).max(at);
+            }
+            let best = if t > at {
+                greatest(t, (t + stride - 1).min(latest_ms), fails_at)
+            } else {
+                at
+            };
             current[i].at_ms = Some(best);
         }
         current = with_faults(work, &current).faults;
