@@ -7,6 +7,7 @@ pub mod error;
 pub mod geom;
 pub mod layout;
 pub mod lease;
+pub mod map;
 pub mod mermaid;
 pub mod style;
 pub mod svg;

@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::commands::{check, completions, list, man, render, run, tui};
+use crate::commands::{check, completions, explore, list, man, render, run, tui};
 
 /// See why distributed locks fail: simulate lock services, workers and a fencing-aware database.
 #[derive(Debug, Parser)]
@@ -33,6 +33,7 @@ pub enum Command {
     Completions(completions::Args),
     Man(man::Args),
     Tui(tui::Args),
+    Explore(explore::Args),
 }
 
 /// `--color` (its help says what each value does).

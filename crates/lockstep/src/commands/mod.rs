@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod completions;
+pub mod explore;
 pub mod list;
 pub mod man;
 pub mod render;
@@ -53,6 +54,7 @@ pub fn execute(command: Command, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         Command::Completions(args) => completions::exec(args, ctx),
         Command::Man(args) => man::exec(args, ctx),
         Command::Tui(args) => tui::exec(args, ctx),
+        Command::Explore(args) => explore::exec(args, ctx),
     }
 }
 

@@ -1,0 +1,157 @@
+//! `lockstep explore` driven as a user would: a sweep with its map, a search with its
+//! counterexample file that `lockstep run` opens, and the messages for bad input.
+
+use std::process::{Command, Output};
+
+fn lockstep(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8 output")
+}
+
+fn temp_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lockstep-explore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn a_sweep_counts_outcomes_names_double_writes_and_draws_the_map() {
+    let map = temp_dir().join("map.svg");
+    let o = lockstep(&[
+        "explore",
+        "naive-gc-pause",
+        "--vary",
+        "pause=1s..12s/1s",
+        "--vary",
+        "ttl=2s..8s/2s",
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "a double write exits 1: {text}");
+    assert!(text.contains("48 runs (12 x 4)"), "{text}");
+    assert!(text.contains("outcomes: safe "), "{text}");
+    assert!(
+        text.contains("double-writing combinations:\n  pause=6s ttl=2s..6s"),
+        "{text}"
+    );
+    let svg = std::fs::read_to_string(&map).expect("map written");
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+    assert!(
+        texts.iter().any(|t| t.contains("pause length (pause)")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("double-write: ")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("pause=10s ttl=5s")),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn a_search_finds_shrinks_and_writes_a_counterexample_that_run_opens() {
+    let cex = temp_dir().join("cex.toml");
+    let o = lockstep(&["explore", "naive-happy-path", "-o", cex.to_str().unwrap()]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert!(text.contains("bounds:\n  at most 2 fault(s)"), "{text}");
+    assert!(text.contains("B added, a copy of A"), "{text}");
+    assert!(text.contains("states/s"), "{text}");
+    assert!(text.contains("double write with 1 fault(s)"), "{text}");
+    assert!(text.contains("shrunk"), "{text}");
+    let file = std::fs::read_to_string(&cex).expect("written");
+    assert!(file.contains("# fault 1: pause A for"), "{file}");
+    let run = lockstep(&["run", cex.to_str().unwrap(), "--brief"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stdout(&run).contains("double-write"), "{}", stdout(&run));
+}
+
+#[test]
+fn a_search_within_bounds_can_prove_nothing_breaks() {
+    let o = lockstep(&[
+        "explore",
+        "fenced-every-access",
+        "--faults",
+        "pause",
+        "--max-faults",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("no double write within these bounds"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn bad_input_gets_a_clear_message_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["explore", "naive-gc-pause", "--vary", "pause=1s..2s"],
+            "has no step",
+        ),
+        (
+            &["explore", "naive-gc-pause", "--vary", "pause=3s..1s/1s"],
+            "runs backwards",
+        ),
+        (
+            &["explore", "naive-gc-pause", "--vary", "nap=1s..2s/1s"],
+            "unknown parameter `nap`",
+        ),
+        (
+            &["explore", "naive-happy-path", "--vary", "pause=1s..2s/1s"],
+            "has no pause fault",
+        ),
+        (
+            &[
+                "explore",
+                "naive-gc-pause",
+                "--vary",
+                "ttl=1s..2s/1s",
+                "--map",
+                "x.svg",
+            ],
+            "two parameters",
+        ),
+        (
+            &["explore", "naive-gc-pause", "--map", "x.svg"],
+            "--map draws a sweep",
+        ),
+        (
+            &["explore", "naive-gc-pause", "--faults", "pause,nap"],
+            "unknown fault kind `nap`",
+        ),
+        (
+            &["explore", "naive-gc-pause", "--step", "0ms"],
+            "step must be greater than 0",
+        ),
+        (
+            &["explore", "naive-gc-pause", "--pauses", "5"],
+            "has no unit",
+        ),
+        (
+            &["explore", "no-such-scenario"],
+            "neither a built-in scenario nor a file",
+        ),
+    ];
+    for (args, message) in cases {
+        let o = lockstep(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+}
