@@ -321,6 +321,10 @@ fn change_sim(sim: &mut Sim, change: &Change, out: &mut Vec<TraceEvent>) -> Resu
 /// Idempotency keys need both ends: the database's unique keys and workers that send them.
 fn set_idempotency(scenario: &mut Scenario, on: bool) {
     scenario.resource.idempotency = on;
+    if !on {
+        // A retention means nothing without keys (and the scenario check refuses it).
+        scenario.resource.idempotency_retention_ms = None;
+    }
     for w in &mut scenario.workers {
         w.idempotency_keys = on;
     }

@@ -97,25 +97,25 @@ fn fenced_gc_pause_ends_with_the_rejected_write_and_safe_then_q_restores_the_ter
 
 #[test]
 fn a_pause_injected_through_the_what_if_menu_makes_a_double_write() {
-    // naive-happy-path has a single worker, so no fault can make it pay twice; the safe
-    // two-worker Redlock run is the one a pause breaks.
-    let t = Tmux::start("whatif", "tui redlock-happy-path");
-    t.wait_for(&["redlock-happy-path", "step 0/"]);
-    for _ in 0..20 {
+    // Step 9: A has read "unpaid" and is working; a 10 s pause outlasts its 5 s TTL, B takes
+    // the lock, finds the batch unpaid too, and both pay.
+    let t = Tmux::start("whatif", "tui naive-happy-path");
+    t.wait_for(&["naive-happy-path", "step 0/"]);
+    for _ in 0..9 {
         t.keys(&["l"]);
     }
-    t.wait_for(&["step 20/"]);
+    t.wait_for(&["step 9/"]);
     t.keys(&["f"]);
-    t.wait_for(&["what-if at step 20", "pause A for 10 s"]);
+    t.wait_for(&["what-if at step 9", "pause A for 10 s"]);
     t.keys(&["Enter"]);
-    t.wait_for(&["what-if branch from step 20"]);
+    t.wait_for(&["what-if branch from step 9"]);
     t.keys(&["End"]);
     // ▲ is the duplicate's own mark.
-    t.wait_for(&["double-write", "▲", "what-if branch from step 20"]);
+    t.wait_for(&["double-write", "▲", "what-if branch from step 9"]);
     t.keys(&["u"]);
-    t.wait_for(&["step 20/"]);
+    t.wait_for(&["step 9/"]);
     t.keys(&["q"]);
-    assert_terminal_restored(&t, "redlock-happy-path —");
+    assert_terminal_restored(&t, "naive-happy-path —");
 }
 
 #[test]

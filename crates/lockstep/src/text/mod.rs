@@ -110,11 +110,10 @@ fn event(s: &mut String, trace: &Trace, i: usize, cols: &Columns, opts: &TextOpt
     // When the columns are wider than the terminal (long names such as `redis-replica` at 40
     // columns), padding every name to the longest would push the line past the edge: the label
     // goes on the next line anyway, so the route is written without padding.
-    let name = if cols.label_col > opts.width {
-        0
-    } else {
-        cols.name
-    };
+    let narrow = cols.label_col > opts.width;
+    let name = if narrow { 0 } else { cols.name };
+    // For the same reason the kind is not padded to its column when the label wraps anyway.
+    let kind_width = if narrow { 0 } else { 7 };
     let (from, to) = (trace.name(e.from), trace.name(e.to));
     let route = match e.kind {
         EventKind::Send | EventKind::Deliver | EventKind::Lost => {
@@ -138,7 +137,10 @@ fn event(s: &mut String, trace: &Trace, i: usize, cols: &Columns, opts: &TextOpt
             style::quiet(),
             &format!("{:>w$} ms", e.time_ms, w = cols.time)
         ),
-        paint(style::kind(e.kind), &format!("{:<7}", e.kind.as_str())),
+        paint(
+            style::kind(e.kind),
+            &format!("{:<kind_width$}", e.kind.as_str())
+        ),
     );
     let indent = cols.indent(opts.width);
     hanging(
