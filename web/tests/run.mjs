@@ -1,0 +1,183 @@
+// The browser tests of the lockstep web app (`npm test` in web/, run by `cargo xtask web test` and
+// `cargo xtask ci`), against web/dist served on 127.0.0.1, then the measurements.
+import fs from "node:fs";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { serve, launch, test, summary, assert, ready, text, outDir, webDir } from "./harness.mjs";
+import { measure } from "./measure.mjs";
+
+fs.mkdirSync(outDir, { recursive: true });
+const { server, base } = await serve();
+const browser = await launch();
+const shot = (page, name) => page.screenshot({ path: path.join(outDir, `${name}.png`) });
+const svgText = (page) => page.locator(".page > svg").first().evaluate((s) => s.textContent);
+const verdict = (page) => text(page, "[data-testid=verdict]");
+
+/** The native binary's JSON of a built-in, as `lockstep run ID --format json` prints it. */
+function nativeJson(id) {
+  return execFileSync(process.env.CARGO || "cargo", ["run", "--quiet", "-p", "lockstep", "--", "run", id, "--format", "json"], {
+    cwd: path.join(webDir, ".."),
+    maxBuffer: 64 << 20,
+  }).toString();
+}
+
+await test(browser, "a share link to the end of fenced-gc-pause shows the rejection and safe", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=end`);
+  await ready(page);
+  assert((await verdict(page)).includes("safe"), `verdict: ${await verdict(page)}`);
+  assert(!(await verdict(page)).includes("so far"), "the end shows the final verdict");
+  assert((await svgText(page)).includes("rejected — 33 < last_token 34"), "the timeline shows the rejection");
+  assert((await page.locator(".page > svg title").count()) === 1, "the SVG has a title");
+  assert((await page.locator(".page > svg desc").count()) === 1, "the SVG has a description");
+  await shot(page, "app-fenced-gc-pause-end-1920x1080");
+});
+
+await test(browser, "End in naive-gc-pause reaches the double write", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-gc-pause`);
+  await ready(page);
+  assert((await verdict(page)).includes("safe so far"), `at step 0: ${await verdict(page)}`);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("[data-testid=verdict]")?.textContent.includes("double-write"));
+  assert((await svgText(page)).includes("DUPLICATE: 3 payouts paid twice"), "the timeline shows the duplicate");
+  assert(page.url().endsWith("#scenario=naive-gc-pause&step=end"), `the hash follows: ${page.url()}`);
+  // Back with the keys a clicker sends, then forward again.
+  await page.keyboard.press("PageUp");
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction(() => location.hash.includes("step=") && !location.hash.includes("end"));
+  await page.keyboard.press("PageDown");
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => location.hash.endsWith("step=end"));
+});
+
+await test(browser, "a what-if pause in naive-happy-path turns it into a double write", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-happy-path`);
+  await ready(page);
+  // Step until A has checked the status: the check of check-then-act is done.
+  for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=9"));
+  await page.selectOption("[data-testid=fault-kind]", "pause");
+  await page.selectOption("[data-testid=fault-target]", "A");
+  await page.fill("[data-testid=fault-seconds]", "10");
+  await page.locator("[data-testid=fault-seconds]").dispatchEvent("change");
+  await page.click("text=Inject now");
+  await page.waitForSelector("[data-testid=branch]");
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.includes("step=end"));
+  const v = await verdict(page);
+  assert(v.includes("double-write"), `verdict after the pause: ${v}`);
+  assert(page.url().includes("whatif="), "the link carries the what-if");
+});
+
+await test(browser, "the share link round-trips", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-gc-pause`);
+  await ready(page);
+  for (let i = 0; i < 6; i++) await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("t");
+  await page.selectOption("select[aria-label='Database fencing mode']", "enforce");
+  await page.waitForSelector("[data-testid=branch]");
+  await page.keyboard.press("ArrowRight");
+  const link = await page.inputValue("[data-testid=share-link]");
+  assert(link.includes("step=7") && link.includes("mode=scale") && link.includes("whatif="), link);
+  const before = { svg: await page.locator(".page > svg").first().innerHTML(), verdict: await verdict(page) };
+  const again = await page.context().newPage();
+  await again.goto(link);
+  await ready(again);
+  const after = { svg: await again.locator(".page > svg").first().innerHTML(), verdict: await verdict(again) };
+  assert(after.svg === before.svg, "the same picture after opening the link");
+  assert(after.verdict === before.verdict, "the same verdict");
+  assert(again.url() === link, `the link is stable: ${again.url()}`);
+});
+
+await test(browser, "a mangled link says what is wrong and shows the picker", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-gc-pause&step=banana`);
+  await page.waitForSelector(".notice.error");
+  assert((await text(page, ".notice.error")).includes("`step=banana`"), await text(page, ".notice.error"));
+  assert(await page.locator(".picker").isVisible(), "the picker is shown");
+  await page.goto(`${base}index.html#scenario=no-such-scenario`);
+  await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("no-such-scenario"));
+});
+
+await test(browser, "a bad uploaded file shows its located error", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  const bad = 'name = "mine"\ntitle = "Mine"\nsummary = "x"\nexpect = "safe"\n\n[lock]\nkind = "redis"\nttl_ms = "five"\n\n[[workers]]\nname = "A"\n';
+  await page.setInputFiles("[data-testid=upload]", { name: "mine.toml", mimeType: "text/plain", buffer: Buffer.from(bad) });
+  await page.waitForSelector("[data-testid=upload-error]");
+  const err = await text(page, "[data-testid=upload-error]");
+  assert(/^mine\.toml:8:\d+: lock\.ttl_ms: /.test(err), `error: ${err}`);
+  // A good file opens, and its link carries it.
+  const good = bad.replace('"five"', "5000");
+  await page.setInputFiles("[data-testid=upload]", { name: "mine.toml", mimeType: "text/plain", buffer: Buffer.from(good) });
+  await ready(page);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.includes("src="));
+});
+
+await test(browser, "the embed page shows a run at a given step", async (page) => {
+  await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=minimal`);
+  await ready(page);
+  await page.waitForSelector("input[aria-label='Current step']");
+  assert((await page.inputValue("input[aria-label='Current step']")) === "7", "step 7");
+  assert((await page.locator(".page > svg").first().evaluate((s) => s.textContent)).includes("Step 7 of"), "the picture is at step 7");
+  await shot(page, "embed-minimal-1920x1080");
+  await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=33&controls=none`);
+  await page.reload();
+  await ready(page);
+  assert((await page.locator("button").count()) === 0, "controls=none has no buttons");
+  await page.setViewportSize({ width: 375, height: 667 });
+  await shot(page, "embed-none-375x667");
+});
+
+await test(browser, "presenter mode, the picker and the app at 1920x1080 and on a phone", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  await shot(page, "picker-1920x1080");
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=33`);
+  await ready(page);
+  await page.keyboard.press("f");
+  await page.waitForSelector(".app.presenter");
+  assert(!(await page.locator(".whatif").isVisible()), "presenter mode hides the what-if menu");
+  await shot(page, "presenter-1920x1080");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector(".app:not(.presenter)");
+  await page.setViewportSize({ width: 375, height: 667 });
+  await shot(page, "app-375x667");
+  await page.keyboard.press("f");
+  await shot(page, "presenter-375x667");
+});
+
+await test(browser, "keyboard focus is visible and controls have labels", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=3`);
+  await ready(page);
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert(outline !== "none", `focused element has an outline (${outline})`);
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll("button, input, select, textarea")]
+    .filter((el) => !(el.getAttribute("aria-label") || el.textContent.trim() || el.closest("label")))
+    .map((el) => el.outerHTML.slice(0, 80)));
+  assert(unlabelled.length === 0, `unlabelled controls: ${unlabelled.join(", ")}`);
+}, { reducedMotion: "reduce" });
+
+await test(browser, "the JSON trace computed in the browser equals the native one for every scenario", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  const ids = await page.locator(".scenario").evaluateAll((els) => els.map((e) => e.dataset.id));
+  assert(ids.length >= 19, `the picker lists the catalogue (${ids.length})`);
+  for (const id of ids) {
+    const browserJson = await page.evaluate(async (id) => (await import("./lockstep_web.js")).trace_json(id), id);
+    assert(browserJson === nativeJson(id).trimEnd(), `${id}: the browser's JSON differs from the native one`);
+  }
+  // And the Download JSON button gives the same document.
+  await page.goto(`${base}index.html#scenario=redlock-clock-jump&step=4`);
+  await ready(page);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=download-json]")]);
+  const file = fs.readFileSync(await download.path(), "utf8");
+  assert(file === nativeJson("redlock-clock-jump").trimEnd(), "the downloaded JSON equals the native one");
+});
+
+const ok = summary();
+await measure(browser, base);
+await browser.close();
+server.close();
+process.exit(ok ? 0 : 1);
