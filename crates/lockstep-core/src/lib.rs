@@ -6,6 +6,7 @@ pub mod actors;
 pub mod catalogue;
 pub mod clock;
 pub mod document;
+pub mod inspect;
 pub mod message;
 pub mod run;
 pub mod scenario;

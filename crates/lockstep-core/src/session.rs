@@ -4,11 +4,14 @@
 //! [`CHECKPOINT_EVERY`] events) and re-simulates forward; because the simulation is deterministic
 //! this lands on exactly the state that stepping forward produced.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
+use crate::inspect::Inspection;
 use crate::scenario::{Fault, FaultKind, FencingMode, Scenario};
 use crate::sim::Sim;
-use crate::trace::{Trace, TraceEvent};
+use crate::trace::{EventKind, Trace, TraceEvent};
 use crate::verdict::Verdict;
 
 /// Events between two checkpoints.
@@ -24,6 +27,8 @@ pub enum Change {
     SetTtl { ttl_ms: u64 },
     /// Switch the database's fencing mode.
     SetFencing { fencing: FencingMode },
+    /// Turn idempotency keys on or off, at the database and in every worker's writes.
+    SetIdempotency { idempotency: bool },
 }
 
 /// A change and the step at which it was made.
@@ -115,6 +120,11 @@ impl Session {
     /// The simulation state after the current step.
     pub fn sim(&self) -> &Sim {
         &self.sim
+    }
+
+    /// What every actor holds, believes and reads on its clock at the current step.
+    pub fn inspect(&self) -> Inspection {
+        Inspection::of(&self.sim)
     }
 
     /// The changes made so far.
@@ -258,6 +268,7 @@ fn check_change(sim: &Sim, change: &Change) -> Result<(), String> {
         }
         Change::SetTtl { ttl_ms } => scenario.lock.ttl_ms = *ttl_ms,
         Change::SetFencing { fencing } => scenario.resource.fencing = *fencing,
+        Change::SetIdempotency { idempotency } => set_idempotency(&mut scenario, *idempotency),
     }
     crate::scenario::check(&scenario).map_err(|p| p.message)
 }
@@ -267,6 +278,43 @@ fn change_sim(sim: &mut Sim, change: &Change, out: &mut Vec<TraceEvent>) -> Resu
         Change::Fault(f) => sim.inject(f, out),
         Change::SetTtl { ttl_ms } => sim.set_ttl(*ttl_ms, out),
         Change::SetFencing { fencing } => sim.set_fencing(*fencing, out),
+        Change::SetIdempotency { idempotency } => {
+            sim.db.idempotency = *idempotency;
+            for w in &mut sim.workers {
+                w.cfg.idempotency_keys = *idempotency;
+            }
+            set_idempotency(&mut Arc::make_mut(&mut sim.params).scenario, *idempotency);
+            let db = sim.params.db;
+            let (label, explanation) = if *idempotency {
+                (
+                    "what-if: idempotency keys on",
+                    "From now on every payout carries an idempotency key and the database applies each key once: a repeated payout is a no-op.",
+                )
+            } else {
+                (
+                    "what-if: idempotency keys off",
+                    "From now on payouts carry no idempotency key: the database applies every write it accepts.",
+                )
+            };
+            out.push(TraceEvent {
+                time_ms: sim.now(),
+                kind: EventKind::Note,
+                from: db,
+                to: db,
+                message: None,
+                label: label.into(),
+                explanation: explanation.into(),
+                tag: None,
+            });
+        }
     }
     Ok(())
+}
+
+/// Idempotency keys need both ends: the database's unique keys and workers that send them.
+fn set_idempotency(scenario: &mut Scenario, on: bool) {
+    scenario.resource.idempotency = on;
+    for w in &mut scenario.workers {
+        w.idempotency_keys = on;
+    }
 }
