@@ -4,12 +4,14 @@
 
 use lockstep_core::catalogue;
 use lockstep_core::document::TraceDocument;
+use lockstep_core::inspect::Inspection;
 use lockstep_core::scenario::ScenarioError;
 use lockstep_core::session::WhatIfError;
 use lockstep_core::{Change, Scenario, Session, Trace, TraceEvent, Verdict, WhatIf};
 use lockstep_render::svg::Page;
 use lockstep_render::{Caption, Options, RenderError, TimeMode, draw_timeline, layout, lease_svg};
 
+use crate::inspector::{Table, tables};
 use crate::share::{Chart, StepTarget, View};
 
 /// Where a scenario came from.
@@ -64,6 +66,8 @@ pub struct Viewer {
     /// The whole run of the current branch.
     full: Trace,
     final_verdict: Verdict,
+    /// The inspection before the last single step forward, to show what that step changed.
+    before_step: Option<Inspection>,
 }
 
 impl Viewer {
@@ -85,6 +89,7 @@ impl Viewer {
             final_verdict: session.verdict(),
             scenario,
             session,
+            before_step: None,
         };
         viewer.finish_branch();
         Ok(viewer)
@@ -171,18 +176,33 @@ impl Viewer {
     }
 
     pub fn forward(&mut self) -> bool {
-        self.session.step().is_some()
+        let before = self.session.inspect();
+        let moved = self.session.step().is_some();
+        self.before_step = moved.then_some(before);
+        moved
     }
 
     pub fn back(&mut self) -> bool {
+        self.before_step = None;
         self.session.step_back()
     }
 
     pub fn seek(&mut self, n: usize) {
+        if n == self.pos() + 1 {
+            self.forward();
+            return;
+        }
+        self.before_step = None;
         self.session.seek(n.min(self.total()));
     }
 
+    /// The inspector's tables at the current step, flagging what the last step forward changed.
+    pub fn inspector(&self) -> Vec<Table> {
+        tables(&self.session.inspect(), self.before_step.as_ref())
+    }
+
     pub fn go(&mut self, target: StepTarget) {
+        self.before_step = None;
         match target {
             StepTarget::Start => self.seek(0),
             StepTarget::At(n) => self.seek(n),
@@ -192,6 +212,7 @@ impl Viewer {
 
     /// Makes a what-if change at the current step; the rest of the run becomes a new branch.
     pub fn apply(&mut self, change: Change) -> Result<(), WhatIfError> {
+        self.before_step = None;
         self.session.apply(change)?;
         self.finish_branch();
         Ok(())

@@ -257,6 +257,8 @@ pub fn describe(change: &Change) -> String {
         }
         Change::SetTtl { ttl_ms } => format!("TTL = {ttl_ms} ms"),
         Change::SetFencing { fencing } => format!("fencing = {}", fencing.as_str()),
+        Change::SetIdempotency { idempotency: true } => "idempotency keys on".into(),
+        Change::SetIdempotency { idempotency: false } => "idempotency keys off".into(),
     }
 }
 

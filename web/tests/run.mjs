@@ -27,15 +27,15 @@ await test(browser, "a share link to the end of fenced-gc-pause shows the reject
   assert((await verdict(page)).includes("safe"), `verdict: ${await verdict(page)}`);
   assert(!(await verdict(page)).includes("so far"), "the end shows the final verdict");
   assert((await svgText(page)).includes("rejected — 33 < last_token 34"), "the timeline shows the rejection");
-  assert((await page.locator(".page > svg title").count()) === 1, "the SVG has a title");
-  assert((await page.locator(".page > svg desc").count()) === 1, "the SVG has a description");
+  assert((await page.locator(".page > svg:first-child > title").count()) === 1, "the SVG has a title");
+  assert((await page.locator(".page > svg:first-child > desc").count()) === 1, "the SVG has a description");
   await shot(page, "app-fenced-gc-pause-end-1920x1080");
 });
 
 await test(browser, "End in naive-gc-pause reaches the double write", async (page) => {
   await page.goto(`${base}index.html#scenario=naive-gc-pause`);
   await ready(page);
-  assert((await verdict(page)).includes("safe so far"), `at step 0: ${await verdict(page)}`);
+  assert((await verdict(page)).includes("nothing paid yet"), `at step 0: ${await verdict(page)}`);
   await page.keyboard.press("End");
   await page.waitForFunction(() => document.querySelector("[data-testid=verdict]")?.textContent.includes("double-write"));
   assert((await svgText(page)).includes("DUPLICATE: 3 payouts paid twice"), "the timeline shows the duplicate");

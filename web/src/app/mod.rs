@@ -5,6 +5,7 @@ mod controls;
 mod dom;
 mod embed;
 mod explain;
+mod inspector;
 mod keys;
 mod page;
 mod picker;

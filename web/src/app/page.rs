@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::controls::Controls;
 use super::dom;
 use super::explain::{Explanation, VerdictPanel};
+use super::inspector::Inspector;
 use super::keys::{use_hash_change, use_keys, use_player};
 use super::picker::Picker;
 use super::share_bar::ShareBar;
@@ -115,6 +116,7 @@ pub fn App() -> Html {
                 <aside class="side">
                     <Explanation state={state.clone()} />
                     <VerdictPanel state={state.clone()} />
+                    <Inspector state={state.clone()} />
                     <WhatIfMenu state={state.clone()} />
                     <ShareBar state={state.clone()} />
                     <Upload state={state.clone()} />

@@ -38,7 +38,7 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
     let Some(viewer) = &state.viewer else {
         return html! {};
     };
-    let (participants, pos, whatifs, fencing, ttl, at_end) = {
+    let (participants, pos, whatifs, fencing, ttl, at_end, idempotency) = {
         let v = viewer.borrow();
         let sim_scenario = &v.session().sim().params.scenario;
         (
@@ -48,6 +48,7 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
             sim_scenario.resource.fencing,
             sim_scenario.lock.ttl_ms,
             v.at_end(),
+            sim_scenario.resource.idempotency,
         )
     };
     let targets = form.fault.targets(&participants);
@@ -114,6 +115,15 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
         });
         html! { <button type="button" {onclick} aria-label={format!("Set the TTL to {next} ms")}>{ text }</button> }
     };
+    let on_idempotency = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            state.dispatch(Action::WhatIf(Change::SetIdempotency {
+                idempotency: input.checked(),
+            }));
+        })
+    };
     let reset = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::ResetBranch))
@@ -178,6 +188,10 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
                             <option value={m.as_str()} selected={*m == fencing}>{ *text }</option>
                         }) }
                     </select>
+                </label>
+                <label class="check">
+                    <input type="checkbox" checked={idempotency} onchange={on_idempotency} disabled={at_end} />
+                    <span>{ "Idempotency keys on every payout" }</span>
                 </label>
                 <div class="ttl" role="group" aria-label="Lock TTL">
                     <span>{ format!("TTL {ttl} ms") }</span>
