@@ -13,12 +13,19 @@ const shot = (page, name) => page.screenshot({ path: path.join(outDir, `${name}.
 const svgText = (page) => page.locator(".page > svg").first().evaluate((s) => s.textContent);
 const verdict = (page) => text(page, "[data-testid=verdict]");
 
-/** The native binary's JSON of a built-in, as `lockstep run ID --format json` prints it. */
+/** The native lockstep binary, built once (cargo prints where it is). */
+let nativeBinary;
 function nativeJson(id) {
-  return execFileSync(process.env.CARGO || "cargo", ["run", "--quiet", "-p", "lockstep", "--", "run", id, "--format", "json"], {
-    cwd: path.join(webDir, ".."),
-    maxBuffer: 64 << 20,
-  }).toString();
+  if (!nativeBinary) {
+    const out = execFileSync(process.env.CARGO || "cargo", ["build", "--quiet", "-p", "lockstep", "--message-format=json"], {
+      cwd: path.join(webDir, ".."),
+      maxBuffer: 64 << 20,
+    }).toString();
+    nativeBinary = out.split("\n").filter(Boolean).map((l) => JSON.parse(l))
+      .find((m) => m.reason === "compiler-artifact" && m.target?.name === "lockstep" && m.executable)?.executable;
+  }
+  // As `lockstep run ID --format json` prints it.
+  return execFileSync(nativeBinary, ["run", id, "--format", "json"], { maxBuffer: 64 << 20 }).toString();
 }
 
 await test(browser, "a share link to the end of fenced-gc-pause shows the rejection and safe", async (page) => {
@@ -49,23 +56,35 @@ await test(browser, "End in naive-gc-pause reaches the double write", async (pag
   await page.waitForFunction(() => location.hash.endsWith("step=end"));
 });
 
-await test(browser, "a what-if pause in naive-happy-path turns it into a double write", async (page) => {
-  await page.goto(`${base}index.html#scenario=naive-happy-path`);
+// naive-happy-path has a single worker, so no pause there can pay twice; redlock-happy-path is
+// the catalogue's safe run with two workers (as in the terminal UI's branched what-if test).
+await test(browser, "a what-if pause turns a safe happy path into a double write", async (page) => {
+  await page.goto(`${base}index.html#scenario=redlock-happy-path`);
   await ready(page);
-  // Step until A has checked the status: the check of check-then-act is done.
-  for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowRight");
-  await page.waitForFunction(() => location.hash.includes("step=9"));
+  for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=20"));
   await page.selectOption("[data-testid=fault-kind]", "pause");
   await page.selectOption("[data-testid=fault-target]", "A");
   await page.fill("[data-testid=fault-seconds]", "10");
   await page.locator("[data-testid=fault-seconds]").dispatchEvent("change");
   await page.click("text=Inject now");
   await page.waitForSelector("[data-testid=branch]");
+  assert((await text(page, "[data-testid=branch]")).includes("at step 20: pause A for 10 s"), await text(page, "[data-testid=branch]"));
   await page.keyboard.press("End");
   await page.waitForFunction(() => location.hash.includes("step=end"));
   const v = await verdict(page);
   assert(v.includes("double-write"), `verdict after the pause: ${v}`);
   assert(page.url().includes("whatif="), "the link carries the what-if");
+  // The branch is marked on the timeline where it diverged.
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 21; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForSelector(".branch-mark");
+  await shot(page, "app-what-if-branch-1920x1080");
+  // And the original run is one click away.
+  await page.click("text=Back to the original run");
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.endsWith("step=end") && !location.hash.includes("whatif"));
+  assert((await verdict(page)).includes("safe"), `the original: ${await verdict(page)}`);
 });
 
 await test(browser, "the share link round-trips", async (page) => {

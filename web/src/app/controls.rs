@@ -80,21 +80,21 @@ pub fn Controls(props: &ControlsProps) -> Html {
     html! {
         <div class="controls" role="toolbar" aria-label="Step through the run">
             <button onclick={send(|| Action::Home)} disabled={pos == 0}
-                aria-label="First step (Home)" title="First step — Home">{ "⏮" }</button>
+                aria-label="First step (Home)" title="First step — Home">{ "|◀" }</button>
             <button onclick={send(|| Action::Back)} disabled={pos == 0}
                 aria-label="Step back (Left, PageUp)" title="Back — Left / PageUp">{ "◀" }</button>
             if !props.minimal {
                 <button class="play" onclick={send(|| Action::TogglePlay)}
                     aria-label={if state.playing { "Pause (P)" } else { "Play (P)" }}
                     title="Play / pause — P">
-                    { if state.playing { "⏸ Pause" } else { "▶ Play" } }
+                    { if state.playing { "Pause" } else { "Play" } }
                 </button>
             }
             <button onclick={send(|| Action::Forward)} disabled={at_end}
                 aria-label="Step forward (Right, Space, PageDown)"
                 title="Forward — Right / Space / PageDown">{ "▶" }</button>
             <button onclick={send(|| Action::End)} disabled={at_end}
-                aria-label="Last step (End)" title="Last step — End">{ "⏭" }</button>
+                aria-label="Last step (End)" title="Last step — End">{ "▶|" }</button>
             <label class="step">
                 <span>{ "Step" }</span>
                 <input type="number" min="0" max={total.to_string()} value={pos.to_string()}
