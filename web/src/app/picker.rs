@@ -4,7 +4,7 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::state::{Action, AppState};
+use super::state::{Action, AppState, entries};
 
 #[derive(Properties, PartialEq)]
 pub struct PickerProps {
@@ -15,6 +15,7 @@ pub struct PickerProps {
 pub fn Picker(props: &PickerProps) -> Html {
     let state = &props.state;
     let filter = use_state(String::new);
+    let entries = use_memo((), |_| entries());
     let on_filter = {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| {
@@ -23,8 +24,7 @@ pub fn Picker(props: &PickerProps) -> Html {
         })
     };
     let needle = filter.to_lowercase();
-    let shown: Vec<_> = state
-        .entries
+    let shown: Vec<_> = entries
         .iter()
         .filter(|e| {
             needle.is_empty()

@@ -21,7 +21,7 @@ pub struct Entry {
     pub expect: &'static str,
 }
 
-/// The catalogue in teaching order.
+/// The catalogue in teaching order (parsed when the picker first shows, not at start-up).
 pub fn entries() -> Vec<Entry> {
     catalogue::ids()
         .filter_map(|id| {
@@ -48,7 +48,6 @@ pub struct Notice {
 
 #[derive(Debug)]
 pub struct AppState {
-    pub entries: Rc<Vec<Entry>>,
     pub viewer: Option<Rc<RefCell<Viewer>>>,
     /// Bumped on every change of the viewer, so that equality stays cheap.
     pub rev: u64,
@@ -87,7 +86,6 @@ impl PartialEq for AppState {
 impl Default for AppState {
     fn default() -> Self {
         AppState {
-            entries: Rc::new(entries()),
             viewer: None,
             rev: 0,
             time_mode: TimeMode::Logical,
@@ -203,7 +201,6 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = AppState {
-            entries: self.entries.clone(),
             viewer: self.viewer.clone(),
             rev: self.rev,
             time_mode: self.time_mode,
