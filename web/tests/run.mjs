@@ -178,6 +178,50 @@ await test(browser, "keyboard focus is visible and controls have labels", async 
   assert(unlabelled.length === 0, `unlabelled controls: ${unlabelled.join(", ")}`);
 }, { reducedMotion: "reduce" });
 
+await test(browser, "click an event to jump, hover for its explanation, play, lease chart, embed snippet", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=end`);
+  await ready(page);
+  // Hovering step 12's band shows its explanation; clicking it jumps there.
+  const band = page.locator("svg.hits rect.hit").nth(11);
+  await band.hover();
+  await page.waitForSelector(".hover-card");
+  assert((await text(page, ".hover-card")).startsWith("Step 12 ·"), await text(page, ".hover-card"));
+  await band.click();
+  await page.waitForFunction(() => location.hash.includes("step=12"));
+  assert((await page.inputValue("input[aria-label='Current step']")) === "12", "the step box follows");
+  // Play moves on by itself; P pauses.
+  await page.keyboard.press("p");
+  await page.waitForFunction(() => /step=1[3-9]/.test(location.hash), null, { timeout: 5000 });
+  await page.keyboard.press("p");
+  assert((await text(page, ".controls .play")) === "Play", "paused again");
+  // The lease chart is lockstep-render's too.
+  await page.keyboard.press("l");
+  await page.waitForFunction(() => location.hash.includes("chart=lease"));
+  assert((await page.locator(".lease .page > svg title").textContent()).startsWith("Lease chart"), "the lease chart is drawn");
+  await shot(page, "app-lease-chart-1920x1080");
+  await page.keyboard.press("l");
+  // The embed snippet names embed.html with this view.
+  const snippet = await page.inputValue("[data-testid=embed-snippet]");
+  assert(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#scenario=fenced-gc-pause&step=\d+" title="lockstep: /.test(snippet), snippet);
+});
+
+await test(browser, "a pasted scenario runs and its link carries it", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  const src = fs.readFileSync(path.join(webDir, "..", "assets", "scenarios", "naive-gc-pause.toml"), "utf8").replace('name = "naive-gc-pause"', 'name = "my-pause"');
+  await page.locator(".upload summary").click();
+  await page.fill(".upload textarea", src);
+  await page.click("text=Run it");
+  await ready(page);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.startsWith("#scenario=my-pause&step=end") && location.hash.includes("&src="));
+  const link = page.url();
+  const again = await page.context().newPage();
+  await again.goto(link);
+  await ready(again);
+  assert((await verdict(again)).includes("double-write"), "the pasted scenario runs again from the link");
+});
+
 await test(browser, "the JSON trace computed in the browser equals the native one for every scenario", async (page) => {
   await page.goto(`${base}index.html`);
   await page.waitForSelector(".picker");
