@@ -36,7 +36,8 @@ pub enum OpenError {
     WhatIf(#[from] WhatIfError),
 }
 
-/// A clickable row of the timeline, in the SVG page's pixels.
+/// A clickable row of the timeline, in the layout's pixels (the page draws the layout
+/// [`Picture::layout_dy`] further down).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HitRow {
     pub step: usize,
@@ -54,6 +55,8 @@ pub struct Picture {
     pub svg: String,
     pub width: f64,
     pub height: f64,
+    /// How far down the page the layout is drawn (under the title block).
+    pub layout_dy: f64,
     pub rows: Vec<HitRow>,
 }
 
@@ -280,8 +283,8 @@ impl Viewer {
             .iter()
             .map(|r| HitRow {
                 step: r.step,
-                top: r.top + page.layout_dy,
-                bottom: r.bottom + page.layout_dy,
+                top: r.top,
+                bottom: r.bottom,
                 label: r.label.clone(),
                 explanation: r.explanation.clone(),
                 branch: branch_steps.contains(&r.step),
@@ -291,6 +294,7 @@ impl Viewer {
             svg: with_title(&svg, &self.title_text(), &self.description()),
             width: page.width,
             height: page.height,
+            layout_dy: page.layout_dy,
             rows,
         })
     }
@@ -400,6 +404,10 @@ mod tests {
         assert_eq!(early.rows.len(), 5);
         assert_eq!(later.rows.len(), 6);
         assert!(later.rows[5].top >= later.rows[4].top);
+        // Rows already drawn keep their place in the layout (only the title block above may grow).
+        for (a, b) in early.rows.iter().zip(&later.rows) {
+            assert_eq!((a.top, a.bottom), (b.top, b.bottom), "step {}", a.step);
+        }
     }
 
     #[test]

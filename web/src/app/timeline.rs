@@ -53,7 +53,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let pic = pic.clone();
         use_effect_with(props.rev, move |_| {
             if let (Some(el), Some(row)) = (scroller.cast::<HtmlElement>(), pic.rows.last()) {
-                keep_in_view(&el, pic.width, row.top, row.bottom);
+                let dy = pic.layout_dy;
+                keep_in_view(&el, pic.width, row.top + dy, row.bottom + dy);
             }
         });
     }
@@ -86,7 +87,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let card = hovered
         .and_then(|s| pic.rows.iter().find(|r| r.step == s))
         .map(|r| {
-            let top_pct = (r.bottom / h * 100.0).min(96.0);
+            let top_pct = ((r.bottom + pic.layout_dy) / h * 100.0).min(96.0);
             html! {
                 <div class="hover-card" role="tooltip" style={format!("top: {top_pct:.2}%")}>
                     <strong>{ format!("Step {} · {}", r.step, r.label) }</strong>
@@ -106,8 +107,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 { Html::from_html_unchecked(AttrValue::from(pic.svg.clone())) }
                 <svg class="hits" viewBox={format!("0 0 {w:.0} {h:.0}")} aria-hidden="true"
                     preserveAspectRatio="xMinYMin meet">
-                    { for bands }
-                    { for branch_marks }
+                    // One transform for the title block's height: a step that changes it moves
+                    // the group, not every band.
+                    <g transform={format!("translate(0 {:.1})", pic.layout_dy)}>
+                        { for bands }
+                        { for branch_marks }
+                    </g>
                 </svg>
                 { for card }
             </div>
