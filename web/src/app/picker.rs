@@ -47,6 +47,9 @@ pub fn Picker(props: &PickerProps) -> Html {
                     <button onclick={close}>{ "Back to the run" }</button>
                 }
             </div>
+            <p class="intro">
+                { "Each scenario is a deterministic simulation of workers, a lock service and the payouts database they protect. Step through it, watch who believes they hold the lock, and see what the database accepts." }
+            </p>
             <ol class="scenarios">
                 { for shown.iter().map(|e| {
                     let s = state.clone();
