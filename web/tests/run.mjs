@@ -200,6 +200,12 @@ await test(browser, "click an event to jump, hover for its explanation, play, le
   assert((await page.locator(".lease .page > svg title").textContent()).startsWith("Lease chart"), "the lease chart is drawn");
   await shot(page, "app-lease-chart-1920x1080");
   await page.keyboard.press("l");
+  // Download SVG gives the picture on screen, title and description included.
+  const [svgFile] = await Promise.all([page.waitForEvent("download"), page.click("text=Download SVG")]);
+  const svg = fs.readFileSync(await svgFile.path(), "utf8");
+  const current = await page.inputValue("input[aria-label='Current step']");
+  assert(svgFile.suggestedFilename() === `fenced-gc-pause-step-${current}.svg`, svgFile.suggestedFilename());
+  assert(svg.startsWith("<svg") && svg.includes("<title id=\"ls-title\">"), "a standalone SVG with a title");
   // The embed snippet names embed.html with this view.
   const snippet = await page.inputValue("[data-testid=embed-snippet]");
   assert(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#scenario=fenced-gc-pause&step=\d+" title="lockstep: /.test(snippet), snippet);
