@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { serve, launch, test, summary, assert, ready, text, outDir, webDir } from "./harness.mjs";
 import { measure } from "./measure.mjs";
 
+fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
 const { server, base } = await serve();
 const browser = await launch();
