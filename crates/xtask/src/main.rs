@@ -2,6 +2,8 @@
 
 use std::process::{Command, ExitCode};
 
+mod web;
+
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// The native-vs-wasm determinism test runs the core under Node's WASI.
 const WASI_TARGET: &str = "wasm32-wasip1";
@@ -11,9 +13,10 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("wasm") => wasm_target().and_then(|()| build_core_for_wasm()),
+        Some("web") => web::main(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <command>\n\n  ci     format, lint, test, and build the core for wasm (what CI runs)\n  wasm   build lockstep-core and lockstep-render for {WASM_TARGET}"
+                "usage: cargo xtask <command>\n\n  ci     format, lint, test, and build the core for wasm (what CI runs)\n  wasm   build lockstep-core and lockstep-render for {WASM_TARGET}\n  web build | test | [--port P]   build web/dist, run its browser tests, or build and serve it on 127.0.0.1"
             );
             return ExitCode::from(2);
         }
@@ -89,6 +92,18 @@ fn ci() -> Result<(), String> {
     ])?;
     cargo(&["test", "--workspace"])?;
     build_core_for_wasm()?;
+    // The browser app's UI only compiles for wasm: lint it there.
+    cargo(&[
+        "clippy",
+        "-p",
+        "lockstep-web",
+        "--target",
+        WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
+    ])?;
     cargo(&["run", "--quiet", "-p", "lockstep", "--", "check"])?;
+    web::main(&["test".to_string()])?;
     Ok(())
 }

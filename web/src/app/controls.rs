@@ -1,0 +1,120 @@
+//! The stepping controls: Home, Back, Play/Pause, Forward, End, speed, the step number, the
+//! time-mode and chart switches. Keys do the same (see `keys.rs`); every button says its key.
+
+use lockstep_render::TimeMode;
+use web_sys::HtmlInputElement;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::state::{Action, AppState, SPEEDS};
+use crate::share::Chart;
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub state: UseReducerHandle<AppState>,
+    /// Leave out the speed, mode and chart switches (the embed's minimal bar).
+    #[prop_or(false)]
+    pub minimal: bool,
+}
+
+#[component]
+pub fn Controls(props: &ControlsProps) -> Html {
+    let state = &props.state;
+    let Some(viewer) = &state.viewer else {
+        return html! {};
+    };
+    let (pos, total, at_end) = {
+        let v = viewer.borrow();
+        (v.pos(), v.total(), v.at_end())
+    };
+    let send = |a: fn() -> Action| {
+        let s = state.clone();
+        Callback::from(move |_: MouseEvent| s.dispatch(a()))
+    };
+    let on_step_input = {
+        let s = state.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(n) = input.value().trim().parse::<usize>() {
+                s.dispatch(Action::Seek(n));
+            }
+        })
+    };
+    let on_speed = {
+        let s = state.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(i) = sel.value().parse::<usize>() {
+                s.dispatch(Action::Speed(i));
+            }
+        })
+    };
+    let mode_button = {
+        let s = state.clone();
+        let to_scale = state.time_mode == TimeMode::ToScale;
+        let next = if to_scale {
+            TimeMode::Logical
+        } else {
+            TimeMode::ToScale
+        };
+        let onclick = Callback::from(move |_: MouseEvent| s.dispatch(Action::TimeMode(next)));
+        html! {
+            <button class="toggle" aria-pressed={to_scale.to_string()} {onclick}
+                title="Logical time (one row per event) or to scale (height is simulated time) — key T">
+                { if to_scale { "To scale" } else { "Logical" } }
+            </button>
+        }
+    };
+    let chart_button = {
+        let s = state.clone();
+        let lease = state.chart == Chart::Lease;
+        let next = if lease { Chart::Timeline } else { Chart::Lease };
+        let onclick = Callback::from(move |_: MouseEvent| s.dispatch(Action::Chart(next)));
+        html! {
+            <button class="toggle" aria-pressed={lease.to_string()} {onclick}
+                title="Show the lease chart: who holds, who believes — key L">
+                { "Lease chart" }
+            </button>
+        }
+    };
+    html! {
+        <div class="controls" role="toolbar" aria-label="Step through the run">
+            <button onclick={send(|| Action::Home)} disabled={pos == 0}
+                aria-label="First step (Home)" title="First step — Home">{ "|◀" }</button>
+            <button onclick={send(|| Action::Back)} disabled={pos == 0}
+                aria-label="Step back (Left, PageUp)" title="Back — Left / PageUp">{ "◀" }</button>
+            if !props.minimal {
+                <button class="play" onclick={send(|| Action::TogglePlay)}
+                    aria-label={if state.playing { "Pause (P)" } else { "Play (P)" }}
+                    title="Play / pause — P">
+                    { if state.playing { "Pause" } else { "Play" } }
+                </button>
+            }
+            <button onclick={send(|| Action::Forward)} disabled={at_end}
+                aria-label="Step forward (Right, Space, PageDown)"
+                title="Forward — Right / Space / PageDown">{ "▶" }</button>
+            <button onclick={send(|| Action::End)} disabled={at_end}
+                aria-label="Last step (End)" title="Last step — End">{ "▶|" }</button>
+            <label class="step">
+                <span>{ "Step" }</span>
+                <input type="number" min="0" max={total.to_string()} value={pos.to_string()}
+                    onchange={on_step_input} aria-label="Current step" />
+                <span class="of" data-testid="step-of">{ format!("of {total}") }</span>
+            </label>
+            if !props.minimal {
+                <label class="speed">
+                    <span>{ "Speed" }</span>
+                    <select onchange={on_speed} aria-label="Play speed">
+                        { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
+                            <option value={i.to_string()} selected={i == state.speed}>
+                                { format!("{s} steps/s") }
+                            </option>
+                        }) }
+                    </select>
+                </label>
+                { mode_button }
+                { chart_button }
+            }
+        </div>
+    }
+}

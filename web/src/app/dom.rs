@@ -1,0 +1,121 @@
+//! Small browser chores: the location hash, downloads, the clipboard, full screen. Every failure
+//! is swallowed or reported, never thrown: a missing browser feature must not break the page.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The current location hash, with its `#`.
+pub fn hash() -> String {
+    window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Replaces the hash without adding a history entry or firing `hashchange`.
+pub fn replace_hash(hash: &str) {
+    if hash == self::hash() {
+        return;
+    }
+    if let Some(h) = window().and_then(|w| w.history().ok()) {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(hash));
+    }
+}
+
+/// The page's URL without its hash, so links to the other page can be built.
+pub fn base_url(page: &str) -> String {
+    let href = window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let no_hash = href.split('#').next().unwrap_or_default();
+    match no_hash.rfind('/') {
+        Some(i) => format!("{}{page}", &no_hash[..=i]),
+        None => page.to_string(),
+    }
+}
+
+/// Offers `text` as a file download.
+pub fn download(name: &str, mime: &str, text: &str) {
+    let run = || -> Result<(), JsValue> {
+        let parts = js_sys::Array::of1(&JsValue::from_str(text));
+        let opts = web_sys::BlobPropertyBag::new();
+        opts.set_type(mime);
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+        let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+        let doc = window().and_then(|w| w.document()).ok_or("no document")?;
+        let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+        web_sys::Url::revoke_object_url(&url)?;
+        Ok(())
+    };
+    let _ = run();
+}
+
+/// Calls a promise-returning method and ignores a rejection (so none reaches the console).
+fn call_quietly(target: &JsValue, method: &str, arg: Option<&JsValue>) -> bool {
+    let Ok(f) = js_sys::Reflect::get(target, &JsValue::from_str(method)) else {
+        return false;
+    };
+    let Some(f) = f.dyn_ref::<js_sys::Function>() else {
+        return false;
+    };
+    let result = match arg {
+        Some(a) => f.call1(target, a),
+        None => f.call0(target),
+    };
+    match result {
+        Ok(p) => {
+            if let Ok(p) = p.dyn_into::<js_sys::Promise>() {
+                // Awaiting the promise here handles its rejection.
+                wasm_bindgen_futures::spawn_local(async move {
+                    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+                });
+            }
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Copies `text` to the clipboard; false when the browser does not allow it.
+pub fn copy(text: &str) -> bool {
+    let Some(w) = window() else { return false };
+    let clipboard = w.navigator().clipboard();
+    call_quietly(&clipboard, "writeText", Some(&JsValue::from_str(text)))
+}
+
+/// Enters or leaves full screen, if the browser lets it.
+pub fn full_screen(on: bool) {
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return;
+    };
+    if on {
+        if let Some(el) = doc.document_element() {
+            call_quietly(&el, "requestFullscreen", None);
+        }
+    } else if doc.fullscreen_element().is_some() {
+        call_quietly(&doc, "exitFullscreen", None);
+    }
+}
+
+/// Whether the user asked for less motion.
+pub fn reduced_motion() -> bool {
+    window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// A performance mark, for the load-time measurement.
+pub fn mark(name: &str) {
+    if let Some(p) = window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}

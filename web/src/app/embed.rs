@@ -1,0 +1,81 @@
+//! The embed page (`embed.html#scenario=ID&step=N&controls=none|minimal|full`): one run at one
+//! step, sized to its iframe, with as much chrome as the docs author asked for.
+
+use yew::prelude::*;
+
+use super::controls::Controls;
+use super::dom;
+use super::explain::Explanation;
+use super::keys::{use_hash_change, use_keys, use_player};
+use super::page::{action_for_hash, picture};
+use super::state::{AppState, SPEEDS};
+use crate::share::{self, View};
+
+#[component]
+pub fn Embed() -> Html {
+    let state = use_reducer(AppState::default);
+    let controls = use_state(|| {
+        View::parse(&dom::hash())
+            .ok()
+            .flatten()
+            .map_or(share::Controls::Minimal, |v| v.controls)
+    });
+    use_keys(state.clone(), true);
+    use_player(state.clone(), SPEEDS[state.speed]);
+    {
+        let s = state.clone();
+        let controls = controls.clone();
+        use_hash_change(Callback::from(move |hash: String| {
+            if let Ok(Some(v)) = View::parse(&hash) {
+                controls.set(v.controls);
+            }
+            if let Some(a) = action_for_hash(&hash) {
+                s.dispatch(a);
+            }
+        }));
+    }
+    {
+        let s = state.clone();
+        use_effect_with((), move |_| {
+            if let Some(a) = action_for_hash(&dom::hash()) {
+                s.dispatch(a);
+            }
+        });
+        use_effect_with(state.rev, |_| dom::mark("lockstep:drawn"));
+    }
+    let Some(viewer) = &state.viewer else {
+        let why = state.notice.as_ref().map_or_else(
+            || "This embed names no scenario: use embed.html#scenario=ID&step=N.".to_string(),
+            |n| n.text.clone(),
+        );
+        return html! {
+            <div class="embed empty" role="alert"><p>{ why }</p></div>
+        };
+    };
+    let mut view = viewer.borrow().view(state.time_mode, state.chart);
+    view.controls = *controls;
+    let open_link = format!("{}{}", dom::base_url("index.html"), view.to_hash());
+    let bar = match *controls {
+        share::Controls::None => html! {},
+        share::Controls::Minimal => html! { <Controls state={state.clone()} minimal=true /> },
+        share::Controls::Full => html! { <Controls state={state.clone()} /> },
+    };
+    html! {
+        <div class={classes!("embed", format!("controls-{}", match *controls {
+            share::Controls::None => "none",
+            share::Controls::Minimal => "minimal",
+            share::Controls::Full => "full",
+        }))}>
+            if *controls != share::Controls::None {
+                <div class="embed-bar">
+                    { bar }
+                    <a class="open" href={open_link} target="_blank" rel="noopener">{ "Open in lockstep ↗" }</a>
+                </div>
+            }
+            { picture(&state) }
+            if *controls == share::Controls::Full {
+                <Explanation state={state.clone()} />
+            }
+        </div>
+    }
+}

@@ -1,0 +1,142 @@
+//! The keyboard: Right/Space/PageDown forward (what presentation clickers send), Left/PageUp back,
+//! Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, S scenarios,
+//! Esc leaves presenter mode or the picker. Keys typed into a form field stay in the field.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+use super::state::{Action, AppState};
+use crate::share::Chart;
+use lockstep_render::TimeMode;
+
+/// What a key does, given the state (None: the key is not ours).
+pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
+    Some(match key {
+        "ArrowRight" | " " | "PageDown" => Action::Forward,
+        "ArrowLeft" | "PageUp" => Action::Back,
+        "Home" => Action::Home,
+        "End" => Action::End,
+        "p" | "P" => Action::TogglePlay,
+        "+" | "=" => Action::Speed(state.speed + 1),
+        "-" => Action::Speed(state.speed.saturating_sub(1)),
+        "t" | "T" => Action::TimeMode(match state.time_mode {
+            TimeMode::Logical => TimeMode::ToScale,
+            TimeMode::ToScale => TimeMode::Logical,
+        }),
+        "l" | "L" => Action::Chart(match state.chart {
+            Chart::Timeline => Chart::Lease,
+            Chart::Lease => Chart::Timeline,
+        }),
+        "f" | "F" => Action::Presenter(!state.presenter),
+        "s" | "S" => Action::ShowPicker(true),
+        "Escape" if state.presenter => Action::Presenter(false),
+        "Escape" if state.picking && state.viewer.is_some() => Action::ShowPicker(false),
+        _ => return None,
+    })
+}
+
+/// Whether the key belongs to the focused element rather than to the page.
+fn belongs_to_focus(e: &KeyboardEvent) -> bool {
+    let Some(el) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    match el.tag_name().as_str() {
+        "INPUT" | "SELECT" | "TEXTAREA" => true,
+        // Space and Enter press the focused button; arrows still step.
+        "BUTTON" | "A" | "SUMMARY" => matches!(e.key().as_str(), " " | "Enter"),
+        _ => el.has_attribute("contenteditable"),
+    }
+}
+
+/// Listens for keys on the document while the component lives.
+#[hook]
+pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
+    // The listener reads the latest state through this ref.
+    let latest = use_mut_ref(|| state.clone());
+    *latest.borrow_mut() = state.clone();
+    use_effect_with((), move |_| {
+        let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+            if e.ctrl_key() || e.meta_key() || e.alt_key() || belongs_to_focus(&e) {
+                return;
+            }
+            let state = latest.borrow().clone();
+            let Some(action) = action_for(&e.key(), &state) else {
+                return;
+            };
+            if in_embed && matches!(action, Action::Presenter(_) | Action::ShowPicker(_)) {
+                return;
+            }
+            e.prevent_default();
+            state.dispatch(action);
+        });
+        let doc = web_sys::window().and_then(|w| w.document());
+        if let Some(doc) = &doc {
+            let _ =
+                doc.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(doc) = doc {
+                let _ = doc.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+}
+
+/// Listens for `hashchange` (a link pasted into the address bar, back and forward).
+#[hook]
+pub fn use_hash_change(on_change: Callback<String>) {
+    use_effect_with((), move |_| {
+        let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
+            on_change.emit(super::dom::hash());
+        });
+        let win = web_sys::window();
+        if let Some(w) = &win {
+            let _ =
+                w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = win {
+                let _ = w.remove_event_listener_with_callback(
+                    "hashchange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+}
+
+/// Plays the run while `playing`, at `steps_per_second`.
+#[hook]
+pub fn use_player(state: UseReducerHandle<AppState>, steps_per_second: f64) {
+    let playing = state.playing;
+    use_effect_with((playing, (steps_per_second * 100.0) as i64), move |_| {
+        let mut handle = None;
+        let mut tick = None;
+        if playing && let Some(w) = web_sys::window() {
+            let dispatcher = state.dispatcher();
+            let cb = Closure::<dyn Fn()>::new(move || dispatcher.dispatch(Action::Tick));
+            let ms = (1000.0 / steps_per_second) as i32;
+            handle = w
+                .set_interval_with_callback_and_timeout_and_arguments_0(
+                    cb.as_ref().unchecked_ref(),
+                    ms,
+                )
+                .ok();
+            tick = Some(cb);
+        }
+        move || {
+            if let (Some(h), Some(w)) = (handle, web_sys::window()) {
+                w.clear_interval_with_handle(h);
+            }
+            drop(tick);
+        }
+    });
+}

@@ -1,0 +1,66 @@
+//! The yew app (wasm32 only): the main page and the embed page, their components, and the few
+//! functions the pages' JavaScript calls.
+
+mod controls;
+mod dom;
+mod embed;
+mod explain;
+mod inspector;
+mod keys;
+mod page;
+mod picker;
+mod share_bar;
+mod state;
+mod timeline;
+mod upload;
+mod whatif_menu;
+
+use lockstep_core::document::TraceDocument;
+use lockstep_core::{catalogue, parse_scenario};
+use lockstep_render::{Options, TimeMode, run_svg};
+use wasm_bindgen::prelude::*;
+
+/// Starts a page in the element `#app`: `"embed"` for embed.html, anything else for the app.
+#[wasm_bindgen]
+pub fn start(which: &str) -> Result<(), JsError> {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"))
+        .ok_or_else(|| JsError::new("the page has no #app element"))?;
+    if which == "embed" {
+        yew::Renderer::<embed::Embed>::with_root(root).render();
+    } else {
+        yew::Renderer::<page::App>::with_root(root).render();
+    }
+    Ok(())
+}
+
+/// The `lockstep-trace/1` JSON of a built-in scenario's run, as `lockstep run ID --format json`
+/// prints it (for scripts, and for the determinism test).
+#[wasm_bindgen]
+pub fn trace_json(id: &str) -> Result<String, JsError> {
+    let scenario = catalogue::load(id)
+        .ok_or_else(|| JsError::new(&format!("no built-in scenario `{id}`")))?
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    let run = lockstep_core::run(&scenario);
+    let doc = TraceDocument::new(&scenario, &run.trace, &run.verdict);
+    serde_json::to_string_pretty(&doc).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The SVG timeline of a whole run of a scenario file (for docs that script their own pages, and
+/// for the render-time benchmark).
+#[wasm_bindgen]
+pub fn timeline_svg(toml: &str, to_scale: bool) -> Result<String, JsError> {
+    let scenario = parse_scenario("scenario.toml", toml.as_bytes())
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    let run = lockstep_core::run(&scenario);
+    let options = Options {
+        time_mode: if to_scale {
+            TimeMode::ToScale
+        } else {
+            TimeMode::Logical
+        },
+        ..Options::default()
+    };
+    run_svg(&scenario, &run, &options).map_err(|e| JsError::new(&e.to_string()))
+}

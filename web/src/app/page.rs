@@ -1,0 +1,158 @@
+//! The main page: header, picker or run (controls, the picture, explanation, verdict, what-if,
+//! share), presenter mode, and the link in the hash kept in step with what is shown.
+
+use yew::prelude::*;
+
+use super::controls::Controls;
+use super::dom;
+use super::explain::{Explanation, VerdictPanel};
+use super::inspector::Inspector;
+use super::keys::{use_hash_change, use_keys, use_player};
+use super::picker::Picker;
+use super::share_bar::ShareBar;
+use super::state::{Action, AppState, SPEEDS};
+use super::timeline::Timeline;
+use super::upload::Upload;
+use super::whatif_menu::WhatIfMenu;
+use crate::share::{Chart, View};
+
+/// Turns a hash into the action that restores it.
+pub fn action_for_hash(hash: &str) -> Option<Action> {
+    match View::parse(hash) {
+        Ok(Some(view)) => Some(Action::OpenView(view)),
+        Ok(None) => None,
+        Err(e) => Some(Action::BadLink(e.to_string())),
+    }
+}
+
+/// The picture of the current step: the timeline or the lease chart.
+pub fn picture(state: &UseReducerHandle<AppState>) -> Html {
+    let on_seek = {
+        let s = state.clone();
+        Callback::from(move |n: usize| s.dispatch(super::state::Action::Seek(n)))
+    };
+    match (state.chart, &state.picture, &state.lease) {
+        (Chart::Lease, _, Some(svg)) => html! {
+            <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart">
+                <div class="page">{ Html::from_html_unchecked(svg.clone()) }</div>
+            </div>
+        },
+        (_, Some(p), _) => html! {
+            <Timeline picture={p.clone()} rev={state.rev} {on_seek} />
+        },
+        _ => html! {},
+    }
+}
+
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(AppState::default);
+    use_keys(state.clone(), false);
+    use_player(state.clone(), SPEEDS[state.speed]);
+    {
+        let s = state.clone();
+        use_hash_change(Callback::from(move |hash: String| {
+            if let Some(a) = action_for_hash(&hash) {
+                s.dispatch(a);
+            }
+        }));
+    }
+    {
+        // Open what the link says, once.
+        let s = state.clone();
+        use_effect_with((), move |_| {
+            if let Some(a) = action_for_hash(&dom::hash()) {
+                s.dispatch(a);
+            }
+        });
+    }
+    {
+        // Keep the hash in step with the view, and the page in step with presenter mode.
+        let presenter = state.presenter;
+        let view = state.viewer.as_ref().map(|v| {
+            let mut view = v.borrow().view(state.time_mode, state.chart);
+            view.presenter = presenter;
+            view.to_hash()
+        });
+        use_effect_with(view, |view| {
+            if let Some(hash) = view {
+                dom::replace_hash(hash);
+            }
+        });
+        use_effect_with(presenter, |on| dom::full_screen(*on));
+        use_effect_with(state.rev, |_| dom::mark("lockstep:drawn"));
+    }
+    let title = state
+        .viewer
+        .as_ref()
+        .map(|v| v.borrow().scenario().title.clone());
+    let toggle_presenter = {
+        let s = state.clone();
+        let on = !state.presenter;
+        Callback::from(move |_: MouseEvent| s.dispatch(Action::Presenter(on)))
+    };
+    let open_picker = {
+        let s = state.clone();
+        Callback::from(move |_: MouseEvent| s.dispatch(Action::ShowPicker(true)))
+    };
+    let dismiss = {
+        let s = state.clone();
+        Callback::from(move |_: MouseEvent| s.dispatch(Action::Notice(None)))
+    };
+    let main = if state.picking || state.viewer.is_none() {
+        html! {
+            <main id="main" class="picking">
+                <Picker state={state.clone()} />
+                <Upload state={state.clone()} />
+            </main>
+        }
+    } else {
+        html! {
+            <main id="main" class="workspace">
+                <div class="stage">
+                    <Controls state={state.clone()} />
+                    { picture(&state) }
+                </div>
+                <aside class="side">
+                    <Explanation state={state.clone()} />
+                    <VerdictPanel state={state.clone()} />
+                    <Inspector state={state.clone()} />
+                    <WhatIfMenu state={state.clone()} />
+                    <ShareBar state={state.clone()} />
+                    <Upload state={state.clone()} />
+                </aside>
+            </main>
+        }
+    };
+    html! {
+        <div class={classes!("app", state.presenter.then_some("presenter"))}
+            data-render-ms={format!("{:.2}", state.render_ms)}>
+            <a class="skip" href="#main">{ "Skip to the run" }</a>
+            <header class="bar">
+                <h1 class="brand">{ "lockstep" }</h1>
+                if let Some(t) = title {
+                    <p class="run-title">{ t }</p>
+                }
+                <nav aria-label="Page">
+                    <button onclick={open_picker} title="Scenarios — S">{ "Scenarios" }</button>
+                    if state.viewer.is_some() {
+                        <button onclick={toggle_presenter} aria-pressed={state.presenter.to_string()}
+                            title="Presenter mode: full screen, large type — F (Esc leaves)">
+                            { if state.presenter { "Leave presenter mode" } else { "Presenter mode" } }
+                        </button>
+                    }
+                </nav>
+            </header>
+            if let Some(n) = &state.notice {
+                <div class={classes!("notice", n.error.then_some("error"))} role="alert">
+                    <p>{ &n.text }</p>
+                    <button onclick={dismiss} aria-label="Dismiss this message">{ "×" }</button>
+                </div>
+            }
+            { main }
+            <footer class="keys" aria-label="Keys">
+                { "Keys: → Space PageDown forward · ← PageUp back · Home End · P play · + − speed · T time scale · L lease chart · F presenter · S scenarios" }
+            </footer>
+        </div>
+    }
+}

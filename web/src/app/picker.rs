@@ -1,0 +1,75 @@
+//! The scenario picker: the catalogue in teaching order with each summary and expected outcome,
+//! filtered as you type.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::state::{Action, AppState, entries};
+
+#[derive(Properties, PartialEq)]
+pub struct PickerProps {
+    pub state: UseReducerHandle<AppState>,
+}
+
+#[component]
+pub fn Picker(props: &PickerProps) -> Html {
+    let state = &props.state;
+    let filter = use_state(String::new);
+    let entries = use_memo((), |_| entries());
+    let on_filter = {
+        let filter = filter.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            filter.set(input.value());
+        })
+    };
+    let needle = filter.to_lowercase();
+    let shown: Vec<_> = entries
+        .iter()
+        .filter(|e| {
+            needle.is_empty()
+                || e.id.contains(&needle)
+                || e.title.to_lowercase().contains(&needle)
+                || e.summary.to_lowercase().contains(&needle)
+        })
+        .collect();
+    let close = {
+        let s = state.clone();
+        Callback::from(move |_: MouseEvent| s.dispatch(Action::ShowPicker(false)))
+    };
+    html! {
+        <section class="picker" aria-labelledby="picker-title">
+            <div class="picker-head">
+                <h2 id="picker-title">{ "Pick a scenario" }</h2>
+                <input type="search" placeholder="Filter: fencing, redlock, pause…" value={(*filter).clone()}
+                    oninput={on_filter} aria-label="Filter the scenarios" />
+                if state.viewer.is_some() {
+                    <button onclick={close}>{ "Back to the run" }</button>
+                }
+            </div>
+            <p class="intro">
+                { "Each scenario is a deterministic simulation of workers, a lock service and the payouts database they protect. Step through it, watch who believes they hold the lock, and see what the database accepts." }
+            </p>
+            <ol class="scenarios">
+                { for shown.iter().map(|e| {
+                    let s = state.clone();
+                    let id = e.id.to_string();
+                    let onclick = Callback::from(move |_: MouseEvent| s.dispatch(Action::Pick(id.clone())));
+                    html! {
+                        <li>
+                            <button class="scenario" {onclick} data-id={e.id}>
+                                <span class="title">{ &e.title }</span>
+                                <span class={classes!("expect", e.expect)}>{ e.expect }</span>
+                                <span class="id">{ e.id }</span>
+                                <span class="summary">{ &e.summary }</span>
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+            if shown.is_empty() {
+                <p class="hint">{ "No scenario matches that filter." }</p>
+            }
+        </section>
+    }
+}

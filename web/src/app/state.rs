@@ -1,0 +1,337 @@
+//! The app's state as one [`Reducible`] value and the [`Action`]s that change it (the shape of
+//! yew's todomvc example). The run itself lives in a [`Viewer`] shared behind a `RefCell`, because
+//! cloning a session (with its checkpoints) on every step would cost more than the step.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use lockstep_core::{Change, catalogue};
+use lockstep_render::TimeMode;
+use yew::prelude::*;
+
+use crate::share::{Chart, StepTarget, View};
+use crate::viewer::{Picture, Source, Viewer};
+
+/// A built-in scenario as the picker lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub id: &'static str,
+    pub title: String,
+    pub summary: String,
+    pub expect: &'static str,
+}
+
+/// The catalogue in teaching order (parsed when the picker first shows, not at start-up).
+pub fn entries() -> Vec<Entry> {
+    catalogue::ids()
+        .filter_map(|id| {
+            let s = catalogue::load(id)?.ok()?;
+            Some(Entry {
+                id,
+                title: s.title,
+                summary: s.summary,
+                expect: s.expect.as_str(),
+            })
+        })
+        .collect()
+}
+
+/// Steps per second while playing.
+pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
+
+/// A message for the user, and how serious it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+#[derive(Debug)]
+pub struct AppState {
+    pub viewer: Option<Rc<RefCell<Viewer>>>,
+    /// Bumped on every change of the viewer, so that equality stays cheap.
+    pub rev: u64,
+    pub time_mode: TimeMode,
+    pub chart: Chart,
+    pub presenter: bool,
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    pub notice: Option<Notice>,
+    /// The located error of the last uploaded or pasted file.
+    pub upload_error: Option<String>,
+    /// The picture of the current step (timeline or lease chart).
+    pub picture: Option<Rc<Picture>>,
+    pub lease: Option<AttrValue>,
+    /// How long computing the last picture took, in ms (shown to the tests, not the user).
+    pub render_ms: f64,
+    /// The picker is open (over a run, or because there is none).
+    pub picking: bool,
+}
+
+impl PartialEq for AppState {
+    fn eq(&self, other: &Self) -> bool {
+        self.rev == other.rev
+            && self.time_mode == other.time_mode
+            && self.chart == other.chart
+            && self.presenter == other.presenter
+            && self.playing == other.playing
+            && self.speed == other.speed
+            && self.notice == other.notice
+            && self.upload_error == other.upload_error
+            && self.picking == other.picking
+    }
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            viewer: None,
+            rev: 0,
+            time_mode: TimeMode::Logical,
+            chart: Chart::Timeline,
+            presenter: false,
+            playing: false,
+            speed: 1,
+            notice: None,
+            upload_error: None,
+            picture: None,
+            lease: None,
+            render_ms: 0.0,
+            picking: true,
+        }
+    }
+}
+
+pub enum Action {
+    /// Restore what a link describes.
+    OpenView(View),
+    /// The link could not be read: say why and show the picker.
+    BadLink(String),
+    Pick(String),
+    /// A scenario file the user uploaded or pasted.
+    Upload {
+        file: String,
+        toml: String,
+    },
+    Forward,
+    Back,
+    Home,
+    End,
+    Seek(usize),
+    TogglePlay,
+    /// One step of play; stops at the end.
+    Tick,
+    Speed(usize),
+    TimeMode(TimeMode),
+    Chart(Chart),
+    Presenter(bool),
+    WhatIf(Change),
+    /// Back to the run as written.
+    ResetBranch,
+    ShowPicker(bool),
+    Notice(Option<Notice>),
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+impl AppState {
+    /// Draws the current step (lockstep-render does all of the drawing).
+    fn redraw(&mut self) {
+        let t0 = now_ms();
+        let Some(viewer) = &self.viewer else {
+            self.picture = None;
+            self.lease = None;
+            return;
+        };
+        let v = viewer.borrow();
+        match self.chart {
+            Chart::Timeline => {
+                self.lease = None;
+                match v.timeline(self.time_mode) {
+                    Ok(p) => self.picture = Some(Rc::new(p)),
+                    Err(e) => {
+                        self.notice = Some(Notice {
+                            text: format!("cannot draw this step: {e}"),
+                            error: true,
+                        })
+                    }
+                }
+            }
+            Chart::Lease => match v.lease_chart(self.time_mode) {
+                Ok(svg) => self.lease = Some(AttrValue::from(svg)),
+                Err(e) => {
+                    self.notice = Some(Notice {
+                        text: format!("cannot draw the lease chart: {e}"),
+                        error: true,
+                    })
+                }
+            },
+        }
+        drop(v);
+        self.render_ms = now_ms() - t0;
+        self.rev += 1;
+    }
+
+    fn open(&mut self, viewer: Viewer) {
+        self.viewer = Some(Rc::new(RefCell::new(viewer)));
+        self.picking = false;
+        self.playing = false;
+    }
+
+    /// Applies `f` to the viewer, if there is one.
+    fn with_viewer(&self, f: impl FnOnce(&mut Viewer)) -> bool {
+        match &self.viewer {
+            Some(v) => {
+                f(&mut v.borrow_mut());
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = AppState {
+            viewer: self.viewer.clone(),
+            rev: self.rev,
+            time_mode: self.time_mode,
+            chart: self.chart,
+            presenter: self.presenter,
+            playing: self.playing,
+            speed: self.speed,
+            notice: self.notice.clone(),
+            upload_error: self.upload_error.clone(),
+            picture: self.picture.clone(),
+            lease: self.lease.clone(),
+            render_ms: self.render_ms,
+            picking: self.picking,
+        };
+        let mut redraw = true;
+        match action {
+            Action::OpenView(view) => match Viewer::open_view(&view) {
+                Ok(v) => {
+                    next.time_mode = view.time_mode;
+                    next.chart = view.chart;
+                    next.presenter = view.presenter;
+                    next.notice = None;
+                    next.open(v);
+                }
+                Err(e) => {
+                    next.viewer = None;
+                    next.picking = true;
+                    next.notice = Some(Notice {
+                        text: format!("This link cannot be opened: {e}"),
+                        error: true,
+                    });
+                }
+            },
+            Action::BadLink(why) => {
+                next.viewer = None;
+                next.picking = true;
+                next.notice = Some(Notice {
+                    text: format!("This link cannot be opened: {why}. Pick a scenario instead."),
+                    error: true,
+                });
+            }
+            Action::Pick(id) => match Viewer::open(Source::Builtin(id), &[]) {
+                Ok(v) => {
+                    next.notice = None;
+                    next.open(v);
+                }
+                Err(e) => {
+                    next.notice = Some(Notice {
+                        text: e.to_string(),
+                        error: true,
+                    })
+                }
+            },
+            Action::Upload { file, toml } => match Viewer::open(Source::Own { file, toml }, &[]) {
+                Ok(v) => {
+                    next.upload_error = None;
+                    next.notice = None;
+                    next.open(v);
+                }
+                Err(e) => {
+                    next.upload_error = Some(e.to_string());
+                    redraw = false;
+                }
+            },
+            Action::Forward => {
+                redraw = next.with_viewer(|v| {
+                    v.forward();
+                })
+            }
+            Action::Back => {
+                redraw = next.with_viewer(|v| {
+                    v.back();
+                })
+            }
+            Action::Home => redraw = next.with_viewer(|v| v.go(StepTarget::Start)),
+            Action::End => redraw = next.with_viewer(|v| v.go(StepTarget::End)),
+            Action::Seek(n) => redraw = next.with_viewer(|v| v.seek(n)),
+            Action::TogglePlay => {
+                let at_end = next.viewer.as_ref().is_some_and(|v| v.borrow().at_end());
+                if at_end && !next.playing {
+                    next.with_viewer(|v| v.go(StepTarget::Start));
+                }
+                next.playing = !next.playing && next.viewer.is_some();
+            }
+            Action::Tick => {
+                let mut moved = false;
+                next.with_viewer(|v| moved = v.forward());
+                if !moved {
+                    next.playing = false;
+                }
+                redraw = moved;
+            }
+            Action::Speed(i) => {
+                next.speed = i.min(SPEEDS.len() - 1);
+                redraw = false;
+            }
+            Action::TimeMode(m) => next.time_mode = m,
+            Action::Chart(c) => next.chart = c,
+            Action::Presenter(on) => {
+                next.presenter = on;
+                redraw = false;
+            }
+            Action::WhatIf(change) => {
+                let mut result = Ok(());
+                next.with_viewer(|v| result = v.apply(change));
+                next.notice = result.err().map(|e| Notice {
+                    text: format!("That change cannot be made: {e}"),
+                    error: true,
+                });
+            }
+            Action::ResetBranch => {
+                let mut result = Ok(());
+                next.with_viewer(|v| result = v.reset_branch());
+                next.notice = result.err().map(|e| Notice {
+                    text: e.to_string(),
+                    error: true,
+                });
+            }
+            Action::ShowPicker(on) => {
+                next.picking = on || next.viewer.is_none();
+                next.playing = false;
+                redraw = false;
+            }
+            Action::Notice(n) => {
+                next.notice = n;
+                redraw = false;
+            }
+        }
+        if redraw {
+            next.redraw();
+        }
+        Rc::new(next)
+    }
+}

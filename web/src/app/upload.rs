@@ -1,0 +1,73 @@
+//! Your own scenario: upload a TOML file or paste it; a file that cannot be used shows its
+//! `file:line:column: field: message` error from the core's loader.
+
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use super::state::{Action, AppState};
+
+#[derive(Properties, PartialEq)]
+pub struct UploadProps {
+    pub state: UseReducerHandle<AppState>,
+}
+
+#[component]
+pub fn Upload(props: &UploadProps) -> Html {
+    let state = &props.state;
+    let pasted = use_node_ref();
+    let on_file = {
+        let s = state.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let name = file.name();
+            let s = s.clone();
+            input.set_value("");
+            wasm_bindgen_futures::spawn_local(async move {
+                let toml = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                    Ok(text) => text.as_string().unwrap_or_default(),
+                    Err(_) => String::new(),
+                };
+                s.dispatch(Action::Upload { file: name, toml });
+            });
+        })
+    };
+    let on_paste = {
+        let s = state.clone();
+        let pasted = pasted.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            if let Some(area) = pasted.cast::<HtmlTextAreaElement>() {
+                s.dispatch(Action::Upload {
+                    file: "pasted.toml".into(),
+                    toml: area.value(),
+                });
+            }
+        })
+    };
+    html! {
+        <details class="panel upload" open={state.upload_error.is_some()}>
+            <summary>{ "Your own scenario" }</summary>
+            <p class="hint">
+                { "A TOML file in the scenario format (docs/scenario-format.md). It never leaves this page; a share link carries it, compressed." }
+            </p>
+            <label class="file">
+                <span>{ "Upload a .toml file" }</span>
+                <input type="file" accept=".toml,text/plain" onchange={on_file} data-testid="upload" />
+            </label>
+            <form onsubmit={on_paste}>
+                <label>
+                    <span>{ "…or paste it here" }</span>
+                    <textarea ref={pasted} rows="8" spellcheck="false"
+                        placeholder={"name = \"my-scenario\"\ntitle = \"…\"\n…"} />
+                </label>
+                <button type="submit">{ "Run it" }</button>
+            </form>
+            if let Some(err) = &state.upload_error {
+                <pre class="error" role="alert" data-testid="upload-error">{ err }</pre>
+            }
+        </details>
+    }
+}

@@ -1,0 +1,334 @@
+//! The URL hash that holds a view (`#scenario=ID&step=N|end&mode=scale&chart=lease&whatif=…&src=…`):
+//! parsing with a clear message for every mangled part, and writing it back.
+//!
+//! What-if changes (JSON) and an uploaded scenario (TOML) travel deflated and base64url-encoded, so
+//! a link holds the whole view and needs no server.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use lockstep_core::WhatIf;
+use lockstep_render::TimeMode;
+
+/// Inflated payloads larger than this are refused (a scenario file may be at most 256 KiB).
+const MAX_INFLATED: usize = 512 * 1024;
+
+/// Which step a link points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StepTarget {
+    /// Step n (0 shows no event yet).
+    #[default]
+    Start,
+    At(usize),
+    End,
+}
+
+/// Which picture is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Chart {
+    #[default]
+    Timeline,
+    Lease,
+}
+
+/// How much of the embed page's chrome is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Controls {
+    /// The picture only.
+    None,
+    /// Back, forward and the step number.
+    #[default]
+    Minimal,
+    /// Every stepping control, the time-mode switch and the explanation.
+    Full,
+}
+
+/// Everything a link restores.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct View {
+    /// A built-in id, or the name of an uploaded scenario (then `source` is set).
+    pub scenario: String,
+    /// The uploaded scenario's TOML.
+    pub source: Option<String>,
+    pub step: StepTarget,
+    pub time_mode: TimeMode,
+    pub chart: Chart,
+    pub whatifs: Vec<WhatIf>,
+    pub presenter: bool,
+    pub controls: Controls,
+}
+
+/// A hash that cannot be read, and which part is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HashError {
+    #[error("the link has no scenario (expected #scenario=ID)")]
+    NoScenario,
+    #[error("the link's `{key}={value}` is not valid: {expected}")]
+    BadValue {
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
+    #[error("the link's `{key}` part is damaged: {why}")]
+    BadPayload { key: String, why: String },
+    #[error(
+        "the link has an unknown part `{0}` (known: scenario, step, mode, chart, whatif, src, present, controls)"
+    )]
+    UnknownKey(String),
+}
+
+fn bad(key: &str, value: &str, expected: &'static str) -> HashError {
+    HashError::BadValue {
+        key: key.into(),
+        value: value.chars().take(40).collect(),
+        expected,
+    }
+}
+
+/// Deflates and base64url-encodes `text`.
+pub fn pack(text: &str) -> String {
+    URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9))
+}
+
+/// Reverses [`pack`]; the error says what is wrong with the payload.
+pub fn unpack(packed: &str) -> Result<String, String> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(packed.trim_end_matches('='))
+        .map_err(|e| format!("not base64url ({e})"))?;
+    let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_INFLATED)
+        .map_err(|e| format!("cannot be inflated ({:?})", e.status))?;
+    String::from_utf8(raw).map_err(|_| "is not UTF-8 text".to_string())
+}
+
+/// Decodes `%xx` escapes (browsers may escape characters of a pasted hash).
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+impl View {
+    /// A view of a built-in scenario at step 0.
+    pub fn of(scenario: &str) -> View {
+        View {
+            scenario: scenario.to_string(),
+            ..View::default()
+        }
+    }
+
+    /// Reads a location hash (with or without the leading `#`). An empty hash is `Ok(None)`.
+    pub fn parse(hash: &str) -> Result<Option<View>, HashError> {
+        let hash = hash.strip_prefix('#').unwrap_or(hash).trim();
+        if hash.is_empty() {
+            return Ok(None);
+        }
+        let mut view = View::default();
+        let mut has_scenario = false;
+        for part in hash.split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = part.split_once('=').unwrap_or((part, ""));
+            let value = percent_decode(value);
+            match key {
+                "scenario" => {
+                    let ok = !value.is_empty()
+                        && value.len() <= 64
+                        && value
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+                    if !ok {
+                        return Err(bad(key, &value, "a scenario id such as fenced-gc-pause"));
+                    }
+                    view.scenario = value;
+                    has_scenario = true;
+                }
+                "step" => {
+                    view.step = match value.as_str() {
+                        "end" => StepTarget::End,
+                        n => match n.parse::<usize>() {
+                            Ok(0) => StepTarget::Start,
+                            Ok(n) => StepTarget::At(n),
+                            Err(_) => return Err(bad(key, n, "a step number or `end`")),
+                        },
+                    }
+                }
+                "mode" => {
+                    view.time_mode = match value.as_str() {
+                        "logical" => TimeMode::Logical,
+                        "scale" => TimeMode::ToScale,
+                        v => return Err(bad(key, v, "`logical` or `scale`")),
+                    }
+                }
+                "chart" => {
+                    view.chart = match value.as_str() {
+                        "timeline" => Chart::Timeline,
+                        "lease" => Chart::Lease,
+                        v => return Err(bad(key, v, "`timeline` or `lease`")),
+                    }
+                }
+                "present" => {
+                    view.presenter = match value.as_str() {
+                        "1" | "" => true,
+                        "0" => false,
+                        v => return Err(bad(key, v, "`1` or `0`")),
+                    }
+                }
+                "controls" => {
+                    view.controls = match value.as_str() {
+                        "none" => Controls::None,
+                        "minimal" => Controls::Minimal,
+                        "full" => Controls::Full,
+                        v => return Err(bad(key, v, "`none`, `minimal` or `full`")),
+                    }
+                }
+                "whatif" => {
+                    let json = unpack(&value).map_err(|why| HashError::BadPayload {
+                        key: key.into(),
+                        why,
+                    })?;
+                    view.whatifs =
+                        serde_json::from_str(&json).map_err(|e| HashError::BadPayload {
+                            key: key.into(),
+                            why: format!("not a list of what-if changes ({e})"),
+                        })?;
+                }
+                "src" => {
+                    view.source = Some(unpack(&value).map_err(|why| HashError::BadPayload {
+                        key: key.into(),
+                        why,
+                    })?);
+                }
+                other => return Err(HashError::UnknownKey(other.chars().take(40).collect())),
+            }
+        }
+        if !has_scenario {
+            return Err(HashError::NoScenario);
+        }
+        Ok(Some(view))
+    }
+
+    /// Writes the view as a hash (with the leading `#`). `step` is the current step and `at_end`
+    /// says whether it is the last one (then the link says `step=end`).
+    pub fn to_hash(&self) -> String {
+        let mut out = format!("#scenario={}", self.scenario);
+        match self.step {
+            StepTarget::Start => {}
+            StepTarget::At(n) => out.push_str(&format!("&step={n}")),
+            StepTarget::End => out.push_str("&step=end"),
+        }
+        if self.time_mode == TimeMode::ToScale {
+            out.push_str("&mode=scale");
+        }
+        if self.chart == Chart::Lease {
+            out.push_str("&chart=lease");
+        }
+        if self.presenter {
+            out.push_str("&present=1");
+        }
+        if self.controls != Controls::Minimal {
+            let c = match self.controls {
+                Controls::None => "none",
+                Controls::Minimal => "minimal",
+                Controls::Full => "full",
+            };
+            out.push_str(&format!("&controls={c}"));
+        }
+        if !self.whatifs.is_empty() {
+            // Serialising plain data cannot fail.
+            let json = serde_json::to_string(&self.whatifs).unwrap_or_default();
+            out.push_str(&format!("&whatif={}", pack(&json)));
+        }
+        if let Some(src) = &self.source {
+            out.push_str(&format!("&src={}", pack(src)));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_core::Change;
+    use lockstep_core::scenario::FencingMode;
+
+    #[test]
+    fn a_full_view_round_trips() {
+        let view = View {
+            scenario: "my-own".into(),
+            source: Some("name = \"my-own\"\n# ünïcode\n".into()),
+            step: StepTarget::At(17),
+            time_mode: TimeMode::ToScale,
+            chart: Chart::Lease,
+            whatifs: vec![WhatIf {
+                at_step: 4,
+                change: Change::SetFencing {
+                    fencing: FencingMode::Enforce,
+                },
+            }],
+            presenter: true,
+            controls: Controls::Full,
+        };
+        let hash = view.to_hash();
+        assert!(hash.starts_with("#scenario=my-own&step=17&mode=scale&chart=lease&present=1"));
+        assert_eq!(View::parse(&hash), Ok(Some(view)));
+    }
+
+    #[test]
+    fn the_documented_short_forms_parse() {
+        let v = View::parse("#scenario=fenced-gc-pause&step=end")
+            .unwrap()
+            .unwrap();
+        assert_eq!(v.scenario, "fenced-gc-pause");
+        assert_eq!(v.step, StepTarget::End);
+        assert_eq!(v.time_mode, TimeMode::Logical);
+        let v = View::parse("scenario=naive-gc-pause&step=7&controls=none")
+            .unwrap()
+            .unwrap();
+        assert_eq!(v.step, StepTarget::At(7));
+        assert_eq!(v.controls, Controls::None);
+        assert_eq!(View::parse("#"), Ok(None));
+        assert_eq!(View::parse(""), Ok(None));
+    }
+
+    #[test]
+    fn mangled_hashes_say_which_part_is_wrong() {
+        let msg = |h: &str| View::parse(h).unwrap_err().to_string();
+        assert!(msg("#scenario=x&step=seven").contains("`step=seven`"));
+        assert!(msg("#step=3").contains("no scenario"));
+        assert!(msg("#scenario=x&mode=fast").contains("`logical` or `scale`"));
+        assert!(msg("#scenario=x&whatif=%%%").contains("`whatif` part is damaged"));
+        assert!(msg("#scenario=x&src=AAAA").contains("`src` part is damaged"));
+        assert!(msg("#scenario=x&colour=red").contains("unknown part `colour`"));
+        assert!(msg("#scenario=<script>").contains("scenario id"));
+        // A valid payload that is not what-if JSON.
+        let h = format!("#scenario=x&whatif={}", pack("[{\"at_step\":1}]"));
+        assert!(msg(&h).contains("not a list of what-if changes"));
+    }
+
+    #[test]
+    fn percent_escapes_are_decoded() {
+        let v = View::parse("#scenario%3Dx").unwrap_err();
+        assert!(matches!(v, HashError::UnknownKey(_)));
+        let v = View::parse("#scenario=fenced%2Dgc-pause").unwrap().unwrap();
+        assert_eq!(v.scenario, "fenced-gc-pause");
+    }
+
+    #[test]
+    fn payload_bombs_are_refused() {
+        let big = "a".repeat(MAX_INFLATED + 1);
+        assert!(unpack(&pack(&big)).is_err());
+    }
+}

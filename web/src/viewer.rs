@@ -1,0 +1,493 @@
+//! The run being shown: a scenario, a [`Session`] at the current step, the whole run of the current
+//! branch (so the picture keeps its positions while stepping), and the pictures and documents
+//! lockstep-render and lockstep-core make of it. Browser-free, so it is tested natively.
+
+use lockstep_core::catalogue;
+use lockstep_core::document::TraceDocument;
+use lockstep_core::inspect::Inspection;
+use lockstep_core::scenario::ScenarioError;
+use lockstep_core::session::WhatIfError;
+use lockstep_core::{Change, Scenario, Session, Trace, TraceEvent, Verdict, WhatIf};
+use lockstep_render::svg::Page;
+use lockstep_render::{Caption, Options, RenderError, TimeMode, draw_timeline, layout, lease_svg};
+
+use crate::inspector::{Table, tables};
+use crate::share::{Chart, StepTarget, View};
+
+/// Where a scenario came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Builtin(String),
+    /// A file the user uploaded or pasted: its name and text.
+    Own {
+        file: String,
+        toml: String,
+    },
+}
+
+/// Why a view cannot be opened.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OpenError {
+    #[error("there is no built-in scenario `{0}`; pick one from the list")]
+    UnknownScenario(String),
+    #[error("{0}")]
+    Scenario(#[from] ScenarioError),
+    #[error("{0}")]
+    WhatIf(#[from] WhatIfError),
+}
+
+/// A clickable row of the timeline, in the layout's pixels (the page draws the layout
+/// [`Picture::layout_dy`] further down).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HitRow {
+    pub step: usize,
+    pub top: f64,
+    pub bottom: f64,
+    pub label: String,
+    pub explanation: String,
+    /// The first event after a what-if change: the branch starts at this row.
+    pub branch: bool,
+}
+
+/// The timeline of the current step, ready to paint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Picture {
+    pub svg: String,
+    pub width: f64,
+    pub height: f64,
+    /// How far down the page the layout is drawn (under the title block).
+    pub layout_dy: f64,
+    pub rows: Vec<HitRow>,
+}
+
+/// A scenario being stepped through.
+#[derive(Debug)]
+pub struct Viewer {
+    source: Source,
+    scenario: Scenario,
+    session: Session,
+    /// The whole run of the current branch.
+    full: Trace,
+    final_verdict: Verdict,
+    /// The inspection before the last single step forward, to show what that step changed.
+    before_step: Option<Inspection>,
+}
+
+impl Viewer {
+    /// Opens a source with what-if changes replayed, at step 0.
+    pub fn open(source: Source, whatifs: &[WhatIf]) -> Result<Viewer, OpenError> {
+        let scenario = match &source {
+            Source::Builtin(id) => {
+                catalogue::load(id).ok_or_else(|| OpenError::UnknownScenario(id.clone()))??
+            }
+            Source::Own { file, toml } => lockstep_core::parse_scenario(file, toml.as_bytes())?,
+        };
+        let session = Session::with_whatifs(&scenario, whatifs)?;
+        let mut viewer = Viewer {
+            source,
+            full: Trace {
+                participants: Vec::new(),
+                events: Vec::new(),
+            },
+            final_verdict: session.verdict(),
+            scenario,
+            session,
+            before_step: None,
+        };
+        viewer.finish_branch();
+        Ok(viewer)
+    }
+
+    /// Opens what a link describes (scenario, what-ifs, step).
+    pub fn open_view(view: &View) -> Result<Viewer, OpenError> {
+        let source = match &view.source {
+            Some(toml) => Source::Own {
+                file: format!("{}.toml", view.scenario),
+                toml: toml.clone(),
+            },
+            None => Source::Builtin(view.scenario.clone()),
+        };
+        let mut viewer = Viewer::open(source, &view.whatifs)?;
+        viewer.go(view.step);
+        Ok(viewer)
+    }
+
+    /// Runs a copy of the session to the end: the whole branch, for the picture and the verdict.
+    fn finish_branch(&mut self) {
+        let mut rest = self.session.clone();
+        rest.run_to_end();
+        self.full = rest.trace();
+        self.final_verdict = rest.verdict();
+    }
+
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The id the link names: a built-in's id or the uploaded scenario's name.
+    pub fn id(&self) -> &str {
+        match &self.source {
+            Source::Builtin(id) => id,
+            Source::Own { .. } => &self.scenario.name,
+        }
+    }
+
+    /// The current step (0: nothing shown yet).
+    pub fn pos(&self) -> usize {
+        self.session.pos()
+    }
+
+    /// Steps in the whole run of this branch.
+    pub fn total(&self) -> usize {
+        self.full.events.len()
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.pos() >= self.total()
+    }
+
+    /// The event at the current step.
+    pub fn current(&self) -> Option<&TraceEvent> {
+        self.session.current()
+    }
+
+    /// The whole-run trace of the branch.
+    pub fn full_trace(&self) -> &Trace {
+        &self.full
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub fn whatifs(&self) -> &[WhatIf] {
+        self.session.whatifs()
+    }
+
+    /// The verdict on what the database has recorded up to the current step.
+    pub fn verdict_so_far(&self) -> Verdict {
+        self.session.verdict()
+    }
+
+    /// The verdict of the whole branch.
+    pub fn final_verdict(&self) -> &Verdict {
+        &self.final_verdict
+    }
+
+    pub fn forward(&mut self) -> bool {
+        let before = self.session.inspect();
+        let moved = self.session.step().is_some();
+        self.before_step = moved.then_some(before);
+        moved
+    }
+
+    pub fn back(&mut self) -> bool {
+        self.before_step = None;
+        self.session.step_back()
+    }
+
+    pub fn seek(&mut self, n: usize) {
+        if n == self.pos() + 1 {
+            self.forward();
+            return;
+        }
+        self.before_step = None;
+        self.session.seek(n.min(self.total()));
+    }
+
+    /// The inspector's tables at the current step, flagging what the last step forward changed.
+    pub fn inspector(&self) -> Vec<Table> {
+        tables(&self.session.inspect(), self.before_step.as_ref())
+    }
+
+    pub fn go(&mut self, target: StepTarget) {
+        self.before_step = None;
+        match target {
+            StepTarget::Start => self.seek(0),
+            StepTarget::At(n) => self.seek(n),
+            StepTarget::End => self.session.run_to_end(),
+        }
+    }
+
+    /// Makes a what-if change at the current step; the rest of the run becomes a new branch.
+    pub fn apply(&mut self, change: Change) -> Result<(), WhatIfError> {
+        self.before_step = None;
+        self.session.apply(change)?;
+        self.finish_branch();
+        Ok(())
+    }
+
+    /// Drops every what-if change, back to the scenario as written, at the same step.
+    pub fn reset_branch(&mut self) -> Result<(), OpenError> {
+        let pos = self.pos();
+        let mut fresh = Viewer::open(self.source.clone(), &[])?;
+        fresh.seek(pos);
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The link to this view.
+    pub fn view(&self, time_mode: TimeMode, chart: Chart) -> View {
+        let step = if self.pos() > 0 && self.at_end() {
+            StepTarget::End
+        } else if self.pos() == 0 {
+            StepTarget::Start
+        } else {
+            StepTarget::At(self.pos())
+        };
+        View {
+            scenario: self.id().to_string(),
+            source: match &self.source {
+                Source::Own { toml, .. } => Some(toml.clone()),
+                Source::Builtin(_) => None,
+            },
+            step,
+            time_mode,
+            chart,
+            whatifs: self.whatifs().to_vec(),
+            ..View::default()
+        }
+    }
+
+    fn caption(&self) -> Caption {
+        Caption {
+            title: self.scenario.title.clone(),
+            name: self.scenario.name.clone(),
+            summary: self.scenario.summary.clone(),
+            // The whole run's verdict only once it has been reached: no spoilers mid-run.
+            verdict: self.at_end().then(|| self.final_verdict.clone()),
+        }
+    }
+
+    fn options(&self, time_mode: TimeMode) -> Options {
+        Options {
+            time_mode,
+            upto_step: Some(self.pos()),
+            ..Options::default()
+        }
+    }
+
+    /// The timeline up to the current step, with the rows a click or hover can hit.
+    pub fn timeline(&self, time_mode: TimeMode) -> Result<Picture, RenderError> {
+        let layout = layout(&self.full, &self.options(time_mode));
+        let caption = self.caption();
+        let page = Page::new(&layout, &caption);
+        let svg = draw_timeline(&layout, &caption)?;
+        let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
+        let rows = layout
+            .rows
+            .iter()
+            .map(|r| HitRow {
+                step: r.step,
+                top: r.top,
+                bottom: r.bottom,
+                label: r.label.clone(),
+                explanation: r.explanation.clone(),
+                branch: branch_steps.contains(&r.step),
+            })
+            .collect();
+        Ok(Picture {
+            svg: with_title(&svg, &self.title_text(), &self.description()),
+            width: page.width,
+            height: page.height,
+            layout_dy: page.layout_dy,
+            rows,
+        })
+    }
+
+    /// The lease chart up to the current step.
+    pub fn lease_chart(&self, time_mode: TimeMode) -> Result<String, RenderError> {
+        let svg = lease_svg(&self.full, &self.caption(), &self.options(time_mode))?;
+        Ok(with_title(
+            &svg,
+            &format!("Lease chart: {}", self.scenario.title),
+            &format!(
+                "Who the lock service says holds the lock and who believes it does, over time, up to step {} of {}.",
+                self.pos(),
+                self.total()
+            ),
+        ))
+    }
+
+    fn title_text(&self) -> String {
+        format!(
+            "{} — step {} of {}",
+            self.scenario.title,
+            self.pos(),
+            self.total()
+        )
+    }
+
+    /// What the picture shows, for screen readers.
+    pub fn description(&self) -> String {
+        let mut d = format!("Sequence timeline of the run {}. ", self.scenario.name);
+        match self.current() {
+            Some(e) => d.push_str(&format!(
+                "Step {} at {} ms: {}. {}",
+                self.pos(),
+                e.time_ms,
+                e.label,
+                e.explanation
+            )),
+            None => d.push_str("No event has happened yet."),
+        }
+        d
+    }
+
+    /// The whole branch as a `lockstep-trace/1` JSON document, as `lockstep run --format json`
+    /// writes it.
+    pub fn trace_json(&self) -> String {
+        let doc = TraceDocument::new(&self.scenario, &self.full, &self.final_verdict);
+        // Serialising plain data cannot fail.
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    }
+}
+
+fn escape_xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Puts a `<title>` and `<desc>` first inside the `<svg>` element (for screen readers and for the
+/// downloaded file), and marks the element as an image.
+pub fn with_title(svg: &str, title: &str, desc: &str) -> String {
+    let Some(start) = svg.find("<svg") else {
+        return svg.to_string();
+    };
+    let Some(close) = svg[start..].find('>').map(|i| start + i) else {
+        return svg.to_string();
+    };
+    format!(
+        "{} role=\"img\" aria-labelledby=\"ls-title ls-desc\"><title id=\"ls-title\">{}</title><desc id=\"ls-desc\">{}</desc>{}",
+        &svg[..close],
+        escape_xml(title),
+        escape_xml(desc),
+        &svg[close + 1..]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_core::Outcome;
+    use lockstep_core::scenario::{Fault, FaultKind};
+
+    fn builtin(id: &str) -> Viewer {
+        Viewer::open(Source::Builtin(id.into()), &[]).unwrap()
+    }
+
+    #[test]
+    fn the_end_of_fenced_gc_pause_shows_the_rejection_and_safe() {
+        let mut v = builtin("fenced-gc-pause");
+        v.go(StepTarget::End);
+        assert!(v.at_end());
+        assert_eq!(v.verdict_so_far().outcome, Outcome::Safe);
+        let pic = v.timeline(TimeMode::Logical).unwrap();
+        assert!(pic.svg.contains("rejected"));
+        assert!(pic.svg.contains("<title id=\"ls-title\">"));
+        assert_eq!(pic.rows.len(), v.total());
+    }
+
+    #[test]
+    fn stepping_keeps_rows_in_place() {
+        let mut v = builtin("naive-gc-pause");
+        v.seek(5);
+        let early = v.timeline(TimeMode::Logical).unwrap();
+        v.seek(6);
+        let later = v.timeline(TimeMode::Logical).unwrap();
+        assert_eq!(early.rows.len(), 5);
+        assert_eq!(later.rows.len(), 6);
+        assert!(later.rows[5].top >= later.rows[4].top);
+        // Rows already drawn keep their place in the layout (only the title block above may grow).
+        for (a, b) in early.rows.iter().zip(&later.rows) {
+            assert_eq!((a.top, a.bottom), (b.top, b.bottom), "step {}", a.step);
+        }
+    }
+
+    #[test]
+    fn a_pause_what_if_branches_and_its_link_replays_the_branch() {
+        let mut v = builtin("naive-happy-path");
+        assert_eq!(v.final_verdict().outcome, Outcome::Safe);
+        let granted = v
+            .full_trace()
+            .events
+            .iter()
+            .position(|e| e.label == "A holds the lock")
+            .unwrap();
+        v.seek(granted + 1);
+        let pause = Fault {
+            at_ms: None,
+            kind: FaultKind::Pause,
+            target: Some("A".into()),
+            duration_ms: Some(10_000),
+            by_ms: None,
+            persistent: None,
+            groups: None,
+            after: None,
+            match_label: None,
+            from: None,
+            to: None,
+        };
+        v.apply(Change::Fault(pause)).unwrap();
+        assert!(v.total() > v.pos());
+        let branch_at = v.pos() + 1;
+        v.forward();
+        let pic = v.timeline(TimeMode::Logical).unwrap();
+        let marked: Vec<usize> = pic
+            .rows
+            .iter()
+            .filter(|r| r.branch)
+            .map(|r| r.step)
+            .collect();
+        assert_eq!(marked, vec![branch_at]);
+        let link = v.view(TimeMode::Logical, Chart::Timeline);
+        let again = Viewer::open_view(&View::parse(&link.to_hash()).unwrap().unwrap()).unwrap();
+        assert_eq!(again.pos(), v.pos());
+        assert_eq!(again.trace_json(), v.trace_json());
+    }
+
+    #[test]
+    fn an_unknown_id_and_a_bad_file_say_what_is_wrong() {
+        let e = Viewer::open(Source::Builtin("nope".into()), &[]).unwrap_err();
+        assert!(e.to_string().contains("no built-in scenario `nope`"));
+        let e = Viewer::open(
+            Source::Own {
+                file: "mine.toml".into(),
+                toml: "name = \"x\"\ntitle = 3\n".into(),
+            },
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("mine.toml:2:"), "{e}");
+    }
+
+    #[test]
+    fn the_json_matches_the_native_document_for_every_builtin() {
+        for id in catalogue::ids() {
+            let v = builtin(id);
+            let scenario = catalogue::load(id).unwrap().unwrap();
+            let run = lockstep_core::run(&scenario);
+            let doc = TraceDocument::new(&scenario, &run.trace, &run.verdict);
+            assert_eq!(
+                v.trace_json(),
+                serde_json::to_string_pretty(&doc).unwrap(),
+                "{id}"
+            );
+        }
+    }
+
+    #[test]
+    fn titles_are_escaped() {
+        let s = with_title("<svg width=\"1\">x</svg>", "a<b", "c&d");
+        assert_eq!(
+            s,
+            "<svg width=\"1\" role=\"img\" aria-labelledby=\"ls-title ls-desc\"><title id=\"ls-title\">a&lt;b</title><desc id=\"ls-desc\">c&amp;d</desc>x</svg>"
+        );
+    }
+}

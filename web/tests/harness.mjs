@@ -1,0 +1,117 @@
+// A small harness for the browser tests: serves web/dist on 127.0.0.1, launches the system
+// Chromium through playwright-core, gives each test a fresh page that fails on any console error,
+// page error or request leaving 127.0.0.1, and reports.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const distDir = path.join(webDir, "dist");
+export const outDir = path.join(webDir, "test-results");
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+};
+
+/** Serves distDir on 127.0.0.1 at a free port. */
+export function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    const name = url.pathname === "/" ? "index.html" : decodeURIComponent(url.pathname.slice(1));
+    const file = path.join(distDir, name);
+    if (!file.startsWith(distDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404, { "Content-Type": "text/plain" });
+      res.end("not found");
+      return;
+    }
+    res.writeHead(200, { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => resolve({ server, base: `http://127.0.0.1:${server.address().port}/` }));
+  });
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--no-first-run",
+    ],
+  });
+}
+
+/**
+ * A page that records console errors, page errors and every request that is not to 127.0.0.1
+ * (those are aborted). `page.problems()` lists them.
+ */
+export async function guardedPage(browser, options = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1920, height: 1080 },
+    acceptDownloads: true,
+    reducedMotion: options.reducedMotion ?? "no-preference",
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  const problems = [];
+  const page = await context.newPage();
+  page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === "blob:" || url.protocol === "data:" || url.hostname === "127.0.0.1") {
+      return route.continue();
+    }
+    problems.push(`request left 127.0.0.1: ${url.href}`);
+    return route.abort();
+  });
+  page.problems = () => problems;
+  page.closeAll = () => context.close();
+  return page;
+}
+
+const results = [];
+
+/** Runs one test with a fresh guarded page; a test fails on a thrown error or a page problem. */
+export async function test(browser, name, fn, options) {
+  const page = await guardedPage(browser, options);
+  const t0 = performance.now();
+  try {
+    await fn(page);
+    const problems = page.problems();
+    if (problems.length) throw new Error(problems.join("\n"));
+    results.push({ name, ok: true });
+    console.log(`ok    ${name} (${Math.round(performance.now() - t0)} ms)`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`FAIL  ${name}\n      ${String(e.stack || e).split("\n").join("\n      ")}`);
+    await page.screenshot({ path: path.join(outDir, `failed-${name.replace(/\W+/g, "-")}.png`) }).catch(() => {});
+  } finally {
+    await page.closeAll();
+  }
+}
+
+export function summary() {
+  const failed = results.filter((r) => !r.ok);
+  console.log(`\n${results.length - failed.length} passed, ${failed.length} failed`);
+  return failed.length === 0;
+}
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+/** Waits until the app has drawn a run (the step counter is there). */
+export async function ready(page) {
+  await page.waitForSelector("[data-testid=step-of], .embed .page svg", { timeout: 15000 });
+}
+
+export async function text(page, selector) {
+  return (await page.locator(selector).first().textContent())?.trim() ?? "";
+}

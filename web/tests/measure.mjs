@@ -1,0 +1,88 @@
+// Measurements (printed, and written to test-results/measure.json): the wasm's size raw and
+// gzipped, navigation to the first drawn timeline, one step on the largest catalogue scenario,
+// and lockstep-render in wasm on the mermaid bench's side inputs.
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { guardedPage, ready, distDir, outDir, webDir } from "./harness.mjs";
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function measure(browser, base) {
+  const out = {};
+  const wasm = fs.readFileSync(path.join(distDir, "lockstep_web_bg.wasm"));
+  const js = fs.readFileSync(path.join(distDir, "lockstep_web.js"));
+  out.wasm_bytes = wasm.length;
+  out.wasm_gzip_bytes = zlib.gzipSync(wasm, { level: 9 }).length;
+  out.js_gzip_bytes = zlib.gzipSync(js, { level: 9 }).length;
+
+  const page = await guardedPage(browser);
+  // Navigation to the first drawn timeline (the app marks each drawing), 5 fresh loads.
+  const loads = [];
+  for (let i = 0; i < 5; i++) {
+    await page.goto(`${base}index.html?load=${i}#scenario=fenced-gc-pause&step=end`);
+    await ready(page);
+    loads.push(await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() =>
+      resolve(performance.getEntriesByName("lockstep:drawn").find((e) => e.startTime > 0)?.startTime ?? NaN)))));
+  }
+  out.first_timeline_ms = loads;
+
+  // One step on the largest catalogue scenario: key press to the next frame, 20 times.
+  const ids = ["naive-happy-path"];
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  ids.push(...(await page.locator(".scenario").evaluateAll((els) => els.map((e) => e.dataset.id))));
+  const sizes = await page.evaluate(async (ids) => {
+    const m = await import("./lockstep_web.js");
+    return ids.map((id) => [id, JSON.parse(m.trace_json(id)).events.length]);
+  }, ids);
+  const [largest, events] = sizes.sort((a, b) => b[1] - a[1])[0];
+  await page.goto(`${base}index.html#scenario=${largest}&step=${Math.floor(events / 2)}`);
+  await ready(page);
+  const steps = [];
+  const compute = [];
+  for (let i = 0; i < 20; i++) {
+    const key = i % 2 ? "ArrowLeft" : "ArrowRight";
+    steps.push(await page.evaluate((key) => new Promise((resolve) => {
+      const before = location.hash;
+      const t0 = performance.now();
+      document.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+      const wait = () => (location.hash !== before
+        ? requestAnimationFrame(() => resolve(performance.now() - t0))
+        : setTimeout(wait, 0));
+      wait();
+    }), key));
+    compute.push(Number(await page.locator(".app").getAttribute("data-render-ms")));
+  }
+  out.step = { scenario: largest, events, key_to_frame_ms: steps, layout_and_svg_ms: compute };
+
+  // lockstep-render in wasm on the mermaid bench's runs (simulate + layout + SVG), 1 warm-up + 5.
+  const sideDir = process.env.SIDE_INPUTS || path.join(webDir, "..", "..", "..", "shared", "bench", "mermaid-bench", "side-inputs");
+  const side = fs.existsSync(sideDir) ? fs.readdirSync(sideDir).filter((f) => f.endsWith(".toml")).sort() : [];
+  out.side = {};
+  for (const f of side) {
+    const toml = fs.readFileSync(path.join(sideDir, f), "utf8");
+    out.side[f] = await page.evaluate(async (toml) => {
+      const m = await import("./lockstep_web.js");
+      const times = [];
+      let bytes = 0;
+      for (let i = 0; i < 6; i++) {
+        const t0 = performance.now();
+        bytes = m.timeline_svg(toml, false).length;
+        if (i > 0) times.push(performance.now() - t0);
+      }
+      return { times, bytes };
+    }, toml);
+  }
+  await page.closeAll();
+
+  console.log("\nmeasurements (a shared, loaded 2-core machine):");
+  console.log(`  wasm: ${out.wasm_bytes} bytes raw, ${out.wasm_gzip_bytes} gzipped (JS glue ${out.js_gzip_bytes} gzipped)`);
+  console.log(`  navigation to the first drawn timeline: median ${median(loads).toFixed(1)} ms of ${loads.map((x) => x.toFixed(0)).join(", ")}`);
+  console.log(`  one step on ${largest} (${events} events): key to frame median ${median(steps).toFixed(1)} ms, layout+SVG median ${median(compute).toFixed(1)} ms`);
+  for (const [f, r] of Object.entries(out.side)) {
+    console.log(`  ${f}: simulate+layout+SVG in wasm median ${median(r.times).toFixed(1)} ms (${r.bytes} bytes of SVG)`);
+  }
+  fs.writeFileSync(path.join(outDir, "measure.json"), JSON.stringify(out, null, 2));
+  return out;
+}

@@ -1,0 +1,265 @@
+// The browser tests of the lockstep web app (`npm test` in web/, run by `cargo xtask web test` and
+// `cargo xtask ci`), against web/dist served on 127.0.0.1, then the measurements.
+import fs from "node:fs";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { serve, launch, test, summary, assert, ready, text, outDir, webDir } from "./harness.mjs";
+import { measure } from "./measure.mjs";
+
+fs.rmSync(outDir, { recursive: true, force: true });
+fs.mkdirSync(outDir, { recursive: true });
+const { server, base } = await serve();
+const browser = await launch();
+const shot = (page, name) => page.screenshot({ path: path.join(outDir, `${name}.png`) });
+const svgText = (page) => page.locator(".page > svg").first().evaluate((s) => s.textContent);
+const verdict = (page) => text(page, "[data-testid=verdict]");
+
+/** The native lockstep binary, built once (cargo prints where it is). */
+let nativeBinary;
+function nativeJson(id) {
+  if (!nativeBinary) {
+    const out = execFileSync(process.env.CARGO || "cargo", ["build", "--quiet", "-p", "lockstep", "--message-format=json"], {
+      cwd: path.join(webDir, ".."),
+      maxBuffer: 64 << 20,
+    }).toString();
+    nativeBinary = out.split("\n").filter(Boolean).map((l) => JSON.parse(l))
+      .find((m) => m.reason === "compiler-artifact" && m.target?.name === "lockstep" && m.executable)?.executable;
+  }
+  // As `lockstep run ID --format json` prints it.
+  return execFileSync(nativeBinary, ["run", id, "--format", "json"], { maxBuffer: 64 << 20 }).toString();
+}
+
+await test(browser, "a share link to the end of fenced-gc-pause shows the rejection and safe", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=end`);
+  await ready(page);
+  assert((await verdict(page)).includes("safe"), `verdict: ${await verdict(page)}`);
+  assert(!(await verdict(page)).includes("so far"), "the end shows the final verdict");
+  assert((await svgText(page)).includes("rejected — 33 < last_token 34"), "the timeline shows the rejection");
+  assert((await page.locator(".page > svg:first-child > title").count()) === 1, "the SVG has a title");
+  assert((await page.locator(".page > svg:first-child > desc").count()) === 1, "the SVG has a description");
+  await shot(page, "app-fenced-gc-pause-end-1920x1080");
+});
+
+await test(browser, "End in naive-gc-pause reaches the double write", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-gc-pause`);
+  await ready(page);
+  assert((await verdict(page)).includes("nothing paid yet"), `at step 0: ${await verdict(page)}`);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("[data-testid=verdict]")?.textContent.includes("double-write"));
+  assert((await svgText(page)).includes("DUPLICATE: 3 payouts paid twice"), "the timeline shows the duplicate");
+  assert(page.url().endsWith("#scenario=naive-gc-pause&step=end"), `the hash follows: ${page.url()}`);
+  // Back with the keys a clicker sends, then forward again.
+  await page.keyboard.press("PageUp");
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction(() => location.hash.includes("step=") && !location.hash.includes("end"));
+  await page.keyboard.press("PageDown");
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => location.hash.endsWith("step=end"));
+});
+
+// naive-happy-path has a single worker, so no pause there can pay twice; redlock-happy-path is
+// the catalogue's safe run with two workers (as in the terminal UI's branched what-if test).
+await test(browser, "a what-if pause turns a safe happy path into a double write", async (page) => {
+  await page.goto(`${base}index.html#scenario=redlock-happy-path`);
+  await ready(page);
+  for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=20"));
+  await page.selectOption("[data-testid=fault-kind]", "pause");
+  await page.selectOption("[data-testid=fault-target]", "A");
+  await page.fill("[data-testid=fault-seconds]", "10");
+  await page.locator("[data-testid=fault-seconds]").dispatchEvent("change");
+  await page.click("text=Inject now");
+  await page.waitForSelector("[data-testid=branch]");
+  assert((await text(page, "[data-testid=branch]")).includes("at step 20: pause A for 10 s"), await text(page, "[data-testid=branch]"));
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.includes("step=end"));
+  const v = await verdict(page);
+  assert(v.includes("double-write"), `verdict after the pause: ${v}`);
+  assert(page.url().includes("whatif="), "the link carries the what-if");
+  // The branch is marked on the timeline where it diverged.
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 21; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForSelector(".branch-mark");
+  await shot(page, "app-what-if-branch-1920x1080");
+  // And the original run is one click away.
+  await page.click("text=Back to the original run");
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.endsWith("step=end") && !location.hash.includes("whatif"));
+  assert((await verdict(page)).includes("safe"), `the original: ${await verdict(page)}`);
+});
+
+await test(browser, "the share link round-trips", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-gc-pause`);
+  await ready(page);
+  for (let i = 0; i < 6; i++) await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("t");
+  await page.selectOption("select[aria-label='Database fencing mode']", "enforce");
+  await page.waitForSelector("[data-testid=branch]");
+  await page.keyboard.press("ArrowRight");
+  const link = await page.inputValue("[data-testid=share-link]");
+  assert(link.includes("step=7") && link.includes("mode=scale") && link.includes("whatif="), link);
+  const before = { svg: await page.locator(".page > svg").first().innerHTML(), verdict: await verdict(page) };
+  const again = await page.context().newPage();
+  await again.goto(link);
+  await ready(again);
+  const after = { svg: await again.locator(".page > svg").first().innerHTML(), verdict: await verdict(again) };
+  assert(after.svg === before.svg, "the same picture after opening the link");
+  assert(after.verdict === before.verdict, "the same verdict");
+  assert(again.url() === link, `the link is stable: ${again.url()}`);
+});
+
+await test(browser, "a mangled link says what is wrong and shows the picker", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-gc-pause&step=banana`);
+  await page.waitForSelector(".notice.error");
+  assert((await text(page, ".notice.error")).includes("`step=banana`"), await text(page, ".notice.error"));
+  assert(await page.locator(".picker").isVisible(), "the picker is shown");
+  await page.goto(`${base}index.html#scenario=no-such-scenario`);
+  await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("no-such-scenario"));
+});
+
+await test(browser, "a bad uploaded file shows its located error", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  const bad = 'name = "mine"\ntitle = "Mine"\nsummary = "x"\nexpect = "safe"\n\n[lock]\nkind = "redis"\nttl_ms = "five"\n\n[[workers]]\nname = "A"\n';
+  await page.setInputFiles("[data-testid=upload]", { name: "mine.toml", mimeType: "text/plain", buffer: Buffer.from(bad) });
+  await page.waitForSelector("[data-testid=upload-error]");
+  const err = await text(page, "[data-testid=upload-error]");
+  assert(/^mine\.toml:8:\d+: lock\.ttl_ms: /.test(err), `error: ${err}`);
+  // A good file opens, and its link carries it.
+  const good = bad.replace('"five"', "5000");
+  await page.setInputFiles("[data-testid=upload]", { name: "mine.toml", mimeType: "text/plain", buffer: Buffer.from(good) });
+  await ready(page);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.includes("src="));
+});
+
+await test(browser, "the embed page shows a run at a given step", async (page) => {
+  await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=minimal`);
+  await ready(page);
+  await page.waitForSelector("input[aria-label='Current step']");
+  assert((await page.inputValue("input[aria-label='Current step']")) === "7", "step 7");
+  assert((await page.locator(".page > svg").first().evaluate((s) => s.textContent)).includes("Step 7 of"), "the picture is at step 7");
+  await shot(page, "embed-minimal-1920x1080");
+  await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=33&controls=none`);
+  await page.reload();
+  await ready(page);
+  assert((await page.locator("button").count()) === 0, "controls=none has no buttons");
+  await page.setViewportSize({ width: 375, height: 667 });
+  await shot(page, "embed-none-375x667");
+});
+
+await test(browser, "presenter mode, the picker and the app at 1920x1080 and on a phone", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  await shot(page, "picker-1920x1080");
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=33`);
+  await ready(page);
+  await page.keyboard.press("f");
+  await page.waitForSelector(".app.presenter");
+  assert(!(await page.locator(".whatif").isVisible()), "presenter mode hides the what-if menu");
+  await shot(page, "presenter-1920x1080");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector(".app:not(.presenter)");
+  await page.setViewportSize({ width: 375, height: 667 });
+  await shot(page, "app-375x667");
+  await page.keyboard.press("f");
+  await shot(page, "presenter-375x667");
+});
+
+await test(browser, "keyboard focus is visible and controls have labels", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=3`);
+  await ready(page);
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert(outline !== "none", `focused element has an outline (${outline})`);
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll("button, input, select, textarea")]
+    .filter((el) => !(el.getAttribute("aria-label") || el.textContent.trim() || el.closest("label")))
+    .map((el) => el.outerHTML.slice(0, 80)));
+  assert(unlabelled.length === 0, `unlabelled controls: ${unlabelled.join(", ")}`);
+}, { reducedMotion: "reduce" });
+
+await test(browser, "click an event to jump, hover for its explanation, play, lease chart, embed snippet", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=end`);
+  await ready(page);
+  // Hovering an event's band shows its explanation; clicking it jumps there. (Events that share
+  // a line in the layout share a band: the later one answers, so pick a band that is on top.)
+  const bands = page.locator("svg.hits rect.hit");
+  let n = 0;
+  for (let i = 9; i < (await bands.count()) && !n; i++) {
+    await bands.nth(i).scrollIntoViewIfNeeded();
+    const onTop = await bands.nth(i).evaluate((r) => {
+      const b = r.getBoundingClientRect();
+      return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === r;
+    });
+    if (onTop) n = i + 1;
+  }
+  assert(n > 0, "some band is on top");
+  const band = bands.nth(n - 1);
+  await band.hover();
+  await page.waitForSelector(".hover-card");
+  assert((await text(page, ".hover-card")).startsWith(`Step ${n} ·`), await text(page, ".hover-card"));
+  await band.click();
+  await page.waitForFunction((n) => location.hash.includes(`step=${n}`), n);
+  assert((await page.inputValue("input[aria-label='Current step']")) === String(n), "the step box follows");
+  // Play moves on by itself; P pauses.
+  await page.keyboard.press("p");
+  await page.waitForFunction((n) => Number(/step=(\d+)/.exec(location.hash)?.[1]) > n, n, { timeout: 5000 });
+  await page.keyboard.press("p");
+  assert((await text(page, ".controls .play")) === "Play", "paused again");
+  // The lease chart is lockstep-render's too.
+  await page.keyboard.press("l");
+  await page.waitForFunction(() => location.hash.includes("chart=lease"));
+  assert((await page.locator(".lease .page > svg title").textContent()).startsWith("Lease chart"), "the lease chart is drawn");
+  await shot(page, "app-lease-chart-1920x1080");
+  await page.keyboard.press("l");
+  // Download SVG gives the picture on screen, title and description included.
+  const [svgFile] = await Promise.all([page.waitForEvent("download"), page.click("text=Download SVG")]);
+  const svg = fs.readFileSync(await svgFile.path(), "utf8");
+  const current = await page.inputValue("input[aria-label='Current step']");
+  assert(svgFile.suggestedFilename() === `fenced-gc-pause-step-${current}.svg`, svgFile.suggestedFilename());
+  assert(svg.startsWith("<svg") && svg.includes("<title id=\"ls-title\">"), "a standalone SVG with a title");
+  // The embed snippet names embed.html with this view.
+  const snippet = await page.inputValue("[data-testid=embed-snippet]");
+  assert(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#scenario=fenced-gc-pause&step=\d+" title="lockstep: /.test(snippet), snippet);
+});
+
+await test(browser, "a pasted scenario runs and its link carries it", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  const src = fs.readFileSync(path.join(webDir, "..", "assets", "scenarios", "naive-gc-pause.toml"), "utf8").replace('name = "naive-gc-pause"', 'name = "my-pause"');
+  await page.locator(".upload summary").click();
+  await page.fill(".upload textarea", src);
+  await page.click("text=Run it");
+  await ready(page);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.startsWith("#scenario=my-pause&step=end") && location.hash.includes("&src="));
+  const link = page.url();
+  const again = await page.context().newPage();
+  await again.goto(link);
+  await ready(again);
+  assert((await verdict(again)).includes("double-write"), "the pasted scenario runs again from the link");
+});
+
+await test(browser, "the JSON trace computed in the browser equals the native one for every scenario", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  const ids = await page.locator(".scenario").evaluateAll((els) => els.map((e) => e.dataset.id));
+  assert(ids.length >= 19, `the picker lists the catalogue (${ids.length})`);
+  for (const id of ids) {
+    const browserJson = await page.evaluate(async (id) => (await import("./lockstep_web.js")).trace_json(id), id);
+    assert(browserJson === nativeJson(id).trimEnd(), `${id}: the browser's JSON differs from the native one`);
+  }
+  // And the Download JSON button gives the same document.
+  await page.goto(`${base}index.html#scenario=redlock-clock-jump&step=4`);
+  await ready(page);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=download-json]")]);
+  const file = fs.readFileSync(await download.path(), "utf8");
+  assert(file === nativeJson("redlock-clock-jump").trimEnd(), "the downloaded JSON equals the native one");
+});
+
+const ok = summary();
+await measure(browser, base);
+await browser.close();
+server.close();
+process.exit(ok ? 0 : 1);
