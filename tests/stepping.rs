@@ -126,8 +126,11 @@ fn what_if_a_pause_breaks_the_happy_path() {
         .expect("A receives the answer");
     session.apply(pause_a(10_000)).expect("a valid change");
     session.run_to_end();
-    // Alone, A still pays once: the pause matters only with a competitor.
-    assert_eq!(session.verdict().outcome, lockstep_core::Outcome::Safe);
+    // The pause outlasts A's 5 s TTL: B takes the lock, finds the batch unpaid too, and both pay.
+    assert_eq!(
+        session.verdict().outcome,
+        lockstep_core::Outcome::DoubleWrite
+    );
     assert!(
         session
             .events()

@@ -57,20 +57,20 @@ await test(browser, "End in naive-gc-pause reaches the double write", async (pag
   await page.waitForFunction(() => location.hash.endsWith("step=end"));
 });
 
-// naive-happy-path has a single worker, so no pause there can pay twice; redlock-happy-path is
-// the catalogue's safe run with two workers (as in the terminal UI's branched what-if test).
+// Step 9 of naive-happy-path: A has read "unpaid" and is working; a 10 s pause outlasts its 5 s
+// TTL, so B takes the lock, finds the batch unpaid too, and both pay.
 await test(browser, "a what-if pause turns a safe happy path into a double write", async (page) => {
-  await page.goto(`${base}index.html#scenario=redlock-happy-path`);
+  await page.goto(`${base}index.html#scenario=naive-happy-path`);
   await ready(page);
-  for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowRight");
-  await page.waitForFunction(() => location.hash.includes("step=20"));
+  for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=9"));
   await page.selectOption("[data-testid=fault-kind]", "pause");
   await page.selectOption("[data-testid=fault-target]", "A");
   await page.fill("[data-testid=fault-seconds]", "10");
   await page.locator("[data-testid=fault-seconds]").dispatchEvent("change");
   await page.click("text=Inject now");
   await page.waitForSelector("[data-testid=branch]");
-  assert((await text(page, "[data-testid=branch]")).includes("at step 20: pause A for 10 s"), await text(page, "[data-testid=branch]"));
+  assert((await text(page, "[data-testid=branch]")).includes("at step 9: pause A for 10 s"), await text(page, "[data-testid=branch]"));
   await page.keyboard.press("End");
   await page.waitForFunction(() => location.hash.includes("step=end"));
   const v = await verdict(page);
@@ -78,7 +78,7 @@ await test(browser, "a what-if pause turns a safe happy path into a double write
   assert(page.url().includes("whatif="), "the link carries the what-if");
   // The branch is marked on the timeline where it diverged.
   await page.keyboard.press("Home");
-  for (let i = 0; i < 21; i++) await page.keyboard.press("ArrowRight");
+  for (let i = 0; i < 10; i++) await page.keyboard.press("ArrowRight");
   await page.waitForSelector(".branch-mark");
   await shot(page, "app-what-if-branch-1920x1080");
   // And the original run is one click away.

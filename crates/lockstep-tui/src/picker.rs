@@ -129,8 +129,9 @@ mod tests {
         for _ in 0.."clock".len() + 1 {
             p.backspace();
         }
-        assert!(p.visible().iter().all(|e| e.id.contains("redlock")));
-        assert!(p.visible().len() >= 4);
+        // Every Redlock scenario matches "redlock" (others may too, through their summaries).
+        let redlock = p.visible().iter().filter(|e| e.id.contains("redlock")).count();
+        assert!(redlock >= 4, "{redlock}");
     }
 
     #[test]

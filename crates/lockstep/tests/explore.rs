@@ -69,7 +69,7 @@ fn a_search_finds_shrinks_and_writes_a_counterexample_that_run_opens() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
     assert!(text.contains("bounds:\n  at most 2 fault(s)"), "{text}");
-    assert!(text.contains("B added, a copy of A"), "{text}");
+    assert!(text.contains("workers A, B"), "{text}");
     assert!(text.contains("states/s"), "{text}");
     assert!(text.contains("double write with 1 fault(s)"), "{text}");
     assert!(text.contains("shrunk"), "{text}");
