@@ -130,7 +130,11 @@ mod tests {
             p.backspace();
         }
         // Every Redlock scenario matches "redlock" (others may too, through their summaries).
-        let redlock = p.visible().iter().filter(|e| e.id.contains("redlock")).count();
+        let redlock = p
+            .visible()
+            .iter()
+            .filter(|e| e.id.contains("redlock"))
+            .count();
         assert!(redlock >= 4, "{redlock}");
     }
 

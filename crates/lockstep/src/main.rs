@@ -33,9 +33,10 @@ fn main() -> ExitCode {
     };
     let result = match args.command {
         Some(command) => commands::execute(command, &mut ctx),
-        None if commands::tui::have_terminal() => {
-            commands::execute(cli::Command::Tui(commands::tui::Args { scenario: None }), &mut ctx)
-        }
+        None if commands::tui::have_terminal() => commands::execute(
+            cli::Command::Tui(commands::tui::Args { scenario: None }),
+            &mut ctx,
+        ),
         None => print_help(&mut ctx),
     }
     // Buffered output can still fail (a closed pipe) when it is flushed.

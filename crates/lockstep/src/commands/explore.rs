@@ -81,11 +81,7 @@ fn input<E: std::fmt::Display>(e: E) -> CliError {
     CliError::Input(e.to_string())
 }
 
-fn sweep(
-    out: &mut impl Write,
-    scenario: &Scenario,
-    args: &Args,
-) -> Result<ExitCode, CliError> {
+fn sweep(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<ExitCode, CliError> {
     let axes = args
         .vary
         .iter()
@@ -194,11 +190,7 @@ fn bounds(scenario: &Scenario, args: &Args) -> Result<Bounds, CliError> {
     Ok(b)
 }
 
-fn search(
-    out: &mut impl Write,
-    scenario: &Scenario,
-    args: &Args,
-) -> Result<ExitCode, CliError> {
+fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<ExitCode, CliError> {
     let bounds = bounds(scenario, args)?;
     let mut search = Search::new(scenario, bounds).map_err(input)?;
     let work = search.workload().clone();
