@@ -105,7 +105,7 @@ pub(super) fn gaps(lanes: usize, arrows: &[(usize, usize, f64)], halves: &[f64])
             (
                 a.min(b),
                 a.max(b),
-                w.min(MAX_LABEL_SPAN) + LABEL_INSET + 14.0,
+                w.min(MAX_LABEL_SPAN) + LABEL_INSET + 24.0,
             )
         })
         .collect();

@@ -14,7 +14,8 @@ mod frame;
 mod lanes;
 mod legend;
 mod pieces;
-mod rows;
+mod pack;
+mod place;
 mod spans;
 mod ticks;
 
@@ -108,6 +109,10 @@ pub struct Row {
     pub kind: EventKind,
     /// The row's line: arrows leave and arrive here, notes are centred on it.
     pub y: f64,
+    /// Index of the row's line from the top. Rows of events that do not get in each other's way
+    /// share a line (a message's send and delivery, a fan-out); a character-grid front end can
+    /// give each line one text row.
+    pub line: usize,
     /// Vertical extent of what this row draws (its label or note), for highlighting it.
     pub top: f64,
     pub bottom: f64,
@@ -152,6 +157,9 @@ pub struct Arrow {
     pub delayed_ms: Option<u64>,
     /// The database refused this access (the reply carrying the refusal).
     pub rejected: bool,
+    /// The send (its event index) that leads the fan-out or fan-in this arrow belongs to: the
+    /// group shares one line and one label, on the leader's arrow (the others' labels are empty).
+    pub group: Option<usize>,
 }
 
 /// What a note says.
@@ -366,6 +374,8 @@ impl Layout {
                 .filter_map(|t| t.label.as_ref().map(|l| l.rect)),
         );
         out.push(self.gutter_title.rect);
+        // Empty labels (rows sharing a line, arrows sharing a group's label) take no room.
+        out.retain(|r| r.width() > 0.0 && r.height() > 0.0);
         out
     }
 
