@@ -68,12 +68,32 @@ fn frame(trace: &Trace, order: &[u16], pieces: &[Piece], gutter: &Gutter) -> Fra
             lanes::header_half_width(&p.name, p.role)
         })
         .collect();
+    // A group's label must fit before the nearest of its arrow heads.
+    let mut nearest: BTreeMap<usize, usize> = BTreeMap::new();
+    for p in pieces {
+        if let Piece::Arrow {
+            from,
+            to,
+            group: Some(g),
+            ..
+        } = p
+        {
+            let near = nearest.entry(*g).or_insert(*to);
+            if to.abs_diff(*from) < near.abs_diff(*from) {
+                *near = *to;
+            }
+        }
+    }
     let arrow_widths: Vec<(usize, usize, f64)> = pieces
         .iter()
-        .filter_map(|p| match p {
+        .enumerate()
+        .filter_map(|(i, p)| match p {
             Piece::Arrow {
                 from, to, label, ..
-            } => Some((*from, *to, text::width(label, style::LABEL_SIZE))),
+            } => {
+                let to = nearest.get(&i).copied().unwrap_or(*to);
+                Some((*from, to, text::width(label, style::LABEL_SIZE)))
+            }
             _ => None,
         })
         .collect();
@@ -178,10 +198,7 @@ impl Scene {
         };
         let end_point = |j: usize| {
             if rows.events[j].kind == EventKind::Lost {
-                (
-                    ArrowEnd::Lost,
-                    Point::new(frame.x(to), rows.ys[j]),
-                )
+                (ArrowEnd::Lost, Point::new(frame.x(to), rows.ys[j]))
             } else {
                 (ArrowEnd::Delivered, Point::new(frame.x(to), rows.ys[j]))
             }
@@ -399,7 +416,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             };
             let steps = &steps_on[&line];
             let gutter_box = if steps[0] == i + 1 {
-                let time = steps.iter().map(|&s| events[s - 1].time_ms).min().unwrap_or(0);
+                let time = steps
+                    .iter()
+                    .map(|&s| events[s - 1].time_ms)
+                    .min()
+                    .unwrap_or(0);
                 frame.gutter(&gutter.text(&step_list(steps), time), y)
             } else {
                 TextBox::empty(Point::new(frame.gutter_right, y))
@@ -545,11 +566,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     }
     highlights.sort_by_key(|h| (h.row, h.kind as u8));
 
-    // The legend, below the footers.
+    // The legend, in one column beside the diagram (a slide is wider than it is tall).
     let width = (tick_right + MARGIN + 8.0).ceil();
     let present = legend::Present::of(&spans, &marks, current.is_some());
-    let (legend, legend_bottom) =
-        legend::place(&present, MARGIN, footer_bottom + 28.0, width - MARGIN);
+    let legend_x = (tick_right + 36.0).ceil();
+    let (legend, legend_bottom) = legend::place(&present, legend_x, header_top, legend_x);
     let width = legend
         .iter()
         .map(|e| e.text.rect.x1 + MARGIN)
@@ -569,7 +590,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     Layout {
         mode: options.time_mode,
         width,
-        height: (legend_bottom + MARGIN).ceil(),
+        height: (legend_bottom.max(footer_bottom) + MARGIN).ceil(),
         lanes: lanes_out,
         rows,
         arrows,

@@ -57,7 +57,11 @@ fn clash(a: &Item, b: &Item) -> bool {
             x.inflate(margin / 2.0).overlaps(&y.inflate(margin / 2.0))
         }
         (Shape::Segment(p, q), Shape::Box(r)) | (Shape::Box(r), Shape::Segment(p, q)) => {
-            let boxed = if matches!(a.shape, Shape::Box(_)) { a } else { b };
+            let boxed = if matches!(a.shape, Shape::Box(_)) {
+                a
+            } else {
+                b
+            };
             boxed.kind != Kind::Shaft && inside_length(p, q, &r.inflate(CLEAR)) > 0.5
         }
         (Shape::Segment(..), Shape::Segment(..)) => false,
@@ -92,6 +96,31 @@ impl Board {
             }
         }
         false
+    }
+
+    /// The ids of the drawn things `item` clashes with.
+    pub fn clashing(&self, item: &Item) -> Vec<usize> {
+        let (y0, y1) = item.shape.y_range();
+        let mut out = Vec::new();
+        for b in bucket(y0)..=bucket(y1) {
+            let Some(ids) = self.buckets.get(b) else {
+                break;
+            };
+            for &id in ids {
+                if let Some(other) = &self.items[id]
+                    && clash(item, other)
+                    && !out.contains(&id)
+                {
+                    out.push(id);
+                }
+            }
+        }
+        out
+    }
+
+    /// A drawn thing.
+    pub fn get(&self, id: usize) -> Option<Item> {
+        self.items.get(id).copied().flatten()
     }
 
     /// Whether any of `items` clashes with anything drawn.

@@ -143,14 +143,14 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize) -> String {
         .map(|m| trace.name(if fan_out { m.to } else { m.from }))
         .collect();
     let who = if names.len() > 3 {
-        format!("{}…{}", names[0], names[names.len() - 1])
+        format!("{} ({}…{})", names.len(), names[0], names[names.len() - 1])
     } else {
         names.join(", ")
     };
     if fan_out {
-        format!("{} → {} ({who})", arrow_label(first), names.len())
+        format!("{} → {who}", arrow_label(first))
     } else {
-        format!("{} ×{} ({who})", arrow_label(first), names.len())
+        format!("{} ×{} from {who}", arrow_label(first), names.len())
     }
 }
 

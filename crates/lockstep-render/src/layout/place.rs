@@ -3,6 +3,8 @@
 //! within a millisecond). To scale: lines sit at their time on one fixed scale, except in bursts
 //! (lines pushed apart to make room: a marked local zoom) and long idle stretches (a marked break).
 
+use std::collections::BTreeMap;
+
 use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::TimeMode;
@@ -23,7 +25,7 @@ pub(super) const BREAK_MS: u64 = 10_000;
 /// ...drawn this tall.
 pub(super) const BREAK_H: f64 = 72.0;
 /// How many fresh lines a slanted arrow may go down to find a path clear of labels.
-const MAX_FRESH: usize = 6;
+const MAX_FRESH: usize = 12;
 /// Half the height of a level shaft's box and of an arrow head's box.
 const SHAFT_HALF: f64 = 3.0;
 const HEAD_HALF: f64 = 8.0;
@@ -77,13 +79,23 @@ struct Placer<'a> {
     /// The level shaft reserved by each send still in the network.
     reserved: Vec<Option<usize>>,
     in_flight: usize,
+    /// Drawn labels and notes that may slide sideways to let a slanted arrow through: board id ->
+    /// the event that drew it.
+    movable: BTreeMap<usize, usize>,
+    /// Whether each send's arrow ended on its own line (its label may then slide along it).
+    level: Vec<bool>,
 }
 
 /// Whether a send carries a mark beside its sender.
 fn marked(e: &TraceEvent) -> bool {
     matches!(
         e.tag,
-        Some(Tag::WriteAccepted { .. } | Tag::AccessRejected { .. } | Tag::Renewed | Tag::Delayed { .. })
+        Some(
+            Tag::WriteAccepted { .. }
+                | Tag::AccessRejected { .. }
+                | Tag::Renewed
+                | Tag::Delayed { .. }
+        )
     )
 }
 
@@ -225,9 +237,13 @@ impl Placer<'_> {
         });
         let y = self.out.lines[c].y;
         for (k, item) in items.into_iter().enumerate() {
+            let text = item.kind == Kind::Text;
             let id = self.board.add(item);
             if k == 0 && !orphan {
                 self.reserved[i] = Some(id);
+            }
+            if text {
+                self.movable.insert(id, i);
             }
         }
         if !label.is_empty() {
@@ -243,7 +259,10 @@ impl Placer<'_> {
     }
 
     fn arrive(&mut self, i: usize, start: usize) {
-        let Piece::Arrow { from, to, group, .. } = self.input.pieces[start] else {
+        let Piece::Arrow {
+            from, to, group, ..
+        } = self.input.pieces[start]
+        else {
             // The send drew nothing (a node without a lane): keep the row in order.
             self.nothing(i);
             return;
@@ -256,18 +275,42 @@ impl Placer<'_> {
             .max(self.lane_bound(to, group))
             .max(ls);
         let frame = self.input.frame;
-        let (c, items) = self.find(lb, e.time_ms, MAX_FRESH, |p, c, y| {
+        let mut c = lb;
+        let mut fresh = 0;
+        let items = loop {
+            let is_fresh = c >= self.out.lines.len();
+            if !is_fresh && !self.time_fits(c, e.time_ms) {
+                c += 1;
+                continue;
+            }
+            let y = self.line(c, e.time_ms);
             let mut items = vec![head(frame, from, to, y, owner)];
             if c != ls {
-                let a = Point::new(frame.x(from), p.out.lines[ls].y);
+                let a = Point::new(frame.x(from), self.out.lines[ls].y);
                 items.push(Item {
                     shape: Shape::Segment(a, Point::new(frame.x(to), y)),
                     kind: Kind::Shaft,
                     owner,
                 });
             }
-            vec![items]
-        });
+            if self.make_way(&items) {
+                break items;
+            }
+            if is_fresh {
+                fresh += 1;
+                let most = match self.input.mode {
+                    TimeMode::Logical => MAX_FRESH,
+                    TimeMode::ToScale => 3 * MAX_FRESH,
+                };
+                if fresh > most {
+                    break items;
+                }
+            }
+            c += 1;
+        };
+        if c == ls {
+            self.level[start] = true;
+        }
         if c != ls
             && let Some(id) = self.reserved[start].take()
         {
@@ -301,7 +344,10 @@ impl Placer<'_> {
             }]]
         });
         for item in items {
-            self.board.add(item);
+            let id = self.board.add(item);
+            if !global {
+                self.movable.insert(id, i);
+            }
         }
         let y = self.out.lines[c].y;
         self.out.notes[i] = Some(frame.note(lanes, text, icon, y));
@@ -311,13 +357,112 @@ impl Placer<'_> {
         }
     }
 
+    /// Whether `items` can be drawn, sliding labels and notes in their way sideways if need be
+    /// (each only to a place that clashes with nothing else). Slides nothing if it fails.
+    fn make_way(&mut self, items: &[Item]) -> bool {
+        let mut moves: Vec<(usize, Item)> = Vec::new();
+        for item in items {
+            for id in self.board.clashing(item) {
+                if moves.iter().any(|(m, _)| *m == id) {
+                    continue;
+                }
+                let Some(moved) = self.slide(id, items) else {
+                    return false;
+                };
+                moves.push((id, moved));
+            }
+        }
+        for (id, moved) in moves {
+            let Some(event) = self.movable.remove(&id) else {
+                continue;
+            };
+            self.board.remove(id);
+            let new_id = self.board.add(moved);
+            self.movable.insert(new_id, event);
+            let Shape::Box(r) = moved.shape else {
+                continue;
+            };
+            let old = self.board_rect_of(event);
+            let (dx, dy) = (r.x0 - old.x0, r.y0 - old.y0);
+            if let Some(l) = self.out.labels[event].as_mut() {
+                *l = l.shifted(dx, dy);
+            }
+            if let Some((rect, text)) = self.out.notes[event].as_mut() {
+                *rect = rect.shifted(dx, dy);
+                *text = text.shifted(dx, dy);
+            }
+        }
+        true
+    }
+
+    /// The box event `event`'s label or note has now.
+    fn board_rect_of(&self, event: usize) -> Rect {
+        self.out.labels[event]
+            .as_ref()
+            .map(|l| l.rect)
+            .or(self.out.notes[event].as_ref().map(|n| n.0))
+            .unwrap_or_default()
+    }
+
+    /// Where the label or note with board id `id` could go instead, clear of `items` and of
+    /// everything else: along its own level arrow, or sideways over its lane.
+    fn slide(&self, id: usize, items: &[Item]) -> Option<Item> {
+        let event = *self.movable.get(&id)?;
+        let item = self.board.get(id)?;
+        let Shape::Box(r) = item.shape else {
+            return None;
+        };
+        let frame = self.input.frame;
+        let mut shifts: Vec<(f64, f64)> = Vec::new();
+        match &self.input.pieces[event] {
+            Piece::Arrow { from, to, .. } if self.level[event] => {
+                let (xf, xt) = (frame.x(*from), frame.x(*to));
+                let (lo, hi) = if xt > xf {
+                    (xf + 20.0, xt - 20.0 - r.width())
+                } else {
+                    (xt + 20.0, xf - 20.0 - r.width())
+                };
+                if hi >= lo {
+                    let along = [hi - r.x0, (lo + hi) / 2.0 - r.x0, lo - r.x0];
+                    // Above the arrow first; below it (as close) if that is all that is free.
+                    let below = r.height() + 2.0 * 2.0;
+                    shifts.extend(along.map(|dx| (dx, 0.0)));
+                    shifts.push((0.0, below));
+                    shifts.extend(along.map(|dx| (dx, below)));
+                }
+            }
+            Piece::Note { lanes, .. } if lanes.0 == lanes.1 => {
+                let x = frame.x(lanes.0);
+                // Sideways while still over the lane, then just beside it.
+                for room in [12.0, -8.0] {
+                    let (left, right) = (x - room - r.x0, x + room - r.x1);
+                    for f in [0.25, 0.5, 1.0] {
+                        shifts.push((left * f, 0.0));
+                        shifts.push((right * f, 0.0));
+                    }
+                }
+            }
+            _ => {}
+        }
+        shifts.into_iter().find_map(|(dx, dy)| {
+            let moved = Item {
+                shape: Shape::Box(r.shifted(dx, dy)),
+                ..item
+            };
+            let clear = self.board.clashing(&moved).iter().all(|&o| o == id)
+                && !items.iter().any(|i| {
+                    let mut b = Board::default();
+                    b.add(*i);
+                    b.clashes(&moved)
+                })
+                && r.shifted(dx, 0.0).x0 >= frame.area_left;
+            clear.then_some(moved)
+        })
+    }
+
     /// An event that draws nothing: on the line of the event before it.
     fn nothing(&mut self, i: usize) {
-        let c = if i == 0 {
-            0
-        } else {
-            self.out.line_of[i - 1]
-        };
+        let c = if i == 0 { 0 } else { self.out.line_of[i - 1] };
         let t = self.input.events[i].time_ms;
         self.line(c, t);
         self.out.line_of[i] = c;
@@ -350,6 +495,8 @@ pub(super) fn place(input: &Input) -> Placed {
         lane_last: vec![None; input.lanes],
         reserved: vec![None; n],
         in_flight: 0,
+        movable: BTreeMap::new(),
+        level: vec![false; n],
     };
     for i in 0..n {
         match (&input.pieces[i], input.links[i]) {
@@ -363,9 +510,12 @@ pub(super) fn place(input: &Input) -> Placed {
                 _,
             ) => p.send(i, *from, *to, label, *group),
             (Piece::ArrowEnd, Link::End(Some(start))) => p.arrive(i, start),
-            (Piece::Note {
-                lanes, text, icon, ..
-            }, _) => p.note(i, *lanes, text, icon.is_some()),
+            (
+                Piece::Note {
+                    lanes, text, icon, ..
+                },
+                _,
+            ) => p.note(i, *lanes, text, icon.is_some()),
             _ => p.nothing(i),
         }
     }
