@@ -8,6 +8,7 @@ use lockstep_core::Trace;
 use lockstep_core::topology::Role;
 use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
+use super::fold;
 use super::frame::{Frame, GUTTER_PAD, ICON_W, NOTE_PAD_X, note_width};
 use super::lanes::{self, MIN_GAP};
 use super::pieces::{self, Link, Piece};
@@ -350,7 +351,32 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|&n| workers[usize::from(n)].map(Tone::Worker))
         .collect();
     let links = pieces::link_messages(events);
-    let pieces = pieces::pieces(trace, &links, &lane_of);
+    let mut pieces = pieces::pieces(trace, &links, &lane_of);
+    let folds = if options.unfold_retries {
+        Vec::new()
+    } else {
+        fold::folds(trace)
+    };
+    for f in &folds {
+        let lanes: Vec<usize> = events[f.first..=f.last]
+            .iter()
+            .flat_map(|e| [e.from, e.to])
+            .filter_map(|n| lane_of.get(usize::from(n)).copied().flatten())
+            .collect();
+        let (lo, hi) = (
+            lanes.iter().copied().min().unwrap_or(0),
+            lanes.iter().copied().max().unwrap_or(0),
+        );
+        pieces[f.first] = Piece::Note {
+            lanes: (lo, hi),
+            kind: NoteKind::Note,
+            text: f.text.clone(),
+            icon: None,
+        };
+        for p in &mut pieces[f.first + 1..=f.last] {
+            *p = Piece::Nothing;
+        }
+    }
     let max_time = events.iter().map(|e| e.time_ms).max().unwrap_or(0);
     let gutter = Gutter {
         step_w: total.max(1).to_string().len(),
@@ -607,5 +633,6 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         lifeline_bottom: footer_top,
         area: Rect::new(frame.area_left, header_top, right, footer_bottom),
         ms_scale,
+        folds,
     }
 }

@@ -10,6 +10,7 @@
 
 mod build;
 mod describe;
+mod fold;
 mod frame;
 mod lanes;
 mod legend;
@@ -26,6 +27,7 @@ use lockstep_core::trace::{EventKind, FreeReason};
 use crate::geom::{Point, Rect};
 use crate::text::TextBox;
 
+pub use fold::Fold;
 pub use lanes::lane_order;
 
 /// Space above the lane headers.
@@ -63,6 +65,9 @@ pub struct Options {
     /// through a run never moves what is already drawn.
     pub upto_step: Option<usize>,
     pub lane_order: LaneOrder,
+    /// Draw every retry instead of folding runs of three or more identical retries into one
+    /// line ([`Layout::folds`]); interactive front ends set it to unfold them.
+    pub unfold_retries: bool,
 }
 
 /// A colour role; [`crate::style::tone`] maps it to a colour.
@@ -334,6 +339,9 @@ pub struct Layout {
     pub area: Rect,
     /// Pixels per simulated ms in to-scale mode (0 in logical mode).
     pub ms_scale: f64,
+    /// Runs of repeated retries folded into one line (none with [`Options::unfold_retries`]):
+    /// their rows share the line of a note saying how many times and how far apart.
+    pub folds: Vec<Fold>,
 }
 
 impl Layout {
