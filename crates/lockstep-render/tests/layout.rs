@@ -439,3 +439,41 @@ fn odd_traces_lay_out_without_panicking() {
         text.contains("orphan delivery") && text.contains("no id") && !text.contains("to nobody")
     );
 }
+
+#[test]
+fn to_scale_bursts_are_marked_zooms_and_idle_stretches_marked_breaks() {
+    use lockstep_render::layout::StretchKind;
+    let (_, run) = common::load("fenced-gc-pause");
+    let l = layout(&run.trace, &scale());
+    // The burst of B's steps around 6000 ms is pushed apart: a marked zoom of a few ms.
+    assert!(
+        l.stretches.iter().any(|s| s.kind == StretchKind::Zoom
+            && s.from_ms >= 6000
+            && s.to_ms <= 6010
+            && s.label.as_ref().is_some_and(|t| t.text.starts_with("zoom"))),
+        "{:?}",
+        l.stretches
+    );
+    assert!(l.stretches.iter().all(|s| s.kind == StretchKind::Zoom));
+    // A run with 30 s of nothing: the axis breaks there instead of drawing 30 s of white.
+    let (_, happy) = common::load("naive-happy-path");
+    let mut trace = happy.trace.clone();
+    let cut = trace
+        .events
+        .iter()
+        .position(|e| e.time_ms >= 2000)
+        .expect("the write comes after 2 s");
+    for e in &mut trace.events[cut..] {
+        e.time_ms += 30_000;
+    }
+    let l = layout(&trace, &scale());
+    let breaks: Vec<_> = l
+        .stretches
+        .iter()
+        .filter(|s| s.kind == StretchKind::Break)
+        .collect();
+    assert_eq!(breaks.len(), 1, "{:?}", l.stretches);
+    assert!(breaks[0].to_ms - breaks[0].from_ms >= 30_000);
+    assert!(breaks[0].y1 - breaks[0].y0 < 100.0);
+    assert!(l.overlapping_labels().is_empty());
+}

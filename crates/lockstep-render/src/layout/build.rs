@@ -559,14 +559,29 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             frame.xs.last().copied().unwrap_or(frame.area_left) + MIN_GAP / 2.0,
             f64::max,
         );
+    let stretches = if ms_scale > 0.0 && !rows.is_empty() {
+        let shown_lines = rows.iter().map(|r| r.line).max().map_or(0, |l| l + 1);
+        let lines: Vec<(f64, u64)> = placed.lines[..shown_lines]
+            .iter()
+            .map(|l| (l.y, l.time_ms))
+            .collect();
+        ticks::stretches(&lines, ms_scale, &placed.breaks, right + 12.0)
+    } else {
+        Vec::new()
+    };
     let ticks = if ms_scale > 0.0 {
-        ticks::ticks(&rows, ms_scale, right + 12.0)
+        ticks::ticks(&rows, ms_scale, right + 12.0, &stretches)
     } else {
         Vec::new()
     };
     let tick_right = ticks
         .iter()
         .filter_map(|t| t.label.as_ref().map(|l| l.rect.x1))
+        .chain(
+            stretches
+                .iter()
+                .filter_map(|s| s.label.as_ref().map(|l| l.rect.x1)),
+        )
         .fold(right, f64::max);
     for o in overlaps {
         let y1 = o.to_row.map_or(open_end, |r| ys[r]);
@@ -634,5 +649,6 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         area: Rect::new(frame.area_left, header_top, right, footer_bottom),
         ms_scale,
         folds,
+        stretches,
     }
 }

@@ -307,6 +307,27 @@ pub struct Tick {
     pub label: Option<TextBox>,
 }
 
+/// How the to-scale time axis leaves its scale over a stretch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StretchKind {
+    /// A burst of events within milliseconds, pushed apart so their labels fit: a local zoom.
+    Zoom,
+    /// A long idle stretch (nothing happens, nothing in flight) cut short.
+    Break,
+}
+
+/// A marked stretch of the to-scale axis, between two lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stretch {
+    pub kind: StretchKind,
+    pub y0: f64,
+    pub y1: f64,
+    pub from_ms: u64,
+    pub to_ms: u64,
+    /// "zoom: 4 ms" or "≈ 12.0 s idle", beside the time marks.
+    pub label: Option<TextBox>,
+}
+
 /// Everything needed to draw a trace as a sequence timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
@@ -342,6 +363,8 @@ pub struct Layout {
     /// Runs of repeated retries folded into one line (none with [`Options::unfold_retries`]):
     /// their rows share the line of a note saying how many times and how far apart.
     pub folds: Vec<Fold>,
+    /// To scale: where the axis leaves its one scale (zoomed bursts, idle breaks).
+    pub stretches: Vec<Stretch>,
 }
 
 impl Layout {
@@ -355,7 +378,11 @@ impl Layout {
         let arrows = self.arrows.iter().map(|a| &a.label);
         let notes = self.notes.iter().map(|n| &n.text);
         let legend = self.legend.iter().map(|e| &e.text);
-        let ticks = self.ticks.iter().filter_map(|t| t.label.as_ref());
+        let ticks = self
+            .ticks
+            .iter()
+            .filter_map(|t| t.label.as_ref())
+            .chain(self.stretches.iter().filter_map(|s| s.label.as_ref()));
         lanes
             .chain(std::iter::once(&self.gutter_title))
             .chain(rows)
@@ -380,6 +407,11 @@ impl Layout {
             self.ticks
                 .iter()
                 .filter_map(|t| t.label.as_ref().map(|l| l.rect)),
+        );
+        out.extend(
+            self.stretches
+                .iter()
+                .filter_map(|s| s.label.as_ref().map(|l| l.rect)),
         );
         out.push(self.gutter_title.rect);
         // Empty labels (rows sharing a line, arrows sharing a group's label) take no room.
