@@ -477,3 +477,30 @@ fn to_scale_bursts_are_marked_zooms_and_idle_stretches_marked_breaks() {
     assert!(breaks[0].y1 - breaks[0].y0 < 100.0);
     assert!(l.overlapping_labels().is_empty());
 }
+
+#[test]
+fn accepted_writes_with_a_token_show_the_databases_last_token() {
+    let mut seen = 0;
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        for a in &l.arrows {
+            if let Some(Tag::WriteAccepted { token: Some(t), .. }) =
+                &run.trace.events[a.send_row].tag
+            {
+                seen += 1;
+                let shown: u64 = a
+                    .label
+                    .text
+                    .split("last_token=")
+                    .nth(1)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or_else(|| panic!("{id}: {:?} has no last_token", a.label.text));
+                assert!(
+                    shown >= *t,
+                    "{id}: last_token {shown} below the write's {t}"
+                );
+            }
+        }
+    }
+    assert!(seen > 0, "some scenario writes with a token");
+}

@@ -157,6 +157,7 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize) -> String {
 /// What each event of `trace` draws; `lane_of` maps a node to its lane.
 pub(super) fn pieces(trace: &Trace, links: &[Link], lane_of: &[Option<usize>]) -> Vec<Piece> {
     let leader = groups(&trace.events);
+    let tokens = last_tokens(&trace.events);
     let lane_for = |node: NodeId| lane_of.get(usize::from(node)).copied().flatten();
     let lanes = lane_of.iter().flatten().count();
     trace
@@ -173,7 +174,10 @@ pub(super) fn pieces(trace: &Trace, links: &[Link], lane_of: &[Option<usize>]) -
                         label: match leader[i] {
                             Some(l) if l == i => group_label(trace, &leader, l),
                             Some(_) => String::new(),
-                            None => arrow_label(e),
+                            None => match tokens[i] {
+                                Some(t) => format!("{} · db last_token={t}", arrow_label(e)),
+                                None => arrow_label(e),
+                            },
                         },
                         group: leader[i],
                     },
@@ -235,4 +239,28 @@ pub(super) fn duplicate_replies(events: &[TraceEvent]) -> Vec<bool> {
         }
     }
     out
+}
+
+/// For each database reply accepting a write with a token, the database's `last_token` after it:
+/// a reader sees why a later token is refused (it is below) or passes (it is not).
+pub(super) fn last_tokens(events: &[TraceEvent]) -> Vec<Option<u64>> {
+    let mut last: BTreeMap<NodeId, u64> = BTreeMap::new();
+    events
+        .iter()
+        .map(|e| match e.tag {
+            Some(Tag::WriteAccepted { token: Some(t), .. }) => {
+                let now = t.max(last.get(&e.from).copied().unwrap_or(0));
+                last.insert(e.from, now);
+                Some(now)
+            }
+            Some(Tag::AccessRejected {
+                last_token: Some(t),
+                ..
+            }) => {
+                last.insert(e.from, t);
+                None
+            }
+            _ => None,
+        })
+        .collect()
 }
