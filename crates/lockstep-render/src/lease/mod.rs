@@ -394,6 +394,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         for iv in &mut row.intervals {
             iv.token = events
                 .iter()
+                .rev()
                 .filter(|e| e.time_ms <= iv.from_ms)
                 .filter_map(|e| match (&row.kind, &e.tag) {
                     (LeaseRowKind::ServiceHolds, Some(Tag::ServiceGrants { holder, token }))
@@ -408,7 +409,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
                     }
                     _ => None,
                 })
-                .last()
+                .next()
                 .flatten();
         }
     }
