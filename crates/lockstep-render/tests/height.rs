@@ -39,3 +39,18 @@ fn logical_timelines_are_shorter_than_mermaids() {
     assert!(worst <= 1.15, "{}", report.join("\n"));
     assert!(median <= 0.8, "median {median:.2}x\n{}", report.join("\n"));
 }
+
+#[test]
+fn fenced_gc_pause_fits_a_slide_at_three_quarters_or_better() {
+    let (scenario, run) = common::load("fenced-gc-pause");
+    let l = layout(&run.trace, &Options::default());
+    let page =
+        lockstep_render::svg::Page::new(&l, &lockstep_render::Caption::for_run(&scenario, &run));
+    let scale = (1920.0 / page.width).min(1080.0 / page.height);
+    assert!(
+        scale >= 0.75,
+        "{}x{} fits 1920x1080 only at {scale:.2}",
+        page.width,
+        page.height
+    );
+}

@@ -14,7 +14,7 @@ use crate::text::{self, Align, TextBox};
 
 const WIDTH: f64 = 1600.0;
 const MARGIN: f64 = 24.0;
-const ROW_H: f64 = 46.0;
+const ROW_H: f64 = 54.0;
 const BAR_H: f64 = 24.0;
 const GROUP_GAP: f64 = 14.0;
 const LABEL_SIZE: f64 = 16.0;
@@ -272,7 +272,7 @@ impl LeasePage {
                     f.label.clone(),
                     style::GUTTER_SIZE,
                     Align::Left,
-                    Point::new(x0, cy + BAR_H / 2.0 + 9.0),
+                    Point::new(x0, cy + BAR_H / 2.0 + 14.0),
                     0.0,
                 ),
                 color: style::tone(Tone::Worker(f.worker_index)),
@@ -582,7 +582,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
         // Long flights: a line from send to arrival under the worker's belief row.
         for f in &chart.flights {
             if let Some(&cy) = page.row_y.get(f.row) {
-                let y = cy + BAR_H / 2.0 + 2.0;
+                let y = cy + BAR_H / 2.0 + 4.0;
                 let (x0, x1) = (page.x(f.from_ms), page.x(f.to_ms.unwrap_or(chart.end_ms)));
                 let c = style::tone(Tone::Worker(f.worker_index));
                 p.line(&[Point::new(x0, y), Point::new(x1, y)], c, 3, 1.0)?;
