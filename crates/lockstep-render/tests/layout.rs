@@ -504,3 +504,23 @@ fn accepted_writes_with_a_token_show_the_databases_last_token() {
     }
     assert!(seen > 0, "some scenario writes with a token");
 }
+
+#[test]
+fn a_promoted_replica_says_so_at_the_bottom() {
+    let mut seen = 0;
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        for e in run
+            .trace
+            .events
+            .iter()
+            .filter(|e| matches!(e.tag, Some(Tag::FailedOver)))
+        {
+            let name = run.trace.name(e.from);
+            let lane = l.lanes.iter().find(|l| l.name == name).expect("a lane");
+            assert_eq!(lane.footer[1].text, "master (promoted)", "{id}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "a failover scenario in the catalogue");
+}

@@ -539,8 +539,19 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .chain(arrows.iter().map(|a| a.tip.y))
         .fold(origin, f64::max);
     let footer_top = content_bottom + 24.0;
+    // A replica that took over says so at the bottom.
+    let promoted: Vec<usize> = events[..shown]
+        .iter()
+        .filter(|e| matches!(e.tag, Some(Tag::FailedOver)))
+        .filter_map(|e| lane_of.get(usize::from(e.from)).copied().flatten())
+        .collect();
     for (i, lane) in lanes_out.iter_mut().enumerate() {
-        let (footer, footer_box) = lanes::header(&lane.name, lane.role, frame.x(i), footer_top);
+        let role = if promoted.contains(&i) {
+            "master (promoted)"
+        } else {
+            lanes::role_text(lane.role)
+        };
+        let (footer, footer_box) = lanes::header_with(&lane.name, role, frame.x(i), footer_top);
         lane.footer = footer;
         lane.footer_box = footer_box;
     }

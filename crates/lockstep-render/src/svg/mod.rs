@@ -399,14 +399,15 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             match h.kind {
                 HighlightKind::Current => p.fill_rect(r, style::CURRENT, 0.6)?,
                 HighlightKind::RejectedAccess | HighlightKind::DuplicatePayout => {
-                    p.fill_rect(r, style::DANGER, 0.08)?
+                    p.fill_rect(r, style::DANGER, 0.14)?
                 }
             }
         }
     }
     for s in &l.spans {
         if let SpanKind::Overlap { .. } = s.kind {
-            p.fill_rect(s.rect, style::DANGER, 0.07)?;
+            // Strong enough to survive a washed-out projector.
+            p.fill_rect(s.rect, style::DANGER, 0.16)?;
             let bar = Rect::new(s.rect.x0, s.rect.y0, s.rect.x0 + 6.0, s.rect.y1);
             p.fill_rect(bar, style::DANGER, 0.9)?;
         }
@@ -602,7 +603,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
                 p.stroke_rect(r, worker0, 1)?;
             }
             LegendKind::Overlap => {
-                p.fill_rect(s, style::DANGER, 0.12)?;
+                p.fill_rect(s, style::DANGER, 0.16)?;
                 p.fill_rect(Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1), style::DANGER, 0.9)?;
             }
             LegendKind::Paused => {
