@@ -524,3 +524,22 @@ fn a_promoted_replica_says_so_at_the_bottom() {
     }
     assert!(seen > 0, "a failover scenario in the catalogue");
 }
+
+#[test]
+fn a_write_that_paid_twice_gets_no_accepted_check() {
+    let (_, run) = common::load("naive-network-delay");
+    let l = layout(&run.trace, &Options::default());
+    let accepted = run
+        .trace
+        .events
+        .iter()
+        .filter(|e| matches!(e.tag, Some(Tag::WriteAccepted { .. })))
+        .count();
+    let checks = l
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::WriteAccepted)
+        .count();
+    // Two writes applied, one of them paid every payout a second time.
+    assert_eq!((accepted, checks), (2, 1));
+}
