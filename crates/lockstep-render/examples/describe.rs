@@ -21,5 +21,5 @@ fn main() {
     };
     let l = layout(&run.trace, &options);
     print!("{}", l.describe());
-    println!("overlapping labels: {}", l.overlapping_labels().len());
+    println!("overlapping labels: {:?}", l.overlapping_labels());
 }

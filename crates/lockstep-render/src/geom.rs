@@ -90,3 +90,34 @@ impl Rect {
         }
     }
 }
+
+/// The length of segment `a`-`b` inside `r` (Liang-Barsky clipping).
+pub fn inside_length(a: Point, b: Point, r: &Rect) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let mut t0: f64 = 0.0;
+    let mut t1: f64 = 1.0;
+    for (p, q) in [
+        (-dx, a.x - r.x0),
+        (dx, r.x1 - a.x),
+        (-dy, a.y - r.y0),
+        (dy, r.y1 - a.y),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return 0.0;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    if t1 <= t0 {
+        0.0
+    } else {
+        (t1 - t0) * (dx * dx + dy * dy).sqrt()
+    }
+}

@@ -68,8 +68,8 @@ pub const ARROW_STROKE: u32 = 3;
 pub const LIFELINE_STROKE: u32 = 2;
 
 /// Font sizes, in px.
-pub const LABEL_SIZE: f64 = 17.0;
-pub const NOTE_SIZE: f64 = 16.0;
+pub const LABEL_SIZE: f64 = 16.0;
+pub const NOTE_SIZE: f64 = 15.0;
 pub const GUTTER_SIZE: f64 = 14.0;
 pub const HEADER_SIZE: f64 = 19.0;
 pub const ROLE_SIZE: f64 = 14.0;

@@ -65,6 +65,18 @@ impl TextBox {
         }
     }
 
+    /// No text, taking no room (for rows and arrows that share another's label).
+    pub fn empty(anchor: Point) -> Self {
+        TextBox {
+            text: String::new(),
+            size: 0.0,
+            bold: false,
+            align: Align::Left,
+            anchor,
+            rect: Rect::new(anchor.x, anchor.y, anchor.x, anchor.y),
+        }
+    }
+
     /// The same label in bold (monospace bold keeps the advance, so the box is unchanged).
     pub fn bold(mut self) -> Self {
         self.bold = true;

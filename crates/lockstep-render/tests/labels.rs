@@ -117,3 +117,84 @@ fn the_overlap_check_can_fail() {
     l.arrows[1].label.rect = l.arrows[0].label.rect;
     assert_eq!(l.overlapping_labels().len(), 1);
 }
+
+/// Every (shaft, box) pair where an arrow's shaft runs through a text box that is not its own
+/// label: other arrows' labels, notes, gutter labels, lane headers.
+fn shafts_through_text(l: &lockstep_render::Layout) -> Vec<String> {
+    use lockstep_render::geom::inside_length;
+    let mut boxes: Vec<(String, Rect, Option<usize>)> = Vec::new();
+    for (k, a) in l.arrows.iter().enumerate() {
+        if !a.label.text.is_empty() {
+            boxes.push((format!("label {:?}", a.label.text), a.label.rect, Some(k)));
+        }
+    }
+    for n in &l.notes {
+        boxes.push((format!("note {:?}", n.text.text), n.rect, None));
+    }
+    for lane in &l.lanes {
+        boxes.push((format!("header {}", lane.name), lane.header_box, None));
+        boxes.push((format!("footer {}", lane.name), lane.footer_box, None));
+    }
+    let mut out = Vec::new();
+    for (k, a) in l.arrows.iter().enumerate() {
+        for (what, rect, owner) in &boxes {
+            if *owner == Some(k) {
+                continue;
+            }
+            let inside = inside_length(a.start, a.tip, rect);
+            if inside > 1.0 {
+                out.push(format!(
+                    "arrow {} ({}->{}) runs {inside:.0} px through {what}",
+                    a.send_row + 1,
+                    l.lanes[a.from_lane].name,
+                    l.lanes[a.to_lane].name
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_arrow_runs_through_a_label_or_a_note() {
+    let mut failures = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        let total = run.trace.events.len();
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            for upto in [None, Some(total / 3), Some(total / 2), Some(total * 3 / 4)] {
+                let options = Options {
+                    time_mode: mode,
+                    upto_step: upto,
+                    ..Options::default()
+                };
+                let l = layout(&run.trace, &options);
+                for f in shafts_through_text(&l) {
+                    failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} crossings:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_crossing_check_can_fail() {
+    let (_, run) = common::load("fenced-gc-pause");
+    let mut l = layout(&run.trace, &Options::default());
+    assert!(shafts_through_text(&l).is_empty());
+    // Put a note on the first arrow's shaft: the check must see it.
+    let a = l.arrows[0].clone();
+    let mid = Rect::new(
+        (a.start.x + a.tip.x) / 2.0 - 20.0,
+        a.start.y - 10.0,
+        (a.start.x + a.tip.x) / 2.0 + 20.0,
+        a.start.y + 10.0,
+    );
+    l.notes[0].rect = mid;
+    assert_eq!(shafts_through_text(&l).len(), 1);
+}

@@ -63,7 +63,7 @@ fn to_scale_a_delayed_message_is_a_slanted_arrow() {
 }
 
 #[test]
-fn one_arrow_per_message_and_lost_ones_stop_partway() {
+fn one_arrow_per_message_and_lost_ones_end_at_their_target() {
     for (id, _, run) in common::catalogue() {
         let l = layout(&run.trace, &Options::default());
         assert_eq!(
@@ -78,10 +78,15 @@ fn one_arrow_per_message_and_lost_ones_stop_partway() {
             .collect();
         assert_eq!(lost.len(), common::lost_messages(&run.trace), "{id}");
         for a in &lost {
-            let (x0, x1) = (l.lanes[a.from_lane].x, l.lanes[a.to_lane].x);
+            assert_eq!(
+                a.tip.x, l.lanes[a.to_lane].x,
+                "{id}: a lost message ends at its target's lane"
+            );
             assert!(
-                a.tip.x > x0.min(x1) + 1.0 && a.tip.x < x0.max(x1) - 1.0,
-                "{id}: lost arrow reaches a lane"
+                l.marks
+                    .iter()
+                    .any(|m| m.kind == MarkKind::Lost && m.at == a.tip && m.lane == a.to_lane),
+                "{id}: the x sits on the target's lane"
             );
         }
         assert_eq!(
@@ -229,8 +234,13 @@ fn stepping_never_moves_what_is_drawn() {
                 for (a, b) in part.lanes.iter().zip(&full.lanes) {
                     assert_eq!((a.x, &a.header), (b.x, &b.header), "{id} step {step}");
                 }
+                // The same lines at the same heights (a line's gutter lists only the steps shown).
                 for (a, b) in part.rows.iter().zip(&full.rows) {
-                    assert_eq!(a, b, "{id} step {step}");
+                    assert_eq!(
+                        (a.step, a.y, a.line, a.gutter.anchor),
+                        (b.step, b.y, b.line, b.gutter.anchor),
+                        "{id} step {step}"
+                    );
                 }
                 assert_eq!(part.current, step.checked_sub(1));
                 if step > 0 {
@@ -323,22 +333,44 @@ fn empty_trace_lays_out() {
     assert!(roxmltree::Document::parse(&svg).is_ok());
 }
 
+/// Each line's y and the time of its first event, top to bottom (lines with events).
+fn lines(l: &lockstep_render::Layout) -> Vec<(f64, u64)> {
+    let mut out: Vec<(f64, u64)> = Vec::new();
+    let count = l.rows.iter().map(|r| r.line + 1).max().unwrap_or(0);
+    for line in 0..count {
+        // Lines left empty (room made for a slanted arrow) have no time.
+        let on: Vec<_> = l.rows.iter().filter(|r| r.line == line).collect();
+        if let Some(t) = on.iter().map(|r| r.time_ms).min() {
+            out.push((on[0].y, t));
+        }
+    }
+    out
+}
+
 #[test]
-fn to_scale_every_gap_is_at_least_its_duration() {
+fn to_scale_one_second_is_the_same_length_everywhere() {
+    // Between two lines: exactly their time apart on the picture's one scale; or one pitch when
+    // the time is too short to fit the labels (a burst, pushed apart); or a marked axis break
+    // for a long idle stretch.
     for (id, _, run) in common::catalogue() {
         let l = layout(&run.trace, &scale());
         assert!(l.ms_scale > 0.0, "{id}");
-        for w in l.rows.windows(2) {
-            let want = (w[1].time_ms - w[0].time_ms) as f64 * l.ms_scale;
-            assert!(
-                w[1].y - w[0].y >= want - 1e-6,
-                "{id}: steps {} and {} are {} ms apart but only {} px",
-                w[0].step,
-                w[1].step,
-                w[1].time_ms - w[0].time_ms,
-                w[1].y - w[0].y
-            );
+        let mut exact = 0;
+        for w in lines(&l).windows(2) {
+            let ((y0, t0), (y1, t1)) = (w[0], w[1]);
+            assert!(y1 > y0, "{id}: lines out of order: {w:?}");
+            let want = t1.saturating_sub(t0) as f64 * l.ms_scale;
+            let gap = y1 - y0;
+            if (gap - want).abs() < 1e-6 {
+                exact += 1;
+            } else {
+                assert!(
+                    want < gap + 1e-6 || t1.saturating_sub(t0) >= 10_000,
+                    "{id}: lines at {t0} and {t1} ms are {gap} px apart, not {want}"
+                );
+            }
         }
+        assert!(exact > 0, "{id}: no gap drawn to scale");
         // Ticks are in time order and in y order.
         assert!(
             l.ticks
@@ -406,4 +438,108 @@ fn odd_traces_lay_out_without_panicking() {
     assert!(
         text.contains("orphan delivery") && text.contains("no id") && !text.contains("to nobody")
     );
+}
+
+#[test]
+fn to_scale_bursts_are_marked_zooms_and_idle_stretches_marked_breaks() {
+    use lockstep_render::layout::StretchKind;
+    let (_, run) = common::load("fenced-gc-pause");
+    let l = layout(&run.trace, &scale());
+    // The burst of B's steps around 6000 ms is pushed apart: a marked zoom of a few ms.
+    assert!(
+        l.stretches.iter().any(|s| s.kind == StretchKind::Zoom
+            && s.from_ms >= 6000
+            && s.to_ms <= 6010
+            && s.label.as_ref().is_some_and(|t| t.text.starts_with("zoom"))),
+        "{:?}",
+        l.stretches
+    );
+    assert!(l.stretches.iter().all(|s| s.kind == StretchKind::Zoom));
+    // A run with 30 s of nothing: the axis breaks there instead of drawing 30 s of white.
+    let (_, happy) = common::load("naive-happy-path");
+    let mut trace = happy.trace.clone();
+    let cut = trace
+        .events
+        .iter()
+        .position(|e| e.time_ms >= 2000)
+        .expect("the write comes after 2 s");
+    for e in &mut trace.events[cut..] {
+        e.time_ms += 30_000;
+    }
+    let l = layout(&trace, &scale());
+    let breaks: Vec<_> = l
+        .stretches
+        .iter()
+        .filter(|s| s.kind == StretchKind::Break)
+        .collect();
+    assert_eq!(breaks.len(), 1, "{:?}", l.stretches);
+    assert!(breaks[0].to_ms - breaks[0].from_ms >= 30_000);
+    assert!(breaks[0].y1 - breaks[0].y0 < 100.0);
+    assert!(l.overlapping_labels().is_empty());
+}
+
+#[test]
+fn accepted_writes_with_a_token_show_the_databases_last_token() {
+    let mut seen = 0;
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        for a in &l.arrows {
+            if let Some(Tag::WriteAccepted { token: Some(t), .. }) =
+                &run.trace.events[a.send_row].tag
+            {
+                seen += 1;
+                let shown: u64 = a
+                    .label
+                    .text
+                    .split("last_token=")
+                    .nth(1)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or_else(|| panic!("{id}: {:?} has no last_token", a.label.text));
+                assert!(
+                    shown >= *t,
+                    "{id}: last_token {shown} below the write's {t}"
+                );
+            }
+        }
+    }
+    assert!(seen > 0, "some scenario writes with a token");
+}
+
+#[test]
+fn a_promoted_replica_says_so_at_the_bottom() {
+    let mut seen = 0;
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        for e in run
+            .trace
+            .events
+            .iter()
+            .filter(|e| matches!(e.tag, Some(Tag::FailedOver)))
+        {
+            let name = run.trace.name(e.from);
+            let lane = l.lanes.iter().find(|l| l.name == name).expect("a lane");
+            assert_eq!(lane.footer[1].text, "master (promoted)", "{id}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "a failover scenario in the catalogue");
+}
+
+#[test]
+fn a_write_that_paid_twice_gets_no_accepted_check() {
+    let (_, run) = common::load("naive-network-delay");
+    let l = layout(&run.trace, &Options::default());
+    let accepted = run
+        .trace
+        .events
+        .iter()
+        .filter(|e| matches!(e.tag, Some(Tag::WriteAccepted { .. })))
+        .count();
+    let checks = l
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::WriteAccepted)
+        .count();
+    // Two writes applied, one of them paid every payout a second time.
+    assert_eq!((accepted, checks), (2, 1));
 }

@@ -59,3 +59,11 @@ fn naive_gc_pause_while_a_is_paused() {
         snap("naive-gc-pause", TimeMode::Logical, Some(13))
     );
 }
+
+#[test]
+fn redlock_fan_outs_share_a_line_and_a_label() {
+    insta::assert_snapshot!(
+        "redlock-happy-path-logical",
+        snap("redlock-happy-path", TimeMode::Logical, None)
+    );
+}

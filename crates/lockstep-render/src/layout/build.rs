@@ -8,10 +8,11 @@ use lockstep_core::Trace;
 use lockstep_core::topology::Role;
 use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
+use super::fold;
 use super::frame::{Frame, GUTTER_PAD, ICON_W, NOTE_PAD_X, note_width};
 use super::lanes::{self, MIN_GAP};
 use super::pieces::{self, Link, Piece};
-use super::rows::{PITCH, Placer, Shape};
+use super::place::{self, BREAK_MS, PITCH, Placed};
 use super::spans::{LaneInfo, SpanBuilder};
 use super::{
     Arrow, ArrowEnd, Highlight, HighlightKind, Lane, Layout, Mark, MarkKind, Note, NoteKind,
@@ -29,7 +30,7 @@ const SCALE_TARGET: f64 = 1400.0;
 const SCALE_MIN: f64 = 0.02;
 const SCALE_MAX: f64 = 0.25;
 /// Above the gutter's columns.
-const GUTTER_TITLE: &str = "step  time";
+const GUTTER_TITLE: &str = "step │ time";
 /// The first lane's lifeline is at most this far right of the gutter (for wide notes on it).
 const MAX_FIRST_HALF: f64 = 260.0;
 
@@ -40,9 +41,21 @@ struct Gutter {
 }
 
 impl Gutter {
-    fn text(&self, step: usize, time: u64) -> String {
+    /// `#12  6001 ms`, or `#12-14  6001 ms` for a line of several steps.
+    fn text(&self, steps: &str, time: u64) -> String {
         let (sw, tw) = (self.step_w, self.time_w);
-        format!("{step:>sw$}  {time:>tw$} ms")
+        format!("#{steps:<sw$} │ {time:>tw$} ms")
+    }
+}
+
+/// Steps sharing a line: `12`, `12-14` when they follow each other, else `12,15` or `12…19`.
+fn step_list(steps: &[usize]) -> String {
+    match steps {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [a, .., b] if b - a + 1 == steps.len() => format!("{a}-{b}"),
+        [a, b] => format!("{a},{b}"),
+        [a, .., b] => format!("{a}…{b}"),
     }
 }
 
@@ -56,11 +69,31 @@ fn frame(trace: &Trace, order: &[u16], pieces: &[Piece], gutter: &Gutter) -> Fra
             lanes::header_half_width(&p.name, p.role)
         })
         .collect();
+    // A group's label must fit before the nearest of its arrow heads.
+    let mut nearest: BTreeMap<usize, usize> = BTreeMap::new();
+    for p in pieces {
+        if let Piece::Arrow {
+            from,
+            to,
+            group: Some(g),
+            ..
+        } = p
+        {
+            let near = nearest.entry(*g).or_insert(*to);
+            if to.abs_diff(*from) < near.abs_diff(*from) {
+                *near = *to;
+            }
+        }
+    }
     let arrow_widths: Vec<(usize, usize, f64)> = pieces
         .iter()
-        .filter_map(|p| match p {
-            Piece::Arrow { from, to, label } => {
-                Some((*from, *to, text::width(label, style::LABEL_SIZE)))
+        .enumerate()
+        .filter_map(|(i, p)| match p {
+            Piece::Arrow {
+                from, to, label, ..
+            } => {
+                let to = nearest.get(&i).copied().unwrap_or(*to);
+                Some((*from, to, text::width(label, style::LABEL_SIZE)))
             }
             _ => None,
         })
@@ -68,7 +101,8 @@ fn frame(trace: &Trace, order: &[u16], pieces: &[Piece], gutter: &Gutter) -> Fra
     let gaps = lanes::gaps(order.len(), &arrow_widths, &halves);
     let max_step = trace.events.len().max(1);
     let max_time = trace.events.iter().map(|e| e.time_ms).max().unwrap_or(0);
-    let gutter_w = text::width(&gutter.text(max_step, max_time), style::GUTTER_SIZE)
+    let widest = format!("{max_step}-{max_step}");
+    let gutter_w = text::width(&gutter.text(&widest, max_time), style::GUTTER_SIZE)
         .max(text::width(GUTTER_TITLE, style::GUTTER_SIZE));
     let gutter_right = (MARGIN + gutter_w).ceil();
     let area_left = gutter_right + 14.0;
@@ -99,11 +133,18 @@ fn frame(trace: &Trace, order: &[u16], pieces: &[Piece], gutter: &Gutter) -> Fra
     }
 }
 
-/// Pixels per simulated ms in to-scale mode.
+/// Pixels per simulated ms in to-scale mode: the run's time, less its idle stretches (which
+/// become axis breaks), fills about [`SCALE_TARGET`].
 fn ms_scale(trace: &Trace, mode: TimeMode) -> f64 {
     let t0 = trace.events.first().map_or(0, |e| e.time_ms);
     let t1 = trace.events.iter().map(|e| e.time_ms).max().unwrap_or(0);
-    let duration = t1.saturating_sub(t0);
+    let idle: u64 = trace
+        .events
+        .windows(2)
+        .map(|w| w[1].time_ms.saturating_sub(w[0].time_ms))
+        .filter(|&gap| gap >= BREAK_MS)
+        .sum();
+    let duration = t1.saturating_sub(t0).saturating_sub(idle);
     match mode {
         TimeMode::ToScale if duration > 0 => {
             let target = SCALE_TARGET.max(trace.events.len() as f64 * PITCH * 0.75);
@@ -111,50 +152,6 @@ fn ms_scale(trace: &Trace, mode: TimeMode) -> f64 {
         }
         _ => 0.0,
     }
-}
-
-/// What each event of the trace draws, before rows have heights.
-struct Plan<'a> {
-    events: &'a [TraceEvent],
-    links: &'a [Link],
-    pieces: &'a [Piece],
-    /// The label box of each piece, relative to its row.
-    shapes: &'a [Option<Shape>],
-}
-
-/// Every row's y over the whole trace. To scale, every gap between events is at least its
-/// duration on the scale: rows pushed apart by labels shift everything after them, so each idle
-/// stretch keeps its true length.
-fn place_rows(
-    plan: &Plan,
-    frame: &Frame,
-    headers: Vec<Rect>,
-    origin: f64,
-    ms_scale: f64,
-) -> Vec<f64> {
-    let max_up = plan
-        .shapes
-        .iter()
-        .flatten()
-        .map(|s| s.up)
-        .fold(0.0, f64::max);
-    let mut placer = Placer::new(headers, max_up);
-    let mut prev: Option<(u64, f64)> = None;
-    let mut ys = Vec::with_capacity(plan.events.len());
-    for (i, (e, shape)) in plan.events.iter().zip(plan.shapes).enumerate() {
-        let base = match prev {
-            Some((t, y)) => y + e.time_ms.saturating_sub(t) as f64 * ms_scale,
-            None => origin,
-        };
-        let y = placer.place(base, *shape);
-        prev = Some((e.time_ms, y));
-        // What this row draws besides its label, which later labels must not cover.
-        if let Some(b) = frame.obstacles(plan.pieces, plan.links, i, e, y) {
-            placer.obstacle(b);
-        }
-        ys.push(y);
-    }
-    ys
 }
 
 /// The arrows, notes, marks and highlights of the rows shown.
@@ -171,6 +168,9 @@ struct Rows<'a> {
     events: &'a [TraceEvent],
     links: &'a [Link],
     ys: &'a [f64],
+    placed: &'a Placed,
+    /// Replies to writes that paid payouts a second time (not marked as accepted).
+    duplicate_replies: &'a [bool],
     /// Rows shown.
     shown: usize,
     /// The last row shown's y.
@@ -186,7 +186,7 @@ impl Scene {
         rows: &Rows,
         i: usize,
         (from, to): (usize, usize),
-        label: &str,
+        group: Option<usize>,
     ) {
         let e = &rows.events[i];
         let y = rows.ys[i];
@@ -199,10 +199,7 @@ impl Scene {
         };
         let end_point = |j: usize| {
             if rows.events[j].kind == EventKind::Lost {
-                (
-                    ArrowEnd::Lost,
-                    Point::new(frame.lost_x(from, to), rows.ys[j]),
-                )
+                (ArrowEnd::Lost, Point::new(frame.x(to), rows.ys[j]))
             } else {
                 (ArrowEnd::Delivered, Point::new(frame.x(to), rows.ys[j]))
             }
@@ -233,7 +230,9 @@ impl Scene {
             _ => (Some(i), ArrowEnd::Delivered, Point::new(frame.x(to), y)),
         };
         let mark = match e.tag {
-            Some(Tag::WriteAccepted { .. }) => Some(MarkKind::WriteAccepted),
+            Some(Tag::WriteAccepted { .. }) if !rows.duplicate_replies[i] => {
+                Some(MarkKind::WriteAccepted)
+            }
             Some(Tag::AccessRejected { .. }) => Some(MarkKind::AccessRejected),
             Some(Tag::Renewed) => Some(MarkKind::Renewed),
             Some(Tag::Delayed { .. }) => Some(MarkKind::Delayed),
@@ -275,13 +274,16 @@ impl Scene {
             end,
             start,
             tip,
-            label: frame.arrow_label(from, to, label, y),
+            label: rows.placed.labels[i]
+                .clone()
+                .unwrap_or_else(|| TextBox::empty(start)),
             tone,
             delayed_ms: match e.tag {
                 Some(Tag::Delayed { extra_ms }) => Some(extra_ms),
                 _ => None,
             },
             rejected,
+            group,
         });
     }
 
@@ -295,7 +297,9 @@ impl Scene {
         let (lanes, kind, text, icon) = piece;
         let e = &rows.events[i];
         let y = rows.ys[i];
-        let (rect, tb) = frame.note(*lanes, text, icon.is_some(), y);
+        let (rect, tb) = rows.placed.notes[i]
+            .clone()
+            .unwrap_or_else(|| frame.note(*lanes, text, icon.is_some(), y));
         let duplicate = matches!(e.tag, Some(Tag::Duplicate { .. }));
         let tone = match e.tag {
             Some(Tag::Duplicate { .. }) => Some(Tone::Danger),
@@ -347,7 +351,32 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|&n| workers[usize::from(n)].map(Tone::Worker))
         .collect();
     let links = pieces::link_messages(events);
-    let pieces = pieces::pieces(trace, &links, &lane_of);
+    let mut pieces = pieces::pieces(trace, &links, &lane_of);
+    let folds = if options.unfold_retries {
+        Vec::new()
+    } else {
+        fold::folds(trace)
+    };
+    for f in &folds {
+        let lanes: Vec<usize> = events[f.first..=f.last]
+            .iter()
+            .flat_map(|e| [e.from, e.to])
+            .filter_map(|n| lane_of.get(usize::from(n)).copied().flatten())
+            .collect();
+        let (lo, hi) = (
+            lanes.iter().copied().min().unwrap_or(0),
+            lanes.iter().copied().max().unwrap_or(0),
+        );
+        pieces[f.first] = Piece::Note {
+            lanes: (lo, hi),
+            kind: NoteKind::Note,
+            text: f.text.clone(),
+            icon: None,
+        };
+        for p in &mut pieces[f.first + 1..=f.last] {
+            *p = Piece::Nothing;
+        }
+    }
     let max_time = events.iter().map(|e| e.time_ms).max().unwrap_or(0);
     let gutter = Gutter {
         step_w: total.max(1).to_string().len(),
@@ -378,30 +407,49 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .collect();
     let header_bottom = header_top + lanes::header_height();
 
-    // Every row's height, over the whole trace.
-    let shapes: Vec<Option<Shape>> = pieces.iter().map(|p| frame.shape(p)).collect();
-    let origin = header_bottom + 24.0;
+    // Every event's line, over the whole trace.
+    let origin = header_bottom + 30.0;
     let ms_scale = ms_scale(trace, options.time_mode);
-    let headers = lanes_out.iter().map(|l| l.header_box).collect();
-    let plan = Plan {
+    let placed = place::place(&place::Input {
         events,
         links: &links,
         pieces: &pieces,
-        shapes: &shapes,
-    };
-    let ys = place_rows(&plan, &frame, headers, origin, ms_scale);
+        frame: &frame,
+        lanes: order.len(),
+        mode: options.time_mode,
+        ms_scale,
+        origin,
+    });
+    let ys: Vec<f64> = (0..total).map(|i| placed.y(i)).collect();
 
-    // Rows shown.
+    // Rows shown; the first row shown on each line carries the line's gutter label.
+    let mut steps_on: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..shown {
+        steps_on.entry(placed.line_of[i]).or_default().push(i + 1);
+    }
     let rows: Vec<Row> = (0..shown)
         .map(|i| {
             let e = &events[i];
             let y = ys[i];
-            let (top, bottom) = match shapes[i] {
-                Some(s) => (
-                    (y - s.up).min(y - PITCH / 2.0),
-                    (y + s.down).max(y + PITCH / 2.0),
-                ),
+            let line = placed.line_of[i];
+            let drawn = placed.labels[i]
+                .as_ref()
+                .map(|t| t.rect)
+                .or(placed.notes[i].as_ref().map(|n| n.0));
+            let (top, bottom) = match drawn {
+                Some(r) => (r.y0.min(y - PITCH / 2.0), r.y1.max(y + PITCH / 2.0)),
                 None => (y - PITCH / 2.0, y + PITCH / 2.0),
+            };
+            let steps = &steps_on[&line];
+            let gutter_box = if steps[0] == i + 1 {
+                let time = steps
+                    .iter()
+                    .map(|&s| events[s - 1].time_ms)
+                    .min()
+                    .unwrap_or(0);
+                frame.gutter(&gutter.text(&step_list(steps), time), y)
+            } else {
+                TextBox::empty(Point::new(frame.gutter_right, y))
             };
             Row {
                 step: i + 1,
@@ -409,15 +457,16 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
                 time_ms: e.time_ms,
                 kind: e.kind,
                 y,
+                line,
                 top,
                 bottom,
-                gutter: frame.gutter(&gutter.text(i + 1, e.time_ms), y),
+                gutter: gutter_box,
                 label: e.label.clone(),
                 explanation: e.explanation.clone(),
             }
         })
         .collect();
-    let y_end = rows.last().map_or(origin, |r| r.y);
+    let y_end = rows.iter().map(|r| r.y).fold(origin, f64::max);
     // Open spans run a little past the last row shown.
     let open_end = y_end + PITCH / 2.0;
 
@@ -427,6 +476,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         events,
         links: &links,
         ys: &ys,
+        placed: &placed,
+        duplicate_replies: &pieces::duplicate_replies(events),
         shown,
         y_end,
         tones: &tones,
@@ -449,9 +500,9 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     for i in 0..shown {
         let e = &events[i];
         match &pieces[i] {
-            Piece::Arrow { from, to, label } => {
-                scene.arrow(&frame, &row_info, i, (*from, *to), label)
-            }
+            Piece::Arrow {
+                from, to, group, ..
+            } => scene.arrow(&frame, &row_info, i, (*from, *to), *group),
             Piece::Note {
                 lanes,
                 kind,
@@ -488,8 +539,19 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .chain(arrows.iter().map(|a| a.tip.y))
         .fold(origin, f64::max);
     let footer_top = content_bottom + 24.0;
+    // A replica that took over says so at the bottom.
+    let promoted: Vec<usize> = events[..shown]
+        .iter()
+        .filter(|e| matches!(e.tag, Some(Tag::FailedOver)))
+        .filter_map(|e| lane_of.get(usize::from(e.from)).copied().flatten())
+        .collect();
     for (i, lane) in lanes_out.iter_mut().enumerate() {
-        let (footer, footer_box) = lanes::header(&lane.name, lane.role, frame.x(i), footer_top);
+        let role = if promoted.contains(&i) {
+            "master (promoted)"
+        } else {
+            lanes::role_text(lane.role)
+        };
+        let (footer, footer_box) = lanes::header_with(&lane.name, role, frame.x(i), footer_top);
         lane.footer = footer;
         lane.footer_box = footer_box;
     }
@@ -508,14 +570,29 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             frame.xs.last().copied().unwrap_or(frame.area_left) + MIN_GAP / 2.0,
             f64::max,
         );
+    let stretches = if ms_scale > 0.0 && !rows.is_empty() {
+        let shown_lines = rows.iter().map(|r| r.line).max().map_or(0, |l| l + 1);
+        let lines: Vec<(f64, u64)> = placed.lines[..shown_lines]
+            .iter()
+            .map(|l| (l.y, l.time_ms))
+            .collect();
+        ticks::stretches(&lines, ms_scale, &placed.breaks, right + 12.0)
+    } else {
+        Vec::new()
+    };
     let ticks = if ms_scale > 0.0 {
-        ticks::ticks(&rows, ms_scale, right + 12.0)
+        ticks::ticks(&rows, ms_scale, right + 12.0, &stretches)
     } else {
         Vec::new()
     };
     let tick_right = ticks
         .iter()
         .filter_map(|t| t.label.as_ref().map(|l| l.rect.x1))
+        .chain(
+            stretches
+                .iter()
+                .filter_map(|s| s.label.as_ref().map(|l| l.rect.x1)),
+        )
         .fold(right, f64::max);
     for o in overlaps {
         let y1 = o.to_row.map_or(open_end, |r| ys[r]);
@@ -541,11 +618,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     }
     highlights.sort_by_key(|h| (h.row, h.kind as u8));
 
-    // The legend, below the footers.
+    // The legend, in one column beside the diagram (a slide is wider than it is tall).
     let width = (tick_right + MARGIN + 8.0).ceil();
     let present = legend::Present::of(&spans, &marks, current.is_some());
-    let (legend, legend_bottom) =
-        legend::place(&present, MARGIN, footer_bottom + 28.0, width - MARGIN);
+    let legend_x = (tick_right + 36.0).ceil();
+    let (legend, legend_bottom) = legend::place(&present, legend_x, header_top, legend_x);
     let width = legend
         .iter()
         .map(|e| e.text.rect.x1 + MARGIN)
@@ -565,7 +642,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     Layout {
         mode: options.time_mode,
         width,
-        height: (legend_bottom + MARGIN).ceil(),
+        height: (legend_bottom.max(footer_bottom) + MARGIN).ceil(),
         lanes: lanes_out,
         rows,
         arrows,
@@ -582,5 +659,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         lifeline_bottom: footer_top,
         area: Rect::new(frame.area_left, header_top, right, footer_bottom),
         ms_scale,
+        folds,
+        stretches,
     }
 }

@@ -138,6 +138,15 @@ pub(super) fn describe(l: &Layout) -> String {
         }
         let _ = writeln!(s);
     }
+    for f in &l.folds {
+        let _ = writeln!(
+            s,
+            "fold steps {}..{}: {:?}",
+            f.first + 1,
+            f.last + 1,
+            f.text
+        );
+    }
     if !l.highlights.is_empty() {
         let _ = write!(s, "highlights:");
         for h in &l.highlights {

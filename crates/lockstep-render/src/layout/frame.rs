@@ -1,30 +1,24 @@
 //! The horizontal frame every row is measured against: lane x positions, and the boxes an arrow
 //! label, a note, a gutter label or a mark takes at a given row height.
 
-use lockstep_core::trace::{EventKind, Tag, TraceEvent};
-
 use super::lanes::LABEL_INSET;
-use super::pieces::{Link, Piece};
-use super::rows::Shape;
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
 
 /// Arrow labels sit this far above their arrow.
-const LABEL_LIFT: f64 = 4.0;
+const LABEL_LIFT: f64 = 2.0;
 /// Padding inside an arrow label's box.
-const LABEL_PAD: f64 = 2.0;
+const LABEL_PAD: f64 = 1.0;
 /// Padding inside a note's box.
 pub(super) const NOTE_PAD_X: f64 = 8.0;
-const NOTE_PAD_Y: f64 = 4.0;
+const NOTE_PAD_Y: f64 = 2.5;
 /// Width reserved for an icon inside a note.
 pub(super) const ICON_W: f64 = 24.0;
 /// Padding of gutter labels.
 pub(super) const GUTTER_PAD: f64 = 1.0;
 /// Marks beside a lifeline sit this far from it (clear of the span bars).
 const MARK_OFFSET: f64 = 24.0;
-/// How far a lost message gets before it ends in an x.
-const LOST_AT: f64 = 0.6;
 /// A global note reaches this far past the outer lanes.
 const GLOBAL_OVERHANG: f64 = 50.0;
 
@@ -53,11 +47,6 @@ impl Frame {
         } else {
             1.0
         }
-    }
-
-    /// Where a lost message ends.
-    pub fn lost_x(&self, from: usize, to: usize) -> f64 {
-        self.x(from) + LOST_AT * (self.x(to) - self.x(from))
     }
 
     /// Where a mark beside the sender of a message goes: on the far side from the arrow.
@@ -113,73 +102,6 @@ impl Frame {
             0.0,
         );
         (rect, tb)
-    }
-
-    /// The box a piece's label takes, relative to its row's line.
-    pub fn shape(&self, piece: &Piece) -> Option<Shape> {
-        let rect = match piece {
-            Piece::Arrow { from, to, label } => self.arrow_label(*from, *to, label, 0.0).rect,
-            Piece::Note {
-                lanes, text, icon, ..
-            } => self.note(*lanes, text, icon.is_some(), 0.0).0,
-            Piece::ArrowEnd | Piece::Nothing => return None,
-        };
-        Some(Shape {
-            x0: rect.x0,
-            x1: rect.x1,
-            up: -rect.y0,
-            down: rect.y1,
-        })
-    }
-
-    /// Boxes around what event `i` draws besides its label: the head or x where a message
-    /// arrives, and the mark beside the sender of a tagged message.
-    pub fn obstacles(
-        &self,
-        pieces: &[Piece],
-        links: &[Link],
-        i: usize,
-        e: &TraceEvent,
-        y: f64,
-    ) -> Option<Rect> {
-        let arrow = |k: usize| match &pieces[k] {
-            Piece::Arrow { from, to, .. } => Some((*from, *to)),
-            _ => None,
-        };
-        match links[i] {
-            Link::End(Some(start)) => {
-                let (from, to) = arrow(start)?;
-                if e.kind == EventKind::Lost {
-                    let x = self.lost_x(from, to);
-                    Some(Rect::new(x - 10.0, y - 10.0, x + 10.0, y + 10.0))
-                } else {
-                    let xt = self.x(to);
-                    Some(Rect::new(
-                        xt,
-                        y - 8.0,
-                        xt - self.dir(from, to) * 16.0,
-                        y + 8.0,
-                    ))
-                }
-            }
-            Link::Start(_) => {
-                let (from, to) = arrow(i)?;
-                let marked = matches!(
-                    e.tag,
-                    Some(
-                        Tag::WriteAccepted { .. }
-                            | Tag::AccessRejected { .. }
-                            | Tag::Renewed
-                            | Tag::Delayed { .. }
-                    )
-                );
-                marked.then(|| {
-                    let at = self.mark_beside(from, to, y);
-                    Rect::new(at.x - 11.0, y - 11.0, at.x + 11.0, y + 11.0)
-                })
-            }
-            _ => None,
-        }
     }
 
     /// The step-and-time label of the row at `y`.

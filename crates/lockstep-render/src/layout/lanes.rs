@@ -58,6 +58,11 @@ pub(super) fn role_text(role: Role) -> &'static str {
 
 /// The two lines of a lane header centred at `x`, with its top at `top`, and the box around them.
 pub(super) fn header(name: &str, role: Role, x: f64, top: f64) -> ([TextBox; 2], Rect) {
+    header_with(name, role_text(role), x, top)
+}
+
+/// A lane header whose second line says `role`.
+pub(super) fn header_with(name: &str, role: &str, x: f64, top: f64) -> ([TextBox; 2], Rect) {
     let name_h = text::line_height(style::HEADER_SIZE);
     let role_h = text::line_height(style::ROLE_SIZE);
     let name_box = TextBox::new(
@@ -69,7 +74,7 @@ pub(super) fn header(name: &str, role: Role, x: f64, top: f64) -> ([TextBox; 2],
     )
     .bold();
     let role_box = TextBox::new(
-        role_text(role),
+        role,
         style::ROLE_SIZE,
         Align::Center,
         Point::new(x, top + HEADER_PAD + name_h + role_h / 2.0),
@@ -105,7 +110,7 @@ pub(super) fn gaps(lanes: usize, arrows: &[(usize, usize, f64)], halves: &[f64])
             (
                 a.min(b),
                 a.max(b),
-                w.min(MAX_LABEL_SPAN) + LABEL_INSET + 14.0,
+                w.min(MAX_LABEL_SPAN) + LABEL_INSET + 24.0,
             )
         })
         .collect();

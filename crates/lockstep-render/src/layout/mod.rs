@@ -10,11 +10,13 @@
 
 mod build;
 mod describe;
+mod fold;
 mod frame;
 mod lanes;
 mod legend;
+mod pack;
 mod pieces;
-mod rows;
+mod place;
 mod spans;
 mod ticks;
 
@@ -25,6 +27,7 @@ use lockstep_core::trace::{EventKind, FreeReason};
 use crate::geom::{Point, Rect};
 use crate::text::TextBox;
 
+pub use fold::Fold;
 pub use lanes::lane_order;
 
 /// Space above the lane headers.
@@ -62,6 +65,9 @@ pub struct Options {
     /// through a run never moves what is already drawn.
     pub upto_step: Option<usize>,
     pub lane_order: LaneOrder,
+    /// Draw every retry instead of folding runs of three or more identical retries into one
+    /// line ([`Layout::folds`]); interactive front ends set it to unfold them.
+    pub unfold_retries: bool,
 }
 
 /// A colour role; [`crate::style::tone`] maps it to a colour.
@@ -108,6 +114,10 @@ pub struct Row {
     pub kind: EventKind,
     /// The row's line: arrows leave and arrive here, notes are centred on it.
     pub y: f64,
+    /// Index of the row's line from the top. Rows of events that do not get in each other's way
+    /// share a line (a message's send and delivery, a fan-out); a character-grid front end can
+    /// give each line one text row.
+    pub line: usize,
     /// Vertical extent of what this row draws (its label or note), for highlighting it.
     pub top: f64,
     pub bottom: f64,
@@ -152,6 +162,9 @@ pub struct Arrow {
     pub delayed_ms: Option<u64>,
     /// The database refused this access (the reply carrying the refusal).
     pub rejected: bool,
+    /// The send (its event index) that leads the fan-out or fan-in this arrow belongs to: the
+    /// group shares one line and one label, on the leader's arrow (the others' labels are empty).
+    pub group: Option<usize>,
 }
 
 /// What a note says.
@@ -294,6 +307,27 @@ pub struct Tick {
     pub label: Option<TextBox>,
 }
 
+/// How the to-scale time axis leaves its scale over a stretch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StretchKind {
+    /// A burst of events within milliseconds, pushed apart so their labels fit: a local zoom.
+    Zoom,
+    /// A long idle stretch (nothing happens, nothing in flight) cut short.
+    Break,
+}
+
+/// A marked stretch of the to-scale axis, between two lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stretch {
+    pub kind: StretchKind,
+    pub y0: f64,
+    pub y1: f64,
+    pub from_ms: u64,
+    pub to_ms: u64,
+    /// "zoom: 4 ms" or "≈ 12.0 s idle", beside the time marks.
+    pub label: Option<TextBox>,
+}
+
 /// Everything needed to draw a trace as a sequence timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
@@ -326,6 +360,11 @@ pub struct Layout {
     pub area: Rect,
     /// Pixels per simulated ms in to-scale mode (0 in logical mode).
     pub ms_scale: f64,
+    /// Runs of repeated retries folded into one line (none with [`Options::unfold_retries`]):
+    /// their rows share the line of a note saying how many times and how far apart.
+    pub folds: Vec<Fold>,
+    /// To scale: where the axis leaves its one scale (zoomed bursts, idle breaks).
+    pub stretches: Vec<Stretch>,
 }
 
 impl Layout {
@@ -339,7 +378,11 @@ impl Layout {
         let arrows = self.arrows.iter().map(|a| &a.label);
         let notes = self.notes.iter().map(|n| &n.text);
         let legend = self.legend.iter().map(|e| &e.text);
-        let ticks = self.ticks.iter().filter_map(|t| t.label.as_ref());
+        let ticks = self
+            .ticks
+            .iter()
+            .filter_map(|t| t.label.as_ref())
+            .chain(self.stretches.iter().filter_map(|s| s.label.as_ref()));
         lanes
             .chain(std::iter::once(&self.gutter_title))
             .chain(rows)
@@ -365,7 +408,14 @@ impl Layout {
                 .iter()
                 .filter_map(|t| t.label.as_ref().map(|l| l.rect)),
         );
+        out.extend(
+            self.stretches
+                .iter()
+                .filter_map(|s| s.label.as_ref().map(|l| l.rect)),
+        );
         out.push(self.gutter_title.rect);
+        // Empty labels (rows sharing a line, arrows sharing a group's label) take no room.
+        out.retain(|r| r.width() > 0.0 && r.height() > 0.0);
         out
     }
 

@@ -51,7 +51,10 @@ pub(super) enum Piece {
     Arrow {
         from: usize,
         to: usize,
+        /// Empty for all but the first send of a group.
         label: String,
+        /// The first send of its fan-out or fan-in, if it belongs to one.
+        group: Option<usize>,
     },
     /// An arrow ends here (it has no label of its own).
     ArrowEnd,
@@ -86,21 +89,97 @@ fn arrow_label(e: &TraceEvent) -> String {
     }
 }
 
+/// Fan-outs and fan-ins: sends with one label at one instant, from one node to several (or from
+/// several to one), with nothing but deliveries between them. Returns each send's group leader
+/// (the group's first send) for groups of two or more.
+pub(super) fn groups(events: &[TraceEvent]) -> Vec<Option<usize>> {
+    let mut leader: Vec<Option<usize>> = vec![None; events.len()];
+    // (leader, last member, fan-out?) of the group that may still grow.
+    let mut open: Option<(usize, usize, Option<bool>)> = None;
+    for (i, e) in events.iter().enumerate() {
+        match e.kind {
+            EventKind::Deliver | EventKind::Lost => continue,
+            EventKind::Send => {}
+            _ => {
+                open = None;
+                continue;
+            }
+        }
+        if let Some((l, _, out)) = open {
+            let first = &events[l];
+            let same = first.label == e.label && first.time_ms == e.time_ms;
+            let fan_out = first.from == e.from && first.to != e.to;
+            let fan_in = first.to == e.to && first.from != e.from;
+            let joins = same
+                && match out {
+                    None => fan_out || fan_in,
+                    Some(true) => fan_out,
+                    Some(false) => fan_in,
+                };
+            if joins {
+                leader[l] = Some(l);
+                leader[i] = Some(l);
+                open = Some((l, i, Some(fan_out)));
+                continue;
+            }
+        }
+        open = Some((i, i, None));
+    }
+    leader
+}
+
+/// The one label of a group of sends led by `lead`: the label, the count and who takes part.
+fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize) -> String {
+    let members: Vec<&TraceEvent> = leader
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| **l == Some(lead))
+        .map(|(i, _)| &trace.events[i])
+        .collect();
+    let first = &trace.events[lead];
+    let fan_out = members.iter().all(|m| m.from == first.from);
+    let names: Vec<&str> = members
+        .iter()
+        .map(|m| trace.name(if fan_out { m.to } else { m.from }))
+        .collect();
+    let who = if names.len() > 3 {
+        format!("{} ({}…{})", names.len(), names[0], names[names.len() - 1])
+    } else {
+        names.join(", ")
+    };
+    if fan_out {
+        format!("{} → {who}", arrow_label(first))
+    } else {
+        format!("{} ×{} from {who}", arrow_label(first), names.len())
+    }
+}
+
 /// What each event of `trace` draws; `lane_of` maps a node to its lane.
 pub(super) fn pieces(trace: &Trace, links: &[Link], lane_of: &[Option<usize>]) -> Vec<Piece> {
+    let leader = groups(&trace.events);
+    let tokens = last_tokens(&trace.events);
     let lane_for = |node: NodeId| lane_of.get(usize::from(node)).copied().flatten();
     let lanes = lane_of.iter().flatten().count();
     trace
         .events
         .iter()
         .zip(links)
-        .map(|(e, link)| match (e.kind, link) {
+        .enumerate()
+        .map(|(i, (e, link))| match (e.kind, link) {
             (EventKind::Send, _) | (_, Link::End(None)) => {
                 match (lane_for(e.from), lane_for(e.to)) {
                     (Some(from), Some(to)) => Piece::Arrow {
                         from,
                         to,
-                        label: arrow_label(e),
+                        label: match leader[i] {
+                            Some(l) if l == i => group_label(trace, &leader, l),
+                            Some(_) => String::new(),
+                            None => match tokens[i] {
+                                Some(t) => format!("{} · db last_token={t}", arrow_label(e)),
+                                None => arrow_label(e),
+                            },
+                        },
+                        group: leader[i],
                     },
                     _ => Piece::Nothing,
                 }
@@ -140,6 +219,48 @@ pub(super) fn worker_indices(trace: &Trace) -> Vec<Option<usize>> {
                 next += 1;
                 next - 1
             })
+        })
+        .collect()
+}
+
+/// For each event: whether it is the database's reply to a write that paid payouts a second time
+/// (a duplicate event from the same node at the same instant comes first).
+pub(super) fn duplicate_replies(events: &[TraceEvent]) -> Vec<bool> {
+    let mut out = vec![false; events.len()];
+    let mut duplicate: Option<(NodeId, u64)> = None;
+    for (i, e) in events.iter().enumerate() {
+        match e.tag {
+            Some(Tag::Duplicate { .. }) => duplicate = Some((e.from, e.time_ms)),
+            Some(Tag::WriteAccepted { .. }) => {
+                out[i] = duplicate == Some((e.from, e.time_ms));
+                duplicate = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// For each database reply accepting a write with a token, the database's `last_token` after it:
+/// a reader sees why a later token is refused (it is below) or passes (it is not).
+pub(super) fn last_tokens(events: &[TraceEvent]) -> Vec<Option<u64>> {
+    let mut last: BTreeMap<NodeId, u64> = BTreeMap::new();
+    events
+        .iter()
+        .map(|e| match e.tag {
+            Some(Tag::WriteAccepted { token: Some(t), .. }) => {
+                let now = t.max(last.get(&e.from).copied().unwrap_or(0));
+                last.insert(e.from, now);
+                Some(now)
+            }
+            Some(Tag::AccessRejected {
+                last_token: Some(t),
+                ..
+            }) => {
+                last.insert(e.from, t);
+                None
+            }
+            _ => None,
         })
         .collect()
 }

@@ -1,6 +1,6 @@
 //! Time marks for the to-scale mode: round times, where they fall among the rows.
 
-use super::{Row, Tick};
+use super::{Row, Stretch, StretchKind, Tick};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{Align, TextBox};
@@ -44,8 +44,64 @@ fn label(t: u64, step: u64) -> String {
     }
 }
 
-/// Round times across the rows, labelled at `label_x` where labels do not crowd each other.
-pub(super) fn ticks(rows: &[Row], ms_scale: f64, label_x: f64) -> Vec<Tick> {
+/// Where the time axis leaves its scale: bursts of events pushed apart for their labels (local
+/// zooms) and idle stretches cut short (breaks). `lines` are each line's y and time, top to bottom;
+/// `breaks` the lines after which the axis breaks.
+pub(super) fn stretches(
+    lines: &[(f64, u64)],
+    ms_scale: f64,
+    breaks: &[usize],
+    label_x: f64,
+) -> Vec<Stretch> {
+    let mut out: Vec<Stretch> = Vec::new();
+    for (k, w) in lines.windows(2).enumerate() {
+        let ((y0, t0), (y1, t1)) = (w[0], w[1]);
+        let kind = if breaks.contains(&k) {
+            StretchKind::Break
+        } else if y1 - y0 > t1.saturating_sub(t0) as f64 * ms_scale + 0.5 {
+            StretchKind::Zoom
+        } else {
+            continue;
+        };
+        match out.last_mut() {
+            Some(last) if last.kind == kind && kind == StretchKind::Zoom && last.y1 == y0 => {
+                last.y1 = y1;
+                last.to_ms = t1;
+            }
+            _ => out.push(Stretch {
+                kind,
+                y0,
+                y1,
+                from_ms: t0,
+                to_ms: t1,
+                label: None,
+            }),
+        }
+    }
+    let mut last: Option<Rect> = None;
+    for s in &mut out {
+        let text = match s.kind {
+            StretchKind::Zoom => format!("zoom: {} ms", s.to_ms - s.from_ms),
+            StretchKind::Break => format!("≈ {:.1} s idle", (s.to_ms - s.from_ms) as f64 / 1000.0),
+        };
+        let b = TextBox::new(
+            text,
+            style::GUTTER_SIZE,
+            Align::Left,
+            Point::new(label_x + 14.0, (s.y0 + s.y1) / 2.0),
+            TICK_PAD,
+        );
+        if last.is_none_or(|l| l.y1 + 4.0 <= b.rect.y0) {
+            last = Some(b.rect);
+            s.label = Some(b);
+        }
+    }
+    out
+}
+
+/// Round times across the rows, labelled at `label_x` where labels do not crowd each other or
+/// the stretches' labels; none inside a zoom or a break.
+pub(super) fn ticks(rows: &[Row], ms_scale: f64, label_x: f64, stretches: &[Stretch]) -> Vec<Tick> {
     let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
         return Vec::new();
     };
@@ -54,7 +110,8 @@ pub(super) fn ticks(rows: &[Row], ms_scale: f64, label_x: f64) -> Vec<Tick> {
     let mut last_label: Option<Rect> = None;
     let mut t = first.time_ms.div_ceil(step) * step;
     while t <= last.time_ms {
-        if let Some(y) = y_at(rows, t) {
+        let inside = |y: f64| stretches.iter().any(|s| y > s.y0 - 1.0 && y < s.y1 + 1.0);
+        if let Some(y) = y_at(rows, t).filter(|&y| !inside(y)) {
             let b = TextBox::new(
                 label(t, step),
                 style::GUTTER_SIZE,
@@ -62,7 +119,11 @@ pub(super) fn ticks(rows: &[Row], ms_scale: f64, label_x: f64) -> Vec<Tick> {
                 Point::new(label_x, y),
                 TICK_PAD,
             );
-            let crowded = last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0);
+            let crowded = last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
+                || stretches
+                    .iter()
+                    .filter_map(|s| s.label.as_ref())
+                    .any(|l| l.rect.inflate(2.0).overlaps(&b.rect));
             if !crowded {
                 last_label = Some(b.rect);
             }

@@ -19,6 +19,8 @@ pub struct Interval {
     pub to_ms: u64,
     /// Still going at the last step shown.
     pub open: bool,
+    /// The fencing token or revision of the grant (or belief) the interval stands for.
+    pub token: Option<u64>,
 }
 
 /// What a row shows.
@@ -61,6 +63,30 @@ pub struct LeaseMark {
     pub kind: MarkKind,
 }
 
+/// Something that happened to a node or the network: a crash, a restart, a failover, a clock jump,
+/// a new leader, a partition or its end.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Incident {
+    pub at_ms: u64,
+    /// "redis-2 crashes", "redis-3 clock +9000 ms", ...
+    pub text: String,
+}
+
+/// A worker's message that spent a long time in the network (at least [`LONG_FLIGHT_MS`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Flight {
+    pub worker_index: usize,
+    /// The row it is drawn on (the worker's belief row).
+    pub row: usize,
+    pub from_ms: u64,
+    /// None while still in the network at the last step shown.
+    pub to_ms: Option<u64>,
+    pub label: String,
+}
+
+/// Messages in the network at least this long are drawn on the chart.
+pub const LONG_FLIGHT_MS: u64 = 100;
+
 /// The whole chart.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct LeaseChart {
@@ -76,6 +102,23 @@ pub struct LeaseChart {
     pub total_steps: usize,
     /// How many lock-service nodes must record a holder for the service to "say" it holds.
     pub quorum: usize,
+    /// The end of the whole run: the time axis ends here at every step, so stepping never
+    /// rescales it.
+    pub axis_end_ms: u64,
+    pub incidents: Vec<Incident>,
+    pub flights: Vec<Flight>,
+    /// What the database did up to the last step shown: writes accepted, writes refused,
+    /// payouts paid twice and the money.
+    pub so_far: SoFar,
+}
+
+/// The database's record up to the last step shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SoFar {
+    pub writes_accepted: u32,
+    pub writes_rejected: u32,
+    pub payouts_paid_twice: u32,
+    pub cents_paid_twice: u64,
 }
 
 /// Intervals in which `count(t) >= need`, given +1/-1 changes at instants (in order).
@@ -94,6 +137,7 @@ fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interv
                         from_ms: s,
                         to_ms: t,
                         open: false,
+                        token: None,
                     });
                 }
             }
@@ -105,6 +149,7 @@ fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interv
             from_ms: s,
             to_ms: end.max(s),
             open: true,
+            token: None,
         });
     }
     out
@@ -174,7 +219,39 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let mut service_marks: Vec<(String, u64, MarkKind)> = Vec::new();
     let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
     let mut last_writer: Option<usize> = None;
+    let mut incidents = Vec::new();
+    let mut so_far = SoFar::default();
     for e in events {
+        let who = name(usize::from(e.from)).to_string();
+        let incident = match &e.tag {
+            Some(Tag::Crashed) => Some(format!("{who} crashes")),
+            Some(Tag::Restarted { persistent }) => Some(if *persistent {
+                format!("{who} restarts")
+            } else {
+                format!("{who} restarts empty")
+            }),
+            Some(Tag::FailedOver) => Some(format!("{who} becomes master")),
+            Some(Tag::ClockJumped { by_ms }) => Some(format!("{who} clock {by_ms:+} ms")),
+            Some(Tag::Leader { term }) => Some(format!("{who} leader (term {term})")),
+            Some(Tag::Partition { .. }) => Some("partition".to_string()),
+            Some(Tag::Healed) => Some("partition healed".to_string()),
+            _ => None,
+        };
+        if let Some(text) = incident {
+            incidents.push(Incident {
+                at_ms: e.time_ms,
+                text,
+            });
+        }
+        match e.tag {
+            Some(Tag::WriteAccepted { .. }) => so_far.writes_accepted += 1,
+            Some(Tag::AccessRejected { write: true, .. }) => so_far.writes_rejected += 1,
+            Some(Tag::Duplicate { payouts, cents }) => {
+                so_far.payouts_paid_twice += payouts;
+                so_far.cents_paid_twice += cents;
+            }
+            _ => {}
+        }
         let node = usize::from(e.from);
         let t = e.time_ms;
         if e.kind == EventKind::Deliver
@@ -312,7 +389,78 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     }
     danger.sort_by_key(|d| (d.from_ms, d.to_ms));
 
+    // Tokens: each interval carries the token of the grant or belief that began it.
+    for row in &mut rows {
+        for iv in &mut row.intervals {
+            iv.token = events
+                .iter()
+                .rev()
+                .filter(|e| e.time_ms <= iv.from_ms)
+                .filter_map(|e| match (&row.kind, &e.tag) {
+                    (LeaseRowKind::ServiceHolds, Some(Tag::ServiceGrants { holder, token }))
+                        if *holder == row.worker =>
+                    {
+                        Some(*token)
+                    }
+                    (LeaseRowKind::Believes, Some(Tag::Believes { token }))
+                        if name(usize::from(e.from)) == row.worker =>
+                    {
+                        Some(*token)
+                    }
+                    _ => None,
+                })
+                .next()
+                .flatten();
+        }
+    }
+
+    // Workers' messages that spend long in the network.
+    let mut flights = Vec::new();
+    let mut sent: BTreeMap<u64, usize> = BTreeMap::new();
+    for (i, e) in events.iter().enumerate() {
+        match (e.kind, e.message) {
+            (EventKind::Send, Some(m)) => {
+                sent.insert(m, i);
+            }
+            (EventKind::Deliver | EventKind::Lost, Some(m)) => {
+                if let Some(s) = sent.remove(&m) {
+                    let send = &events[s];
+                    if e.time_ms - send.time_ms >= LONG_FLIGHT_MS {
+                        flights.push((s, Some(e.time_ms)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    flights.extend(sent.values().map(|&s| (s, None)));
+    let flights: Vec<Flight> = flights
+        .into_iter()
+        .filter_map(|(s, to_ms)| {
+            let send = &events[s];
+            let w = usize::from(send.from);
+            let k = workers.iter().position(|&x| x == w)?;
+            let row = *row_of.get(&(w, 1))?;
+            let long = to_ms.unwrap_or(end_ms).saturating_sub(send.time_ms) >= LONG_FLIGHT_MS;
+            long.then(|| Flight {
+                worker_index: k,
+                row,
+                from_ms: send.time_ms,
+                to_ms,
+                label: format!("{} in flight", send.label),
+            })
+        })
+        .collect();
+
     LeaseChart {
+        axis_end_ms: trace
+            .events
+            .last()
+            .map_or(start_ms, |e| e.time_ms)
+            .max(end_ms),
+        incidents,
+        flights,
+        so_far,
         start_ms,
         end_ms,
         rows,
@@ -339,7 +487,8 @@ mod tests {
             [Interval {
                 from_ms: 5,
                 to_ms: 7,
-                open: false
+                open: false,
+                token: None,
             }]
         );
         assert_eq!(
@@ -347,7 +496,8 @@ mod tests {
             [Interval {
                 from_ms: 0,
                 to_ms: 20,
-                open: true
+                open: true,
+                token: None,
             }]
         );
     }

@@ -14,7 +14,7 @@ use crate::text::{self, Align, TextBox};
 
 const WIDTH: f64 = 1600.0;
 const MARGIN: f64 = 24.0;
-const ROW_H: f64 = 46.0;
+const ROW_H: f64 = 54.0;
 const BAR_H: f64 = 24.0;
 const GROUP_GAP: f64 = 14.0;
 const LABEL_SIZE: f64 = 16.0;
@@ -36,6 +36,8 @@ pub struct LeasePage {
     pub swatches: Vec<(Swatch, Rect)>,
     /// The verdict's symbol.
     pub verdict_mark: Option<(MarkKind, Point)>,
+    /// Where each incident's marker goes: its x and its label's y.
+    pub incidents: Vec<(f64, f64)>,
     t0: u64,
     t1: u64,
 }
@@ -169,8 +171,28 @@ impl LeasePage {
             });
             ry += ROW_H;
         }
+        // A row for what happened to nodes and the network, if anything did.
+        let incident_y = (!chart.incidents.is_empty()).then(|| {
+            ry += GROUP_GAP;
+            texts.push(PageText {
+                text: TextBox::new(
+                    "nodes & network",
+                    LABEL_SIZE,
+                    Align::Right,
+                    Point::new(label_right, ry + ROW_H / 2.0),
+                    0.0,
+                ),
+                color: style::MUTED,
+            });
+            ry += ROW_H * 1.5;
+            ry - ROW_H * 1.5
+        });
         let plot = Rect::new(plot_x0, plot_top, plot_x1, ry.max(plot_top + ROW_H));
-        let (t0, t1) = (chart.start_ms, chart.end_ms.max(chart.start_ms + 1));
+        // The whole run's time, at every step: stepping never rescales the axis.
+        let (t0, t1) = (
+            chart.start_ms,
+            chart.axis_end_ms.max(chart.end_ms).max(chart.start_ms + 1),
+        );
         let mut page = LeasePage {
             width: WIDTH,
             height: 0.0,
@@ -180,9 +202,82 @@ impl LeasePage {
             ticks: Vec::new(),
             swatches: Vec::new(),
             verdict_mark: None,
+            incidents: Vec::new(),
             t0,
             t1,
         };
+        // Incident labels in up to three levels, each clear of the one before on its level.
+        if let Some(top) = incident_y {
+            let mut ends: [f64; 3] = [f64::MIN; 3];
+            for inc in &chart.incidents {
+                let x = page.x(inc.at_ms);
+                let w = text::width(&inc.text, style::GUTTER_SIZE);
+                let x0 = (x - w / 2.0).clamp(plot.x0, (plot.x1 - w).max(plot.x0));
+                let level = (0..3).find(|&k| ends[k] + 8.0 <= x0);
+                let Some(level) = level else {
+                    continue;
+                };
+                ends[level] = x0 + w;
+                let cy = top + 10.0 + level as f64 * 20.0;
+                page.incidents.push((x, cy));
+                page.texts.push(PageText {
+                    text: TextBox::new(
+                        inc.text.clone(),
+                        style::GUTTER_SIZE,
+                        Align::Left,
+                        Point::new(x0, cy),
+                        0.0,
+                    ),
+                    color: style::TEXT,
+                });
+            }
+        }
+        // Tokens inside the bars wide enough for them; long flights' labels under their line.
+        for (row, &cy) in chart.rows.iter().zip(&page.row_y) {
+            for iv in &row.intervals {
+                let Some(token) = iv.token else {
+                    continue;
+                };
+                let (x0, x1) = (page.x(iv.from_ms), page.x(iv.to_ms));
+                let t = format!("{token}");
+                if text::width(&t, style::GUTTER_SIZE) + 8.0 <= x1 - x0 {
+                    let color = if row.kind == LeaseRowKind::Believes {
+                        style::BACKGROUND
+                    } else {
+                        style::TEXT
+                    };
+                    page.texts.push(PageText {
+                        text: TextBox::new(
+                            t,
+                            style::GUTTER_SIZE,
+                            Align::Left,
+                            Point::new(x0 + 4.0, cy),
+                            0.0,
+                        )
+                        .bold(),
+                        color,
+                    });
+                }
+            }
+        }
+        for f in &chart.flights {
+            let Some(&cy) = page.row_y.get(f.row) else {
+                continue;
+            };
+            let x0 = page.x(f.from_ms);
+            let w = text::width(&f.label, style::GUTTER_SIZE);
+            let x0 = x0.min(plot.x1 - w).max(plot.x0);
+            page.texts.push(PageText {
+                text: TextBox::new(
+                    f.label.clone(),
+                    style::GUTTER_SIZE,
+                    Align::Left,
+                    Point::new(x0, cy + BAR_H / 2.0 + 14.0),
+                    0.0,
+                ),
+                color: style::tone(Tone::Worker(f.worker_index)),
+            });
+        }
 
         // Time axis.
         let step = tick_step(t1 - t0);
@@ -300,8 +395,36 @@ impl LeasePage {
         }
         y += kinds.len().div_ceil(columns) as f64 * row_h + 20.0;
 
-        // Verdict.
-        if let Some(v) = &caption.verdict {
+        // Verdict: of the whole run, or in a step render what the database did so far.
+        if chart.steps_shown < chart.total_steps {
+            let f = chart.so_far;
+            let mut line = format!(
+                "So far (step {} of {}): writes accepted {}, refused by fencing {}",
+                chart.steps_shown, chart.total_steps, f.writes_accepted, f.writes_rejected
+            );
+            if f.payouts_paid_twice > 0 {
+                line.push_str(&format!(
+                    "; {} payouts paid twice ({})",
+                    f.payouts_paid_twice,
+                    lockstep_core::actors::db::money(f.cents_paid_twice)
+                ));
+            }
+            let color = if f.payouts_paid_twice > 0 {
+                style::DANGER
+            } else {
+                style::TEXT
+            };
+            y = Column::write_at(
+                &mut page.texts,
+                MARGIN,
+                text_w,
+                y,
+                &line,
+                style::VERDICT_SIZE,
+                true,
+                color,
+            );
+        } else if let Some(v) = &caption.verdict {
             let (headline, color, mark, lines) = verdict_text(v);
             let h = text::line_height(style::VERDICT_SIZE);
             page.verdict_mark = Some((mark, Point::new(MARGIN + 12.0, y + h / 2.0)));
@@ -447,7 +570,39 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 }
             }
         }
-        // Marks at (nearly) the same instant on a row sit side by side.
+        // Incidents: a line down the chart at the instant, ending at its label.
+        for &(x, cy) in &page.incidents {
+            p.line(
+                &[Point::new(x, plot.y0), Point::new(x, cy - 8.0)],
+                style::GLOBAL_BORDER,
+                1,
+                0.8,
+            )?;
+        }
+        // Long flights: a line from send to arrival under the worker's belief row.
+        for f in &chart.flights {
+            if let Some(&cy) = page.row_y.get(f.row) {
+                let y = cy + BAR_H / 2.0 + 4.0;
+                let (x0, x1) = (page.x(f.from_ms), page.x(f.to_ms.unwrap_or(chart.end_ms)));
+                let c = style::tone(Tone::Worker(f.worker_index));
+                p.line(&[Point::new(x0, y), Point::new(x1, y)], c, 3, 1.0)?;
+                p.circle(Point::new(x0, y), 3.0, c, true, 1)?;
+                if f.to_ms.is_some() {
+                    p.polygon(
+                        &[
+                            Point::new(x1, y),
+                            Point::new(x1 - 8.0, y - 5.0),
+                            Point::new(x1 - 8.0, y + 5.0),
+                        ],
+                        c,
+                        1.0,
+                    )?;
+                } else {
+                    p.mark(MarkKind::InFlight, Point::new(x1, y), c)?;
+                }
+            }
+        }
+        // Marks at (nearly) the same instant on a row sit side by side, inside the axis.
         let mut last: Option<(usize, f64)> = None;
         for m in &chart.marks {
             if let Some(&cy) = page.row_y.get(m.row) {
@@ -458,6 +613,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 {
                     x = prev + 24.0;
                 }
+                let x = x.min(plot.x1 - 10.0);
                 last = Some((m.row, x));
                 p.mark(m.kind, Point::new(x, cy), style::INFRA)?;
             }

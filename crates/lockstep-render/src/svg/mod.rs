@@ -347,6 +347,47 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         }
     }
 
+    // Where the axis leaves its scale: a bracket beside a zoomed burst, a double zigzag across
+    // the lanes for an idle break.
+    for st in &l.stretches {
+        let x = st
+            .label
+            .as_ref()
+            .map_or(l.area.x1 + 14.0, |lb| lb.rect.x0 - 8.0);
+        match st.kind {
+            layout::StretchKind::Zoom => {
+                p.line(
+                    &[
+                        Point::new(x - 5.0, st.y0),
+                        Point::new(x, st.y0),
+                        Point::new(x, st.y1),
+                        Point::new(x - 5.0, st.y1),
+                    ],
+                    style::CURRENT_POINTER,
+                    2,
+                    1.0,
+                )?;
+            }
+            layout::StretchKind::Break => {
+                let mid = (st.y0 + st.y1) / 2.0;
+                for dy in [-4.0, 4.0] {
+                    let mut pts = Vec::new();
+                    let mut px = l.area.x0;
+                    let mut up = true;
+                    while px <= x {
+                        pts.push(Point::new(px, mid + dy + if up { -5.0 } else { 5.0 }));
+                        px += 12.0;
+                        up = !up;
+                    }
+                    p.line(&pts, style::MUTED, 2, 1.0)?;
+                }
+            }
+        }
+        if let Some(lb) = &st.label {
+            p.text(lb, style::MUTED)?;
+        }
+    }
+
     // Bands behind everything: highlighted rows, then the danger zone.
     let band = |row: usize| {
         l.rows.get(row).map(|r| {
@@ -363,14 +404,15 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             match h.kind {
                 HighlightKind::Current => p.fill_rect(r, style::CURRENT, 0.6)?,
                 HighlightKind::RejectedAccess | HighlightKind::DuplicatePayout => {
-                    p.fill_rect(r, style::DANGER, 0.08)?
+                    p.fill_rect(r, style::DANGER, 0.14)?
                 }
             }
         }
     }
     for s in &l.spans {
         if let SpanKind::Overlap { .. } = s.kind {
-            p.fill_rect(s.rect, style::DANGER, 0.07)?;
+            // Strong enough to survive a washed-out projector.
+            p.fill_rect(s.rect, style::DANGER, 0.16)?;
             let bar = Rect::new(s.rect.x0, s.rect.y0, s.rect.x0 + 6.0, s.rect.y1);
             p.fill_rect(bar, style::DANGER, 0.9)?;
         }
@@ -566,7 +608,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
                 p.stroke_rect(r, worker0, 1)?;
             }
             LegendKind::Overlap => {
-                p.fill_rect(s, style::DANGER, 0.12)?;
+                p.fill_rect(s, style::DANGER, 0.16)?;
                 p.fill_rect(Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1), style::DANGER, 0.9)?;
             }
             LegendKind::Paused => {

@@ -1,0 +1,523 @@
+//! Puts every event on a line. Logical time: a line per step of the story, shared by events that
+//! do not get in each other's way (a message's send and delivery, a fan-out, unrelated events
+//! within a millisecond). To scale: lines sit at their time on one fixed scale, except in bursts
+//! (lines pushed apart to make room: a marked local zoom) and long idle stretches (a marked break).
+
+use std::collections::BTreeMap;
+
+use lockstep_core::trace::{Tag, TraceEvent};
+
+use super::TimeMode;
+use super::frame::Frame;
+use super::pack::{Board, Item, Kind, Shape};
+use super::pieces::{Link, Piece};
+use crate::geom::{Point, Rect};
+use crate::text::TextBox;
+
+/// Distance between two lines.
+pub(super) const PITCH: f64 = 36.0;
+/// Events this close in time may share a line or swap places in logical time.
+const JOIN_MS: u64 = 1;
+/// In to-scale mode, an event may join a line this close to its own time on the scale (px).
+const JOIN_PX: f64 = 3.0;
+/// Idle stretches at least this long (with no message in flight) become axis breaks...
+pub(super) const BREAK_MS: u64 = 10_000;
+/// ...drawn this tall.
+pub(super) const BREAK_H: f64 = 72.0;
+/// How many fresh lines a slanted arrow may go down to find a path clear of labels.
+const MAX_FRESH: usize = 12;
+/// Half the height of a level shaft's box and of an arrow head's box.
+const SHAFT_HALF: f64 = 3.0;
+const HEAD_HALF: f64 = 8.0;
+const HEAD_LEN: f64 = 16.0;
+
+/// One line of the drawing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Line {
+    pub y: f64,
+    /// Time of the first event put on it.
+    pub time_ms: u64,
+}
+
+/// Where everything went.
+#[derive(Debug, Default)]
+pub(super) struct Placed {
+    pub line_of: Vec<usize>,
+    pub lines: Vec<Line>,
+    /// Each note's box and text (notes may sit beside their lane to share a line).
+    pub notes: Vec<Option<(Rect, TextBox)>>,
+    /// Each send's label.
+    pub labels: Vec<Option<TextBox>>,
+    /// Lines after which the axis breaks (to scale).
+    pub breaks: Vec<usize>,
+}
+
+impl Placed {
+    pub fn y(&self, event: usize) -> f64 {
+        self.lines[self.line_of[event]].y
+    }
+}
+
+/// What the placer needs to know.
+pub(super) struct Input<'a> {
+    pub events: &'a [TraceEvent],
+    pub links: &'a [Link],
+    pub pieces: &'a [Piece],
+    pub frame: &'a Frame,
+    pub lanes: usize,
+    pub mode: TimeMode,
+    pub ms_scale: f64,
+    pub origin: f64,
+}
+
+struct Placer<'a> {
+    input: &'a Input<'a>,
+    board: Board,
+    out: Placed,
+    /// Per lane: the last line used and the group it was used by.
+    lane_last: Vec<Option<(usize, Option<usize>)>>,
+    /// The level shaft reserved by each send still in the network.
+    reserved: Vec<Option<usize>>,
+    in_flight: usize,
+    /// Drawn labels and notes that may slide sideways to let a slanted arrow through: board id ->
+    /// the event that drew it.
+    movable: BTreeMap<usize, usize>,
+    /// Whether each send's arrow ended on its own line (its label may then slide along it).
+    level: Vec<bool>,
+}
+
+/// Whether a send carries a mark beside its sender.
+fn marked(e: &TraceEvent) -> bool {
+    matches!(
+        e.tag,
+        Some(
+            Tag::WriteAccepted { .. }
+                | Tag::AccessRejected { .. }
+                | Tag::Renewed
+                | Tag::Delayed { .. }
+        )
+    )
+}
+
+impl Placer<'_> {
+    fn join_ms(&self) -> u64 {
+        match self.input.mode {
+            TimeMode::Logical => JOIN_MS,
+            TimeMode::ToScale => JOIN_MS.max((JOIN_PX / self.input.ms_scale.max(1e-9)) as u64),
+        }
+    }
+
+    /// The first line an event at `t` may use: after every line begun by an earlier event (lines
+    /// are begun in time order).
+    fn time_bound(&self, t: u64) -> usize {
+        let limit = t.saturating_sub(self.join_ms());
+        self.out.lines.partition_point(|l| l.time_ms < limit)
+    }
+
+    /// The first line `lane` may use for an event of `group`.
+    fn lane_bound(&self, lane: usize, group: Option<usize>) -> usize {
+        match self.lane_last.get(lane).copied().flatten() {
+            Some((line, g)) if group.is_some() && g == group => line,
+            Some((line, _)) => line + 1,
+            None => 0,
+        }
+    }
+
+    fn use_lane(&mut self, lane: usize, line: usize, group: Option<usize>) {
+        if let Some(slot) = self.lane_last.get_mut(lane) {
+            *slot = Some((line, group));
+        }
+    }
+
+    /// Line `c`, making it (and any before it) if it does not exist yet. To scale, a new line goes
+    /// at its time on the scale, or lower to keep the pitch; after a long idle stretch, a break.
+    fn line(&mut self, c: usize, t: u64) -> f64 {
+        while self.out.lines.len() <= c {
+            let y = match self.out.lines.last() {
+                None => self.input.origin,
+                Some(last) => {
+                    let gap = t.saturating_sub(last.time_ms);
+                    match self.input.mode {
+                        TimeMode::Logical => last.y + PITCH,
+                        TimeMode::ToScale if gap >= BREAK_MS && self.in_flight == 0 => {
+                            self.out.breaks.push(self.out.lines.len() - 1);
+                            last.y + BREAK_H
+                        }
+                        TimeMode::ToScale => {
+                            (last.y + gap as f64 * self.input.ms_scale).max(last.y + PITCH)
+                        }
+                    }
+                }
+            };
+            self.out.lines.push(Line { y, time_ms: t });
+        }
+        self.out.lines[c].y
+    }
+
+    /// Whether an event at `t` may join existing line `c`.
+    fn time_fits(&self, c: usize, t: u64) -> bool {
+        match self.input.mode {
+            TimeMode::Logical => true,
+            TimeMode::ToScale => {
+                let line = &self.out.lines[c];
+                t.abs_diff(line.time_ms) as f64 * self.input.ms_scale <= JOIN_PX
+                    || t.abs_diff(line.time_ms) <= JOIN_MS
+            }
+        }
+    }
+
+    /// Tries lines from `lb` down until `make` gives things that clash with nothing; a fresh line
+    /// is taken after `fresh_tries` fresh lines failed. Returns the line and its things.
+    fn find(
+        &mut self,
+        lb: usize,
+        t: u64,
+        fresh_tries: usize,
+        mut make: impl FnMut(&Self, usize, f64) -> Vec<Vec<Item>>,
+    ) -> (usize, Vec<Item>) {
+        let mut c = lb;
+        let mut fresh = 0;
+        loop {
+            let is_fresh = c >= self.out.lines.len();
+            if !is_fresh && !self.time_fits(c, t) {
+                c += 1;
+                continue;
+            }
+            let y = self.line(c, t);
+            let options = make(self, c, y);
+            if let Some(ok) = options.iter().find(|items| !self.board.any_clash(items)) {
+                return (c, ok.clone());
+            }
+            if is_fresh {
+                fresh += 1;
+                if fresh > fresh_tries {
+                    let first = options.into_iter().next().unwrap_or_default();
+                    return (c, first);
+                }
+            }
+            c += 1;
+        }
+    }
+
+    fn send(&mut self, i: usize, from: usize, to: usize, label: &str, group: Option<usize>) {
+        let e = &self.input.events[i];
+        let owner = group.unwrap_or(i);
+        let orphan = matches!(self.input.links[i], Link::End(None));
+        let mut lb = self.time_bound(e.time_ms).max(self.lane_bound(from, group));
+        if orphan {
+            lb = lb.max(self.lane_bound(to, group));
+        }
+        let frame = self.input.frame;
+        let (c, items) = self.find(lb, e.time_ms, 0, |_, _, y| {
+            let (xf, xt) = (frame.x(from), frame.x(to));
+            let mut items = vec![Item {
+                shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
+                kind: Kind::Shaft,
+                owner,
+            }];
+            if !label.is_empty() {
+                items.push(Item {
+                    shape: Shape::Box(frame.arrow_label(from, to, label, y).rect),
+                    kind: Kind::Text,
+                    owner,
+                });
+            }
+            if marked(e) {
+                let at = frame.mark_beside(from, to, y);
+                items.push(Item {
+                    shape: Shape::Box(Rect::new(at.x - 11.0, y - 11.0, at.x + 11.0, y + 11.0)),
+                    kind: Kind::Mark,
+                    owner,
+                });
+            }
+            if orphan {
+                items.push(head(frame, from, to, y, owner));
+            }
+            vec![items]
+        });
+        let y = self.out.lines[c].y;
+        for (k, item) in items.into_iter().enumerate() {
+            let text = item.kind == Kind::Text;
+            let id = self.board.add(item);
+            if k == 0 && !orphan {
+                self.reserved[i] = Some(id);
+            }
+            if text {
+                self.movable.insert(id, i);
+            }
+        }
+        if !label.is_empty() {
+            self.out.labels[i] = Some(frame.arrow_label(from, to, label, y));
+        }
+        self.out.line_of[i] = c;
+        self.use_lane(from, c, group);
+        if orphan {
+            self.use_lane(to, c, group);
+        } else {
+            self.in_flight += 1;
+        }
+    }
+
+    fn arrive(&mut self, i: usize, start: usize) {
+        let Piece::Arrow {
+            from, to, group, ..
+        } = self.input.pieces[start]
+        else {
+            // The send drew nothing (a node without a lane): keep the row in order.
+            self.nothing(i);
+            return;
+        };
+        let e = &self.input.events[i];
+        let owner = group.unwrap_or(start);
+        let ls = self.out.line_of[start];
+        let lb = self
+            .time_bound(e.time_ms)
+            .max(self.lane_bound(to, group))
+            .max(ls);
+        let frame = self.input.frame;
+        let mut c = lb;
+        let mut fresh = 0;
+        let items = loop {
+            let is_fresh = c >= self.out.lines.len();
+            if !is_fresh && !self.time_fits(c, e.time_ms) {
+                c += 1;
+                continue;
+            }
+            let y = self.line(c, e.time_ms);
+            let mut items = vec![head(frame, from, to, y, owner)];
+            if c != ls {
+                let a = Point::new(frame.x(from), self.out.lines[ls].y);
+                items.push(Item {
+                    shape: Shape::Segment(a, Point::new(frame.x(to), y)),
+                    kind: Kind::Shaft,
+                    owner,
+                });
+            }
+            if self.make_way(&items) {
+                break items;
+            }
+            if is_fresh {
+                fresh += 1;
+                let most = match self.input.mode {
+                    TimeMode::Logical => MAX_FRESH,
+                    TimeMode::ToScale => 3 * MAX_FRESH,
+                };
+                if fresh > most {
+                    break items;
+                }
+            }
+            c += 1;
+        };
+        if c == ls {
+            self.level[start] = true;
+        }
+        if c != ls
+            && let Some(id) = self.reserved[start].take()
+        {
+            self.board.remove(id);
+        }
+        for item in items {
+            self.board.add(item);
+        }
+        self.out.line_of[i] = c;
+        self.use_lane(to, c, group);
+        self.in_flight = self.in_flight.saturating_sub(1);
+    }
+
+    fn note(&mut self, i: usize, lanes: (usize, usize), text: &str, icon: bool) {
+        let e = &self.input.events[i];
+        let global = lanes.0 != lanes.1;
+        let mut lb = self.time_bound(e.time_ms);
+        for lane in lanes.0..=lanes.1 {
+            lb = lb.max(self.lane_bound(lane, None));
+        }
+        if global {
+            lb = lb.max(self.out.lines.len());
+        }
+        let frame = self.input.frame;
+        let (c, items) = self.find(lb, e.time_ms, 0, |_, _, y| {
+            let (rect, _) = frame.note(lanes, text, icon, y);
+            vec![vec![Item {
+                shape: Shape::Box(rect),
+                kind: Kind::Text,
+                owner: i,
+            }]]
+        });
+        for item in items {
+            let id = self.board.add(item);
+            if !global {
+                self.movable.insert(id, i);
+            }
+        }
+        let y = self.out.lines[c].y;
+        self.out.notes[i] = Some(frame.note(lanes, text, icon, y));
+        self.out.line_of[i] = c;
+        for lane in lanes.0..=lanes.1 {
+            self.use_lane(lane, c, None);
+        }
+    }
+
+    /// Whether `items` can be drawn, sliding labels and notes in their way sideways if need be
+    /// (each only to a place that clashes with nothing else). Slides nothing if it fails.
+    fn make_way(&mut self, items: &[Item]) -> bool {
+        let mut moves: Vec<(usize, Item)> = Vec::new();
+        for item in items {
+            for id in self.board.clashing(item) {
+                if moves.iter().any(|(m, _)| *m == id) {
+                    continue;
+                }
+                let Some(moved) = self.slide(id, items) else {
+                    return false;
+                };
+                moves.push((id, moved));
+            }
+        }
+        for (id, moved) in moves {
+            let Some(event) = self.movable.remove(&id) else {
+                continue;
+            };
+            self.board.remove(id);
+            let new_id = self.board.add(moved);
+            self.movable.insert(new_id, event);
+            let Shape::Box(r) = moved.shape else {
+                continue;
+            };
+            let old = self.board_rect_of(event);
+            let (dx, dy) = (r.x0 - old.x0, r.y0 - old.y0);
+            if let Some(l) = self.out.labels[event].as_mut() {
+                *l = l.shifted(dx, dy);
+            }
+            if let Some((rect, text)) = self.out.notes[event].as_mut() {
+                *rect = rect.shifted(dx, dy);
+                *text = text.shifted(dx, dy);
+            }
+        }
+        true
+    }
+
+    /// The box event `event`'s label or note has now.
+    fn board_rect_of(&self, event: usize) -> Rect {
+        self.out.labels[event]
+            .as_ref()
+            .map(|l| l.rect)
+            .or(self.out.notes[event].as_ref().map(|n| n.0))
+            .unwrap_or_default()
+    }
+
+    /// Where the label or note with board id `id` could go instead, clear of `items` and of
+    /// everything else: along its own level arrow, or sideways over its lane.
+    fn slide(&self, id: usize, items: &[Item]) -> Option<Item> {
+        let event = *self.movable.get(&id)?;
+        let item = self.board.get(id)?;
+        let Shape::Box(r) = item.shape else {
+            return None;
+        };
+        let frame = self.input.frame;
+        let mut shifts: Vec<(f64, f64)> = Vec::new();
+        match &self.input.pieces[event] {
+            Piece::Arrow { from, to, .. } if self.level[event] => {
+                let (xf, xt) = (frame.x(*from), frame.x(*to));
+                let (lo, hi) = if xt > xf {
+                    (xf + 20.0, xt - 20.0 - r.width())
+                } else {
+                    (xt + 20.0, xf - 20.0 - r.width())
+                };
+                if hi >= lo {
+                    let along = [hi - r.x0, (lo + hi) / 2.0 - r.x0, lo - r.x0];
+                    // Above the arrow first; below it (as close) if that is all that is free.
+                    let below = r.height() + 2.0 * 2.0;
+                    shifts.extend(along.map(|dx| (dx, 0.0)));
+                    shifts.push((0.0, below));
+                    shifts.extend(along.map(|dx| (dx, below)));
+                }
+            }
+            Piece::Note { lanes, .. } if lanes.0 == lanes.1 => {
+                let x = frame.x(lanes.0);
+                // Sideways while still over the lane, then just beside it.
+                for room in [12.0, -8.0] {
+                    let (left, right) = (x - room - r.x0, x + room - r.x1);
+                    for f in [0.25, 0.5, 1.0] {
+                        shifts.push((left * f, 0.0));
+                        shifts.push((right * f, 0.0));
+                    }
+                }
+            }
+            _ => {}
+        }
+        shifts.into_iter().find_map(|(dx, dy)| {
+            let moved = Item {
+                shape: Shape::Box(r.shifted(dx, dy)),
+                ..item
+            };
+            let clear = self.board.clashing(&moved).iter().all(|&o| o == id)
+                && !items.iter().any(|i| {
+                    let mut b = Board::default();
+                    b.add(*i);
+                    b.clashes(&moved)
+                })
+                && r.shifted(dx, 0.0).x0 >= frame.area_left;
+            clear.then_some(moved)
+        })
+    }
+
+    /// An event that draws nothing: on the line of the event before it.
+    fn nothing(&mut self, i: usize) {
+        let c = if i == 0 { 0 } else { self.out.line_of[i - 1] };
+        let t = self.input.events[i].time_ms;
+        self.line(c, t);
+        self.out.line_of[i] = c;
+    }
+}
+
+/// The box of an arrow head at `to` on the line at `y`.
+fn head(frame: &Frame, from: usize, to: usize, y: f64, owner: usize) -> Item {
+    let xt = frame.x(to);
+    let back = xt - frame.dir(from, to) * HEAD_LEN;
+    Item {
+        shape: Shape::Box(Rect::new(xt, y - HEAD_HALF, back, y + HEAD_HALF)),
+        kind: Kind::Shaft,
+        owner,
+    }
+}
+
+/// Places every event of the trace.
+pub(super) fn place(input: &Input) -> Placed {
+    let n = input.events.len();
+    let mut p = Placer {
+        input,
+        board: Board::default(),
+        out: Placed {
+            line_of: vec![0; n],
+            notes: vec![None; n],
+            labels: vec![None; n],
+            ..Placed::default()
+        },
+        lane_last: vec![None; input.lanes],
+        reserved: vec![None; n],
+        in_flight: 0,
+        movable: BTreeMap::new(),
+        level: vec![false; n],
+    };
+    for i in 0..n {
+        match (&input.pieces[i], input.links[i]) {
+            (
+                Piece::Arrow {
+                    from,
+                    to,
+                    label,
+                    group,
+                },
+                _,
+            ) => p.send(i, *from, *to, label, *group),
+            (Piece::ArrowEnd, Link::End(Some(start))) => p.arrive(i, start),
+            (
+                Piece::Note {
+                    lanes, text, icon, ..
+                },
+                _,
+            ) => p.note(i, *lanes, text, icon.is_some()),
+            _ => p.nothing(i),
+        }
+    }
+    p.out
+}

@@ -1,0 +1,83 @@
+//! Repeated retries fold into one labelled line (and unfold on request); the 1,000-message run's
+//! SVG stays smaller than Mermaid's SVG of it.
+
+mod common;
+
+use lockstep_core::{Run, Scenario, parse_scenario, run};
+use lockstep_render::{Caption, Options, TimeMode, layout, run_svg, timeline_svg};
+
+/// ../shared/bench/mermaid-bench/side-inputs/long-N.toml: A holds the lock for a long job, B
+/// retries every 100 ms until A releases (`work_ms` 1700 gives about 50 messages, 49200 about
+/// 1,000).
+fn long(work_ms: u64) -> (Scenario, Run) {
+    let toml = format!(
+        "name = \"long\"\ntitle = \"B waits while A holds the lock for a long job\"\n\
+         summary = \"A long job holds the lock; B retries every 100 ms until A releases.\"\n\
+         expect = \"safe\"\n\n[lock]\nkind = \"redis\"\nttl_ms = {}\n\n[resource]\nfencing = \"off\"\n\n\
+         [[workers]]\nname = \"A\"\nwork_ms = {work_ms}\n\n[[workers]]\nname = \"B\"\nstart_ms = 10\n\
+         retry_ms = 100\nacquire_timeout_ms = 3000000\n\n[limits]\nmax_time_ms = 3600000\nmax_events = 1000000\n",
+        work_ms + 10_000
+    );
+    let scenario = parse_scenario("long.toml", toml.as_bytes()).expect("valid scenario");
+    let run = run(&scenario);
+    (scenario, run)
+}
+
+#[test]
+fn retries_fold_into_one_line_and_unfold_on_request() {
+    let (_, run) = long(1700);
+    let messages = common::messages(&run.trace, usize::MAX);
+    for mode in [TimeMode::Logical, TimeMode::ToScale] {
+        let folded = layout(
+            &run.trace,
+            &Options {
+                time_mode: mode,
+                ..Options::default()
+            },
+        );
+        assert_eq!(folded.folds.len(), 1, "{mode:?}");
+        let f = &folded.folds[0];
+        assert!(f.text.starts_with("B retried "), "{}", f.text);
+        assert!(f.text.contains("ms apart"), "{}", f.text);
+        assert!(f.repeats >= 10 && f.period_ms >= 100, "{f:?}");
+        // Every folded row shares one line, with the note that says so.
+        let line = folded.rows[f.first].line;
+        assert!(folded.rows[f.first..=f.last].iter().all(|r| r.line == line));
+        assert!(folded.notes.iter().any(|n| n.text.text == f.text));
+        assert!(folded.arrows.len() < messages);
+        assert!(folded.overlapping_labels().is_empty());
+
+        let unfolded = layout(
+            &run.trace,
+            &Options {
+                time_mode: mode,
+                unfold_retries: true,
+                ..Options::default()
+            },
+        );
+        assert!(unfolded.folds.is_empty());
+        assert_eq!(unfolded.arrows.len(), messages);
+        assert!(unfolded.height > folded.height);
+    }
+}
+
+#[test]
+fn the_thousand_message_run_is_smaller_than_mermaids_svg() {
+    let (scenario, run) = long(49_200);
+    let messages = common::messages(&run.trace, usize::MAX);
+    assert!(messages > 900, "{messages} messages");
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    // Mermaid 12.3's SVG of the same run is 439,805 bytes.
+    assert!(svg.len() <= 439_805, "{} bytes", svg.len());
+    // Unfolded, every message is drawn, and still parses.
+    let all = timeline_svg(
+        &run.trace,
+        &Caption::titled("unfolded"),
+        &Options {
+            unfold_retries: true,
+            ..Options::default()
+        },
+    )
+    .expect("draws");
+    assert!(roxmltree::Document::parse(&all).is_ok());
+}

@@ -1,0 +1,56 @@
+//! Logical timelines compared with Mermaid's drawing of the same run: most are about 0.75x its
+//! height; a run with a long-delayed message makes room for its slanted arrow (up to 1.15x).
+
+mod common;
+
+use lockstep_render::{Options, layout, mermaid};
+
+/// The height of Mermaid 12.3's drawing of a `sequenceDiagram`, from its arrows and notes: fitted
+/// to Mermaid's SVGs of the 19 built-in runs (measured with ../shared/bench/mermaid-bench in
+/// Chromium; every estimate within 10 px).
+fn mermaid_height(text: &str) -> f64 {
+    let arrows = text
+        .lines()
+        .filter(|l| l.contains("->>") || l.contains("-x") || l.contains("-)"))
+        .count();
+    let notes = text.lines().filter(|l| l.contains("Note over")).count();
+    254.0 + 44.0 * arrows as f64 + 50.0 * notes as f64
+}
+
+#[test]
+fn logical_timelines_are_shorter_than_mermaids() {
+    let mut report = Vec::new();
+    let mut worst: f64 = 0.0;
+    let mut ratios = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        let theirs = mermaid_height(&mermaid(&run.trace, None));
+        let ratio = l.height / theirs;
+        worst = worst.max(ratio);
+        ratios.push(ratio);
+        report.push(format!(
+            "{id}: {:.0} px vs Mermaid {theirs:.0} px ({ratio:.2}x)",
+            l.height
+        ));
+    }
+    println!("{}", report.join("\n"));
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios[ratios.len() / 2];
+    assert!(worst <= 1.15, "{}", report.join("\n"));
+    assert!(median <= 0.8, "median {median:.2}x\n{}", report.join("\n"));
+}
+
+#[test]
+fn fenced_gc_pause_fits_a_slide_at_three_quarters_or_better() {
+    let (scenario, run) = common::load("fenced-gc-pause");
+    let l = layout(&run.trace, &Options::default());
+    let page =
+        lockstep_render::svg::Page::new(&l, &lockstep_render::Caption::for_run(&scenario, &run));
+    let scale = (1920.0 / page.width).min(1080.0 / page.height);
+    assert!(
+        scale >= 0.75,
+        "{}x{} fits 1920x1080 only at {scale:.2}",
+        page.width,
+        page.height
+    );
+}
