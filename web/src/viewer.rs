@@ -267,6 +267,8 @@ impl Viewer {
         Options {
             time_mode,
             upto_step: Some(self.pos()),
+            // Every event is a step here, so each needs its own row: no folded retries.
+            unfold_retries: true,
             ..Options::default()
         }
     }

@@ -134,6 +134,8 @@ impl Viewer {
         let options = Options {
             time_mode: self.time_mode,
             upto_step: Some(pos),
+            // Every event is a step here, so each needs its own row: no folded retries.
+            unfold_retries: true,
             ..Options::default()
         };
         self.layout = layout(&self.active().full, &options);
