@@ -43,6 +43,16 @@ pub fn seconds(ms: i64) -> String {
     format!("{sign}{}.{:03} s", ms / 1000, ms % 1000)
 }
 
+/// Time left on a key or lease. Past its expiry a Redis key is already gone for every client
+/// (PTTL answers -2) even before the server removes it, so a negative value reads "expired".
+fn ttl_left(ms: i64) -> String {
+    if ms < 0 {
+        "expired".into()
+    } else {
+        seconds(ms)
+    }
+}
+
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "-".into(), |v| v.to_string())
 }
@@ -81,7 +91,7 @@ pub fn items(i: &Inspection) -> Vec<Item> {
         let mut second = vec![field(
             format!("{k}/ttl"),
             "  ttl",
-            l.ttl_left_ms.map_or_else(|| "-".into(), seconds),
+            l.ttl_left_ms.map_or_else(|| "-".into(), ttl_left),
         )];
         if let Some(c) = l.counter {
             second.push(field(format!("{k}/counter"), "counter", c.to_string()));
@@ -210,7 +220,9 @@ impl Widget for Inspector<'_> {
                         if changed.contains(&f.key) {
                             spans.push(Span::styled(format!("*{}", f.value), theme::changed()));
                         } else {
-                            spans.push(Span::styled(f.value.clone(), theme::text()));
+                            // The star's column is kept, so a change does not push the line
+                            // past the pane's width and make everything below it jump.
+                            spans.push(Span::styled(format!(" {}", f.value), theme::text()));
                         }
                     }
                     Line::from(spans)
@@ -249,6 +261,12 @@ mod tests {
             "{changed:?}"
         );
         assert!(changed.iter().all(|k| !k.starts_with("db/")), "{changed:?}");
+    }
+
+    #[test]
+    fn a_ttl_past_its_expiry_reads_expired() {
+        assert_eq!(ttl_left(-5003), "expired");
+        assert_eq!(ttl_left(0), "0.000 s");
     }
 
     #[test]

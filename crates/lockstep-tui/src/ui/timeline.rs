@@ -302,6 +302,22 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+/// A lane name cut to `width` columns keeping what tells lanes apart: `redis-3` becomes
+/// `re…-3`, not `redis…`, so five Redlock instances stay distinguishable.
+pub fn fit_name(name: &str, width: usize) -> String {
+    if name.width() <= width {
+        return name.to_string();
+    }
+    match name.rsplit_once('-') {
+        Some((head, tail)) if tail.width() + 2 <= width => {
+            let room = width - tail.width() - 2;
+            let head: String = head.chars().take(room).collect();
+            format!("{head}…-{tail}")
+        }
+        _ => fit(name, width),
+    }
+}
+
 /// Whether line `line` lies within rows `from..=to` (a gap after `to` does not).
 fn covers(line: Line, from: usize, to: usize) -> bool {
     match line {
@@ -327,7 +343,11 @@ impl Widget for Timeline<'_> {
             };
             let pitch = lane_pitch(&grid).max(2);
             for (i, tb) in lane.header.iter().enumerate() {
-                let text = fit(&tb.text, usize::from(pitch - 1));
+                let text = if i == 0 {
+                    fit_name(&tb.text, usize::from(pitch - 1))
+                } else {
+                    fit(&tb.text, usize::from(pitch - 1))
+                };
                 let w = text.width() as u16;
                 let style = if i == 0 {
                     theme::fg(color).add_modifier(Modifier::BOLD)
@@ -447,6 +467,18 @@ fn draw_row(
             for c in lo + 1..hi {
                 pen.put(c, y, '─', style);
             }
+            // A message still in flight at this step: the rest of its way to the target is
+            // dotted, and its label spans the whole way, so the current step's row (most
+            // often a send) keeps its label readable.
+            let mut span = (lo, hi);
+            if a.end == ArrowEnd::InFlight {
+                let target = grid.lane_cols[a.to_lane];
+                let (a_, b_) = (to.min(target), to.max(target));
+                for c in a_ + 1..b_ {
+                    pen.put(c, y, '┄', theme::muted());
+                }
+                span = (from.min(target), from.max(target));
+            }
             let head = match a.end {
                 ArrowEnd::Delivered if to > from => Some((to - 1, '▶')),
                 ArrowEnd::Delivered if to < from => Some((to + 1, '◀')),
@@ -457,7 +489,7 @@ fn draw_row(
             if let Some((c, ch)) = head {
                 pen.put(c, y, ch, style.add_modifier(Modifier::BOLD));
             }
-            label_on_span(pen, grid, (lo, hi), y, &a.label.text, style);
+            label_on_span(pen, grid, span, y, &a.label.text, style);
         }
     }
     for a in &shown.arrivals[slot] {
@@ -561,5 +593,18 @@ fn label_on_span(
         pen.text(hi + 2, y, text, right, style);
     } else {
         pen.text(lo + 2, y, text, inside, style);
+    }
+}
+
+#[cfg(test)]
+mod fit_tests {
+    use super::fit_name;
+
+    #[test]
+    fn a_cut_lane_name_keeps_its_number() {
+        assert_eq!(fit_name("redis-3", 7), "redis-3");
+        assert_eq!(fit_name("redis-3", 5), "re…-3");
+        assert_eq!(fit_name("node-2", 4), "n…-2");
+        assert_eq!(fit_name("database", 5), "dat…");
     }
 }
