@@ -9,6 +9,7 @@ use lockstep_render::{Caption, draw_timeline};
 use ratatui::layout::Rect;
 
 use crate::action::{Action, Focus};
+use crate::explore::{self, Report, Worker};
 use crate::picker::Picker;
 use crate::ui::{self, picker as picker_ui, timeline};
 use crate::viewer::{PAGE_STEPS, Viewer};
@@ -43,6 +44,11 @@ pub struct App {
     pub size: Rect,
     /// Where `e` writes SVG files.
     pub export_dir: PathBuf,
+    /// The search `x` started, while it runs.
+    pub search: Option<explore::Running>,
+    /// What the last search found, named for the verdict bar while its counterexample is open:
+    /// (the counterexample's scenario name, the line).
+    pub found: Option<(String, String)>,
 }
 
 impl App {
@@ -57,6 +63,8 @@ impl App {
             quit: false,
             size: Rect::new(0, 0, ui::GOOD_WIDTH, ui::GOOD_HEIGHT),
             export_dir: PathBuf::from("."),
+            search: None,
+            found: None,
         }
     }
 
@@ -72,6 +80,7 @@ impl App {
     /// Where keys go now.
     pub fn focus(&self) -> Focus {
         match (self.screen, &self.overlay) {
+            (Screen::Viewer, _) if self.search.is_some() => Focus::Search,
             (Screen::Picker, _) => Focus::Picker,
             (Screen::Viewer, Overlay::Help) => Focus::Help,
             (Screen::Viewer, Overlay::Faults(_)) => Focus::Faults,
@@ -90,6 +99,9 @@ impl App {
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
         if action == Action::Quit {
+            if let Some(s) = self.search.take() {
+                s.cancel();
+            }
             self.quit = true;
             return;
         }
@@ -105,7 +117,118 @@ impl App {
             }
             Focus::Faults => self.update_faults(action),
             Focus::Viewer => self.update_viewer(action),
+            Focus::Search => {
+                if action == Action::Back {
+                    self.cancel_search();
+                }
+            }
         }
+    }
+
+    /// Starts a search from the run's scenario and hands back its worker for the caller to run
+    /// (on a thread of its own: see [`App::update`]'s `Explore`); None if it cannot start, with
+    /// the reason in the status line.
+    pub fn start_search(&mut self) -> Option<Worker> {
+        let v = self.viewer.as_mut()?;
+        v.playing = false;
+        let scenario = v.scenario.clone();
+        self.start_search_within(&scenario, explore::bounds_for(&scenario))
+    }
+
+    /// [`App::start_search`] within the given bounds.
+    pub fn start_search_within(
+        &mut self,
+        scenario: &Scenario,
+        bounds: explore::Bounds,
+    ) -> Option<Worker> {
+        match explore::start(scenario, bounds) {
+            Ok((running, worker)) => {
+                self.overlay = Overlay::None;
+                self.search = Some(running);
+                Some(worker)
+            }
+            Err(e) => {
+                self.status = Some(e);
+                None
+            }
+        }
+    }
+
+    /// Stops the search: its thread sees the flag before its next step and ends.
+    pub fn cancel_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.cancel();
+            self.status = Some(format!("search from {} cancelled", s.from));
+        }
+    }
+
+    /// Takes in every report the search has sent; true if anything changed.
+    pub fn poll_search(&mut self) -> bool {
+        let mut changed = false;
+        while let Some(running) = self.search.as_mut() {
+            match running.try_next() {
+                Ok(Some(report)) => {
+                    changed = true;
+                    self.receive(report);
+                }
+                Ok(None) => break,
+                Err(()) => {
+                    self.search = None;
+                    self.status = Some("the search stopped without an answer".into());
+                    return true;
+                }
+            }
+        }
+        changed
+    }
+
+    fn receive(&mut self, report: Report) {
+        let Some(running) = self.search.as_mut() else {
+            return;
+        };
+        match report {
+            Report::Running(stats) => running.progress(stats),
+            Report::Found {
+                scenario,
+                faults,
+                stats,
+            } => {
+                running.progress(stats);
+                let line = format!(
+                    "counterexample from {} ({} states): {} -> a payout applied twice",
+                    running.from,
+                    stats.states,
+                    faults.join("; ")
+                );
+                self.found = Some((scenario.name.clone(), line));
+                self.picker.select_id(&running.from);
+                self.search = None;
+                self.viewer = Some(Viewer::new(*scenario));
+                self.screen = Screen::Viewer;
+                self.overlay = Overlay::None;
+            }
+            Report::Exhausted { stats, complete } => {
+                let cut = if complete {
+                    String::new()
+                } else {
+                    " (stopped at the state bound)".into()
+                };
+                self.status = Some(format!(
+                    "no double write within these bounds{cut}: {} states from {}; {}",
+                    stats.states,
+                    running.from,
+                    running.bounds.join("; ")
+                ));
+                self.search = None;
+            }
+        }
+    }
+
+    /// The verdict bar's line about the counterexample on screen, if it is one `x` found.
+    pub fn found_line(&self) -> Option<&str> {
+        let v = self.viewer.as_ref()?;
+        let (name, line) = self.found.as_ref()?;
+        (v.scenario.name == *name && v.branch.is_none()).then_some(line.as_str())
     }
 
     fn update_picker(&mut self, action: Action) {
@@ -210,6 +333,11 @@ impl App {
                 self.screen = Screen::Picker;
             }
             Action::ToggleHelp => self.overlay = Overlay::Help,
+            Action::Explore => {
+                if let Some(worker) = self.start_search() {
+                    std::thread::spawn(move || worker.run());
+                }
+            }
             Action::OpenFaults => {
                 v.playing = false;
                 let future = lockstep_core::Trace {
