@@ -195,7 +195,7 @@ impl App {
             } => {
                 running.progress(stats);
                 let line = format!(
-                    "counterexample from {} ({} states): {} -> a payout applied twice",
+                    "counterexample found from {} ({} states): {} → a payout applied twice",
                     running.from,
                     stats.states,
                     faults.join("; ")

@@ -202,7 +202,7 @@ mod tests {
         );
         let line = app.found_line().expect("the verdict bar names the faults");
         assert!(line.contains("pause"), "{line}");
-        assert!(line.contains("from naive-happy-path"), "{line}");
+        assert!(line.contains("found from naive-happy-path"), "{line}");
         app.update(Action::End);
         let v = app.viewer.as_ref().unwrap();
         assert_eq!(v.verdict().outcome, Outcome::DoubleWrite);

@@ -155,7 +155,7 @@ impl Widget for Searching<'_> {
         let s = self.search;
         let figure = |label: &str, value: String| {
             Line::from(vec![
-                Span::styled(format!("{label:>18}  "), theme::bold()),
+                Span::styled(format!("{label:>19}  "), theme::bold()),
                 Span::styled(value, theme::text()),
             ])
         };
@@ -185,7 +185,11 @@ impl Widget for Searching<'_> {
             "Esc cancels the search",
             theme::muted(),
         )));
-        let rect = centred(area, 100, lines.len() as u16 + 4);
+        // Long bounds wrap: count the lines they take at the box's width.
+        let width = area.width.min(116);
+        let inner = usize::from(width.saturating_sub(2)).max(1);
+        let height: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+        let rect = centred(area, width, height as u16 + 2);
         Clear.render(rect, buf);
         Paragraph::new(lines)
             .block(boxed(&format!("searching from {}", s.from)))
