@@ -167,12 +167,12 @@ impl App {
         let mut changed = false;
         while let Some(running) = self.search.as_mut() {
             match running.try_next() {
-                Ok(Some(report)) => {
+                explore::Next::Report(report) => {
                     changed = true;
                     self.receive(report);
                 }
-                Ok(None) => break,
-                Err(()) => {
+                explore::Next::Nothing => break,
+                explore::Next::Gone => {
                     self.search = None;
                     self.status = Some("the search stopped without an answer".into());
                     return true;

@@ -31,6 +31,16 @@ pub enum Report {
     },
 }
 
+/// What [`Running::try_next`] finds on the channel.
+#[derive(Debug, Clone)]
+pub enum Next {
+    Report(Report),
+    /// Nothing new yet.
+    Nothing,
+    /// The search thread has ended without a last word (it panicked).
+    Gone,
+}
+
 /// The search as the UI sees it while it runs.
 #[derive(Debug, Clone)]
 pub struct Running {
@@ -52,13 +62,15 @@ impl Running {
         self.cancel.store(true, Ordering::Relaxed);
     }
 
-    /// The next report, if one has arrived; Err once the thread has gone without one.
-    pub fn try_next(&self) -> Result<Option<Report>, ()> {
-        let rx = self.reports.lock().map_err(|_| ())?;
+    /// The next report, if one has arrived.
+    pub fn try_next(&self) -> Next {
+        let Ok(rx) = self.reports.lock() else {
+            return Next::Gone;
+        };
         match rx.try_recv() {
-            Ok(r) => Ok(Some(r)),
-            Err(TryRecvError::Empty) => Ok(None),
-            Err(TryRecvError::Disconnected) => Err(()),
+            Ok(r) => Next::Report(r),
+            Err(TryRecvError::Empty) => Next::Nothing,
+            Err(TryRecvError::Disconnected) => Next::Gone,
         }
     }
 
