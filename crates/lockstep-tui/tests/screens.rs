@@ -165,7 +165,7 @@ fn counterexample_found_by_x() {
     let mut app = App::viewing(catalogue::load("naive-happy-path").unwrap().unwrap());
     app.start_search().expect("the search starts").run();
     app.poll_search();
-    // Step to just after the first fault: it is drawn as a highlighted note.
+    // Step past the first fault: it is drawn as a highlighted note.
     let v = app.viewer.as_mut().unwrap();
     let fault = v
         .active()
@@ -174,7 +174,7 @@ fn counterexample_found_by_x() {
         .iter()
         .position(|e| e.kind == lockstep_core::EventKind::Fault)
         .expect("the counterexample has a fault");
-    v.seek(fault + 1);
+    v.seek(fault + 2);
     let s = screen(&mut app, 120, 40);
     assert!(s.contains("naive-happy-path-counterexample"), "{s}");
     assert!(
@@ -182,5 +182,15 @@ fn counterexample_found_by_x() {
         "{s}"
     );
     assert!(s.contains("A paused for"), "{s}");
+    // ... in the fault colours.
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
+    let buf = terminal.backend().buffer();
+    let row = s.lines().position(|l| l.contains("A paused for")).unwrap() as u16;
+    let fault = lockstep_tui::ui::theme::fault_note();
+    assert!(
+        (0..120).any(|x| buf[(x, row)].bg == fault.bg.unwrap()),
+        "the fault note is highlighted"
+    );
     insta::assert_snapshot!(s);
 }
