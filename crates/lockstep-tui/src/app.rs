@@ -28,6 +28,8 @@ pub enum Overlay {
     None,
     Help,
     Faults(FaultMenu),
+    /// A search ended without a double write: what it covered, one line each (any key closes).
+    NothingFound(Vec<String>),
 }
 
 /// The whole app.
@@ -82,7 +84,7 @@ impl App {
         match (self.screen, &self.overlay) {
             (Screen::Viewer, _) if self.search.is_some() => Focus::Search,
             (Screen::Picker, _) => Focus::Picker,
-            (Screen::Viewer, Overlay::Help) => Focus::Help,
+            (Screen::Viewer, Overlay::Help | Overlay::NothingFound(_)) => Focus::Help,
             (Screen::Viewer, Overlay::Faults(_)) => Focus::Faults,
             (Screen::Viewer, Overlay::None) => Focus::Viewer,
         }
@@ -209,16 +211,17 @@ impl App {
             }
             Report::Exhausted { stats, complete } => {
                 let cut = if complete {
-                    String::new()
+                    ""
                 } else {
-                    " (stopped at the state bound)".into()
+                    " (stopped at the state bound)"
                 };
-                self.status = Some(format!(
-                    "no double write within these bounds{cut}: {} states from {}; {}",
-                    stats.states,
-                    running.from,
-                    running.bounds.join("; ")
-                ));
+                let mut lines = vec![format!(
+                    "no double write within these bounds{cut}: {} states explored from {}",
+                    stats.states, running.from
+                )];
+                lines.extend(running.bounds.iter().cloned());
+                self.status = Some(lines[0].clone());
+                self.overlay = Overlay::NothingFound(lines);
                 self.search = None;
             }
         }

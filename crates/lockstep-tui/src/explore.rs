@@ -261,7 +261,18 @@ mod tests {
             status.starts_with("no double write within these bounds"),
             "{status}"
         );
-        assert!(status.contains("at most 1 fault(s)"), "{status}");
+        let crate::app::Overlay::NothingFound(lines) = &app.overlay else {
+            panic!("the result stays up: {:?}", app.overlay);
+        };
+        assert!(lines[1].contains("at most 1 fault(s)"), "{lines:?}");
+        assert_eq!(app.focus(), Focus::Help, "any key closes it");
+        app.update(Action::Step(1));
+        assert_eq!(app.overlay, crate::app::Overlay::None);
+        assert_eq!(
+            app.viewer.as_ref().unwrap().pos(),
+            0,
+            "the key only closed it"
+        );
         assert_eq!(
             app.viewer.as_ref().unwrap().scenario.name,
             "fenced-every-access"

@@ -166,6 +166,9 @@ impl Widget for &App {
                 .render(a.keys, buf);
                 match &self.overlay {
                     Overlay::Help => overlay::Help.render(area, buf),
+                    Overlay::NothingFound(lines) => {
+                        overlay::NothingFound { lines }.render(area, buf)
+                    }
                     Overlay::Faults(menu) => overlay::Faults {
                         menu,
                         step: v.pos(),

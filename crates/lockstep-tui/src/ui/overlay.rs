@@ -144,6 +144,43 @@ impl Widget for Faults<'_> {
     }
 }
 
+/// A search that found no double write, and the bounds it covered.
+#[derive(Debug, Clone, Copy)]
+pub struct NothingFound<'a> {
+    pub lines: &'a [String],
+}
+
+impl Widget for NothingFound<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let mut lines: Vec<Line> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let style = if i == 0 { theme::bold() } else { theme::text() };
+                Line::from(Span::styled(
+                    if i == 0 { l.clone() } else { format!("  {l}") },
+                    style,
+                ))
+            })
+            .collect();
+        lines.push(Line::from(""));
+        lines.push(Line::from(Span::styled(
+            "Try a wider search with `lockstep explore`; any key closes.",
+            theme::muted(),
+        )));
+        let width = area.width.min(116);
+        let inner = usize::from(width.saturating_sub(2)).max(1);
+        let height: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+        let rect = centred(area, width, height as u16 + 2);
+        Clear.render(rect, buf);
+        Paragraph::new(lines)
+            .block(boxed("search: nothing found"))
+            .wrap(Wrap { trim: false })
+            .render(rect, buf);
+    }
+}
+
 /// A running search: its bounds, how far it has come and how to stop it.
 #[derive(Debug, Clone, Copy)]
 pub struct Searching<'a> {
