@@ -34,6 +34,8 @@ pub enum Action {
     ExportSvg,
     ToggleHelp,
     OpenFaults,
+    /// Search for a double write from the run's scenario.
+    Explore,
     /// Leave the what-if branch.
     Original,
     /// Fault menu: a longer or shorter duration.
@@ -56,6 +58,8 @@ pub enum Focus {
     Viewer,
     Help,
     Faults,
+    /// A search is running: Esc cancels it.
+    Search,
 }
 
 /// Lines one wheel notch scrolls.
@@ -88,6 +92,7 @@ pub fn from_key(key: &KeyEvent, focus: Focus) -> Option<Action> {
     }
     match focus {
         Focus::Help => Some(Action::ToggleHelp),
+        Focus::Search => matches!(key.code, KeyCode::Esc).then_some(Action::Back),
         Focus::Faults => match key.code {
             KeyCode::Up | KeyCode::Char('k') => Some(Action::Up),
             KeyCode::Down | KeyCode::Char('j') => Some(Action::Down),
@@ -124,6 +129,7 @@ pub fn from_key(key: &KeyEvent, focus: Focus) -> Option<Action> {
             KeyCode::Char('?') => Some(Action::ToggleHelp),
             KeyCode::Char('f') => Some(Action::OpenFaults),
             KeyCode::Char('u') => Some(Action::Original),
+            KeyCode::Char('x') => Some(Action::Explore),
             KeyCode::Char('q') | KeyCode::Esc => Some(Action::Quit),
             _ => None,
         },
@@ -141,6 +147,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("PageDown  PageUp", "10 steps forward / back"),
     ("f", "what-if menu: inject a fault or toggle a setting here"),
     ("u", "leave the what-if branch, back to the original run"),
+    (
+        "x",
+        "search for faults that break this scenario; opens the counterexample",
+    ),
     ("t", "logical / to-scale time"),
     ("e", "export the current view as SVG"),
     ("s", "scenario picker (type to filter, Enter opens)"),
@@ -171,7 +181,13 @@ mod tests {
     #[test]
     fn ctrl_c_quits_from_everywhere() {
         let c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        for focus in [Focus::Picker, Focus::Viewer, Focus::Help, Focus::Faults] {
+        for focus in [
+            Focus::Picker,
+            Focus::Viewer,
+            Focus::Help,
+            Focus::Faults,
+            Focus::Search,
+        ] {
             assert_eq!(from_key(&c, focus), Some(Action::Quit));
         }
     }
@@ -195,6 +211,7 @@ mod tests {
             (KeyCode::Char('?'), Action::ToggleHelp),
             (KeyCode::Char('f'), Action::OpenFaults),
             (KeyCode::Char('u'), Action::Original),
+            (KeyCode::Char('x'), Action::Explore),
             (KeyCode::Esc, Action::Quit),
         ];
         for (code, action) in cases {

@@ -9,6 +9,7 @@ use lockstep_render::{Caption, draw_timeline};
 use ratatui::layout::Rect;
 
 use crate::action::{Action, Focus};
+use crate::explore::{self, Report, Worker};
 use crate::picker::Picker;
 use crate::ui::{self, picker as picker_ui, timeline};
 use crate::viewer::{PAGE_STEPS, Viewer};
@@ -27,6 +28,8 @@ pub enum Overlay {
     None,
     Help,
     Faults(FaultMenu),
+    /// A search ended without a double write: what it covered, one line each (any key closes).
+    NothingFound(Vec<String>),
 }
 
 /// The whole app.
@@ -43,6 +46,11 @@ pub struct App {
     pub size: Rect,
     /// Where `e` writes SVG files.
     pub export_dir: PathBuf,
+    /// The search `x` started, while it runs.
+    pub search: Option<explore::Running>,
+    /// What the last search found, named for the verdict bar while its counterexample is open:
+    /// (the counterexample's scenario name, the line).
+    pub found: Option<(String, String)>,
 }
 
 impl App {
@@ -57,6 +65,8 @@ impl App {
             quit: false,
             size: Rect::new(0, 0, ui::GOOD_WIDTH, ui::GOOD_HEIGHT),
             export_dir: PathBuf::from("."),
+            search: None,
+            found: None,
         }
     }
 
@@ -72,8 +82,9 @@ impl App {
     /// Where keys go now.
     pub fn focus(&self) -> Focus {
         match (self.screen, &self.overlay) {
+            (Screen::Viewer, _) if self.search.is_some() => Focus::Search,
             (Screen::Picker, _) => Focus::Picker,
-            (Screen::Viewer, Overlay::Help) => Focus::Help,
+            (Screen::Viewer, Overlay::Help | Overlay::NothingFound(_)) => Focus::Help,
             (Screen::Viewer, Overlay::Faults(_)) => Focus::Faults,
             (Screen::Viewer, Overlay::None) => Focus::Viewer,
         }
@@ -90,6 +101,9 @@ impl App {
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
         if action == Action::Quit {
+            if let Some(s) = self.search.take() {
+                s.cancel();
+            }
             self.quit = true;
             return;
         }
@@ -105,7 +119,119 @@ impl App {
             }
             Focus::Faults => self.update_faults(action),
             Focus::Viewer => self.update_viewer(action),
+            Focus::Search => {
+                if action == Action::Back {
+                    self.cancel_search();
+                }
+            }
         }
+    }
+
+    /// Starts a search from the run's scenario and hands back its worker for the caller to run
+    /// (on a thread of its own: see [`App::update`]'s `Explore`); None if it cannot start, with
+    /// the reason in the status line.
+    pub fn start_search(&mut self) -> Option<Worker> {
+        let v = self.viewer.as_mut()?;
+        v.playing = false;
+        let scenario = v.scenario.clone();
+        self.start_search_within(&scenario, explore::bounds_for(&scenario))
+    }
+
+    /// [`App::start_search`] within the given bounds.
+    pub fn start_search_within(
+        &mut self,
+        scenario: &Scenario,
+        bounds: explore::Bounds,
+    ) -> Option<Worker> {
+        match explore::start(scenario, bounds) {
+            Ok((running, worker)) => {
+                self.overlay = Overlay::None;
+                self.search = Some(running);
+                Some(worker)
+            }
+            Err(e) => {
+                self.status = Some(e);
+                None
+            }
+        }
+    }
+
+    /// Stops the search: its thread sees the flag before its next step and ends.
+    pub fn cancel_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.cancel();
+            self.status = Some(format!("search from {} cancelled", s.from));
+        }
+    }
+
+    /// Takes in every report the search has sent; true if anything changed.
+    pub fn poll_search(&mut self) -> bool {
+        let mut changed = false;
+        while let Some(running) = self.search.as_mut() {
+            match running.try_next() {
+                explore::Next::Report(report) => {
+                    changed = true;
+                    self.receive(report);
+                }
+                explore::Next::Nothing => break,
+                explore::Next::Gone => {
+                    self.search = None;
+                    self.status = Some("the search stopped without an answer".into());
+                    return true;
+                }
+            }
+        }
+        changed
+    }
+
+    fn receive(&mut self, report: Report) {
+        let Some(running) = self.search.as_mut() else {
+            return;
+        };
+        match report {
+            Report::Running(stats) => running.progress(stats),
+            Report::Found {
+                scenario,
+                faults,
+                stats,
+            } => {
+                running.progress(stats);
+                let line = format!(
+                    "counterexample found from {} ({} states): {} → a payout applied twice",
+                    running.from,
+                    stats.states,
+                    faults.join("; ")
+                );
+                self.found = Some((scenario.name.clone(), line));
+                self.picker.select_id(&running.from);
+                self.search = None;
+                self.viewer = Some(Viewer::new(*scenario));
+                self.screen = Screen::Viewer;
+                self.overlay = Overlay::None;
+            }
+            Report::Exhausted { stats, complete } => {
+                let cut = if complete {
+                    ""
+                } else {
+                    " (stopped at the state bound)"
+                };
+                let mut lines = vec![format!(
+                    "no double write within these bounds{cut}: {} states explored from {}",
+                    stats.states, running.from
+                )];
+                lines.extend(running.bounds.iter().cloned());
+                self.status = Some(lines[0].clone());
+                self.overlay = Overlay::NothingFound(lines);
+                self.search = None;
+            }
+        }
+    }
+
+    /// The verdict bar's line about the counterexample on screen, if it is one `x` found.
+    pub fn found_line(&self) -> Option<&str> {
+        let v = self.viewer.as_ref()?;
+        let (name, line) = self.found.as_ref()?;
+        (v.scenario.name == *name && v.branch.is_none()).then_some(line.as_str())
     }
 
     fn update_picker(&mut self, action: Action) {
@@ -210,6 +336,11 @@ impl App {
                 self.screen = Screen::Picker;
             }
             Action::ToggleHelp => self.overlay = Overlay::Help,
+            Action::Explore => {
+                if let Some(worker) = self.start_search() {
+                    std::thread::spawn(move || worker.run());
+                }
+            }
             Action::OpenFaults => {
                 v.playing = false;
                 let future = lockstep_core::Trace {

@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod app;
+pub mod explore;
 pub mod picker;
 pub mod term;
 pub mod ui;

@@ -3,7 +3,7 @@
 //! quit, on Ctrl-C (a key in raw mode) and on panic.
 
 use std::io::{self, stdout};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
@@ -29,6 +29,9 @@ pub fn run(mut app: App) -> io::Result<()> {
     result
 }
 
+/// How often the progress of a running search is redrawn.
+const SEARCH_POLL: Duration = Duration::from_millis(100);
+
 fn event_loop(terminal: &mut DefaultTerminal, app: &mut App) -> io::Result<()> {
     let mut next_tick = None;
     while !app.quit {
@@ -37,6 +40,16 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App) -> io::Result<()> {
             frame.render_widget(&*app, frame.area());
         })?;
         let action = match app.tick_interval() {
+            // A search reports on a channel the terminal cannot wait on: look at it every
+            // SEARCH_POLL while it runs (and only then), and redraw what it sent.
+            _ if app.search.is_some() => {
+                if event::poll(SEARCH_POLL)? {
+                    read_action(app)?
+                } else {
+                    app.poll_search();
+                    None
+                }
+            }
             None => {
                 next_tick = None;
                 read_action(app)?

@@ -140,3 +140,57 @@ fn too_small() {
     assert!(s.contains("needs at least 80x24"), "{s}");
     insta::assert_snapshot!(s);
 }
+
+#[test]
+fn search_progress_overlay() {
+    let mut app = App::viewing(catalogue::load("naive-happy-path").unwrap().unwrap());
+    let _worker = app.start_search().expect("the search starts");
+    // Fixed figures: the real ones depend on the machine's speed.
+    let running = app.search.as_mut().unwrap();
+    running.stats = lockstep_explore::search::Stats {
+        states: 12_345,
+        steps: 40_000,
+        schedules: 321,
+        faults: 1,
+    };
+    running.rate = 250_000;
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("states explored"), "{s}");
+    assert!(s.contains("Esc cancels"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn counterexample_found_by_x() {
+    let mut app = App::viewing(catalogue::load("naive-happy-path").unwrap().unwrap());
+    app.start_search().expect("the search starts").run();
+    app.poll_search();
+    // Step past the first fault: it is drawn as a highlighted note.
+    let v = app.viewer.as_mut().unwrap();
+    let fault = v
+        .active()
+        .full
+        .events
+        .iter()
+        .position(|e| e.kind == lockstep_core::EventKind::Fault)
+        .expect("the counterexample has a fault");
+    v.seek(fault + 2);
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("naive-happy-path-counterexample"), "{s}");
+    assert!(
+        s.contains("counterexample found from naive-happy-path"),
+        "{s}"
+    );
+    assert!(s.contains("A paused for"), "{s}");
+    // ... in the fault colours.
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
+    let buf = terminal.backend().buffer();
+    let row = s.lines().position(|l| l.contains("A paused for")).unwrap() as u16;
+    let fault = lockstep_tui::ui::theme::fault_note();
+    assert!(
+        (0..120).any(|x| buf[(x, row)].bg == fault.bg.unwrap()),
+        "the fault note is highlighted"
+    );
+    insta::assert_snapshot!(s);
+}

@@ -129,7 +129,7 @@ fn header(v: &Viewer, area: Rect, buf: &mut Buffer) {
     .render(area, buf);
 }
 
-const KEYS: &str = " ←/→ step · Space play · +/- speed · f what-if · u original · t time · e SVG · s scenarios · ? help · q quit";
+const KEYS: &str = " ←/→ step · Space play · +/- speed · f what-if · x search · u original · t time · e SVG · s scenarios · ? help · q quit";
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
@@ -156,7 +156,7 @@ impl Widget for &App {
                 explain::Explanation { viewer: v }.render(a.explanation, buf);
                 explain::VerdictBar {
                     viewer: v,
-                    status: self.status.as_deref(),
+                    status: self.status.as_deref().or(self.found_line()),
                 }
                 .render(a.verdict, buf);
                 Line::from(Span::styled(
@@ -166,12 +166,18 @@ impl Widget for &App {
                 .render(a.keys, buf);
                 match &self.overlay {
                     Overlay::Help => overlay::Help.render(area, buf),
+                    Overlay::NothingFound(lines) => {
+                        overlay::NothingFound { lines }.render(area, buf)
+                    }
                     Overlay::Faults(menu) => overlay::Faults {
                         menu,
                         step: v.pos(),
                     }
                     .render(area, buf),
                     Overlay::None => {}
+                }
+                if let Some(search) = &self.search {
+                    overlay::Searching { search }.render(area, buf);
                 }
             }
             _ => picker::PickerScreen {

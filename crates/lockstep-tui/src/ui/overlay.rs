@@ -1,5 +1,5 @@
-//! The overlays drawn over the viewer: the help (every key and every mark) and the what-if
-//! menu.
+//! The overlays drawn over the viewer: the help (every key and every mark), the what-if
+//! menu and the progress of a running search.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::theme;
 use crate::action::HELP;
+use crate::explore::Running;
 use crate::whatif::FaultMenu;
 
 /// A box of at most `w` x `h` centred in `area`.
@@ -140,5 +141,96 @@ impl Widget for Faults<'_> {
             ])
             .render(row, buf);
         }
+    }
+}
+
+/// A search that found no double write, and the bounds it covered.
+#[derive(Debug, Clone, Copy)]
+pub struct NothingFound<'a> {
+    pub lines: &'a [String],
+}
+
+impl Widget for NothingFound<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let mut lines: Vec<Line> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let style = if i == 0 { theme::bold() } else { theme::text() };
+                Line::from(Span::styled(
+                    if i == 0 { l.clone() } else { format!("  {l}") },
+                    style,
+                ))
+            })
+            .collect();
+        lines.push(Line::from(""));
+        lines.push(Line::from(Span::styled(
+            "Try a wider search with `lockstep explore`; any key closes.",
+            theme::muted(),
+        )));
+        let width = area.width.min(116);
+        let inner = usize::from(width.saturating_sub(2)).max(1);
+        let height: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+        let rect = centred(area, width, height as u16 + 2);
+        Clear.render(rect, buf);
+        Paragraph::new(lines)
+            .block(boxed("search: nothing found"))
+            .wrap(Wrap { trim: false })
+            .render(rect, buf);
+    }
+}
+
+/// A running search: its bounds, how far it has come and how to stop it.
+#[derive(Debug, Clone, Copy)]
+pub struct Searching<'a> {
+    pub search: &'a Running,
+}
+
+impl Widget for Searching<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let s = self.search;
+        let figure = |label: &str, value: String| {
+            Line::from(vec![
+                Span::styled(format!("{label:>19}  "), theme::bold()),
+                Span::styled(value, theme::text()),
+            ])
+        };
+        let mut lines = vec![
+            Line::from(Span::styled(
+                format!(
+                    "Looking for fault schedules that make {} apply a payout twice, fewest faults first.",
+                    s.from
+                ),
+                theme::text(),
+            )),
+            Line::from(""),
+            Line::from(Span::styled("within these bounds:", theme::bold())),
+        ];
+        lines.extend(
+            s.bounds
+                .iter()
+                .map(|b| Line::from(Span::styled(format!("  {b}"), theme::text()))),
+        );
+        lines.push(Line::from(""));
+        lines.push(figure("states explored", s.stats.states.to_string()));
+        lines.push(figure("states/s", s.rate.to_string()));
+        lines.push(figure("schedules run", s.stats.schedules.to_string()));
+        lines.push(figure("faults per schedule", s.stats.faults.to_string()));
+        lines.push(Line::from(""));
+        lines.push(Line::from(Span::styled(
+            "Esc cancels the search",
+            theme::muted(),
+        )));
+        // Long bounds wrap: count the lines they take at the box's width.
+        let width = area.width.min(116);
+        let inner = usize::from(width.saturating_sub(2)).max(1);
+        let height: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+        let rect = centred(area, width, height as u16 + 2);
+        Clear.render(rect, buf);
+        Paragraph::new(lines)
+            .block(boxed(&format!("searching from {}", s.from)))
+            .wrap(Wrap { trim: false })
+            .render(rect, buf);
     }
 }
