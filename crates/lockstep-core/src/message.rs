@@ -122,6 +122,8 @@ pub enum Payload {
     },
     UnlockReply {
         req: u64,
+        /// False when the lease, and its key with it, was already gone.
+        deleted: bool,
     },
     Append {
         term: u64,
@@ -215,7 +217,10 @@ impl Payload {
             Payload::KeepAliveReply { ok: true, .. } => "lease refreshed".into(),
             Payload::KeepAliveReply { ok: false, .. } => "lease not found".into(),
             Payload::Unlock { .. } => format!("unlock {key}"),
-            Payload::UnlockReply { .. } => "unlocked".into(),
+            Payload::UnlockReply { deleted: true, .. } => "unlocked".into(),
+            Payload::UnlockReply { deleted: false, .. } => {
+                "nothing to delete: the key went with the lease".into()
+            }
             Payload::Append { entry, .. } => match entry {
                 Entry::Lock { lease, .. } => format!("append: put {key} lease {lease}"),
                 Entry::Unlock { lease } => format!("append: delete {key} lease {lease}"),
@@ -308,8 +313,9 @@ impl Payload {
             Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd clients do this every TTL/3)."),
             Payload::KeepAliveReply { ok: true, .. } => format!("The leader extended {to}'s lease by a full TTL."),
             Payload::KeepAliveReply { ok: false, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
-            Payload::Unlock { .. } => format!("{from} deletes its key, through the log like every change; the next waiter's key becomes the lowest."),
-            Payload::UnlockReply { .. } => format!("The deletion is committed; {to} no longer holds the lock."),
+            Payload::Unlock { .. } => format!("{from} deletes its key, through the log like every change; if its key was the lowest, the next waiter's key becomes the lowest."),
+            Payload::UnlockReply { deleted: true, .. } => format!("The deletion is committed; {to} no longer holds the lock."),
+            Payload::UnlockReply { deleted: false, .. } => format!("{to}'s lease had already been revoked, and its key was deleted with it: a Delete of a missing key deletes nothing and creates no new revision (etcd mvcc). {to} had not held the lock since the revocation."),
             Payload::Append { .. } => format!(
                 "The leader {from} replicates the change to {to}; it commits once a majority of nodes has it in their logs."
             ),

@@ -265,7 +265,15 @@ impl Cluster {
         let Some(p) = self.pending.remove(&proposal) else {
             return;
         };
-        self.revision += 1;
+        // etcd's Delete of a missing key deletes nothing and creates no revision (mvcc): a late
+        // unlock of a lease that was already revoked changes nothing.
+        let changes = match p.entry {
+            Entry::Unlock { lease } => self.leases.contains_key(&lease),
+            _ => true,
+        };
+        if changes {
+            self.revision += 1;
+        }
         let rev = self.revision;
         match p.entry {
             Entry::Lock {
@@ -325,7 +333,10 @@ impl Cluster {
                 match p.client {
                     Some((client, req)) => cx.fx.send_tagged(
                         Dest::Node(client),
-                        Payload::UnlockReply { req },
+                        Payload::UnlockReply {
+                            req,
+                            deleted: holder.is_some(),
+                        },
                         free_tag,
                     ),
                     None => {

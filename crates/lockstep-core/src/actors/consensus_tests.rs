@@ -104,7 +104,10 @@ fn a_second_holder_waits_and_is_granted_when_the_first_unlocks() {
     assert_eq!(
         out,
         vec![
-            Payload::UnlockReply { req: 4 },
+            Payload::UnlockReply {
+                req: 4,
+                deleted: true
+            },
             Payload::LockGranted { lease: 2, rev: 34 }
         ]
     );

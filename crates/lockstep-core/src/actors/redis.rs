@@ -35,9 +35,9 @@ pub struct RedisInstance {
     /// The counter a fresh instance starts from (`first_token - 1`). A restart without
     /// persistence does not return to it: an empty Redis has no counter key, so INCR returns 1.
     pub initial_counter: u64,
-    /// The instance's clock jumped since the key's expiry was last set, so an expiry now is the
-    /// jump's doing, not the TTL's.
-    pub clock_jumped_since_set: bool,
+    /// How far the instance's clock has stepped (net, ms) since the key's expiry was last set:
+    /// a step forward expires the key early, a step back keeps it past its TTL.
+    pub clock_step_since_set: i64,
     /// When (instance clock) the instance last reacted, for the every-second fsync.
     pub last_touch_local: i64,
     /// The key and counter as of the last fsync (`appendfsync everysec`).
@@ -75,7 +75,7 @@ impl RedisInstance {
             ship_pending: false,
             generation: 0,
             initial_counter: counter,
-            clock_jumped_since_set: false,
+            clock_step_since_set: 0,
             last_touch_local: 0,
             fsynced: (None, counter),
         }
@@ -103,7 +103,7 @@ impl RedisInstance {
 
     fn arm_expiry(&mut self, cx: &mut RedisCtx<'_>) {
         self.generation += 1;
-        self.clock_jumped_since_set = false;
+        self.clock_step_since_set = 0;
         if let Some(k) = self.key
             && !self.is_replica
         {
@@ -128,7 +128,20 @@ impl RedisInstance {
         let Some(k) = self.key.take() else { return };
         self.generation += 1;
         let holder = cx.owner(k.owner);
-        let (label, why) = if self.clock_jumped_since_set {
+        let step = self.clock_step_since_set;
+        let (label, why) = if step < 0 {
+            (
+                format!(
+                    "{} expired late (clock stepped back on {})",
+                    cx.key, cx.name
+                ),
+                format!(
+                    "Expired late: {name}'s clock was stepped back by {back} ms, so the key outlived its TTL by that much in real time: Redis stores an expiry as absolute wall-clock milliseconds (Redis docs, EXPIRE).",
+                    name = cx.name,
+                    back = -step
+                ),
+            )
+        } else if step > 0 {
             (
                 format!("{} expired (clock jump on {})", cx.key, cx.name),
                 format!(
@@ -373,7 +386,7 @@ impl RedisInstance {
             let holder = cx.owner(k.owner);
             cx.fx.state(
                 format!("{} lost {holder}'s key (written after the last fsync)", cx.name),
-                format!("{} reloads its append-only file, fsynced every second (appendfsync everysec, Redis's default for AOF): {holder}'s key was acknowledged after the last fsync at {fsync} ms on its clock, so it is gone.", cx.name),
+                format!("{} reloads its append-only file, fsynced every second (appendfsync everysec, Redis's default for AOF): {holder}'s key was acknowledged after the last fsync at {fsync} ms on its clock, and the power loss took the kernel's unflushed pages with it, so it is gone.", cx.name),
                 Some(Tag::ServiceFrees { holder, reason: FreeReason::Forgotten }),
             );
         }
@@ -390,7 +403,8 @@ impl RedisInstance {
     }
 
     /// The replica becomes the master, with only what had been replicated.
-    pub fn promote(&mut self, cx: &mut RedisCtx<'_>) {
+    /// `tokens_in_use`: some worker takes a fencing token with its lock, so the counter matters.
+    pub fn promote(&mut self, tokens_in_use: bool, cx: &mut RedisCtx<'_>) {
         self.is_replica = false;
         if let Some(k) = self.key {
             let holder = cx.owner(k.owner);
@@ -402,10 +416,14 @@ impl RedisInstance {
         } else {
             cx.fx.state(
                 format!("{} is master, without the lock key", cx.name),
-                format!(
-                    "The promoted replica never received the lock key, and its fencing counter is at {}: it will grant the lock again and reissue tokens.",
-                    self.counter
-                ),
+                if tokens_in_use {
+                    format!(
+                        "The promoted replica never received the lock key, and its fencing counter is at {}: it will grant the lock again and reissue tokens.",
+                        self.counter
+                    )
+                } else {
+                    "The promoted replica never received the lock key: it will grant the lock again to whoever asks.".into()
+                },
                 None,
             );
         }
@@ -413,9 +431,9 @@ impl RedisInstance {
     }
 
     /// The clock stepped: re-judge the key now.
-    pub fn clock_jumped(&mut self, cx: &mut RedisCtx<'_>) {
+    pub fn clock_jumped(&mut self, by_ms: i64, cx: &mut RedisCtx<'_>) {
         if self.key.is_some() && !self.is_replica {
-            self.clock_jumped_since_set = true;
+            self.clock_step_since_set += by_ms;
             cx.fx.after(0, Timer::Expire(self.generation));
         }
     }

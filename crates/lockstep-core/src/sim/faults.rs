@@ -231,7 +231,7 @@ impl Sim {
                     format!("{name}'s wall clock steps by {by:+} ms (an NTP step or an operator). {effect}"),
                     Some(Tag::ClockJumped { by_ms: by }),
                 );
-                self.clock_jumped(node, out);
+                self.clock_jumped(node, by, out);
             }
             FaultKind::Crash => {
                 if let Some(node) = target {
@@ -364,14 +364,22 @@ impl Sim {
                 to: node,
                 message: None,
                 label: format!("{name} resumes"),
-                explanation: format!(
-                    "{name} runs again and carries on exactly where it stopped, unaware that time passed{}.{belief}",
-                    match waiting {
+                explanation: {
+                    let waiting = match waiting {
                         0 => String::new(),
                         1 => "; one message has been waiting for it".to_string(),
                         n => format!("; {n} messages have been waiting for it"),
+                    };
+                    match self.params.role(node) {
+                        // Redis reads mstime() again when it runs: it knows the time moved on.
+                        Role::Redis | Role::RedisReplica | Role::RedlockInstance => format!(
+                            "{name} runs again and reads its wall clock afresh{waiting}: a key whose expiry time passed during the pause is expired at once, for every waiting command too (Redis judges expiry on mstime(), Redis docs, EXPIRE)."
+                        ),
+                        _ => format!(
+                            "{name} runs again and carries on exactly where it stopped, unaware that time passed{waiting}.{belief}"
+                        ),
                     }
-                ),
+                },
                 tag: Some(Tag::Resumed),
             },
         );
@@ -417,7 +425,18 @@ impl Sim {
             out,
             node,
             format!("{name} crashes"),
-            format!("{name}'s process dies. Messages sent to it are lost until it restarts, and whatever it had not persisted or replicated is gone."),
+            if matches!(
+                params.role(node),
+                Role::Redis | Role::RedisReplica | Role::RedlockInstance
+            )
+                && params.scenario.lock.persistence == Some(crate::scenario::Persistence::Everysec)
+            {
+                // A process crash alone loses nothing acknowledged under everysec: Redis has
+                // write(2)n the AOF to the kernel before it replies.
+                format!("{name}'s machine loses power (a host crash, not only the Redis process). Messages sent to it are lost until it restarts, and whatever the kernel had not yet flushed to disk is gone: redis.conf (APPEND ONLY MODE) says everysec \"can lose just one second of writes in a dramatic event like a server power outage\", while a crash of the Redis process alone, with the operating system running, loses nothing it has acknowledged (it writes the AOF to the kernel before it replies).")
+            } else {
+                format!("{name}'s process dies. Messages sent to it are lost until it restarts, and whatever it had not persisted or replicated is gone.")
+            },
             Some(Tag::Crashed),
         );
         if let Some(tag) = tag_after {
@@ -583,13 +602,14 @@ impl Sim {
                 tag: Some(Tag::ServiceFrees { holder, reason: crate::trace::FreeReason::Forgotten }),
             });
         }
-        self.with_redis(replica, out, |redis, cx| redis.promote(cx));
+        let tokens_in_use = self.workers.iter().any(|w| w.cfg.fencing);
+        self.with_redis(replica, out, |redis, cx| redis.promote(tokens_in_use, cx));
     }
 
-    pub(super) fn clock_jumped(&mut self, node: NodeId, out: &mut Vec<TraceEvent>) {
+    pub(super) fn clock_jumped(&mut self, node: NodeId, by_ms: i64, out: &mut Vec<TraceEvent>) {
         match self.params.role(node) {
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
-                self.with_redis(node, out, |redis, cx| redis.clock_jumped(cx));
+                self.with_redis(node, out, |redis, cx| redis.clock_jumped(by_ms, cx));
             }
             // Monotonic clocks: nothing to re-judge.
             _ => {}

@@ -3,6 +3,7 @@
 
 mod explore;
 mod faults;
+mod narrate;
 mod network;
 mod params;
 
@@ -123,6 +124,10 @@ pub struct Sim {
     rules: Vec<MessageRule>,
     triggers: Vec<PauseTrigger>,
     explained: Vec<bool>,
+    /// Every time a service let go of a holder's key, for answers that name the cause.
+    freed: Vec<narrate::FreedKey>,
+    /// Some worker wrote after the service had let go of its key.
+    stale_write_seen: bool,
     /// Which of the scenario's faults took effect (see [`crate::unapplied`]).
     fault_applied: Vec<bool>,
     redis_master: NodeId,
@@ -247,6 +252,8 @@ impl Sim {
             rules,
             triggers,
             explained: vec![false; s.explain.len()],
+            freed: Vec::new(),
+            stale_write_seen: false,
             fault_applied: vec![false; s.faults.len()],
             redis_master: first,
             deposed_master: None,
@@ -398,6 +405,7 @@ impl Sim {
             .iter()
             .position(|t| !t.used && t.node == ev.from && ev.label.starts_with(&t.after));
         let node = ev.from;
+        self.follow(&mut ev);
         out.push(ev);
         self.emitted += 1;
         if let Some(i) = trigger {

@@ -46,7 +46,8 @@ impl Sim {
     ) {
         let params = self.params.clone();
         let label = payload.label(&params.lock.key, &params.batch);
-        let mut explanation = payload.explain(self.name(from), self.name(to), &params.lock.key);
+        let explanation = payload.explain(self.name(from), self.name(to), &params.lock.key);
+        let mut explanation = self.true_to_run(from, to, &payload, explanation);
         let msg = self.next_msg;
         self.next_msg += 1;
         let now = self.now;

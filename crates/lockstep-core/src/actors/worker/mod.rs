@@ -337,7 +337,15 @@ impl Worker {
             ),
             None => (format!("{name} holds the lock"), String::new()),
         };
-        let until = self.lease_until_local.map_or(String::new(), |u| format!(" Its lease is good until {u} ms on its own clock, but it will not look at a clock again unless it is told to."));
+        let now = cx.now_local;
+        let until = self.lease_until_local.map_or(String::new(), |u| {
+            if now > u {
+                // Counted from the send, the lease was over before the answer arrived.
+                format!(" But {name} receives the grant {} ms after its lease, counted from when it asked, already ran out (at {u} ms on its own clock); a plain client carries on all the same, and will not look at a clock again unless it is told to.", now - u)
+            } else {
+                format!(" Its lease is good until {u} ms on its own clock, but it will not look at a clock again unless it is told to.")
+            }
+        });
         cx.fx.state(
             label,
             format!("From here {name} acts as the only holder{token_text}.{until}"),
@@ -536,7 +544,7 @@ impl Worker {
             }
             Payload::DelReply { req, .. }
             | Payload::DelPlainReply { req, .. }
-            | Payload::UnlockReply { req }
+            | Payload::UnlockReply { req, .. }
                 if self.awaiting == Some(req) =>
             {
                 self.awaiting = None;

@@ -73,8 +73,18 @@ impl Worker {
         cx.fx.state(
             format!("{name}'s session expired while waiting"),
             format!(
-                "No keepalive of {name}'s was answered for {since} ms, longer than its {} ms lease, so its lease, and the key queued under it, are gone. etcd's fixed client returns ErrSessionExpired here instead of waiting on (etcd issue #11456); {name} opens a new session and asks again.",
-                self.ttl_ms()
+                "{why}, so its lease, and the key queued under it, are gone. etcd's fixed client returns ErrSessionExpired here instead of waiting on (etcd issue #11456); {name} opens a new session and asks again.",
+                why = if self.cfg.renew_every_ms == 0 {
+                    format!(
+                        "{name} sent no keepalives (renew_every_ms = 0; etcd's concurrency.Session would send one every TTL/3), and {since} ms have passed, longer than its {} ms lease",
+                        self.ttl_ms()
+                    )
+                } else {
+                    format!(
+                        "No keepalive of {name}'s was answered for {since} ms, longer than its {} ms lease",
+                        self.ttl_ms()
+                    )
+                }
             ),
             None,
         );

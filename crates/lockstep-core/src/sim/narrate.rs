@@ -1,0 +1,144 @@
+//! Keeps a message's generic explanation true to this run: sentences that hold only in some runs
+//! (a pause, a lost key) are said only where the run's own history makes them true.
+
+use super::Sim;
+use crate::message::Payload;
+use crate::scenario::{FaultKind, LockKind};
+use crate::topology::{NodeId, Role};
+use crate::trace::{EventKind, FreeReason, Tag, TraceEvent};
+
+/// Said when a worker's check finds the batch paid; true only after a stale write.
+const STALE_CHECK: &str = " This is the check that a stale holder skipped: it had checked earlier.";
+
+/// How a service last let go of a holder's key, as the trace told it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct FreedKey {
+    pub service: NodeId,
+    pub holder: String,
+    pub reason: FreeReason,
+    pub label: String,
+    pub time_ms: u64,
+}
+
+impl Sim {
+    /// Follows the run's history (which keys were freed and how, whether a holder wrote after
+    /// losing its key) and drops from `ev` a sentence that this history makes untrue.
+    pub(super) fn follow(&mut self, ev: &mut TraceEvent) {
+        if let Some(Tag::ServiceFrees {
+            reason: FreeReason::Expired,
+            ..
+        }) = &ev.tag
+        {
+            let drift = self.drift_sentence(ev.from);
+            ev.explanation.push_str(&drift);
+        }
+        match &ev.tag {
+            Some(Tag::ServiceFrees { holder, reason }) => {
+                self.freed.push(FreedKey {
+                    service: ev.from,
+                    holder: holder.clone(),
+                    reason: *reason,
+                    label: ev.label.clone(),
+                    time_ms: ev.time_ms,
+                });
+            }
+            Some(Tag::ServiceGrants { holder, .. }) => {
+                let holder = holder.clone();
+                self.freed
+                    .retain(|f| f.holder != holder || f.reason == FreeReason::Released);
+            }
+            _ => {}
+        }
+        let sender = self.name(ev.from).to_string();
+        let write_after_loss = ev.kind == EventKind::Send
+            && ev.label.starts_with("write ")
+            && self
+                .freed
+                .iter()
+                .any(|f| f.holder == sender && f.reason != FreeReason::Released);
+        // A second payment means some holder wrote on a check made before the first one (a split
+        // brain frees no key, yet its old holder is just as stale).
+        if write_after_loss || matches!(ev.tag, Some(Tag::Duplicate { .. })) {
+            self.stale_write_seen = true;
+        }
+        if !self.stale_write_seen {
+            ev.explanation = ev.explanation.replace(STALE_CHECK, "");
+        }
+    }
+
+    /// Why a drifting Redis clock made a key expire early or late in real time ("" if it does not
+    /// drift or stepped since). Redis times TTLs on its own clock, so a fast clock shortens them.
+    fn drift_sentence(&self, node: NodeId) -> String {
+        let redis_like = matches!(
+            self.params.role(node),
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance
+        );
+        let ppm = self.nodes[usize::from(node)].clock.drift_ppm;
+        if !redis_like || ppm == 0 || self.nodes[usize::from(node)].jumped_ms != 0 {
+            return String::new();
+        }
+        let ttl = self.params.scenario.lock.ttl_ms;
+        let real = (ttl as f64 * 1e6 / (1e6 + ppm as f64)).round();
+        let pct = ppm.abs() as f64 / 10_000.0;
+        let pace = if ppm > 0 { "fast" } else { "slow" };
+        format!(
+            " {name}'s clock runs {pct} % {pace}, so the {ttl} ms TTL ran out after about {real} ms of real time.",
+            name = self.name(node)
+        )
+    }
+
+    /// Whether the scenario pauses `node` at some point (timed or after an event).
+    fn ever_paused(&self, node: NodeId) -> bool {
+        let name = self.name(node);
+        self.params
+            .scenario
+            .faults
+            .iter()
+            .any(|f| f.kind == FaultKind::Pause && f.target.as_deref() == Some(name))
+    }
+
+    /// The last time the service `service` let go of `holder`'s key. A single Redis with a
+    /// failover is one lock service however many instances it has, so any instance counts there.
+    fn last_freed(&self, service: NodeId, holder: &str) -> Option<&FreedKey> {
+        let one_service = self.params.scenario.lock.kind != LockKind::Redlock;
+        self.freed
+            .iter()
+            .rev()
+            .find(|f| f.holder == holder && (one_service || f.service == service))
+    }
+
+    /// `explanation` (the payload's generic text) with what is true of this run only.
+    pub(super) fn true_to_run(
+        &self,
+        from: NodeId,
+        to: NodeId,
+        payload: &Payload,
+        explanation: String,
+    ) -> String {
+        match payload {
+            Payload::Extend { .. } if !self.ever_paused(from) => {
+                let paused = format!(
+                    " A renewal cannot help while {} is paused.",
+                    self.name(from)
+                );
+                explanation.replace(&paused, "")
+            }
+            Payload::DelReply { deleted: false, .. } => {
+                let holder = self.name(to);
+                let cause = match self.last_freed(from, holder) {
+                    Some(f) if f.reason == FreeReason::Forgotten => format!(
+                        "it did not expire but was lost at {} ms: {}; perhaps someone else took the lock since",
+                        f.time_ms, f.label
+                    ),
+                    Some(f) if f.reason == FreeReason::Expired => {
+                        "it expired, and perhaps someone else took it".to_string()
+                    }
+                    // Nothing freed it on this instance: the key was never this holder's here.
+                    _ => format!("{holder} never held it on {}", self.name(from)),
+                };
+                explanation.replace("it expired, and perhaps someone else took it", &cause)
+            }
+            _ => explanation,
+        }
+    }
+}
