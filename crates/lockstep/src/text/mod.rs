@@ -244,7 +244,12 @@ fn verdict(s: &mut String, scenario: &Scenario, run: &Run, width: usize) {
         ));
     }
     if !v.processed {
-        details.push("the batch was not processed".into());
+        let cut_off = matches!(run.end, End::TimeLimit | End::EventLimit);
+        details.push(if cut_off {
+            "the batch was not yet processed when the run was cut off".into()
+        } else {
+            "the batch was not processed".into()
+        });
     }
     match run.end {
         End::TimeLimit => details
