@@ -7,7 +7,7 @@ use lockstep_core::document::TraceDocument;
 use lockstep_core::inspect::Inspection;
 use lockstep_core::scenario::ScenarioError;
 use lockstep_core::session::WhatIfError;
-use lockstep_core::{Change, Scenario, Session, Trace, TraceEvent, Verdict, WhatIf};
+use lockstep_core::{Change, EventKind, Scenario, Session, Trace, TraceEvent, Verdict, WhatIf};
 use lockstep_render::svg::Page;
 use lockstep_render::{Caption, Options, RenderError, TimeMode, draw_timeline, layout, lease_svg};
 
@@ -47,6 +47,8 @@ pub struct HitRow {
     pub explanation: String,
     /// The first event after a what-if change: the branch starts at this row.
     pub branch: bool,
+    /// A fault (pause, crash, restart, clock jump, failover): highlighted in a counterexample.
+    pub fault: bool,
 }
 
 /// The timeline of the current step, ready to paint.
@@ -290,6 +292,7 @@ impl Viewer {
                 label: r.label.clone(),
                 explanation: r.explanation.clone(),
                 branch: branch_steps.contains(&r.step),
+                fault: r.kind == EventKind::Fault,
             })
             .collect();
         Ok(Picture {

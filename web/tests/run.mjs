@@ -241,6 +241,49 @@ await test(browser, "a pasted scenario runs and its link carries it", async (pag
   assert((await verdict(again)).includes("double-write"), "the pasted scenario runs again from the link");
 });
 
+await test(browser, "Find a counterexample opens a double write with its faults named and highlighted", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-happy-path`);
+  await ready(page);
+  await page.click("[data-testid=search-start]");
+  await page.waitForSelector("[data-testid=counterexample]", { timeout: 60000 });
+  const line = await text(page, "[data-testid=counterexample]");
+  assert(/^Counterexample: (pause|crash|restart|jump|fail)\S* .* at /.test(line), `the faults are named: ${line}`);
+  // Opened as an uploaded file is: the link carries the scenario, so it opens again elsewhere.
+  await page.waitForFunction(() => location.hash.startsWith("#scenario=naive-happy-path-counterexample") && location.hash.includes("&src="));
+  assert((await text(page, ".run-title")).includes("Counterexample to naive-happy-path"), await text(page, ".run-title"));
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.includes("step=end"));
+  assert((await verdict(page)).includes("double-write"), `verdict: ${await verdict(page)}`);
+  const faults = await page.locator(".hits .hit.fault").count();
+  assert(faults >= 1, `the fault events are highlighted (${faults})`);
+  await page.locator(".hits .hit.fault").first().scrollIntoViewIfNeeded();
+  await shot(page, "app-counterexample-1920x1080");
+  const again = await page.context().newPage();
+  await again.goto(page.url());
+  await ready(again);
+  assert((await verdict(again)).includes("double-write"), "the counterexample's link opens it again");
+});
+
+await test(browser, "a search shows its progress, keeps the page responsive and stops on Cancel", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-every-access`);
+  await ready(page);
+  await page.click("[data-testid=search-start]");
+  await page.waitForFunction(() => /Searching… [1-9]\d* states explored/.test(document.querySelector("[data-testid=search-progress]")?.textContent ?? ""));
+  assert((await page.locator("[data-testid=search-bounds]").textContent()).includes("at most"), "the bounds are stated");
+  // The page still answers while the search runs.
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=1"));
+  await page.locator(".search .bounds summary").click();
+  await shot(page, "app-search-progress-1920x1080");
+  await page.click("[data-testid=search-cancel]");
+  const result = await text(page, "[data-testid=search-result]");
+  assert(/^Search cancelled after \d+ states explored/.test(result), result);
+  assert(await page.locator("[data-testid=search-progress]").count() === 0, "the progress panel is gone");
+  await page.waitForTimeout(300);
+  assert(await text(page, "[data-testid=search-result]") === result, "nothing runs after Cancel");
+  assert(!(await verdict(page)).includes("double-write"), "the run is still the fenced one");
+});
+
 await test(browser, "the JSON trace computed in the browser equals the native one for every scenario", async (page) => {
   await page.goto(`${base}index.html`);
   await page.waitForSelector(".picker");

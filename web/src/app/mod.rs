@@ -9,6 +9,7 @@ mod inspector;
 mod keys;
 mod page;
 mod picker;
+mod search;
 mod share_bar;
 mod state;
 mod timeline;

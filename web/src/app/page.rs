@@ -9,6 +9,7 @@ use super::explain::{Explanation, VerdictPanel};
 use super::inspector::Inspector;
 use super::keys::{use_hash_change, use_keys, use_player};
 use super::picker::Picker;
+use super::search::SearchPanel;
 use super::share_bar::ShareBar;
 use super::state::{Action, AppState, SPEEDS};
 use super::timeline::Timeline;
@@ -38,7 +39,8 @@ pub fn picture(state: &UseReducerHandle<AppState>) -> Html {
             </div>
         },
         (_, Some(p), _) => html! {
-            <Timeline picture={p.clone()} rev={state.rev} {on_seek} />
+            <Timeline picture={p.clone()} rev={state.rev} {on_seek}
+                highlight_faults={state.found.is_some()} />
         },
         _ => html! {},
     }
@@ -116,6 +118,7 @@ pub fn App() -> Html {
                 <aside class="side">
                     <Explanation state={state.clone()} />
                     <VerdictPanel state={state.clone()} />
+                    <SearchPanel state={state.clone()} />
                     <Inspector state={state.clone()} />
                     <WhatIfMenu state={state.clone()} />
                     <ShareBar state={state.clone()} />

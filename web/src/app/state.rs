@@ -67,6 +67,17 @@ pub struct AppState {
     pub render_ms: f64,
     /// The picker is open (over a run, or because there is none).
     pub picking: bool,
+    /// The run being viewed is a counterexample the search found: what it took.
+    pub found: Option<Rc<Found>>,
+}
+
+/// A counterexample the search found, as the run view names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// One line per fault: `pause A for 5s at 1.5s`.
+    pub faults: Vec<String>,
+    /// Distinct states the search explored before it found it.
+    pub states: u64,
 }
 
 impl PartialEq for AppState {
@@ -80,6 +91,7 @@ impl PartialEq for AppState {
             && self.notice == other.notice
             && self.upload_error == other.upload_error
             && self.picking == other.picking
+            && self.found == other.found
     }
 }
 
@@ -99,6 +111,7 @@ impl Default for AppState {
             lease: None,
             render_ms: 0.0,
             picking: true,
+            found: None,
         }
     }
 }
@@ -113,6 +126,12 @@ pub enum Action {
     Upload {
         file: String,
         toml: String,
+    },
+    /// A counterexample the search found, opened as an uploaded file is (so its link carries it).
+    Counterexample {
+        file: String,
+        toml: String,
+        found: Found,
     },
     Forward,
     Back,
@@ -182,6 +201,7 @@ impl AppState {
         self.viewer = Some(Rc::new(RefCell::new(viewer)));
         self.picking = false;
         self.playing = false;
+        self.found = None;
     }
 
     /// Applies `f` to the viewer, if there is one.
@@ -214,6 +234,7 @@ impl Reducible for AppState {
             lease: self.lease.clone(),
             render_ms: self.render_ms,
             picking: self.picking,
+            found: self.found.clone(),
         };
         let mut redraw = true;
         match action {
@@ -265,6 +286,23 @@ impl Reducible for AppState {
                     redraw = false;
                 }
             },
+            Action::Counterexample { file, toml, found } => {
+                match Viewer::open(Source::Own { file, toml }, &[]) {
+                    Ok(v) => {
+                        next.notice = None;
+                        next.open(v);
+                        next.found = Some(Rc::new(found));
+                    }
+                    Err(e) => {
+                        // The search wrote a file the loader refuses: a bug, said plainly.
+                        next.notice = Some(Notice {
+                            text: format!("The counterexample cannot be opened: {e}"),
+                            error: true,
+                        });
+                        redraw = false;
+                    }
+                }
+            }
             Action::Forward => {
                 redraw = next.with_viewer(|v| {
                     v.forward();

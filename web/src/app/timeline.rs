@@ -16,6 +16,9 @@ pub struct TimelineProps {
     /// Changes on every redraw, so the current step is brought into view.
     pub rev: u64,
     pub on_seek: Callback<usize>,
+    /// Mark the fault events (the run is a counterexample the search found).
+    #[prop_or(false)]
+    pub highlight_faults: bool,
 }
 
 /// Scrolls `scroller` so that the band `top..bottom` (in page pixels) is visible.
@@ -66,7 +69,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let hovered = hovered.clone();
             Callback::from(move |_: MouseEvent| hovered.set(Some(step)))
         };
-        let class = classes!("hit", r.branch.then_some("branch"));
+        let class = classes!(
+            "hit",
+            r.branch.then_some("branch"),
+            (props.highlight_faults && r.fault).then_some("fault")
+        );
         html! {
             <rect {class} x="0" y={format!("{:.1}", r.top - 3.0)} width={format!("{w:.0}")}
                 height={format!("{:.1}", (r.bottom - r.top + 6.0).max(8.0))}
