@@ -146,6 +146,21 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
   assert((await page.locator("button").count()) === 0, "controls=none has no buttons");
   await page.setViewportSize({ width: 375, height: 667 });
   await shot(page, "embed-none-375x667");
+  // In an 800x500 frame the picture fits the frame: it touches both sides or top and bottom.
+  await page.setViewportSize({ width: 800, height: 500 });
+  const fit = await page.locator(".page > svg").first().evaluate((s) => {
+    const r = s.getBoundingClientRect();
+    const k = Math.min(r.width / s.viewBox.baseVal.width, r.height / s.viewBox.baseVal.height);
+    return { w: s.viewBox.baseVal.width * k, h: s.viewBox.baseVal.height * k };
+  });
+  assert(fit.w > 790 || fit.h > 490, `the picture fills the frame: ${JSON.stringify(fit)}`);
+  await shot(page, "embed-none-800x500");
+  await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=full`);
+  await page.reload();
+  await ready(page);
+  const barHeight = await page.locator(".embed-bar").evaluate((b) => b.getBoundingClientRect().height);
+  assert(barHeight < 45, `the full controls are on one line (${barHeight} px)`);
+  await shot(page, "embed-full-800x500");
 });
 
 await test(browser, "presenter mode, the picker and the app at 1920x1080 and on a phone", async (page) => {
@@ -164,6 +179,84 @@ await test(browser, "presenter mode, the picker and the app at 1920x1080 and on 
   await shot(page, "app-375x667");
   await page.keyboard.press("f");
   await shot(page, "presenter-375x667");
+});
+
+/** How many screen pixels one SVG unit takes: the SVG's labels are 17 units tall. */
+const svgScale = (page) => page.locator(".page > svg").first()
+  .evaluate((s) => s.getBoundingClientRect().width / s.viewBox.baseVal.width);
+const stepInHash = (page) => page.evaluate(() => /step=(\d+|end)/.exec(location.hash)?.[1]);
+
+await test(browser, "presenter mode makes the timeline larger, hides the inspector and keeps the step in view", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-gc-pause&step=32`);
+  await ready(page);
+  const normal = await svgScale(page);
+  await page.keyboard.press("f");
+  await page.waitForSelector(".app.presenter");
+  const presenting = await svgScale(page);
+  assert(presenting > normal * 1.1, `presenter scale ${presenting.toFixed(2)} vs normal ${normal.toFixed(2)}`);
+  assert(!(await page.locator(".inspector").isVisible()), "presenter mode hides the inspector");
+  assert(await page.locator(".explanation").isVisible() && await page.locator("[data-testid=verdict]").isVisible(),
+    "the explanation and the verdict stay");
+  // A long, wide run keeps readable labels (at least 15 px) and scrolls to the current step instead.
+  await page.goto(`${base}index.html#scenario=redlock-happy-path&step=60&present=1`);
+  await page.reload();
+  await ready(page);
+  if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
+  await page.waitForSelector(".app.presenter");
+  const scale = await svgScale(page);
+  assert(scale * 17 >= 15, `labels are ${(scale * 17).toFixed(1)} px`);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => {
+    const cur = document.querySelector("svg.hits rect.hit.current")?.getBoundingClientRect();
+    const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
+    return cur && cur.top >= box.top && cur.bottom <= box.bottom;
+  }, null, { timeout: 5000 });
+  await shot(page, "presenter-redlock-end-1920x1080");
+});
+
+await test(browser, "clicker keys step after a toolbar click or in the step box, not in a select", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=7`);
+  await ready(page);
+  await page.click("button:has-text('Lease chart')");
+  await page.waitForFunction(() => location.hash.includes("chart=lease"));
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => location.hash.includes("step=8"));
+  assert(page.url().includes("chart=lease"), `Space must not press the button again: ${page.url()}`);
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => location.hash.includes("step=9"));
+  await page.click("input[aria-label='Current step']");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=10"));
+  await page.keyboard.press("PageDown");
+  await page.waitForFunction(() => location.hash.includes("step=11"));
+  await page.click("button[aria-label^='Step back']");
+  await page.waitForFunction(() => location.hash.includes("step=10"));
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => location.hash.includes("step=11"));
+  // Typing fields keep their keys.
+  await page.focus("select[aria-label='Play speed']");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForTimeout(200);
+  assert((await stepInHash(page)) === "11", `a select keeps Right: step ${await stepInHash(page)}`);
+});
+
+await test(browser, "a keyboard step hides the hover card until the mouse moves", async (page) => {
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=20`);
+  await ready(page);
+  const band = page.locator("svg.hits rect.hit.current");
+  const b = await band.boundingBox();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await page.waitForSelector(".hover-card");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=21"));
+  await page.waitForTimeout(300);
+  assert((await page.locator(".hover-card").count()) === 0, "no hover card after a keyboard step");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=22"));
+  await page.waitForTimeout(300);
+  assert((await page.locator(".hover-card").count()) === 0, "still none after another step");
+  await page.mouse.move(b.x + b.width / 2 + 5, b.y + b.height / 2);
+  await page.waitForSelector(".hover-card");
 });
 
 await test(browser, "keyboard focus is visible and controls have labels", async (page) => {

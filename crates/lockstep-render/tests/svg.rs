@@ -22,8 +22,10 @@ fn every_scenario_has_its_lifelines_and_arrows() {
     let lifeline = style::LIFELINE.hex();
     for (id, scenario, run) in common::catalogue() {
         for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            // Unfolded: every message has its own arrow (folding is checked in folds.rs).
             let options = Options {
                 time_mode: mode,
+                unfold_retries: true,
                 ..Options::default()
             };
             let svg = run_svg(&scenario, &run, &options).expect("draws");

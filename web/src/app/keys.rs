@@ -37,7 +37,9 @@ pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
     })
 }
 
-/// Whether the key belongs to the focused element rather than to the page.
+/// Whether the key belongs to the focused element rather than to the page. Only fields one types
+/// into keep the keys; on a button, a checkbox or a number box the clicker's keys still step
+/// (Enter keeps pressing the focused button).
 fn belongs_to_focus(e: &KeyboardEvent) -> bool {
     let Some(el) = e
         .target()
@@ -45,11 +47,40 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
     else {
         return false;
     };
+    let key = e.key();
+    let stepping = matches!(
+        key.as_str(),
+        "ArrowRight" | " " | "PageDown" | "ArrowLeft" | "PageUp" | "Home" | "End"
+    );
     match el.tag_name().as_str() {
-        "INPUT" | "SELECT" | "TEXTAREA" => true,
-        // Space and Enter press the focused button; arrows still step.
-        "BUTTON" | "A" | "SUMMARY" => matches!(e.key().as_str(), " " | "Enter"),
+        "SELECT" | "TEXTAREA" => true,
+        "INPUT" => {
+            let kind = el
+                .get_attribute("type")
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            let typed_into = !matches!(
+                kind.as_str(),
+                "number" | "range" | "checkbox" | "radio" | "button" | "submit" | "reset"
+            );
+            typed_into || !stepping
+        }
+        "BUTTON" | "A" | "SUMMARY" => key == "Enter",
         _ => el.has_attribute("contenteditable"),
+    }
+}
+
+/// Takes focus off a clicked control when a clicker key steps, so that Space (which the control
+/// would otherwise activate on key-up) keeps stepping instead of pressing it again.
+fn release_focus(e: &KeyboardEvent) {
+    let target = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(el) = target
+        && !matches!(el.tag_name().as_str(), "BODY" | "HTML")
+        && !el.class_name().contains("timeline-scroller")
+    {
+        let _ = el.blur();
     }
 }
 
@@ -72,6 +103,12 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
                 return;
             }
             e.prevent_default();
+            if matches!(
+                action,
+                Action::Forward | Action::Back | Action::Home | Action::End
+            ) {
+                release_focus(&e);
+            }
             state.dispatch(action);
         });
         let doc = web_sys::window().and_then(|w| w.document());

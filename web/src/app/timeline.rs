@@ -49,7 +49,13 @@ fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64) 
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
-    let hovered = use_state(|| None::<usize>);
+    // The hovered step and the redraw it was hovered in: a step (key, clicker, play) redraws, and
+    // the card stays hidden until the mouse really moves again.
+    let hovered = use_state(|| None::<(usize, u64)>);
+    // Where the mouse last was: Chrome sends a mousemove without movement when the picture
+    // changes under a resting pointer, which must not bring the card back.
+    let last_mouse = use_mut_ref(|| (i32::MIN, i32::MIN));
+    let rev = props.rev;
     let pic = props.picture.clone();
     {
         let scroller = scroller.clone();
@@ -62,22 +68,34 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         });
     }
     let (w, h) = (pic.width, pic.height);
+    let current = pic.rows.last().map(|r| r.step);
     let bands = pic.rows.iter().map(|r| {
         let step = r.step;
         let on_click = props.on_seek.reform(move |_: MouseEvent| step);
-        let enter = {
+        let moved = {
             let hovered = hovered.clone();
-            Callback::from(move |_: MouseEvent| hovered.set(Some(step)))
+            let last_mouse = last_mouse.clone();
+            Callback::from(move |e: MouseEvent| {
+                let at = (e.client_x(), e.client_y());
+                let really_moved = *last_mouse.borrow() != at;
+                *last_mouse.borrow_mut() = at;
+                if really_moved && *hovered != Some((step, rev)) {
+                    hovered.set(Some((step, rev)));
+                }
+            })
         };
+        // The current step gets a strong outline on top of the SVG's pale band (a projector
+        // washes that out; the SVG's colours are plain fills the page cannot restyle).
         let class = classes!(
             "hit",
             r.branch.then_some("branch"),
-            (props.highlight_faults && r.fault).then_some("fault")
+            (props.highlight_faults && r.fault).then_some("fault"),
+            (Some(step) == current).then_some("current")
         );
         html! {
             <rect {class} x="0" y={format!("{:.1}", r.top - 3.0)} width={format!("{w:.0}")}
                 height={format!("{:.1}", (r.bottom - r.top + 6.0).max(8.0))}
-                onclick={on_click} onmouseenter={enter}>
+                onclick={on_click} onmousemove={moved}>
                 <title>{ format!("Step {}: {}", r.step, r.label) }</title>
             </rect>
         }
@@ -92,7 +110,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         }
     });
     let card = hovered
-        .and_then(|s| pic.rows.iter().find(|r| r.step == s))
+        .filter(|&(_, at)| at == rev)
+        .and_then(|(s, _)| pic.rows.iter().find(|r| r.step == s))
         .map(|r| {
             let top_pct = ((r.bottom + pic.layout_dy) / h * 100.0).min(96.0);
             html! {
@@ -110,10 +129,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     html! {
         <div class="timeline-scroller" ref={scroller} tabindex="0"
             aria-label="The timeline; scroll to see more of it">
-            <div class="page" onmouseleave={leave}>
+            <div class="page" onmouseleave={leave} style={format!("--page-w: {w:.0}px")}>
                 { Html::from_html_unchecked(AttrValue::from(pic.svg.clone())) }
                 <svg class="hits" viewBox={format!("0 0 {w:.0} {h:.0}")} aria-hidden="true"
-                    preserveAspectRatio="xMinYMin meet">
+                    preserveAspectRatio="xMidYMid meet">
                     // One transform for the title block's height: a step that changes it moves
                     // the group, not every band.
                     <g transform={format!("translate(0 {:.1})", pic.layout_dy)}>

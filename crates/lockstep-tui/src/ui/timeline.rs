@@ -605,6 +605,6 @@ mod fit_tests {
         assert_eq!(fit_name("redis-3", 7), "redis-3");
         assert_eq!(fit_name("redis-3", 5), "re…-3");
         assert_eq!(fit_name("node-2", 4), "n…-2");
-        assert_eq!(fit_name("database", 5), "dat…");
+        assert_eq!(fit_name("database", 5), "data…");
     }
 }
