@@ -27,7 +27,10 @@ fn logical_timelines_are_shorter_than_mermaids() {
         let theirs = mermaid_height(&mermaid(&run.trace, None));
         let ratio = l.height / theirs;
         if common::PARALLEL_REDLOCK.contains(&id.as_str()) {
-            assert!(ratio > 1.15, "{id} fits now: take it off common::PARALLEL_REDLOCK");
+            assert!(
+                ratio > 1.15,
+                "{id} fits now: take it off common::PARALLEL_REDLOCK"
+            );
             continue;
         }
         worst = worst.max(ratio);
