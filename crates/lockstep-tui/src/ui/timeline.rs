@@ -89,12 +89,7 @@ impl Grid {
             })
             .filter(|(_, text)| !text.is_empty())
             .collect();
-        let gutter = layout
-            .rows
-            .first()
-            .map_or(layout.gutter_title.text.width(), |r| r.gutter.text.width())
-            as u16
-            + 2;
+        let gutter = gutter_text(layout, layout.rows.last()).width() as u16 + 2;
         let n = layout.lanes.len().max(1) as u16;
         let lanes_w = area.width.saturating_sub(gutter + 1);
         let pitch = lanes_w / n;
@@ -302,6 +297,29 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+/// The gutter of one row: its step and time, in columns as wide as the run's largest, so every
+/// line of the pane starts its lanes at the same column (the SVG's gutter groups the steps that
+/// share a line; here every step has its own line). `None` gives the heading.
+fn gutter_text(layout: &Layout, row: Option<&lockstep_render::layout::Row>) -> String {
+    let last = layout.rows.last();
+    let step_w = last.map_or(1, |r| r.step.to_string().len()).max(1);
+    let time_w = layout
+        .rows
+        .iter()
+        .map(|r| r.time_ms)
+        .max()
+        .map_or(4, |t| t.to_string().len() + 3)
+        .max(4);
+    match row {
+        Some(r) => format!(
+            "{:>step_w$}  {:>time_w$}",
+            r.step,
+            format!("{} ms", r.time_ms)
+        ),
+        None => format!("{:>step_w$}  {:>time_w$}", "#", "time"),
+    }
+}
+
 /// A lane name cut to `width` columns keeping what tells lanes apart: `redis-3` becomes
 /// `re…-3`, not `redis…`, so five Redlock instances stay distinguishable.
 pub fn fit_name(name: &str, width: usize) -> String {
@@ -334,7 +352,13 @@ impl Widget for Timeline<'_> {
         let grid = Grid::new(layout, area, self.scroll, self.diverged);
         let mut pen = Pen { buf, area };
         // Header: lane names and roles, centred on their columns.
-        pen.text(0, 0, &layout.gutter_title.text, grid.gutter, theme::muted());
+        pen.text(
+            1,
+            0,
+            &gutter_text(layout, None),
+            grid.gutter,
+            theme::muted(),
+        );
         for (lane, &col) in layout.lanes.iter().zip(&grid.lane_cols) {
             let color = match lane.worker {
                 Some(w) => theme::tone(lockstep_render::layout::Tone::Worker(w)),
@@ -449,7 +473,13 @@ fn draw_row(
             }
         }
     }
-    pen.text(1, y, &row.gutter.text, grid.gutter - 1, gutter_style);
+    pen.text(
+        1,
+        y,
+        &gutter_text(layout, Some(row)),
+        grid.gutter - 1,
+        gutter_style,
+    );
     for a in &shown.sends[slot] {
         {
             let from = grid.lane_cols[a.from_lane];
