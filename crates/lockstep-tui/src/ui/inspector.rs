@@ -93,12 +93,43 @@ pub fn items(i: &Inspection) -> Vec<Item> {
             "  ttl",
             l.ttl_left_ms.map_or_else(|| "-".into(), ttl_left),
         )];
-        if let Some(c) = l.counter {
+        // A lock whose counter was never incremented issues no tokens: no counter to show.
+        if let Some(c) = l.counter.filter(|&c| c > 0) {
             second.push(field(format!("{k}/counter"), "counter", c.to_string()));
         }
         second.push(field(format!("{k}/clock"), "clock", seconds(l.clock_ms)));
         out.push(Item::Fields(second));
     }
+    // The database comes right after the lock service: its last_token is what every fencing
+    // story turns on, and on a small terminal the end of the pane is what gets cut.
+    let db = &i.db;
+    out.push(Item::Heading("database".into()));
+    out.push(Item::Fields(vec![
+        field("db/fencing", "fencing", db.fencing.as_str()),
+        field(
+            "db/idem",
+            "idempotency",
+            if db.idempotency { "on" } else { "off" },
+        ),
+    ]));
+    out.push(Item::Fields(vec![
+        field("db/last", "last_token", opt(db.last_token)),
+        field("db/paid", "batch", if db.paid { "paid" } else { "unpaid" }),
+    ]));
+    let rows: Vec<String> = db.rows.iter().map(u32::to_string).collect();
+    out.push(Item::Fields(vec![field(
+        "db/rows",
+        "rows (times paid)",
+        format!("[{}]", rows.join(" ")),
+    )]));
+    out.push(Item::Fields(vec![
+        field("db/acc", "writes accepted", db.writes_accepted.to_string()),
+        field("db/rej", "rejected", db.writes_rejected.to_string()),
+    ]));
+    out.push(Item::Fields(vec![
+        field("db/rrej", "reads rejected", db.reads_rejected.to_string()),
+        field("db/noops", "no-ops", db.noops.to_string()),
+    ]));
     out.push(Item::Heading("workers".into()));
     for w in &i.workers {
         let k = format!("worker/{}", w.name);
@@ -135,34 +166,6 @@ pub fn items(i: &Inspection) -> Vec<Item> {
     if !line.is_empty() {
         out.push(Item::Fields(line));
     }
-    let db = &i.db;
-    out.push(Item::Heading("database".into()));
-    out.push(Item::Fields(vec![
-        field("db/fencing", "fencing", db.fencing.as_str()),
-        field(
-            "db/idem",
-            "idempotency",
-            if db.idempotency { "on" } else { "off" },
-        ),
-    ]));
-    out.push(Item::Fields(vec![
-        field("db/last", "last_token", opt(db.last_token)),
-        field("db/paid", "batch", if db.paid { "paid" } else { "unpaid" }),
-    ]));
-    let rows: Vec<String> = db.rows.iter().map(u32::to_string).collect();
-    out.push(Item::Fields(vec![field(
-        "db/rows",
-        "rows (times paid)",
-        format!("[{}]", rows.join(" ")),
-    )]));
-    out.push(Item::Fields(vec![
-        field("db/acc", "writes accepted", db.writes_accepted.to_string()),
-        field("db/rej", "rejected", db.writes_rejected.to_string()),
-    ]));
-    out.push(Item::Fields(vec![
-        field("db/rrej", "reads rejected", db.reads_rejected.to_string()),
-        field("db/noops", "no-ops", db.noops.to_string()),
-    ]));
     out
 }
 
