@@ -94,6 +94,20 @@ impl Widget for PickerScreen<'_> {
             buf.set_style(row, style);
             line.render(row, buf);
         }
+        // Say that the list goes on, above and below, so no scenario hides without a sign.
+        let right = list.x + list.width.saturating_sub(12);
+        if first > 0 && list.height > 0 {
+            buf.set_string(right, list.y, format!("↑ {first} more"), theme::muted());
+        }
+        let below = visible.len().saturating_sub(first + height);
+        if below > 0 && list.height > 1 {
+            buf.set_string(
+                right,
+                list.y + list.height - 1,
+                format!("↓ {below} more"),
+                theme::muted(),
+            );
+        }
         if visible.is_empty() {
             Paragraph::new(Span::styled(
                 "   no scenario matches the filter (Backspace or Esc)",
