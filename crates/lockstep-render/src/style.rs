@@ -50,7 +50,7 @@ pub const FROZEN_HATCH: Rgb = Rgb(0x4F, 0xA3, 0xD1);
 pub const DOWN_FILL: Rgb = Rgb(0xE4, 0xE4, 0xE4);
 pub const DOWN_HATCH: Rgb = Rgb(0x75, 0x75, 0x75);
 /// The band behind the current step.
-pub const CURRENT: Rgb = Rgb(0xFF, 0xEE, 0x80);
+pub const CURRENT: Rgb = Rgb(0xFF, 0xCA, 0x28);
 pub const CURRENT_POINTER: Rgb = Rgb(0xE0, 0x9A, 0x00);
 /// Note boxes.
 pub const NOTE_FILL: Rgb = Rgb(0xF3, 0xF5, 0xF7);

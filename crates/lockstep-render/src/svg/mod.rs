@@ -402,7 +402,12 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     for h in &l.highlights {
         if let Some(r) = band(h.row) {
             match h.kind {
-                HighlightKind::Current => p.fill_rect(r, style::CURRENT, 0.6)?,
+                HighlightKind::Current => {
+                    // Amber with a solid edge: a pale band vanishes on a washed-out projector.
+                    p.fill_rect(r, style::CURRENT, 0.55)?;
+                    let edge = Rect::new(r.x0, r.y0, r.x0 + 6.0, r.y1);
+                    p.fill_rect(edge, style::CURRENT_POINTER, 0.95)?;
+                }
                 HighlightKind::RejectedAccess | HighlightKind::DuplicatePayout => {
                     p.fill_rect(r, style::DANGER, 0.14)?
                 }
@@ -623,7 +628,12 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             }
             LegendKind::Mark(k) => p.mark(k, c, style::INFRA)?,
             LegendKind::Current => {
-                p.fill_rect(s, style::CURRENT, 0.6)?;
+                p.fill_rect(s, style::CURRENT, 0.55)?;
+                p.fill_rect(
+                    Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1),
+                    style::CURRENT_POINTER,
+                    0.95,
+                )?;
                 p.polygon(
                     &[
                         Point::new(s.x0, c.y - 7.0),
