@@ -124,19 +124,7 @@ impl Default for FaultForm {
 }
 
 fn empty_fault(kind: FaultKind) -> Fault {
-    Fault {
-        at_ms: None,
-        kind,
-        target: None,
-        duration_ms: None,
-        by_ms: None,
-        persistent: None,
-        groups: None,
-        after: None,
-        match_label: None,
-        from: None,
-        to: None,
-    }
+    Fault::new(kind)
 }
 
 /// Reads seconds such as `10`, `2.5` or `-6` as milliseconds.

@@ -150,19 +150,7 @@ impl FaultMenu {
     /// The change a choice makes, with the menu's duration.
     pub fn change(&self, choice: &Choice) -> Change {
         let ms = self.seconds * 1000;
-        let fault = |kind: FaultKind| Fault {
-            at_ms: None,
-            kind,
-            target: None,
-            duration_ms: None,
-            by_ms: None,
-            persistent: None,
-            groups: None,
-            after: None,
-            match_label: None,
-            from: None,
-            to: None,
-        };
+        let fault = Fault::new;
         match choice {
             Choice::Pause(n) => Change::Fault(Fault {
                 target: Some(n.clone()),

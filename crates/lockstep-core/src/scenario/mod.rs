@@ -390,6 +390,26 @@ pub struct Fault {
     pub to: Option<String>,
 }
 
+impl Fault {
+    /// A fault of `kind` with every option unset: front ends and the explorer fill in what their
+    /// choice needs (`Fault { target: Some(..), ..Fault::new(kind) }`).
+    pub fn new(kind: FaultKind) -> Fault {
+        Fault {
+            at_ms: None,
+            kind,
+            target: None,
+            duration_ms: None,
+            by_ms: None,
+            persistent: None,
+            groups: None,
+            after: None,
+            match_label: None,
+            from: None,
+            to: None,
+        }
+    }
+}
+
 /// `[[clocks]]`: a node's clock is `true * (1 + drift_ppm / 1e6) + offset_ms`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -171,17 +171,8 @@ pub fn describe_fault(f: &Fault) -> String {
 
 fn fault(kind: FaultKind, target: Option<&str>) -> Fault {
     Fault {
-        at_ms: None,
-        kind,
         target: target.map(String::from),
-        duration_ms: None,
-        by_ms: None,
-        persistent: None,
-        groups: None,
-        after: None,
-        match_label: None,
-        from: None,
-        to: None,
+        ..Fault::new(kind)
     }
 }
 
