@@ -68,7 +68,14 @@ impl FaultMenu {
         let nodes = &now.nodes;
         let workers = nodes.iter().filter(|n| n.role == Role::Worker);
         let service = nodes.iter().filter(|n| n.role.is_lock_service());
-        for w in workers.clone() {
+        // Only choices that can change the run: a worker that has finished or stopped has
+        // nothing left to pause, and a node that is down cannot crash again.
+        let finished = |name: &str| {
+            now.workers
+                .iter()
+                .any(|w| w.name == name && matches!(w.state, "done" | "refused" | "gave-up"))
+        };
+        for w in workers.clone().filter(|w| w.alive && !finished(&w.name)) {
             choices.push(Choice::Pause(w.name.clone()));
         }
         for w in workers.clone() {
@@ -86,7 +93,7 @@ impl FaultMenu {
         for n in workers.clone().chain(service.clone()) {
             choices.push(Choice::ClockJump(n.name.clone()));
         }
-        for n in workers.clone().chain(service.clone()) {
+        for n in workers.clone().chain(service.clone()).filter(|n| n.alive) {
             choices.push(Choice::Crash(n.name.clone()));
         }
         for n in service.clone() {
