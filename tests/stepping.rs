@@ -101,17 +101,9 @@ fn run_until_stops_at_the_first_match() {
 
 fn pause_a(ms: u64) -> Change {
     Change::Fault(Fault {
-        at_ms: None,
-        kind: FaultKind::Pause,
         target: Some("A".into()),
         duration_ms: Some(ms),
-        by_ms: None,
-        persistent: None,
-        groups: None,
-        after: None,
-        match_label: None,
-        from: None,
-        to: None,
+        ..Fault::new(FaultKind::Pause)
     })
 }
 

@@ -427,17 +427,9 @@ mod tests {
             .unwrap();
         v.seek(granted + 1);
         let pause = Fault {
-            at_ms: None,
-            kind: FaultKind::Pause,
             target: Some("A".into()),
             duration_ms: Some(10_000),
-            by_ms: None,
-            persistent: None,
-            groups: None,
-            after: None,
-            match_label: None,
-            from: None,
-            to: None,
+            ..Fault::new(FaultKind::Pause)
         };
         v.apply(Change::Fault(pause)).unwrap();
         assert!(v.total() > v.pos());
