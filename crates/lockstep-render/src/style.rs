@@ -60,6 +60,15 @@ pub const FAULT_BORDER: Rgb = Rgb(0x8D, 0x6E, 0x63);
 pub const GLOBAL_FILL: Rgb = Rgb(0xE8, 0xEA, 0xF6);
 pub const GLOBAL_BORDER: Rgb = Rgb(0x39, 0x49, 0xAB);
 pub const DANGER_FILL: Rgb = Rgb(0xFF, 0xEB, 0xEE);
+/// The danger band (two workers believe they hold the lock): a tint strong enough for a
+/// washed-out projector, with a solid bar at its left edge.
+pub const DANGER_BAND_ALPHA: f64 = 0.26;
+/// The tint behind a row where the database refused an access or paid twice: its own hue, so it
+/// never reads as the danger band.
+pub const REFUSED_ROW: Rgb = Rgb(0x7E, 0x57, 0xC2);
+pub const REFUSED_ROW_ALPHA: f64 = 0.30;
+/// Partition walls between lanes.
+pub const PARTITION: Rgb = Rgb(0x39, 0x49, 0xAB);
 pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
 
 /// Stroke width of message arrows. Only arrow shafts use it, so arrows can be counted in the SVG.

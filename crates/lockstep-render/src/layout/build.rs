@@ -8,7 +8,6 @@ use lockstep_core::Trace;
 use lockstep_core::topology::Role;
 use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
-use super::fold;
 use super::frame::{Frame, GUTTER_PAD, ICON_W, NOTE_PAD_X, note_width};
 use super::lanes::{self, MIN_GAP};
 use super::pieces::{self, Link, Piece};
@@ -18,6 +17,7 @@ use super::{
     Arrow, ArrowEnd, Highlight, HighlightKind, Lane, Layout, Mark, MarkKind, Note, NoteKind,
     Options, Row, Span, SpanKind, TimeMode, Tone, legend, ticks,
 };
+use super::{fold, network};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
@@ -61,12 +61,18 @@ fn step_list(steps: &[usize]) -> String {
 
 /// Lane x positions: gaps wide enough for the labels of the arrows that cross them, and room
 /// left of the first lane for its notes.
-fn frame(trace: &Trace, order: &[u16], pieces: &[Piece], gutter: &Gutter) -> Frame {
+fn frame(
+    trace: &Trace,
+    order: &[u16],
+    pieces: &[Piece],
+    gutter: &Gutter,
+    permissive_db: bool,
+) -> Frame {
     let halves: Vec<f64> = order
         .iter()
         .map(|&n| {
             let p = &trace.participants[usize::from(n)];
-            lanes::header_half_width(&p.name, p.role)
+            lanes::header_half_width(&p.name, lanes::role_line(p.role, permissive_db))
         })
         .collect();
     // A group's label must fit before the nearest of its arrow heads.
@@ -382,7 +388,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         step_w: total.max(1).to_string().len(),
         time_w: max_time.to_string().len(),
     };
-    let frame = frame(trace, &order, &pieces, &gutter);
+    let frame = frame(trace, &order, &pieces, &gutter, options.permissive_db);
 
     // Lane headers.
     let header_top = MARGIN;
@@ -391,7 +397,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .enumerate()
         .map(|(i, &n)| {
             let p = &trace.participants[usize::from(n)];
-            let (header, header_box) = lanes::header(&p.name, p.role, frame.x(i), header_top);
+            let role = lanes::role_line(p.role, options.permissive_db);
+            let (header, header_box) = lanes::header(&p.name, role, frame.x(i), header_top);
             Lane {
                 node: n,
                 name: p.name.clone(),
@@ -529,6 +536,30 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         marks,
         mut highlights,
     } = scene;
+    let lane_of_name: BTreeMap<&str, usize> = lanes_out
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.name.as_str(), i))
+        .collect();
+    let walls = network::walls(events, shown, &lane_of_name, &frame, &ys, open_end);
+    let taken: Vec<Rect> = rows
+        .iter()
+        .map(|r| r.gutter.rect)
+        .chain(
+            marks
+                .iter()
+                .map(|m| Rect::new(m.at.x - 11.0, m.at.y - 11.0, m.at.x + 11.0, m.at.y + 11.0)),
+        )
+        .collect();
+    let lane_of_event = |e: &TraceEvent| lane_of.get(usize::from(e.from)).copied().flatten();
+    let jumps = network::jumps(
+        events,
+        shown,
+        &lane_of_event,
+        &frame,
+        &ys,
+        (&notes, &arrows, &taken),
+    );
 
     // Footers below everything drawn.
     let content_bottom = rows
@@ -549,7 +580,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         let role = if promoted.contains(&i) {
             "master (promoted)"
         } else {
-            lanes::role_text(lane.role)
+            lanes::role_line(lane.role, options.permissive_db)
         };
         let (footer, footer_box) = lanes::header_with(&lane.name, role, frame.x(i), footer_top);
         lane.footer = footer;
@@ -620,7 +651,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
 
     // The legend, in one column beside the diagram (a slide is wider than it is tall).
     let width = (tick_right + MARGIN + 8.0).ceil();
-    let present = legend::Present::of(&spans, &marks, current.is_some());
+    let present = legend::Present::of(
+        (&spans, &marks, &highlights),
+        (!walls.is_empty(), !jumps.is_empty()),
+        current.is_some(),
+    );
     let legend_x = (tick_right + 36.0).ceil();
     let (legend, legend_bottom) = legend::place(&present, legend_x, header_top, legend_x);
     let width = legend
@@ -661,5 +696,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         ms_scale,
         folds,
         stretches,
+        walls,
+        jumps,
     }
 }

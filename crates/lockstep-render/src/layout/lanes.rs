@@ -57,8 +57,17 @@ pub(super) fn role_text(role: Role) -> &'static str {
 }
 
 /// The two lines of a lane header centred at `x`, with its top at `top`, and the box around them.
-pub(super) fn header(name: &str, role: Role, x: f64, top: f64) -> ([TextBox; 2], Rect) {
-    header_with(name, role_text(role), x, top)
+pub(super) fn header(name: &str, role: &str, x: f64, top: f64) -> ([TextBox; 2], Rect) {
+    header_with(name, role, x, top)
+}
+
+/// A lane's role line: a permissive database says that it takes writes without a token.
+pub(super) fn role_line(role: Role, permissive_db: bool) -> &'static str {
+    if permissive_db && role == Role::Database {
+        "database (permissive)"
+    } else {
+        role_text(role)
+    }
 }
 
 /// A lane header whose second line says `role`.
@@ -90,9 +99,8 @@ pub(super) fn header_height() -> f64 {
 }
 
 /// Half the width of a lane header.
-pub(super) fn header_half_width(name: &str, role: Role) -> f64 {
-    let w =
-        text::width(name, style::HEADER_SIZE).max(text::width(role_text(role), style::ROLE_SIZE));
+pub(super) fn header_half_width(name: &str, role: &str) -> f64 {
+    let w = text::width(name, style::HEADER_SIZE).max(text::width(role, style::ROLE_SIZE));
     w / 2.0 + HEADER_PAD
 }
 

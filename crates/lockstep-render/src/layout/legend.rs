@@ -1,6 +1,6 @@
 //! The legend: one entry per kind of span or mark the drawing actually uses, in a grid.
 
-use super::{LegendEntry, LegendKind, Mark, MarkKind, Span, SpanKind};
+use super::{Highlight, HighlightKind, LegendEntry, LegendKind, Mark, MarkKind, Span, SpanKind};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
@@ -16,7 +16,12 @@ const ROW_GAP: f64 = 10.0;
 pub(crate) struct Present(pub Vec<LegendKind>);
 
 impl Present {
-    pub fn of(spans: &[Span], marks: &[Mark], current: bool) -> Present {
+    /// `network` says whether partitions and clock jumps are drawn.
+    pub fn of(
+        (spans, marks, highlights): (&[Span], &[Mark], &[Highlight]),
+        (walls, jumps): (bool, bool),
+        current: bool,
+    ) -> Present {
         let has_span = |f: fn(&SpanKind) -> bool| spans.iter().any(|s| f(&s.kind));
         let has_mark = |k: MarkKind| marks.iter().any(|m| m.kind == k);
         let mut out = Vec::new();
@@ -28,6 +33,20 @@ impl Present {
         }
         if has_span(|k| matches!(k, SpanKind::Overlap { .. })) {
             out.push(LegendKind::Overlap);
+        }
+        if highlights.iter().any(|h| {
+            matches!(
+                h.kind,
+                HighlightKind::RejectedAccess | HighlightKind::DuplicatePayout
+            )
+        }) {
+            out.push(LegendKind::RefusedRow);
+        }
+        if walls {
+            out.push(LegendKind::Partition);
+        }
+        if jumps {
+            out.push(LegendKind::ClockJump);
         }
         if has_span(|k| matches!(k, SpanKind::Paused { .. })) {
             out.push(LegendKind::Paused);
@@ -74,6 +93,9 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::Mark(MarkKind::InFlight) => "message still in the network",
         LegendKind::Mark(MarkKind::Paused) => "node paused",
         LegendKind::Current => "the current step",
+        LegendKind::RefusedRow => "violet row: refused by the database, or paid twice",
+        LegendKind::Partition => "hatched wall: the network is cut between these lanes",
+        LegendKind::ClockJump => "break on a lifeline: its clock jumped",
     }
 }
 

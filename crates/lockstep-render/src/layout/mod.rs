@@ -14,6 +14,7 @@ mod fold;
 mod frame;
 mod lanes;
 mod legend;
+mod network;
 mod pack;
 mod pieces;
 mod place;
@@ -68,6 +69,20 @@ pub struct Options {
     /// Draw every retry instead of folding runs of three or more identical retries into one
     /// line ([`Layout::folds`]); interactive front ends set it to unfold them.
     pub unfold_retries: bool,
+    /// The database accepts accesses without a token (`fencing = "permissive"`): its header
+    /// says so. [`crate::run_svg`] sets it from the scenario; the trace does not record it.
+    pub permissive_db: bool,
+}
+
+impl Options {
+    /// These options with what only the scenario knows (a permissive database) filled in.
+    pub fn for_scenario(self, scenario: &lockstep_core::Scenario) -> Options {
+        Options {
+            permissive_db: scenario.resource.fencing
+                == lockstep_core::scenario::FencingMode::Permissive,
+            ..self
+        }
+    }
 }
 
 /// A colour role; [`crate::style::tone`] maps it to a colour.
@@ -288,6 +303,12 @@ pub enum LegendKind {
     Overlap,
     Mark(MarkKind),
     Current,
+    /// The tint behind a row where the database refused an access or paid twice.
+    RefusedRow,
+    /// A wall between lanes a network partition cuts apart.
+    Partition,
+    /// A break on a lifeline where the node's clock jumped.
+    ClockJump,
 }
 
 /// A swatch and its explanation.
@@ -296,6 +317,29 @@ pub struct LegendEntry {
     pub kind: LegendKind,
     pub swatch: Rect,
     pub text: TextBox,
+}
+
+/// A network partition on the timeline: a wall between two neighbouring lanes it cuts apart, from
+/// the row where it starts to the row where it heals or is replaced (open at the last row shown).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wall {
+    pub from_row: usize,
+    pub to_row: Option<usize>,
+    /// The lanes either side of the wall.
+    pub lanes: (usize, usize),
+    pub rect: Rect,
+}
+
+/// A node's clock stepping, drawn as a break across its lifeline with how far it jumped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Jump {
+    pub row: usize,
+    pub lane: usize,
+    pub by_ms: i64,
+    /// The centre of the break, on the lifeline.
+    pub at: Point,
+    /// "+20 s" beside the break (None where it would crowd another label).
+    pub label: Option<TextBox>,
 }
 
 /// A time mark on the to-scale axis: a faint line across the lanes and its time at the right.
@@ -365,6 +409,10 @@ pub struct Layout {
     pub folds: Vec<Fold>,
     /// To scale: where the axis leaves its one scale (zoomed bursts, idle breaks).
     pub stretches: Vec<Stretch>,
+    /// Network partitions, as walls between the lanes they cut apart.
+    pub walls: Vec<Wall>,
+    /// Clock jumps, as breaks on the lifelines.
+    pub jumps: Vec<Jump>,
 }
 
 impl Layout {
@@ -382,7 +430,8 @@ impl Layout {
             .ticks
             .iter()
             .filter_map(|t| t.label.as_ref())
-            .chain(self.stretches.iter().filter_map(|s| s.label.as_ref()));
+            .chain(self.stretches.iter().filter_map(|s| s.label.as_ref()))
+            .chain(self.jumps.iter().filter_map(|j| j.label.as_ref()));
         lanes
             .chain(std::iter::once(&self.gutter_title))
             .chain(rows)
@@ -412,6 +461,11 @@ impl Layout {
             self.stretches
                 .iter()
                 .filter_map(|s| s.label.as_ref().map(|l| l.rect)),
+        );
+        out.extend(
+            self.jumps
+                .iter()
+                .filter_map(|j| j.label.as_ref().map(|l| l.rect)),
         );
         out.push(self.gutter_title.rect);
         // Empty labels (rows sharing a line, arrows sharing a group's label) take no room.

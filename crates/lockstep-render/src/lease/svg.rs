@@ -531,7 +531,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 page.x(d.to_ms).max(page.x(d.from_ms) + 2.0),
                 plot.y1 + 4.0,
             );
-            p.fill_rect(r, style::DANGER, 0.14)?;
+            p.fill_rect(r, style::DANGER, style::DANGER_BAND_ALPHA)?;
             p.hatch(r, style::DANGER, 14.0, false)?;
             p.line(
                 &[Point::new(r.x0, r.y0), Point::new(r.x0, r.y1)],
@@ -637,7 +637,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                     MARGIN + 30.0,
                     t.text.rect.y1 - 1.0,
                 );
-                p.fill_rect(r, style::DANGER, 0.14)?;
+                p.fill_rect(r, style::DANGER, style::DANGER_BAND_ALPHA)?;
                 p.hatch(r, style::DANGER, 8.0, false)?;
             }
         }
@@ -655,7 +655,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                     p.stroke_rect(s, style::FROZEN_HATCH, 1)?;
                 }
                 Swatch::Danger => {
-                    p.fill_rect(s, style::DANGER, 0.14)?;
+                    p.fill_rect(s, style::DANGER, style::DANGER_BAND_ALPHA)?;
                     p.hatch(s, style::DANGER, 8.0, false)?;
                 }
                 Swatch::Current => {
@@ -679,5 +679,5 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
         root.present()
             .map_err(|e| RenderError::Draw(e.to_string()))?;
     }
-    Ok(out)
+    Ok(crate::svg::patterns::finish(out))
 }

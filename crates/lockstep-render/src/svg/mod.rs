@@ -1,7 +1,9 @@
 //! The timeline as SVG, drawn with plotters' SVG backend from a [`Layout`]: a title block above
 //! it (title, summary, the current step's explanation) and a verdict footer below it.
 
+mod extras;
 mod paint;
+pub(crate) mod patterns;
 
 use lockstep_core::actors::db::money;
 use lockstep_core::{Outcome, Run, Scenario, Trace, Verdict};
@@ -10,8 +12,7 @@ use plotters::prelude::*;
 use crate::error::{RenderError, check_step};
 use crate::geom::{Point, Rect};
 use crate::layout::{
-    self, ArrowEnd, HighlightKind, Layout, LegendKind, MarkKind, NoteKind, Options, SpanKind,
-    TimeMode, Tone,
+    self, ArrowEnd, HighlightKind, Layout, MarkKind, NoteKind, Options, SpanKind, TimeMode, Tone,
 };
 use crate::style::{self, Rgb};
 use crate::text::{self, Align, TextBox};
@@ -288,7 +289,8 @@ pub fn timeline_svg(
 
 /// The SVG of a scenario's run, with its title, summary and verdict.
 pub fn run_svg(scenario: &Scenario, run: &Run, options: &Options) -> Result<String, RenderError> {
-    timeline_svg(&run.trace, &Caption::for_run(scenario, run), options)
+    let options = options.for_scenario(scenario);
+    timeline_svg(&run.trace, &Caption::for_run(scenario, run), &options)
 }
 
 fn lane_color(l: &layout::Lane) -> Rgb {
@@ -330,7 +332,7 @@ pub fn draw_timeline(layout: &Layout, caption: &Caption) -> Result<String, Rende
         root.present()
             .map_err(|e| RenderError::Draw(e.to_string()))?;
     }
-    Ok(out)
+    Ok(patterns::finish(out))
 }
 
 fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderError> {
@@ -409,7 +411,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
                     p.fill_rect(edge, style::CURRENT_POINTER, 0.95)?;
                 }
                 HighlightKind::RejectedAccess | HighlightKind::DuplicatePayout => {
-                    p.fill_rect(r, style::DANGER, 0.14)?
+                    p.fill_rect(r, style::REFUSED_ROW, style::REFUSED_ROW_ALPHA)?
                 }
             }
         }
@@ -417,11 +419,14 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     for s in &l.spans {
         if let SpanKind::Overlap { .. } = s.kind {
             // Strong enough to survive a washed-out projector.
-            p.fill_rect(s.rect, style::DANGER, 0.16)?;
+            p.fill_rect(s.rect, style::DANGER, style::DANGER_BAND_ALPHA)?;
             let bar = Rect::new(s.rect.x0, s.rect.y0, s.rect.x0 + 6.0, s.rect.y1);
             p.fill_rect(bar, style::DANGER, 0.9)?;
         }
     }
+
+    // Partition walls between the lanes they cut apart.
+    extras::walls(p, l)?;
 
     // Lifelines.
     for lane in &l.lanes {
@@ -443,11 +448,6 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
                 p.fill_rect(s.rect, style::FROZEN_FILL, 0.95)?;
                 p.hatch(s.rect, style::FROZEN_HATCH, 9.0, false)?;
                 p.stroke_rect(s.rect, style::FROZEN_HATCH, 1)?;
-            }
-            SpanKind::Down => {
-                p.fill_rect(s.rect, style::DOWN_FILL, 0.95)?;
-                p.hatch(s.rect, style::DOWN_HATCH, 9.0, true)?;
-                p.stroke_rect(s.rect, style::DOWN_HATCH, 1)?;
             }
             _ => {}
         }
@@ -537,6 +537,10 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         p.text(&n.text, color)?;
     }
 
+    // Crashes above the notes (never hidden), clock-jump breaks on the lifelines.
+    extras::crashes(p, l)?;
+    extras::jumps(p, l)?;
+
     // Arrow labels, on white so crossing lines do not hurt reading.
     for a in &l.arrows {
         if a.rejected {
@@ -599,52 +603,8 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     }
 
     // Legend.
-    let worker0 = style::tone(Tone::Worker(0));
     for e in &l.legend {
-        let s = e.swatch;
-        let c = s.center();
-        match e.kind {
-            LegendKind::Believes => {
-                p.fill_rect(Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1), worker0, 0.9)?;
-            }
-            LegendKind::ServiceHolds => {
-                let r = Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1);
-                p.fill_rect(r, worker0, 0.45)?;
-                p.stroke_rect(r, worker0, 1)?;
-            }
-            LegendKind::Overlap => {
-                p.fill_rect(s, style::DANGER, 0.16)?;
-                p.fill_rect(Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1), style::DANGER, 0.9)?;
-            }
-            LegendKind::Paused => {
-                p.fill_rect(s, style::FROZEN_FILL, 0.95)?;
-                p.hatch(s, style::FROZEN_HATCH, 7.0, false)?;
-                p.stroke_rect(s, style::FROZEN_HATCH, 1)?;
-            }
-            LegendKind::Down => {
-                p.fill_rect(s, style::DOWN_FILL, 0.95)?;
-                p.hatch(s, style::DOWN_HATCH, 7.0, true)?;
-                p.stroke_rect(s, style::DOWN_HATCH, 1)?;
-            }
-            LegendKind::Mark(k) => p.mark(k, c, style::INFRA)?,
-            LegendKind::Current => {
-                p.fill_rect(s, style::CURRENT, 0.55)?;
-                p.fill_rect(
-                    Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1),
-                    style::CURRENT_POINTER,
-                    0.95,
-                )?;
-                p.polygon(
-                    &[
-                        Point::new(s.x0, c.y - 7.0),
-                        Point::new(s.x0 + 10.0, c.y),
-                        Point::new(s.x0, c.y + 7.0),
-                    ],
-                    style::CURRENT_POINTER,
-                    1.0,
-                )?;
-            }
-        }
+        extras::swatch(p, e.kind, e.swatch)?;
         p.text(&e.text, style::TEXT)?;
     }
     Ok(())

@@ -130,7 +130,11 @@ impl Painter<'_, '_> {
     }
 
     /// Diagonal hatching inside `r`, every `step` px; `both` adds the other diagonal.
+    /// The hatchings of [`super::patterns::HATCHES`] are one rectangle filled with a pattern.
     pub fn hatch(&self, r: Rect, c: Rgb, step: f64, both: bool) -> Result<(), RenderError> {
+        if let Some(i) = super::patterns::index_of(c, step, both) {
+            return self.fill_rect(r, super::patterns::sentinel(i), 1.0);
+        }
         // Lines y = x + k (down-right), clipped to the rectangle.
         let mut k = r.y0 - r.x1 + step;
         while k < r.y1 - r.x0 {

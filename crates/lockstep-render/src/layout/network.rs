@@ -1,0 +1,157 @@
+//! What the network and the clocks do, drawn on the timeline rather than only written in notes:
+//! a partition as a wall between the neighbouring lanes it cuts apart, over the rows it lasts; a
+//! clock jump as a break across the node's lifeline with how far the clock stepped.
+
+use std::collections::BTreeMap;
+
+use lockstep_core::trace::{Tag, TraceEvent};
+
+use super::frame::Frame;
+use super::{Arrow, Jump, Note, Wall};
+use crate::geom::{Point, Rect, inside_length};
+use crate::style;
+use crate::text::{Align, TextBox};
+
+/// Half the width of a partition wall.
+const WALL_HALF: f64 = 5.0;
+/// The break sits this far below its note (or its row).
+const JUMP_DROP: f64 = 6.0;
+
+/// The walls of every partition among the first `shown` events. `lane_of_name` gives a node's
+/// lane; lanes of nodes no group names are not cut off from anything.
+pub(super) fn walls(
+    events: &[TraceEvent],
+    shown: usize,
+    lane_of_name: &BTreeMap<&str, usize>,
+    frame: &Frame,
+    ys: &[f64],
+    open_end: f64,
+) -> Vec<Wall> {
+    let mut out = Vec::new();
+    // The partition in force: its row and the lane pairs it cuts.
+    let mut open: Option<(usize, Vec<(usize, usize)>)> = None;
+    let mut close = |open: &mut Option<(usize, Vec<(usize, usize)>)>, to: Option<usize>| {
+        if let Some((from, pairs)) = open.take() {
+            let y1 = to.map_or(open_end, |r| ys[r]);
+            for (a, b) in pairs {
+                let x = (frame.x(a) + frame.x(b)) / 2.0;
+                out.push(Wall {
+                    from_row: from,
+                    to_row: to,
+                    lanes: (a, b),
+                    rect: Rect::new(x - WALL_HALF, ys[from], x + WALL_HALF, y1),
+                });
+            }
+        }
+    };
+    for (i, e) in events[..shown].iter().enumerate() {
+        match &e.tag {
+            Some(Tag::Partition { groups }) => {
+                close(&mut open, Some(i));
+                let mut group_of: BTreeMap<usize, usize> = BTreeMap::new();
+                for (g, names) in groups.iter().enumerate() {
+                    for n in names {
+                        if let Some(&lane) = lane_of_name.get(n.as_str()) {
+                            group_of.insert(lane, g);
+                        }
+                    }
+                }
+                // Neighbouring named lanes (in lane order) in different groups.
+                let named: Vec<(usize, usize)> = group_of.into_iter().collect();
+                let pairs = named
+                    .windows(2)
+                    .filter(|w| w[0].1 != w[1].1)
+                    .map(|w| (w[0].0, w[1].0))
+                    .collect();
+                open = Some((i, pairs));
+            }
+            Some(Tag::Healed) => close(&mut open, Some(i)),
+            _ => {}
+        }
+    }
+    close(&mut open, None);
+    out
+}
+
+/// `+20 s`, `-1.5 s`.
+fn jump_text(by_ms: i64) -> String {
+    let sign = if by_ms < 0 { "-" } else { "+" };
+    let abs = by_ms.unsigned_abs();
+    if abs % 1000 == 0 {
+        format!("{sign}{} s", abs / 1000)
+    } else {
+        format!("{sign}{:.1} s", abs as f64 / 1000.0)
+    }
+}
+
+/// The clock jumps among the first `shown` events: a break just below the jump's note on the
+/// node's lifeline, and its size beside it where that crowds no label, note or arrow.
+pub(super) fn jumps(
+    events: &[TraceEvent],
+    shown: usize,
+    lane_of: &dyn Fn(&TraceEvent) -> Option<usize>,
+    frame: &Frame,
+    ys: &[f64],
+    drawn: (&[Note], &[Arrow], &[Rect]),
+) -> Vec<Jump> {
+    let (notes, arrows, taken) = drawn;
+    let mut out: Vec<Jump> = Vec::new();
+    for (i, e) in events[..shown].iter().enumerate() {
+        let (Some(Tag::ClockJumped { by_ms }), Some(lane)) = (&e.tag, lane_of(e)) else {
+            continue;
+        };
+        let below = notes
+            .iter()
+            .find(|n| n.row == i)
+            .map_or(ys[i], |n| n.rect.y1);
+        let at = Point::new(frame.x(lane), below + JUMP_DROP);
+        let text = jump_text(*by_ms);
+        let clear = |b: &TextBox| {
+            taken.iter().all(|r| !r.overlaps(&b.rect))
+                && notes.iter().all(|n| !n.rect.overlaps(&b.rect))
+                && arrows.iter().all(|a| {
+                    !a.label.rect.overlaps(&b.rect) && inside_length(a.start, a.tip, &b.rect) <= 0.0
+                })
+                && out
+                    .iter()
+                    .filter_map(|j| j.label.as_ref())
+                    .all(|l| !l.rect.overlaps(&b.rect))
+        };
+        let right = TextBox::new(
+            &text,
+            style::GUTTER_SIZE,
+            Align::Left,
+            Point::new(at.x + 12.0, at.y + 4.0),
+            1.0,
+        );
+        let left = TextBox::new(
+            &text,
+            style::GUTTER_SIZE,
+            Align::Right,
+            Point::new(at.x - 12.0, at.y + 4.0),
+            1.0,
+        );
+        let label = [right, left]
+            .into_iter()
+            .find(|b| clear(b) && b.rect.x0 >= frame.area_left);
+        out.push(Jump {
+            row: i,
+            lane,
+            by_ms: *by_ms,
+            at,
+            label,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jump_text;
+
+    #[test]
+    fn jumps_read_in_seconds_with_their_sign() {
+        assert_eq!(jump_text(20_000), "+20 s");
+        assert_eq!(jump_text(-1_500), "-1.5 s");
+    }
+}

@@ -1,0 +1,159 @@
+//! Parts of the timeline drawn above the notes or beside the lanes: crashes (never hidden under a
+//! note), partition walls, clock-jump breaks, and the legend's swatches.
+
+use super::Painter;
+use crate::error::RenderError;
+use crate::geom::{Point, Rect};
+use crate::layout::{Layout, LegendKind, SpanKind, Tone};
+use crate::style;
+
+/// A crash's hatching shows at least this much of itself between notes.
+const MIN_VISIBLE: f64 = 10.0;
+
+/// The part of a crash span that no note on its lane covers: from below the note that opens it to
+/// above the note that closes it (at least [`MIN_VISIBLE`] tall, over the notes if need be).
+pub(crate) fn visible_part(l: &Layout, span: Rect) -> Rect {
+    let covering: Vec<Rect> = l
+        .notes
+        .iter()
+        .map(|n| n.rect)
+        .filter(|r| r.overlaps_x(&span, 0.0) && r.y1 > span.y0 && r.y0 < span.y1)
+        .collect();
+    let mut top = span.y0;
+    let mut bottom = span.y1;
+    for r in &covering {
+        if r.y0 <= top && r.y1 > top {
+            top = r.y1 + 1.0;
+        }
+    }
+    for r in &covering {
+        if r.y1 >= bottom && r.y0 < bottom {
+            bottom = r.y0 - 1.0;
+        }
+    }
+    if bottom - top < MIN_VISIBLE {
+        let mid = ((top + bottom) / 2.0).clamp(span.y0, span.y1);
+        top = mid - MIN_VISIBLE / 2.0;
+        bottom = mid + MIN_VISIBLE / 2.0;
+    }
+    Rect::new(span.x0, top, span.x1, bottom)
+}
+
+/// Crashed stretches, hatched grey, above the notes so no note hides one.
+pub(crate) fn crashes(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    for s in l.spans.iter().filter(|s| s.kind == SpanKind::Down) {
+        let r = visible_part(l, s.rect);
+        p.fill_rect(r, style::DOWN_FILL, 0.95)?;
+        p.hatch(r, style::DOWN_HATCH, 9.0, true)?;
+        p.stroke_rect(r, style::DOWN_HATCH, 1)?;
+    }
+    Ok(())
+}
+
+/// Partition walls, hatched, under the arrows (which cross them).
+pub(crate) fn walls(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    for w in &l.walls {
+        p.fill_rect(w.rect, style::GLOBAL_FILL, 1.0)?;
+        p.hatch(w.rect, style::PARTITION, 8.0, false)?;
+        p.stroke_rect(w.rect, style::PARTITION, 1)?;
+    }
+    Ok(())
+}
+
+/// The break a clock jump makes on a lifeline: two short slanted strokes across it.
+fn jump_break(p: &Painter, at: Point) -> Result<(), RenderError> {
+    p.fill_rect(
+        Rect::new(at.x - 9.0, at.y - 4.0, at.x + 9.0, at.y + 4.0),
+        style::BACKGROUND,
+        1.0,
+    )?;
+    for dy in [-4.0, 4.0] {
+        p.line(
+            &[
+                Point::new(at.x - 9.0, at.y + dy + 3.0),
+                Point::new(at.x + 9.0, at.y + dy - 3.0),
+            ],
+            style::TIMER,
+            2,
+            1.0,
+        )?;
+    }
+    Ok(())
+}
+
+/// Clock jumps: the break and how far the clock stepped.
+pub(crate) fn jumps(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    for j in &l.jumps {
+        jump_break(p, j.at)?;
+        if let Some(label) = &j.label {
+            p.text(&label.clone().bold(), style::TIMER)?;
+        }
+    }
+    Ok(())
+}
+
+/// The swatch of a legend entry.
+pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), RenderError> {
+    let c = s.center();
+    let worker0 = style::tone(Tone::Worker(0));
+    match kind {
+        LegendKind::Believes => {
+            p.fill_rect(Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1), worker0, 0.9)?;
+        }
+        LegendKind::ServiceHolds => {
+            let r = Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1);
+            p.fill_rect(r, worker0, 0.45)?;
+            p.stroke_rect(r, worker0, 1)?;
+        }
+        LegendKind::Overlap => {
+            p.fill_rect(s, style::DANGER, style::DANGER_BAND_ALPHA)?;
+            p.fill_rect(Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1), style::DANGER, 0.9)?;
+        }
+        LegendKind::RefusedRow => {
+            p.fill_rect(s, style::REFUSED_ROW, style::REFUSED_ROW_ALPHA)?;
+        }
+        LegendKind::Paused => {
+            p.fill_rect(s, style::FROZEN_FILL, 0.95)?;
+            p.hatch(s, style::FROZEN_HATCH, 7.0, false)?;
+            p.stroke_rect(s, style::FROZEN_HATCH, 1)?;
+        }
+        LegendKind::Down => {
+            p.fill_rect(s, style::DOWN_FILL, 0.95)?;
+            p.hatch(s, style::DOWN_HATCH, 7.0, true)?;
+            p.stroke_rect(s, style::DOWN_HATCH, 1)?;
+        }
+        LegendKind::Partition => {
+            let w = Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1);
+            p.hatch(w, style::PARTITION, 8.0, false)?;
+            p.stroke_rect(w, style::PARTITION, 1)?;
+        }
+        LegendKind::ClockJump => {
+            p.line(
+                &[Point::new(c.x, s.y0), Point::new(c.x, s.y1)],
+                style::MUTED,
+                1,
+                1.0,
+            )?;
+            jump_break(p, c)?;
+        }
+        LegendKind::Mark(k) => p.mark(k, c, style::INFRA)?,
+        LegendKind::Current => {
+            p.fill_rect(s, style::CURRENT, 0.55)?;
+            p.fill_rect(
+                Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1),
+                style::CURRENT_POINTER,
+                0.95,
+            )?;
+            p.polygon(
+                &[
+                    Point::new(s.x0, c.y - 7.0),
+                    Point::new(s.x0 + 10.0, c.y),
+                    Point::new(s.x0, c.y + 7.0),
+                ],
+                style::CURRENT_POINTER,
+                1.0,
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! Hatching as SVG patterns: plotters cannot fill with a pattern, so a hatched area is drawn as a
+//! rectangle filled with a reserved colour, and [`finish`] turns that colour into a reference to a
+//! `<pattern>` defined once. A long pause or crash is then one element, not hundreds of lines.
+
+use crate::style::{self, Rgb};
+
+/// A kind of hatching: line colour, distance between lines along the vertical, and whether the
+/// other diagonal is drawn too.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Hatch {
+    pub color: Rgb,
+    pub step: f64,
+    pub both: bool,
+}
+
+/// Every hatching the drawings use; its index names its pattern and its reserved colour.
+pub(crate) const HATCHES: [Hatch; 8] = [
+    Hatch {
+        color: style::FROZEN_HATCH,
+        step: 9.0,
+        both: false,
+    },
+    Hatch {
+        color: style::DOWN_HATCH,
+        step: 9.0,
+        both: true,
+    },
+    Hatch {
+        color: style::FROZEN_HATCH,
+        step: 7.0,
+        both: false,
+    },
+    Hatch {
+        color: style::DOWN_HATCH,
+        step: 7.0,
+        both: true,
+    },
+    Hatch {
+        color: style::DANGER,
+        step: 14.0,
+        both: false,
+    },
+    Hatch {
+        color: style::FROZEN_HATCH,
+        step: 8.0,
+        both: false,
+    },
+    Hatch {
+        color: style::DANGER,
+        step: 8.0,
+        both: false,
+    },
+    Hatch {
+        color: style::PARTITION,
+        step: 8.0,
+        both: false,
+    },
+];
+
+/// The reserved fill colour of hatching `i` (no other element uses these colours).
+pub(crate) fn sentinel(i: usize) -> Rgb {
+    Rgb(0x01, 0x02, 0x10 + i as u8)
+}
+
+/// The index of a hatching, if it is one of [`HATCHES`].
+pub(crate) fn index_of(color: Rgb, step: f64, both: bool) -> Option<usize> {
+    HATCHES
+        .iter()
+        .position(|h| h.color == color && h.step == step && h.both == both)
+}
+
+/// Replaces the reserved fills of `svg` by pattern references and defines the patterns used.
+pub(crate) fn finish(svg: String) -> String {
+    let mut out = svg;
+    let mut defs = String::new();
+    for (i, h) in HATCHES.iter().enumerate() {
+        let fill = format!("fill=\"{}\"", sentinel(i).hex());
+        if !out.contains(&fill) {
+            continue;
+        }
+        let id = format!("lockstep-hatch-{i}");
+        out = out.replace(&fill, &format!("fill=\"url(#{id})\""));
+        // Vertical lines `w` apart, turned 45°: diagonals `step` apart along the vertical, as
+        // lines y = x + k drawn every `step` would be.
+        let w = h.step / std::f64::consts::SQRT_2;
+        let c = h.color.hex();
+        let other = if h.both {
+            format!(
+                r#"<line x1="0" y1="0" x2="{w:.2}" y2="0" stroke="{c}" stroke-width="1" opacity="0.8"/>"#
+            )
+        } else {
+            String::new()
+        };
+        defs.push_str(&format!(
+            concat!(
+                r#"<pattern id="{id}" width="{w:.2}" height="{w:.2}" patternUnits="userSpaceOnUse" "#,
+                r#"patternTransform="rotate(45)">"#,
+                r#"<line x1="0" y1="0" x2="0" y2="{w:.2}" stroke="{c}" stroke-width="1" opacity="0.8"/>"#,
+                "{other}</pattern>"
+            ),
+            id = id,
+            w = w,
+            c = c,
+            other = other
+        ));
+    }
+    if defs.is_empty() {
+        return out;
+    }
+    match out
+        .find("<svg")
+        .and_then(|s| out[s..].find('>').map(|e| s + e + 1))
+    {
+        Some(at) => {
+            out.insert_str(at, &format!("\n<defs>{defs}</defs>"));
+            out
+        }
+        None => out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reserved_fill_becomes_a_pattern_defined_once() {
+        let svg = format!(
+            "<svg width=\"10\">\n<rect fill=\"{0}\"/><rect fill=\"{0}\"/></svg>",
+            sentinel(1).hex()
+        );
+        let out = finish(svg);
+        assert_eq!(out.matches("<pattern").count(), 1);
+        assert_eq!(out.matches("url(#lockstep-hatch-1)").count(), 2);
+        assert!(!out.contains(&sentinel(1).hex()));
+        assert!(out.find("<defs>") < out.find("<rect"));
+    }
+
+    #[test]
+    fn reserved_colours_are_used_by_nothing_else() {
+        let taken = [
+            style::BACKGROUND,
+            style::TEXT,
+            style::MUTED,
+            style::LIFELINE,
+            style::DANGER,
+        ];
+        for i in 0..HATCHES.len() {
+            assert!(!taken.contains(&sentinel(i)));
+        }
+    }
+}

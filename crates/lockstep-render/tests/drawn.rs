@@ -1,0 +1,144 @@
+//! What the timeline draws rather than only writes, and draws so a projector shows it: partitions
+//! as walls, clock jumps as breaks, crashes above notes, a permissive database named as such, the
+//! refused-row tint in its own colour with a legend entry, and hatching as SVG patterns.
+
+mod common;
+
+use lockstep_render::layout::{LegendKind, SpanKind};
+use lockstep_render::style;
+use lockstep_render::{Options, TimeMode, layout, run_lease_svg, run_svg};
+
+#[test]
+fn a_partition_is_a_wall_between_the_lanes_it_cuts_apart() {
+    let (_, run) = common::load("redlock-clock-jump");
+    let l = layout(&run.trace, &Options::default());
+    let name = |i: usize| l.lanes[i].name.as_str();
+    let cut: Vec<(&str, &str)> = l
+        .walls
+        .iter()
+        .map(|w| (name(w.lanes.0), name(w.lanes.1)))
+        .collect();
+    // {A, redis-1..3} | {B, redis-4, redis-5}, then {A, redis-1, redis-2} | {B, redis-3..5}.
+    assert_eq!(cut, [("redis-3", "redis-4"), ("redis-2", "redis-3")]);
+    let first = &l.walls[0];
+    assert_eq!(first.to_row, Some(l.walls[1].from_row));
+    assert!(first.rect.height() > 300.0, "{first:?}");
+    let x = (l.lanes[first.lanes.0].x + l.lanes[first.lanes.1].x) / 2.0;
+    assert!(first.rect.x0 < x && x < first.rect.x1);
+    assert!(l.legend.iter().any(|e| e.kind == LegendKind::Partition));
+    // Healed: the wall stops at the heal.
+    let (_, run) = common::load("redis-sentinel-split-brain");
+    let l = layout(&run.trace, &Options::default());
+    assert!(!l.walls.is_empty() && l.walls.iter().all(|w| w.to_row.is_some()));
+}
+
+#[test]
+fn a_clock_jump_is_a_break_on_its_lane() {
+    for id in ["redlock-clock-jump", "consensus-clock-jump-harmless"] {
+        let (_, run) = common::load(id);
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let l = layout(
+                &run.trace,
+                &Options {
+                    time_mode: mode,
+                    ..Options::default()
+                },
+            );
+            assert_eq!(l.jumps.len(), 1, "{id} {mode:?}");
+            let j = &l.jumps[0];
+            assert!(j.by_ms >= 10_000);
+            assert_eq!(j.at.x, l.lanes[j.lane].x);
+            // Below the row's note, where nothing hides it.
+            let note = l.notes.iter().find(|n| n.row == j.row).expect("jump note");
+            assert!(j.at.y > note.rect.y1, "{id}: break under its note");
+            assert!(l.legend.iter().any(|e| e.kind == LegendKind::ClockJump));
+        }
+    }
+}
+
+#[test]
+fn crashes_are_drawn_above_the_notes() {
+    let mut seen = 0;
+    for (id, scenario, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        if !l.spans.iter().any(|s| s.kind == SpanKind::Down) {
+            continue;
+        }
+        seen += 1;
+        let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+        let last_note = [style::NOTE_FILL, style::FAULT_FILL, style::GLOBAL_FILL]
+            .iter()
+            .filter_map(|c| svg.rfind(&format!("fill=\"{}\"", c.hex())))
+            .max()
+            .expect("notes");
+        let crash = svg
+            .find(&format!("fill=\"{}\"", style::DOWN_FILL.hex()))
+            .expect("crash drawn");
+        assert!(crash > last_note, "{id}: a crash drawn under the notes");
+    }
+    assert!(seen >= 3, "crash scenarios: {seen}");
+}
+
+#[test]
+fn a_permissive_database_says_so() {
+    let (scenario, run) = common::load("migration-wrong-order");
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    assert_eq!(svg.matches("database (permissive)").count(), 2);
+    let (scenario, run) = common::load("fenced-gc-pause");
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    assert!(!svg.contains("permissive"));
+}
+
+#[test]
+fn refused_rows_have_their_own_tint_and_legend_entry() {
+    let (scenario, run) = common::load("fenced-gc-pause");
+    let l = layout(&run.trace, &Options::default());
+    assert!(l.legend.iter().any(|e| e.kind == LegendKind::RefusedRow));
+    assert!(l.legend.iter().any(|e| e.kind == LegendKind::Overlap));
+    assert_ne!(style::REFUSED_ROW, style::DANGER);
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    // The row tint and its swatch.
+    assert!(svg.matches(&style::REFUSED_ROW.hex()).count() >= 2);
+    // The danger band: the widest red rectangle, stronger than a 0.16 tint.
+    let doc = roxmltree::Document::parse(&svg).expect("xml");
+    let band = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("rect"))
+        .filter(|n| n.attribute("fill") == Some(&style::DANGER.hex()))
+        .max_by_key(|n| {
+            n.attribute("width")
+                .and_then(|w| w.parse::<i64>().ok())
+                .unwrap_or(0)
+        })
+        .expect("danger band");
+    let opacity: f64 = band.attribute("opacity").unwrap().parse().unwrap();
+    assert!(opacity >= 0.25, "danger band opacity {opacity}");
+}
+
+#[test]
+fn hatching_is_a_pattern_not_hundreds_of_lines() {
+    for id in [
+        "fenced-gc-pause",
+        "redis-restart-counter-reset",
+        "redlock-clock-jump",
+    ] {
+        let (scenario, run) = common::load(id);
+        for svg in [
+            run_svg(&scenario, &run, &Options::default()).expect("draws"),
+            run_lease_svg(&scenario, &run, &Options::default()).expect("draws"),
+        ] {
+            let doc = roxmltree::Document::parse(&svg).expect("xml");
+            assert!(
+                doc.descendants().any(|n| n.has_tag_name("pattern")),
+                "{id}: no pattern"
+            );
+            let thin = doc
+                .descendants()
+                .filter(|n| n.has_tag_name("polyline"))
+                .filter(|n| n.attribute("stroke-width") == Some("1"))
+                .count();
+            assert!(thin < 40, "{id}: {thin} thin lines");
+            assert!(!svg.contains("#0102"), "{id}: a reserved fill left over");
+        }
+    }
+}
