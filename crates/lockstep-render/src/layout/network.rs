@@ -77,7 +77,7 @@ pub(super) fn walls(
 fn jump_text(by_ms: i64) -> String {
     let sign = if by_ms < 0 { "-" } else { "+" };
     let abs = by_ms.unsigned_abs();
-    if abs % 1000 == 0 {
+    if abs.is_multiple_of(1000) {
         format!("{sign}{} s", abs / 1000)
     } else {
         format!("{sign}{:.1} s", abs as f64 / 1000.0)

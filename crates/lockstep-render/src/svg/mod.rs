@@ -441,16 +441,15 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         )?;
     }
 
-    // Wide spans (pauses, crashes) under the bars.
-    for s in &l.spans {
-        match s.kind {
-            SpanKind::Paused { .. } => {
-                p.fill_rect(s.rect, style::FROZEN_FILL, 0.95)?;
-                p.hatch(s.rect, style::FROZEN_HATCH, 9.0, false)?;
-                p.stroke_rect(s.rect, style::FROZEN_HATCH, 1)?;
-            }
-            _ => {}
-        }
+    // Pauses under the bars (crashes come above the notes).
+    for s in l
+        .spans
+        .iter()
+        .filter(|s| matches!(s.kind, SpanKind::Paused { .. }))
+    {
+        p.fill_rect(s.rect, style::FROZEN_FILL, 0.95)?;
+        p.hatch(s.rect, style::FROZEN_HATCH, 9.0, false)?;
+        p.stroke_rect(s.rect, style::FROZEN_HATCH, 1)?;
     }
     for s in &l.spans {
         match &s.kind {
