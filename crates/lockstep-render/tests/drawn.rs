@@ -142,3 +142,32 @@ fn hatching_is_a_pattern_not_hundreds_of_lines() {
         }
     }
 }
+
+#[test]
+fn step_renders_of_a_run_all_have_one_size() {
+    use lockstep_render::Caption;
+    use lockstep_render::svg::Page;
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let total = run.trace.events.len();
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let sizes: Vec<(f64, f64)> = [1, total / 3, total / 2, total - 1, total]
+                .into_iter()
+                .map(|step| {
+                    let options = Options {
+                        time_mode: mode,
+                        upto_step: Some(step),
+                        ..Options::default()
+                    }
+                    .for_scenario(&scenario);
+                    let page = Page::new(&layout(&run.trace, &options), &caption);
+                    (page.width, page.height)
+                })
+                .collect();
+            assert!(
+                sizes.windows(2).all(|w| w[0] == w[1]),
+                "{id} {mode:?}: {sizes:?}"
+            );
+        }
+    }
+}

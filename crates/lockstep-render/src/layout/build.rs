@@ -346,6 +346,17 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     let events = &trace.events;
     let total = events.len();
     let shown = options.upto_step.map_or(total, |s| s.min(total));
+    // A step render has the whole run's frame (right edge, lifeline ends, size), so stepping
+    // through a run never resizes the picture.
+    let full = options.upto_step.is_some().then(|| {
+        build(
+            trace,
+            &Options {
+                upto_step: None,
+                ..*options
+            },
+        )
+    });
     let order = lanes::lane_order(&trace.participants, options.lane_order);
     let mut lane_of: Vec<Option<usize>> = vec![None; trace.participants.len()];
     for (lane, &node) in order.iter().enumerate() {
@@ -569,7 +580,10 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .chain(spans.iter().map(|s| s.rect.y1))
         .chain(arrows.iter().map(|a| a.tip.y))
         .fold(origin, f64::max);
-    let footer_top = content_bottom + 24.0;
+    let footer_top = full
+        .as_ref()
+        .map_or(0.0, |f| f.lifeline_bottom)
+        .max(content_bottom + 24.0);
     // A replica that took over says so at the bottom.
     let promoted: Vec<usize> = events[..shown]
         .iter()
@@ -600,7 +614,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .fold(
             frame.xs.last().copied().unwrap_or(frame.area_left) + MIN_GAP / 2.0,
             f64::max,
-        );
+        )
+        .max(full.as_ref().map_or(0.0, |f| f.area.x1));
     let stretches = if ms_scale > 0.0 && !rows.is_empty() {
         let shown_lines = rows.iter().map(|r| r.line).max().map_or(0, |l| l + 1);
         let lines: Vec<(f64, u64)> = placed.lines[..shown_lines]
@@ -650,18 +665,29 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     highlights.sort_by_key(|h| (h.row, h.kind as u8));
 
     // The legend, in one column beside the diagram (a slide is wider than it is tall).
+    let tick_right = full
+        .as_ref()
+        .and_then(|f| f.legend.first())
+        .map_or(tick_right, |e| tick_right.max(e.swatch.x0 - 36.0));
     let width = (tick_right + MARGIN + 8.0).ceil();
-    let present = legend::Present::of(
+    let mut present = legend::Present::of(
         (&spans, &marks, &highlights),
         (!walls.is_empty(), !jumps.is_empty()),
         current.is_some(),
     );
+    if let Some(f) = &full {
+        // Every step of a run has the same legend: what the whole run uses, and messages in
+        // flight (most steps have some).
+        let has_sends = events.iter().any(|e| e.kind == EventKind::Send);
+        present = legend::Present::merged(&f.legend, &present, has_sends);
+    }
     let legend_x = (tick_right + 36.0).ceil();
     let (legend, legend_bottom) = legend::place(&present, legend_x, header_top, legend_x);
     let width = legend
         .iter()
         .map(|e| e.text.rect.x1 + MARGIN)
         .fold(width, f64::max)
+        .max(full.as_ref().map_or(0.0, |f| f.width))
         .ceil();
     let gutter_title = TextBox::new(
         GUTTER_TITLE,
@@ -677,7 +703,9 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     Layout {
         mode: options.time_mode,
         width,
-        height: (legend_bottom.max(footer_bottom) + MARGIN).ceil(),
+        height: (legend_bottom.max(footer_bottom) + MARGIN)
+            .ceil()
+            .max(full.as_ref().map_or(0.0, |f| f.height)),
         lanes: lanes_out,
         rows,
         arrows,

@@ -24,6 +24,19 @@ const MARGIN: f64 = 24.0;
 /// The narrowest page, so the title block has room.
 const MIN_WIDTH: f64 = 960.0;
 
+/// Lines of the current step's explanation above a step render (longer ones end in "…").
+const STEP_LINES: usize = 3;
+
+/// `text` cut to at most `chars` characters, ending in "…" if cut.
+fn clip(text: &str, chars: usize) -> String {
+    if text.chars().count() <= chars {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(chars.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// What the picture is about: drawn above and below the timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Caption {
@@ -218,10 +231,20 @@ impl Page {
                 "Step {} of {} at {} ms: {}",
                 row.step, layout.total_steps, row.time_ms, row.label
             );
-            col.write(&head, style::BODY_SIZE, true, style::TEXT);
-            if !row.explanation.is_empty() {
-                col.write(&row.explanation, style::BODY_SIZE, false, style::TEXT);
+            // A fixed block (one headline, STEP_LINES of explanation), so every step of a run
+            // has the same page size.
+            let chars = ((text_w / (style::BODY_SIZE * text::CHAR_EM)).floor() as usize).max(8);
+            col.write(&clip(&head, chars), style::BODY_SIZE, true, style::TEXT);
+            let mut lines = text::wrap(&row.explanation, chars);
+            if lines.len() > STEP_LINES {
+                lines.truncate(STEP_LINES);
+                let last = &mut lines[STEP_LINES - 1];
+                *last = clip(&format!("{last} …"), chars);
             }
+            for line in &lines {
+                col.write(line, style::BODY_SIZE, false, style::TEXT);
+            }
+            col.y += (STEP_LINES - lines.len()) as f64 * text::line_height(style::BODY_SIZE);
         }
         let layout_dy = (col.y + 8.0 - layout::MARGIN_TOP).ceil();
         let mut footer = Vec::new();
@@ -249,6 +272,14 @@ impl Page {
                     layout.total_steps
                 );
                 col.write(&note, style::BODY_SIZE, false, style::MUTED);
+            } else if layout.current.is_some() {
+                // The last step: the same footer height as every step before it.
+                col.write(
+                    "(the verdict of the whole run, reached at its last step)",
+                    style::BODY_SIZE,
+                    false,
+                    style::MUTED,
+                );
             }
         }
         let height = (col.y + MARGIN).ceil();
