@@ -84,6 +84,13 @@ struct Placer<'a> {
     movable: BTreeMap<usize, usize>,
     /// Whether each send's arrow ended on its own line (its label may then slide along it).
     level: Vec<bool>,
+    /// Whether each line holds an event (lines made while looking for room may stay empty).
+    used: Vec<bool>,
+    /// The time of the event being placed, and the lowest line holding an earlier event: an
+    /// empty line above it would put this event above an earlier one in the gutter.
+    now_ms: u64,
+    earlier_bottom: usize,
+    lowest_used: usize,
 }
 
 /// Whether a send carries a mark beside its sender.
@@ -100,6 +107,31 @@ fn marked(e: &TraceEvent) -> bool {
 }
 
 impl Placer<'_> {
+    /// Starts placing an event at `t` (events come in time order).
+    fn advance(&mut self, t: u64) {
+        if t > self.now_ms {
+            self.now_ms = t;
+            self.earlier_bottom = self.lowest_used;
+        }
+    }
+
+    /// Whether line `c` may take the event being placed without breaking the gutter's order: a
+    /// line holding events already shows a time at most this event's; an empty line must not
+    /// sit above a line holding an earlier event.
+    fn order_ok(&self, c: usize) -> bool {
+        self.used.get(c).copied().unwrap_or(false) || c >= self.earlier_bottom
+    }
+
+    /// Puts event `i` on line `c`.
+    fn assign(&mut self, i: usize, c: usize) {
+        self.out.line_of[i] = c;
+        if self.used.len() <= c {
+            self.used.resize(c + 1, false);
+        }
+        self.used[c] = true;
+        self.lowest_used = self.lowest_used.max(c);
+    }
+
     fn join_ms(&self) -> u64 {
         match self.input.mode {
             TimeMode::Logical => JOIN_MS,
@@ -179,7 +211,7 @@ impl Placer<'_> {
         let mut fresh = 0;
         loop {
             let is_fresh = c >= self.out.lines.len();
-            if !is_fresh && !self.time_fits(c, t) {
+            if !is_fresh && (!self.time_fits(c, t) || !self.order_ok(c)) {
                 c += 1;
                 continue;
             }
@@ -249,7 +281,7 @@ impl Placer<'_> {
         if !label.is_empty() {
             self.out.labels[i] = Some(frame.arrow_label(from, to, label, y));
         }
-        self.out.line_of[i] = c;
+        self.assign(i, c);
         self.use_lane(from, c, group);
         if orphan {
             self.use_lane(to, c, group);
@@ -279,7 +311,7 @@ impl Placer<'_> {
         let mut fresh = 0;
         let items = loop {
             let is_fresh = c >= self.out.lines.len();
-            if !is_fresh && !self.time_fits(c, e.time_ms) {
+            if !is_fresh && (!self.time_fits(c, e.time_ms) || !self.order_ok(c)) {
                 c += 1;
                 continue;
             }
@@ -319,7 +351,7 @@ impl Placer<'_> {
         for item in items {
             self.board.add(item);
         }
-        self.out.line_of[i] = c;
+        self.assign(i, c);
         self.use_lane(to, c, group);
         self.in_flight = self.in_flight.saturating_sub(1);
     }
@@ -351,7 +383,7 @@ impl Placer<'_> {
         }
         let y = self.out.lines[c].y;
         self.out.notes[i] = Some(frame.note(lanes, text, icon, y));
-        self.out.line_of[i] = c;
+        self.assign(i, c);
         for lane in lanes.0..=lanes.1 {
             self.use_lane(lane, c, None);
         }
@@ -465,7 +497,7 @@ impl Placer<'_> {
         let c = if i == 0 { 0 } else { self.out.line_of[i - 1] };
         let t = self.input.events[i].time_ms;
         self.line(c, t);
-        self.out.line_of[i] = c;
+        self.assign(i, c);
     }
 }
 
@@ -497,8 +529,13 @@ pub(super) fn place(input: &Input) -> Placed {
         in_flight: 0,
         movable: BTreeMap::new(),
         level: vec![false; n],
+        used: Vec::new(),
+        now_ms: input.events.first().map_or(0, |e| e.time_ms),
+        earlier_bottom: 0,
+        lowest_used: 0,
     };
     for i in 0..n {
+        p.advance(input.events[i].time_ms);
         match (&input.pieces[i], input.links[i]) {
             (
                 Piece::Arrow {

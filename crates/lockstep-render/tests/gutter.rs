@@ -1,0 +1,42 @@
+//! The gutter reads top to bottom in time: no line shows a later time than a line below it.
+
+mod common;
+
+use lockstep_render::{Options, TimeMode, layout};
+
+#[test]
+fn gutter_times_never_go_back() {
+    let mut failures = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            for unfold_retries in [false, true] {
+                let l = layout(
+                    &run.trace,
+                    &Options {
+                        time_mode: mode,
+                        unfold_retries,
+                        ..Options::default()
+                    },
+                );
+                // Each line's earliest event, lines from the top.
+                let mut lines: Vec<(f64, u64, usize)> = Vec::new();
+                for r in &l.rows {
+                    match lines.iter_mut().find(|(y, ..)| *y == r.y) {
+                        Some(line) => line.1 = line.1.min(r.time_ms),
+                        None => lines.push((r.y, r.time_ms, r.step)),
+                    }
+                }
+                lines.sort_by(|a, b| a.0.total_cmp(&b.0));
+                for w in lines.windows(2) {
+                    if w[1].1 < w[0].1 {
+                        failures.push(format!(
+                            "{id} {mode:?} unfold={unfold_retries}: step {} at {} ms above step {} at {} ms",
+                            w[0].2, w[0].1, w[1].2, w[1].1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
