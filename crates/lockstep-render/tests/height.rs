@@ -1,5 +1,5 @@
-//! Logical timelines compared with Mermaid's drawing of the same run: most are about 0.75x its
-//! height; a run with a long-delayed message makes room for its slanted arrow (up to 1.15x).
+//! Logical timelines compared with Mermaid's drawing of the same run: at most 0.75x its height
+//! where Mermaid needs 1,300 px or more, and never taller for smaller runs.
 
 mod common;
 
@@ -20,31 +20,23 @@ fn mermaid_height(text: &str) -> f64 {
 #[test]
 fn logical_timelines_are_shorter_than_mermaids() {
     let mut report = Vec::new();
-    let mut worst: f64 = 0.0;
-    let mut ratios = Vec::new();
+    let mut failures = Vec::new();
     for (id, _, run) in common::catalogue() {
         let l = layout(&run.trace, &Options::default());
         let theirs = mermaid_height(&mermaid(&run.trace, None));
         let ratio = l.height / theirs;
-        if common::PARALLEL_REDLOCK.contains(&id.as_str()) {
-            assert!(
-                ratio > 1.15,
-                "{id} fits now: take it off common::PARALLEL_REDLOCK"
-            );
-            continue;
-        }
-        worst = worst.max(ratio);
-        ratios.push(ratio);
-        report.push(format!(
-            "{id}: {:.0} px vs Mermaid {theirs:.0} px ({ratio:.2}x)",
+        let most = if theirs >= 1300.0 { 0.75 } else { 1.0 };
+        let line = format!(
+            "{id}: {:.0} px vs Mermaid {theirs:.0} px ({ratio:.2}x, at most {most})",
             l.height
-        ));
+        );
+        if ratio > most {
+            failures.push(line.clone());
+        }
+        report.push(line);
     }
     println!("{}", report.join("\n"));
-    ratios.sort_by(f64::total_cmp);
-    let median = ratios[ratios.len() / 2];
-    assert!(worst <= 1.15, "{}", report.join("\n"));
-    assert!(median <= 0.8, "median {median:.2}x\n{}", report.join("\n"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -158,9 +158,7 @@ fn shafts_through_text(l: &lockstep_render::Layout) -> Vec<String> {
 #[test]
 fn no_arrow_runs_through_a_label_or_a_note() {
     let mut failures = Vec::new();
-    let mut known_still_cross = Vec::new();
     for (id, _, run) in common::catalogue() {
-        let known = common::PARALLEL_REDLOCK.contains(&id.as_str());
         let total = run.trace.events.len();
         for mode in [TimeMode::Logical, TimeMode::ToScale] {
             for upto in [None, Some(total / 3), Some(total / 2), Some(total * 3 / 4)] {
@@ -171,20 +169,10 @@ fn no_arrow_runs_through_a_label_or_a_note() {
                 };
                 let l = layout(&run.trace, &options);
                 for f in shafts_through_text(&l) {
-                    if known {
-                        known_still_cross.push(id.clone());
-                    } else {
-                        failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
-                    }
+                    failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
                 }
             }
         }
-    }
-    for id in common::PARALLEL_REDLOCK {
-        assert!(
-            known_still_cross.iter().any(|k| k == id),
-            "{id} no longer crosses: take it off common::PARALLEL_REDLOCK"
-        );
     }
     assert!(
         failures.is_empty(),

@@ -29,6 +29,8 @@ const SCALE_TARGET: f64 = 1400.0;
 /// ...within these bounds (px per simulated ms), so a short run is not stretched.
 const SCALE_MIN: f64 = 0.02;
 const SCALE_MAX: f64 = 0.25;
+/// The most a run of a few milliseconds is zoomed in (px per ms).
+const SHORT_RUN_SCALE_MAX: f64 = 64.0;
 /// Above the gutter's columns.
 const GUTTER_TITLE: &str = "step │ time";
 /// The first lane's lifeline is at most this far right of the gutter (for wide notes on it).
@@ -154,7 +156,23 @@ fn ms_scale(trace: &Trace, mode: TimeMode) -> f64 {
     match mode {
         TimeMode::ToScale if duration > 0 => {
             let target = SCALE_TARGET.max(trace.events.len() as f64 * PITCH * 0.75);
-            (target / duration as f64).clamp(SCALE_MIN, SCALE_MAX)
+            let scale = (target / duration as f64).clamp(SCALE_MIN, SCALE_MAX);
+            // A run of a few milliseconds (parallel Redlock clients) would be all burst: zoom in
+            // until its longest pause between events spans two lines, so time still shows.
+            let longest = trace
+                .events
+                .windows(2)
+                .map(|w| w[1].time_ms.saturating_sub(w[0].time_ms))
+                .filter(|&gap| gap < BREAK_MS)
+                .max()
+                .unwrap_or(0);
+            if longest > 0 && longest as f64 * scale < 2.0 * PITCH {
+                (2.0 * PITCH / longest as f64)
+                    .min(SHORT_RUN_SCALE_MAX)
+                    .max(scale)
+            } else {
+                scale
+            }
         }
         _ => 0.0,
     }
@@ -195,7 +213,13 @@ impl Scene {
         group: Option<usize>,
     ) {
         let e = &rows.events[i];
-        let y = rows.ys[i];
+        // Drawn level where it arrives (no slanted path was clear): from there, once shown.
+        let late = match (rows.links[i], &rows.placed.late[i]) {
+            (Link::Start(Some(j)), Some(label)) if j < rows.shown => Some((rows.ys[j], label)),
+            _ => None,
+        };
+        let group = if late.is_some() { None } else { group };
+        let y = late.map_or(rows.ys[i], |(y, _)| y);
         let start = Point::new(frame.x(from), y);
         let rejected = matches!(e.tag, Some(Tag::AccessRejected { .. }));
         let tone = if rejected {
@@ -214,6 +238,12 @@ impl Scene {
             Link::Start(Some(j)) if j < rows.shown => {
                 let (end, tip) = end_point(j);
                 (Some(j), end, tip)
+            }
+            Link::Start(_) if rows.placed.late[i].is_some() => {
+                // Still in the network, with no clear path to where it will arrive: a stub.
+                let dx = frame.x(to) - start.x;
+                let tip = Point::new(start.x + dx.signum() * (dx.abs() / 2.0).min(48.0), y);
+                (None, ArrowEnd::InFlight, tip)
             }
             Link::Start(later) => {
                 // Still in the network at the last row shown: stop partway along its path.
@@ -249,7 +279,7 @@ impl Scene {
                 row: i,
                 lane: from,
                 kind,
-                at: frame.mark_beside(from, to, y),
+                at: frame.mark_beside(from, to, rows.ys[i]),
             });
         }
         let end_mark = match end {
@@ -280,9 +310,12 @@ impl Scene {
             end,
             start,
             tip,
-            label: rows.placed.labels[i]
-                .clone()
-                .unwrap_or_else(|| TextBox::empty(start)),
+            label: match late {
+                Some((_, label)) => label.clone(),
+                None => rows.placed.labels[i]
+                    .clone()
+                    .unwrap_or_else(|| TextBox::empty(start)),
+            },
             tone,
             delayed_ms: match e.tag {
                 Some(Tag::Delayed { extra_ms }) => Some(extra_ms),
@@ -541,6 +574,23 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         None => rows.last().map_or(0, |r| r.time_ms),
     };
     let (mut spans, overlaps) = span_builder.finish(open_end, time_of);
+    // A fan-out whose first arrow is drawn late: another of its arrows (from the same point)
+    // carries the group's label.
+    for g in 0..scene.arrows.len() {
+        let a = &scene.arrows[g];
+        let leader = a.send_row;
+        if a.group.is_some()
+            || !matches!(pieces[leader], Piece::Arrow { group: Some(x), .. } if x == leader)
+        {
+            continue;
+        }
+        if let (Some(label), Some(k)) = (
+            placed.labels[leader].clone(),
+            scene.arrows.iter().position(|b| b.group == Some(leader)),
+        ) {
+            scene.arrows[k].label = label;
+        }
+    }
     let Scene {
         arrows,
         notes,

@@ -9,13 +9,15 @@ use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::TimeMode;
 use super::frame::Frame;
+use super::lanes::LABEL_INSET;
 use super::pack::{Board, Item, Kind, Shape};
 use super::pieces::{Link, Piece};
 use crate::geom::{Point, Rect};
-use crate::text::TextBox;
+use crate::style;
+use crate::text::{self, TextBox};
 
 /// Distance between two lines.
-pub(super) const PITCH: f64 = 36.0;
+pub(super) const PITCH: f64 = 32.0;
 /// Events this close in time may share a line or swap places in logical time.
 const JOIN_MS: u64 = 1;
 /// In to-scale mode, an event may join a line this close to its own time on the scale (px).
@@ -24,8 +26,12 @@ const JOIN_PX: f64 = 3.0;
 pub(super) const BREAK_MS: u64 = 10_000;
 /// ...drawn this tall.
 pub(super) const BREAK_H: f64 = 72.0;
-/// How many fresh lines a slanted arrow may go down to find a path clear of labels.
-const MAX_FRESH: usize = 12;
+/// How many fresh lines a slanted arrow may go down to find a path clear of labels (in logical
+/// time and to scale), before it is drawn level where it arrives instead: blank lines made only
+/// to let a slanted arrow through would make the picture taller than it needs to be.
+const LOGICAL_FRESH: usize = 1;
+const MAX_FRESH: usize = 2;
+const DELAYED_FRESH: usize = 36;
 /// Half the height of a level shaft's box and of an arrow head's box.
 const SHAFT_HALF: f64 = 3.0;
 const HEAD_HALF: f64 = 8.0;
@@ -50,6 +56,9 @@ pub(super) struct Placed {
     pub labels: Vec<Option<TextBox>>,
     /// Lines after which the axis breaks (to scale).
     pub breaks: Vec<usize>,
+    /// Per send: the label of a message drawn level where it arrives (no slanted path was
+    /// clear), on its arrival line.
+    pub late: Vec<Option<TextBox>>,
 }
 
 impl Placed {
@@ -240,33 +249,76 @@ impl Placer<'_> {
             lb = lb.max(self.lane_bound(to, group));
         }
         let frame = self.input.frame;
-        let (c, items) = self.find(lb, e.time_ms, 0, |_, _, y| {
-            let (xf, xt) = (frame.x(from), frame.x(to));
-            let mut items = vec![Item {
-                shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
-                kind: Kind::Shaft,
-                owner,
-            }];
-            if !label.is_empty() {
-                items.push(Item {
-                    shape: Shape::Box(frame.arrow_label(from, to, label, y).rect),
-                    kind: Kind::Text,
-                    owner,
-                });
-            }
-            if marked(e) {
-                let at = frame.mark_beside(from, to, y);
-                items.push(Item {
-                    shape: Shape::Box(Rect::new(at.x - 11.0, y - 11.0, at.x + 11.0, y + 11.0)),
-                    kind: Kind::Mark,
-                    owner,
-                });
-            }
-            if orphan {
-                items.push(head(frame, from, to, y, owner));
-            }
-            vec![items]
+        // The label sits at the arrow's start; if that spot is taken (a note just above), it
+        // may move along its own arrow (not a group's label, which must stay clear of the
+        // group's heads).
+        let (xf, xt) = (frame.x(from), frame.x(to));
+        let room = if label.is_empty() || group.is_some() {
+            0.0
+        } else {
+            (xt - xf).abs() - 2.0 * LABEL_INSET - HEAD_LEN - text::width(label, style::LABEL_SIZE)
+        };
+        let along: Vec<f64> = std::iter::once(0.0)
+            .chain((1..=3).map(|k| frame.dir(from, to) * room * f64::from(k) / 3.0))
+            .filter(|d| room > 0.0 || *d == 0.0)
+            .collect();
+        // Above the arrow first; just below it if every spot above is taken.
+        let below = text::line_height(style::LABEL_SIZE) + 7.0;
+        let shifts: Vec<(f64, f64)> = [0.0, below]
+            .iter()
+            .flat_map(|&dy| along.iter().map(move |&dx| (dx, dy)))
+            .collect();
+        let (c, items) = self.find(lb, e.time_ms, 1, |p, c, y| {
+            // Below the arrow only on a new line at the bottom (a note just above it takes the
+            // room for the label): elsewhere the next line does as well and crowds less.
+            let empty = !p.used.get(c).copied().unwrap_or(false) && c + 1 == p.out.lines.len();
+            shifts
+                .iter()
+                .filter(|(_, dy)| *dy == 0.0 || empty)
+                .map(|&(dx, dy)| {
+                    let mut items = vec![Item {
+                        shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
+                        kind: Kind::Shaft,
+                        owner,
+                    }];
+                    if !label.is_empty() {
+                        items.push(Item {
+                            shape: Shape::Box(
+                                frame.arrow_label(from, to, label, y).rect.shifted(dx, dy),
+                            ),
+                            kind: Kind::Text,
+                            owner,
+                        });
+                    }
+                    if marked(e) {
+                        let at = frame.mark_beside(from, to, y);
+                        items.push(Item {
+                            shape: Shape::Box(Rect::new(
+                                at.x - 11.0,
+                                y - 11.0,
+                                at.x + 11.0,
+                                y + 11.0,
+                            )),
+                            kind: Kind::Mark,
+                            owner,
+                        });
+                    }
+                    if orphan {
+                        items.push(head(frame, from, to, y, owner));
+                    }
+                    items
+                })
+                .collect()
         });
+        let home = frame.arrow_label(from, to, label, self.out.lines[c].y).rect;
+        let (sx, sy) = items
+            .iter()
+            .find(|it| it.kind == Kind::Text)
+            .and_then(|it| match it.shape {
+                Shape::Box(r) => Some((r.x0 - home.x0, r.y0 - home.y0)),
+                Shape::Segment(..) => None,
+            })
+            .unwrap_or((0.0, 0.0));
         let y = self.out.lines[c].y;
         for (k, item) in items.into_iter().enumerate() {
             let text = item.kind == Kind::Text;
@@ -279,7 +331,7 @@ impl Placer<'_> {
             }
         }
         if !label.is_empty() {
-            self.out.labels[i] = Some(frame.arrow_label(from, to, label, y));
+            self.out.labels[i] = Some(frame.arrow_label(from, to, label, y).shifted(sx, sy));
         }
         self.assign(i, c);
         self.use_lane(from, c, group);
@@ -319,10 +371,12 @@ impl Placer<'_> {
             let mut items = vec![head(frame, from, to, y, owner)];
             if c != ls {
                 let a = Point::new(frame.x(from), self.out.lines[ls].y);
+                // Its own owner: a slanted member of a fan-out or fan-in may not cross the
+                // group's label either.
                 items.push(Item {
                     shape: Shape::Segment(a, Point::new(frame.x(to), y)),
                     kind: Kind::Shaft,
-                    owner,
+                    owner: start,
                 });
             }
             if self.make_way(&items) {
@@ -330,12 +384,18 @@ impl Placer<'_> {
             }
             if is_fresh {
                 fresh += 1;
+                let delayed = matches!(self.input.events[start].tag, Some(Tag::Delayed { .. }));
                 let most = match self.input.mode {
-                    TimeMode::Logical => MAX_FRESH,
-                    TimeMode::ToScale => 3 * MAX_FRESH,
+                    TimeMode::Logical => LOGICAL_FRESH,
+                    // To scale, a message held up in the network is the picture's point: its
+                    // slanted arrow may look further for a clear path.
+                    TimeMode::ToScale if delayed => DELAYED_FRESH,
+                    TimeMode::ToScale => MAX_FRESH,
                 };
                 if fresh > most {
-                    break items;
+                    // No clear slanted path: drawn level where it arrives instead.
+                    self.late(i, start, lb);
+                    return;
                 }
             }
             c += 1;
@@ -356,6 +416,64 @@ impl Placer<'_> {
         self.in_flight = self.in_flight.saturating_sub(1);
     }
 
+    /// Message `start` arrives (event `i`) where no slanted arrow from its send can reach without
+    /// crossing a label: a level arrow on the first line from `lb` with room for it, labelled
+    /// with when it was sent. Its send line keeps the label for the steps while it is in flight.
+    fn late(&mut self, i: usize, start: usize, lb: usize) {
+        let Piece::Arrow {
+            from,
+            to,
+            group,
+            ref label,
+        } = self.input.pieces[start]
+        else {
+            return;
+        };
+        let events = self.input.events;
+        let base = if group.is_some() || label.is_empty() {
+            events[start].label.as_str()
+        } else {
+            label.as_str()
+        };
+        // "(sent #N)" when it fits before the head (the gutter gives step N's time).
+        let frame = self.input.frame;
+        let span = (frame.x(to) - frame.x(from)).abs() - LABEL_INSET - HEAD_LEN - 8.0;
+        let with_step = format!("{base} (sent #{})", start + 1);
+        let text = if text::width(&with_step, style::LABEL_SIZE) <= span {
+            with_step
+        } else {
+            base.to_string()
+        };
+        if let Some(id) = self.reserved[start].take() {
+            self.board.remove(id);
+        }
+        let t = events[i].time_ms;
+        let (c, items) = self.find(lb, t, 64, |_, _, y| {
+            let (xf, xt) = (frame.x(from), frame.x(to));
+            vec![vec![
+                Item {
+                    shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
+                    kind: Kind::Shaft,
+                    owner: start,
+                },
+                Item {
+                    shape: Shape::Box(frame.arrow_label(from, to, &text, y).rect),
+                    kind: Kind::Text,
+                    owner: start,
+                },
+                head(frame, from, to, y, start),
+            ]]
+        });
+        for item in items {
+            self.board.add(item);
+        }
+        let y = self.out.lines[c].y;
+        self.out.late[start] = Some(frame.arrow_label(from, to, &text, y));
+        self.assign(i, c);
+        self.use_lane(to, c, group);
+        self.in_flight = self.in_flight.saturating_sub(1);
+    }
+
     fn note(&mut self, i: usize, lanes: (usize, usize), text: &str, icon: bool) {
         let e = &self.input.events[i];
         let global = lanes.0 != lanes.1;
@@ -367,7 +485,7 @@ impl Placer<'_> {
             lb = lb.max(self.out.lines.len());
         }
         let frame = self.input.frame;
-        let (c, items) = self.find(lb, e.time_ms, 0, |_, _, y| {
+        let (c, items) = self.find(lb, e.time_ms, 1, |_, _, y| {
             let (rect, _) = frame.note(lanes, text, icon, y);
             vec![vec![Item {
                 shape: Shape::Box(rect),
@@ -398,7 +516,8 @@ impl Placer<'_> {
                 if moves.iter().any(|(m, _)| *m == id) {
                     continue;
                 }
-                let Some(moved) = self.slide(id, items) else {
+                let pending: Vec<Item> = moves.iter().map(|(_, m)| *m).collect();
+                let Some(moved) = self.slide(id, items, &pending) else {
                     return false;
                 };
                 moves.push((id, moved));
@@ -438,7 +557,7 @@ impl Placer<'_> {
 
     /// Where the label or note with board id `id` could go instead, clear of `items` and of
     /// everything else: along its own level arrow, or sideways over its lane.
-    fn slide(&self, id: usize, items: &[Item]) -> Option<Item> {
+    fn slide(&self, id: usize, items: &[Item], pending: &[Item]) -> Option<Item> {
         let event = *self.movable.get(&id)?;
         let item = self.board.get(id)?;
         let Shape::Box(r) = item.shape else {
@@ -482,7 +601,7 @@ impl Placer<'_> {
                 ..item
             };
             let clear = self.board.clashing(&moved).iter().all(|&o| o == id)
-                && !items.iter().any(|i| {
+                && !items.iter().chain(pending).any(|i| {
                     let mut b = Board::default();
                     b.add(*i);
                     b.clashes(&moved)
@@ -522,6 +641,7 @@ pub(super) fn place(input: &Input) -> Placed {
             line_of: vec![0; n],
             notes: vec![None; n],
             labels: vec![None; n],
+            late: vec![None; n],
             ..Placed::default()
         },
         lane_last: vec![None; input.lanes],

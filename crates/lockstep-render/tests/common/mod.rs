@@ -7,13 +7,6 @@ use std::collections::BTreeSet;
 use lockstep_core::{EventKind, Run, Scenario, Trace};
 
 /// Every built-in scenario with its run.
-/// Three Redlock clients asking five instances at once: their fan-outs cross one another, and the
-/// layout does not yet place them without an arrow crossing a label, within Mermaid's height, or
-/// with any gap to scale (issue 10 stays open for them). The tests that exempt them also assert
-/// that they still fail, so whoever fixes the layout must take them off this list.
-#[allow(dead_code)]
-pub const PARALLEL_REDLOCK: &[&str] = &["redlock-split-votes", "redlock-split-votes-one-try"];
-
 pub fn catalogue() -> Vec<(String, Scenario, Run)> {
     lockstep_core::catalogue::ids()
         .map(|id| {
