@@ -47,6 +47,8 @@ fn a_clock_jump_is_a_break_on_its_lane() {
             assert_eq!(l.jumps.len(), 1, "{id} {mode:?}");
             let j = &l.jumps[0];
             assert!(j.by_ms >= 10_000);
+            let label = j.label.as_ref().expect("how far the clock jumped");
+            assert!(label.text.starts_with('+') && label.text.ends_with(" s"));
             assert_eq!(j.at.x, l.lanes[j.lane].x);
             // Below the row's note, where nothing hides it.
             let note = l.notes.iter().find(|n| n.row == j.row).expect("jump note");

@@ -100,10 +100,8 @@ pub(super) fn jumps(
         let (Some(Tag::ClockJumped { by_ms }), Some(lane)) = (&e.tag, lane_of(e)) else {
             continue;
         };
-        let below = notes
-            .iter()
-            .find(|n| n.row == i)
-            .map_or(ys[i], |n| n.rect.y1);
+        let note = notes.iter().find(|n| n.row == i).map(|n| n.rect);
+        let below = note.map_or(ys[i], |r| r.y1);
         let at = Point::new(frame.x(lane), below + JUMP_DROP);
         let text = jump_text(*by_ms);
         let clear = |b: &TextBox| {
@@ -131,8 +129,29 @@ pub(super) fn jumps(
             Point::new(at.x - 12.0, at.y + 4.0),
             1.0,
         );
+        // Beside the break, or else beside the jump's note on its line.
+        let beside_note = note.into_iter().flat_map(|r| {
+            let y = (r.y0 + r.y1) / 2.0;
+            [
+                TextBox::new(
+                    &text,
+                    style::GUTTER_SIZE,
+                    Align::Left,
+                    Point::new(r.x1 + 8.0, y),
+                    1.0,
+                ),
+                TextBox::new(
+                    &text,
+                    style::GUTTER_SIZE,
+                    Align::Right,
+                    Point::new(r.x0 - 8.0, y),
+                    1.0,
+                ),
+            ]
+        });
         let label = [right, left]
             .into_iter()
+            .chain(beside_note)
             .find(|b| clear(b) && b.rect.x0 >= frame.area_left);
         out.push(Jump {
             row: i,
