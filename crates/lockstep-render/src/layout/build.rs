@@ -6,16 +6,17 @@ use std::collections::BTreeMap;
 
 use lockstep_core::Trace;
 use lockstep_core::topology::Role;
-use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
+use lockstep_core::trace::{EventKind, Tag, TraceEvent};
 
-use super::frame::{Frame, GUTTER_PAD, ICON_W, NOTE_PAD_X, note_width};
+use super::frame::{Frame, GUTTER_PAD, note_width};
 use super::lanes::{self, MIN_GAP};
-use super::pieces::{self, Link, Piece};
-use super::place::{self, BREAK_MS, PITCH, Placed};
+use super::pieces::{self, Piece};
+use super::place::{self, BREAK_MS, PITCH};
+use super::scene::{Rows, Scene};
 use super::spans::{LaneInfo, SpanBuilder};
 use super::{
-    Arrow, ArrowEnd, Highlight, HighlightKind, Lane, Layout, Mark, MarkKind, Note, NoteKind,
-    Options, Row, Span, SpanKind, TimeMode, Tone, legend, ticks,
+    Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, TimeMode, Tone,
+    legend, ticks,
 };
 use super::{fold, network};
 use crate::geom::{Point, Rect};
@@ -175,203 +176,6 @@ fn ms_scale(trace: &Trace, mode: TimeMode) -> f64 {
             }
         }
         _ => 0.0,
-    }
-}
-
-/// The arrows, notes, marks and highlights of the rows shown.
-#[derive(Debug, Default)]
-struct Scene {
-    arrows: Vec<Arrow>,
-    notes: Vec<Note>,
-    marks: Vec<Mark>,
-    highlights: Vec<Highlight>,
-}
-
-/// What the scene needs to know about the rows.
-struct Rows<'a> {
-    events: &'a [TraceEvent],
-    links: &'a [Link],
-    ys: &'a [f64],
-    placed: &'a Placed,
-    /// Replies to writes that paid payouts a second time (not marked as accepted).
-    duplicate_replies: &'a [bool],
-    /// Rows shown.
-    shown: usize,
-    /// The last row shown's y.
-    y_end: f64,
-    /// The worker colour of each lane.
-    tones: &'a [Option<Tone>],
-}
-
-impl Scene {
-    fn arrow(
-        &mut self,
-        frame: &Frame,
-        rows: &Rows,
-        i: usize,
-        (from, to): (usize, usize),
-        group: Option<usize>,
-    ) {
-        let e = &rows.events[i];
-        // Drawn level where it arrives (no slanted path was clear): from there, once shown.
-        let late = match (rows.links[i], &rows.placed.late[i]) {
-            (Link::Start(Some(j)), Some(label)) if j < rows.shown => Some((rows.ys[j], label)),
-            _ => None,
-        };
-        let group = if late.is_some() { None } else { group };
-        let y = late.map_or(rows.ys[i], |(y, _)| y);
-        let start = Point::new(frame.x(from), y);
-        let rejected = matches!(e.tag, Some(Tag::AccessRejected { .. }));
-        let tone = if rejected {
-            Tone::Danger
-        } else {
-            rows.tones[from].or(rows.tones[to]).unwrap_or(Tone::Infra)
-        };
-        let end_point = |j: usize| {
-            if rows.events[j].kind == EventKind::Lost {
-                (ArrowEnd::Lost, Point::new(frame.x(to), rows.ys[j]))
-            } else {
-                (ArrowEnd::Delivered, Point::new(frame.x(to), rows.ys[j]))
-            }
-        };
-        let (end_row, end, tip) = match rows.links[i] {
-            Link::Start(Some(j)) if j < rows.shown => {
-                let (end, tip) = end_point(j);
-                (Some(j), end, tip)
-            }
-            Link::Start(_) if rows.placed.late[i].is_some() => {
-                // Still in the network, with no clear path to where it will arrive: a stub.
-                let dx = frame.x(to) - start.x;
-                let tip = Point::new(start.x + dx.signum() * (dx.abs() / 2.0).min(48.0), y);
-                (None, ArrowEnd::InFlight, tip)
-            }
-            Link::Start(later) => {
-                // Still in the network at the last row shown: stop partway along its path.
-                let full = match later {
-                    Some(j) => end_point(j).1,
-                    None => Point::new(frame.x(to), rows.y_end.max(y) + PITCH),
-                };
-                let s = if full.y > y {
-                    ((rows.y_end - y) / (full.y - y)).clamp(0.2, 1.0)
-                } else {
-                    0.5
-                };
-                let tip = Point::new(
-                    start.x + s * (full.x - start.x),
-                    start.y + s * (full.y - start.y),
-                );
-                (None, ArrowEnd::InFlight, tip)
-            }
-            // A delivery whose send is not in the trace: a level arrow on its row.
-            _ => (Some(i), ArrowEnd::Delivered, Point::new(frame.x(to), y)),
-        };
-        let mark = match e.tag {
-            Some(Tag::WriteAccepted { .. }) if !rows.duplicate_replies[i] => {
-                Some(MarkKind::WriteAccepted)
-            }
-            Some(Tag::AccessRejected { .. }) => Some(MarkKind::AccessRejected),
-            Some(Tag::Renewed) => Some(MarkKind::Renewed),
-            Some(Tag::Delayed { .. }) => Some(MarkKind::Delayed),
-            _ => None,
-        };
-        if let Some(kind) = mark {
-            self.marks.push(Mark {
-                row: i,
-                lane: from,
-                kind,
-                at: frame.mark_beside(from, to, rows.ys[i]),
-            });
-        }
-        let end_mark = match end {
-            ArrowEnd::Lost => Some((end_row.unwrap_or(i), MarkKind::Lost)),
-            ArrowEnd::InFlight => Some((rows.shown - 1, MarkKind::InFlight)),
-            ArrowEnd::Delivered => None,
-        };
-        if let Some((row, kind)) = end_mark {
-            self.marks.push(Mark {
-                row,
-                lane: to,
-                kind,
-                at: tip,
-            });
-        }
-        if rejected {
-            self.highlights.push(Highlight {
-                row: i,
-                kind: HighlightKind::RejectedAccess,
-            });
-        }
-        self.arrows.push(Arrow {
-            message: e.message,
-            from_lane: from,
-            to_lane: to,
-            send_row: i,
-            end_row,
-            end,
-            start,
-            tip,
-            label: match late {
-                Some((_, label)) => label.clone(),
-                None => rows.placed.labels[i]
-                    .clone()
-                    .unwrap_or_else(|| TextBox::empty(start)),
-            },
-            tone,
-            delayed_ms: match e.tag {
-                Some(Tag::Delayed { extra_ms }) => Some(extra_ms),
-                _ => None,
-            },
-            rejected,
-            group,
-        });
-    }
-
-    fn note(
-        &mut self,
-        frame: &Frame,
-        rows: &Rows,
-        i: usize,
-        piece: (&(usize, usize), NoteKind, &str, Option<MarkKind>),
-    ) {
-        let (lanes, kind, text, icon) = piece;
-        let e = &rows.events[i];
-        let y = rows.ys[i];
-        let (rect, tb) = rows.placed.notes[i]
-            .clone()
-            .unwrap_or_else(|| frame.note(*lanes, text, icon.is_some(), y));
-        let duplicate = matches!(e.tag, Some(Tag::Duplicate { .. }));
-        let tone = match e.tag {
-            Some(Tag::Duplicate { .. }) => Some(Tone::Danger),
-            Some(Tag::Believes { .. } | Tag::StopsBelieving) => rows.tones[lanes.0],
-            Some(Tag::ServiceFrees {
-                reason: FreeReason::Expired,
-                ..
-            }) => Some(Tone::Timer),
-            _ => None,
-        };
-        if let Some(kind) = icon {
-            self.marks.push(Mark {
-                row: i,
-                lane: lanes.0,
-                kind,
-                at: Point::new(rect.x0 + NOTE_PAD_X + ICON_W / 2.0 - 2.0, y),
-            });
-        }
-        if duplicate {
-            self.highlights.push(Highlight {
-                row: i,
-                kind: HighlightKind::DuplicatePayout,
-            });
-        }
-        self.notes.push(Note {
-            row: i,
-            lanes: *lanes,
-            kind,
-            rect,
-            text: if duplicate { tb.bold() } else { tb },
-            tone,
-            emphasis: duplicate,
-        });
     }
 }
 

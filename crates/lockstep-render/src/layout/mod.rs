@@ -18,6 +18,7 @@ mod network;
 mod pack;
 mod pieces;
 mod place;
+mod scene;
 mod spans;
 mod ticks;
 
