@@ -2,6 +2,7 @@
 //! it (title, summary, the current step's explanation) and a verdict footer below it.
 
 mod paint;
+pub mod stepped;
 
 use lockstep_core::actors::db::money;
 use lockstep_core::{Outcome, Run, Scenario, Trace, Verdict};
