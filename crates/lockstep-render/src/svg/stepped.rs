@@ -217,6 +217,11 @@ impl Stepper {
         }
     }
 
+    /// The whole run's page size, in px.
+    pub fn page_size(&self) -> (u32, u32) {
+        self.page_size
+    }
+
     fn part(&self, l: &Layout) -> Result<String, RenderError> {
         draw_part(l, f64::from(self.page_size.0), self.page_size)
     }
