@@ -234,14 +234,14 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   assert(!(await page.locator(".inspector").isVisible()), "presenter mode hides the inspector");
   assert(await page.locator(".explanation").isVisible() && await page.locator("[data-testid=verdict]").isVisible(),
     "the explanation and the verdict stay");
-  // A long, wide run keeps readable labels (at least 15 px) and scrolls to the current step instead.
+  // A long, wide run keeps readable labels (at least 13.5 px) and scrolls to the current step instead.
   await page.goto(`${base}index.html#scenario=redlock-happy-path&step=60&present=1`);
   await page.reload();
   await ready(page);
   if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
   await page.waitForSelector(".app.presenter");
   const scale = await svgScale(page);
-  assert(scale * 17 >= 15, `labels are ${(scale * 17).toFixed(1)} px`);
+  assert(scale * 17 >= 13.5, `labels are ${(scale * 17).toFixed(1)} px`);
   await page.keyboard.press("End");
   await page.waitForFunction(() => {
     const cur = document.querySelector(".hits rect.current-outline")?.getBoundingClientRect();
@@ -250,6 +250,64 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   }, null, { timeout: 5000 });
   await shot(page, "presenter-redlock-end-1920x1080");
 });
+
+await test(browser, "presenter mode keeps labels between 13.5 and 27 px, the legend in view and the step in view at once", async (page) => {
+  const sizes = [];
+  for (const [id, step] of [["naive-happy-path", 5], ["naive-gc-pause", 32], ["redlock-happy-path", 60], ["redlock-delayed-restart", 700]]) {
+    await page.goto(`${base}index.html#scenario=${id}&step=${step}`);
+    await ready(page);
+    await page.keyboard.press("f");
+    await page.waitForSelector(".app.presenter");
+    // Right after F (one frame, no waiting for a smooth scroll), the current step is in view.
+    const inView = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
+      const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+      const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
+      resolve(cur.top >= box.top && cur.bottom <= box.bottom);
+    })));
+    assert(inView, `${id}: the current step is in view right after F`);
+    const label = (await svgScale(page)) * 17;
+    sizes.push(`${id} ${label.toFixed(1)} px`);
+    assert(label >= 13.5 && label <= 27.5, `${id}: labels are ${label.toFixed(1)} px in presenter mode`);
+    // The legend (the right-hand column of the picture) is on screen: no sideways scroll.
+    const legendShown = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      return s.scrollWidth <= s.clientWidth + 1;
+    });
+    if (id !== "redlock-delayed-restart") assert(legendShown, `${id}: the picture is wider than the screen in presenter mode`);
+    await page.keyboard.press("Escape");
+  }
+  console.log(`      presenter label sizes: ${sizes.join(", ")}`);
+  await page.goto(`${base}index.html#scenario=redlock-happy-path&step=60`);
+  await ready(page);
+  await page.keyboard.press("f");
+  await page.waitForSelector(".app.presenter");
+  await page.waitForTimeout(300);
+  await shot(page, "presenter-redlock-1920x1080");
+});
+
+await test(browser, "on a phone the timeline comes first under the controls and the side panels are folded", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  await page.locator(".scenario").last().scrollIntoViewIfNeeded();
+  await page.locator(".scenario[data-id=fenced-gc-pause]").click();
+  await ready(page);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.includes("step=end"));
+  await page.waitForTimeout(400);
+  const box = (sel) => page.locator(sel).first().boundingBox();
+  const [controls, timeline, explanation] = [await box(".controls"), await box(".timeline-scroller"), await box(".explanation")];
+  assert(await page.evaluate(() => window.scrollY === 0), "a run opens at the top of the page, not where the picker was");
+  assert(controls.y >= 0 && controls.y + controls.height <= 667, "the controls are on screen");
+  assert(timeline.y < explanation.y, "the timeline comes before the explanation");
+  assert(timeline.y + timeline.height <= 667 && timeline.height >= 300, `the timeline fills the first screen (${JSON.stringify(timeline)})`);
+  for (const panel of [".inspector", ".whatif", ".share"]) {
+    assert(!(await page.locator(panel).evaluate((d) => d.open)), `${panel} starts folded on a phone`);
+  }
+  assert(await page.evaluate(() => document.documentElement.scrollWidth <= 375), "the page does not scroll sideways");
+  await shot(page, "app-end-375x667");
+  await page.locator(".whatif summary").click();
+  assert(await page.locator(".whatif").evaluate((d) => d.open), "a folded panel opens");
+}, { viewport: { width: 375, height: 667 } });
 
 await test(browser, "clicker keys step after a toolbar click or in the step box, not in a select", async (page) => {
   await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=7`);

@@ -40,7 +40,7 @@ pub fn picture(state: &UseReducerHandle<AppState>) -> Html {
         },
         (Chart::Timeline, Some(p), _, Some(f)) => html! {
             <Timeline picture={p.clone()} frame={f.clone()} rev={state.rev} {on_seek}
-                highlight_faults={state.found.is_some()} />
+                highlight_faults={state.found.is_some()} presenter={state.presenter} />
         },
         _ => html! {},
     }

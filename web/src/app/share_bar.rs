@@ -74,8 +74,8 @@ pub fn ShareBar(props: &ShareProps) -> Html {
         })
     };
     html! {
-        <section class="panel share" aria-label="Share and export">
-            <h2>{ "Share" }</h2>
+        <details class="panel share" aria-label="Share and export" open={!dom::narrow()}>
+            <summary><h2>{ "Share" }</h2></summary>
             <div class="row">
                 <button onclick={copy(link.clone(), "link copied")}>{ "Copy link" }</button>
                 <button onclick={copy(snippet.clone(), "embed snippet copied")} data-testid="copy-embed">{ "Copy embed snippet" }</button>
@@ -93,6 +93,6 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                 <span>{ "Embed snippet" }</span>
                 <textarea readonly=true rows="3" data-testid="embed-snippet" value={snippet} />
             </label>
-        </section>
+        </details>
     }
 }

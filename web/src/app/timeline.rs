@@ -27,10 +27,13 @@ pub struct TimelineProps {
     /// Mark the fault events (the run is a counterexample the search found).
     #[prop_or(false)]
     pub highlight_faults: bool,
+    /// Presenter mode: the picture changes size, and the current step must stay in view.
+    #[prop_or(false)]
+    pub presenter: bool,
 }
 
 /// Scrolls `scroller` so that the band `top..bottom` (in page pixels) is visible.
-fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64) {
+fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64, glide: bool) {
     // The page is drawn at the scroller's width (or wider, on a phone).
     let drawn = f64::from(scroller.scroll_width());
     if drawn <= 0.0 || page_width <= 0.0 {
@@ -45,7 +48,7 @@ fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64) 
         let opts = web_sys::ScrollToOptions::new();
         opts.set_top(centre.max(0.0));
         // Glide to the step, unless the user asked for less motion.
-        opts.set_behavior(if dom::reduced_motion() {
+        opts.set_behavior(if !glide || dom::reduced_motion() {
             web_sys::ScrollBehavior::Instant
         } else {
             web_sys::ScrollBehavior::Smooth
@@ -90,19 +93,21 @@ fn set(el: &Element, name: &str, value: &str) {
     let _ = el.set_attribute(name, value);
 }
 
-/// Brings the page's copy of `pic` to `frame`.
-fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown) {
+/// Brings the page's copy of `pic` to `frame`; true when that copy was new.
+fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown) -> bool {
     let Ok(Some(svg)) = page.query_selector("#ls-timeline") else {
-        return;
+        return false;
     };
     let Ok(Some(layers)) = svg.query_selector("#ls-layers") else {
-        return;
+        return false;
     };
+    let mut fresh = false;
     let key = Some(pic.key);
     // A copy of the picture the page has not seen yet (a new picture, or yew put it in again).
     let mark = format!("{:?}", pic.key);
     if shown.picture != key || svg.get_attribute("data-shown").as_deref() != Some(mark.as_str()) {
         set(&svg, "data-shown", &mark);
+        fresh = true;
         // A fresh copy: every group shows, nothing changing is in it yet.
         *shown = Shown {
             picture: key,
@@ -188,6 +193,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
             el.set_text_content(Some(text));
         }
     }
+    fresh
 }
 
 /// The step of the click band under an event, if any.
@@ -213,14 +219,23 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
         let (pic, frame) = (pic.clone(), frame.clone());
-        use_effect_with(props.rev, move |_| {
-            if let Some(el) = page.cast::<Element>() {
-                apply(&el, &pic, &frame, &mut RefCell::borrow_mut(&shown));
+        // A new presenter mode resizes the picture: jump to the step at once.
+        let presenter = props.presenter;
+        let last_presenter = use_mut_ref(|| presenter);
+        use_effect_with((props.rev, presenter), move |_| {
+            let glide = *last_presenter.borrow() == presenter;
+            *last_presenter.borrow_mut() = presenter;
+            let fresh = page
+                .cast::<Element>()
+                .is_some_and(|el| apply(&el, &pic, &frame, &mut RefCell::borrow_mut(&shown)));
+            // A run just opened on a phone: show it from the top, not where the picker was.
+            if fresh && dom::narrow() {
+                dom::scroll_page_to_top();
             }
             let row = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
             if let (Some(el), Some(row)) = (scroller.cast::<HtmlElement>(), row) {
                 let dy = frame.live.layout_dy;
-                keep_in_view(&el, frame.live.width, row.top + dy, row.bottom + dy);
+                keep_in_view(&el, frame.live.width, row.top + dy, row.bottom + dy, glide);
             }
         });
     }
