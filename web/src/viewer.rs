@@ -8,7 +8,7 @@ use lockstep_core::inspect::Inspection;
 use lockstep_core::scenario::ScenarioError;
 use lockstep_core::session::WhatIfError;
 use lockstep_core::{Change, EventKind, Scenario, Session, Trace, TraceEvent, Verdict, WhatIf};
-use lockstep_render::svg::Page;
+use lockstep_render::svg::stepped::{LAYERS, SteppedLive, Stepper};
 use lockstep_render::{Caption, Options, RenderError, TimeMode, draw_timeline, layout, lease_svg};
 
 use crate::inspector::{Table, tables};
@@ -51,15 +51,56 @@ pub struct HitRow {
     pub fault: bool,
 }
 
-/// The timeline of the current step, ready to paint.
-#[derive(Debug, Clone, PartialEq)]
+/// The timeline of the whole branch, drawn once: lockstep-render's unchanging pieces in groups
+/// per layer and step, which a step shows or hides, and the rows a click or hover can hit.
+#[derive(Debug)]
 pub struct Picture {
+    /// The `<svg>` document: `#ls-before`, then `#ls-layers` (one `g.ls-layer` per layer of
+    /// [`LAYERS`] and one for the click bands, each holding its groups in step order and then
+    /// a `g.ls-live` for the step's changing pieces), then `#ls-after`.
     pub svg: String,
-    pub width: f64,
-    pub height: f64,
-    /// How far down the page the layout is drawn (under the title block).
-    pub layout_dy: f64,
+    /// Per layer (the click bands last): the step from which each of its groups shows.
+    pub groups: Vec<Vec<usize>>,
+    /// Every row of the branch, in the layout's pixels.
     pub rows: Vec<HitRow>,
+    /// What the picture was drawn for: the branch and the time mode.
+    pub key: (u64, TimeMode),
+    stepper: Stepper,
+}
+
+impl PartialEq for Picture {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+/// What one step shows on top of the [`Picture`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepFrame {
+    /// The current step (0: nothing has happened yet).
+    pub step: usize,
+    pub live: SteppedLive,
+    /// The SVG's title and description (for screen readers).
+    pub title: String,
+    pub description: String,
+}
+
+impl StepFrame {
+    /// How many groups of each layer of `picture` show at this step.
+    pub fn shown(&self, picture: &Picture) -> Vec<usize> {
+        picture
+            .groups
+            .iter()
+            .map(|g| g.partition_point(|&s| s <= self.step))
+            .collect()
+    }
+}
+
+/// A fresh number for each branch, so a picture drawn for one is never reused for another.
+fn next_branch() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A scenario being stepped through.
@@ -73,6 +114,8 @@ pub struct Viewer {
     final_verdict: Verdict,
     /// The inspection before the last single step forward, to show what that step changed.
     before_step: Option<Inspection>,
+    /// Which branch `full` is (see [`Picture::key`]).
+    branch: u64,
 }
 
 impl Viewer {
@@ -95,6 +138,7 @@ impl Viewer {
             scenario,
             session,
             before_step: None,
+            branch: 0,
         };
         viewer.finish_branch();
         Ok(viewer)
@@ -120,6 +164,12 @@ impl Viewer {
         rest.run_to_end();
         self.full = rest.trace();
         self.final_verdict = rest.verdict();
+        self.branch = next_branch();
+    }
+
+    /// Which branch is shown: a new number after every what-if change or reset.
+    pub fn branch(&self) -> u64 {
+        self.branch
     }
 
     pub fn source(&self) -> &Source {
@@ -275,14 +325,23 @@ impl Viewer {
         }
     }
 
-    /// The timeline up to the current step, with the rows a click or hover can hit.
-    pub fn timeline(&self, time_mode: TimeMode) -> Result<Picture, RenderError> {
+    /// The SVG lockstep-render draws for the current step (what the page shows, as one
+    /// document: for downloads).
+    pub fn step_svg(&self, time_mode: TimeMode) -> Result<String, RenderError> {
         let layout = layout(&self.full, &self.options(time_mode));
-        let caption = self.caption();
-        let page = Page::new(&layout, &caption);
-        let svg = draw_timeline(&layout, &caption)?;
+        let svg = draw_timeline(&layout, &self.caption())?;
+        Ok(with_title(&svg, &self.title_text(), &self.description()))
+    }
+
+    /// The whole branch's timeline, drawn once for stepping through it.
+    pub fn picture(&self, time_mode: TimeMode) -> Result<Picture, RenderError> {
+        let options = Options {
+            upto_step: None,
+            ..self.options(time_mode)
+        };
+        let full = layout(&self.full, &options);
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
-        let rows = layout
+        let rows: Vec<HitRow> = full
             .rows
             .iter()
             .map(|r| HitRow {
@@ -295,12 +354,74 @@ impl Viewer {
                 fault: r.kind == EventKind::Fault,
             })
             .collect();
+        let stepper = Stepper::new(full, &self.caption());
+        let base = stepper.base()?;
+        let mut svg = String::with_capacity(1 << 16);
+        let (w, h) = stepper.page_size();
+        svg.push_str(&format!(
+            "<svg id=\"ls-timeline\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" "
+        ));
+        svg.push_str(
+            "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" \
+             aria-labelledby=\"ls-title ls-desc\"><title id=\"ls-title\"></title>\
+             <desc id=\"ls-desc\"></desc><g id=\"ls-before\"></g><g id=\"ls-layers\">",
+        );
+        let mut groups = Vec::with_capacity(LAYERS.len() + 1);
+        for (name, layer) in LAYERS.iter().zip(&base.layers) {
+            svg.push_str(&format!("<g class=\"ls-layer\" data-layer=\"{name}\">"));
+            for (_, g) in layer {
+                svg.push_str("<g>");
+                svg.push_str(g);
+                svg.push_str("</g>");
+            }
+            svg.push_str("<g class=\"ls-live\"></g></g>");
+            groups.push(layer.iter().map(|(s, _)| *s).collect());
+        }
+        // The click bands, one per row, on top: the page finds the row from `data-step`.
+        let width = f64::from(stepper.page_size().0);
+        svg.push_str("<g class=\"ls-layer hits\" data-layer=\"hits\">");
+        for r in &rows {
+            let class = match (r.branch, r.fault) {
+                (true, true) => "hit branch fault",
+                (true, false) => "hit branch",
+                (false, true) => "hit fault",
+                (false, false) => "hit",
+            };
+            svg.push_str(&format!(
+                "<g><rect class=\"{class}\" data-step=\"{}\" x=\"0\" y=\"{:.1}\" width=\"{width:.0}\" height=\"{:.1}\"/>",
+                r.step,
+                r.top - 3.0,
+                (r.bottom - r.top + 6.0).max(8.0)
+            ));
+            if r.branch {
+                svg.push_str(&format!(
+                    "<g class=\"branch-mark\"><rect x=\"2\" y=\"{:.1}\" width=\"8\" height=\"{:.1}\"/></g>",
+                    r.top - 3.0,
+                    (r.bottom - r.top + 6.0).max(8.0)
+                ));
+            }
+            svg.push_str("</g>");
+        }
+        svg.push_str("<g class=\"ls-live\"><rect class=\"current-outline\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/></g></g>");
+        groups.push(rows.iter().map(|r| r.step).collect());
+        svg.push_str("</g><g id=\"ls-after\"></g></svg>");
         Ok(Picture {
-            svg: with_title(&svg, &self.title_text(), &self.description()),
-            width: page.width,
-            height: page.height,
-            layout_dy: page.layout_dy,
+            svg,
+            groups,
             rows,
+            key: (self.branch, time_mode),
+            stepper,
+        })
+    }
+
+    /// What the current step shows on top of `picture` (drawn for this branch and mode).
+    pub fn frame(&self, picture: &Picture) -> Result<StepFrame, RenderError> {
+        let at_n = layout(&self.full, &self.options(picture.key.1));
+        Ok(StepFrame {
+            step: self.pos(),
+            live: picture.stepper.live(&at_n, &self.caption())?,
+            title: self.title_text(),
+            description: self.description(),
         })
     }
 
@@ -393,26 +514,35 @@ mod tests {
         v.go(StepTarget::End);
         assert!(v.at_end());
         assert_eq!(v.verdict_so_far().outcome, Outcome::Safe);
-        let pic = v.timeline(TimeMode::Logical).unwrap();
-        assert!(pic.svg.contains("rejected"));
-        assert!(pic.svg.contains("<title id=\"ls-title\">"));
+        let svg = v.step_svg(TimeMode::Logical).unwrap();
+        assert!(svg.contains("rejected"));
+        assert!(svg.contains("<title id=\"ls-title\">"));
+        let pic = v.picture(TimeMode::Logical).unwrap();
         assert_eq!(pic.rows.len(), v.total());
+        assert!(v.frame(&pic).unwrap().live.after.contains("Verdict: safe"));
     }
 
     #[test]
-    fn stepping_keeps_rows_in_place() {
+    fn a_step_keeps_the_picture_and_shows_one_more_step_of_it() {
         let mut v = builtin("naive-gc-pause");
+        let pic = v.picture(TimeMode::Logical).unwrap();
         v.seek(5);
-        let early = v.timeline(TimeMode::Logical).unwrap();
+        let early = v.frame(&pic).unwrap();
         v.seek(6);
-        let later = v.timeline(TimeMode::Logical).unwrap();
-        assert_eq!(early.rows.len(), 5);
-        assert_eq!(later.rows.len(), 6);
-        assert!(later.rows[5].top >= later.rows[4].top);
-        // Rows already drawn keep their place in the layout (only the title block above may grow).
-        for (a, b) in early.rows.iter().zip(&later.rows) {
-            assert_eq!((a.top, a.bottom), (b.top, b.bottom), "step {}", a.step);
-        }
+        // The same branch and mode: the picture drawn once still fits.
+        assert!(v.picture(TimeMode::Logical).unwrap() == pic);
+        let later = v.frame(&pic).unwrap();
+        let (a, b) = (early.shown(&pic), later.shown(&pic));
+        assert!(a.iter().zip(&b).all(|(x, y)| x <= y), "{a:?} {b:?}");
+        assert!(a.iter().sum::<usize>() < b.iter().sum::<usize>());
+        // The click bands: one per step shown.
+        assert_eq!((a[a.len() - 1], b[b.len() - 1]), (5, 6));
+        assert!(
+            later.live.before.contains("Step 6 of"),
+            "{}",
+            later.live.before
+        );
+        assert!(v.picture(TimeMode::ToScale).unwrap() != pic);
     }
 
     #[test]
@@ -435,7 +565,7 @@ mod tests {
         assert!(v.total() > v.pos());
         let branch_at = v.pos() + 1;
         v.forward();
-        let pic = v.timeline(TimeMode::Logical).unwrap();
+        let pic = v.picture(TimeMode::Logical).unwrap();
         let marked: Vec<usize> = pic
             .rows
             .iter()

@@ -11,7 +11,9 @@ fs.mkdirSync(outDir, { recursive: true });
 const { server, base } = await serve();
 const browser = await launch();
 const shot = (page, name) => page.screenshot({ path: path.join(outDir, `${name}.png`) });
-const svgText = (page) => page.locator(".page > svg").first().evaluate((s) => s.textContent);
+/** The text the timeline shows (hidden groups of later steps left out). */
+const svgText = (page) => page.locator(".page > svg").first().evaluate((s) =>
+  [...s.querySelectorAll("text")].filter((t) => t.getClientRects().length > 0).map((t) => t.textContent).join("\n"));
 const verdict = (page) => text(page, "[data-testid=verdict]");
 
 /** The native lockstep binary, built once (cargo prints where it is). */
@@ -38,6 +40,41 @@ await test(browser, "a share link to the end of fenced-gc-pause shows the reject
   assert((await page.locator(".page > svg:first-child > title").count()) === 1, "the SVG has a title");
   assert((await page.locator(".page > svg:first-child > desc").count()) === 1, "the SVG has a description");
   await shot(page, "app-fenced-gc-pause-end-1920x1080");
+});
+
+await test(browser, "a step keeps the SVG element and shows what lockstep-render draws at that step", async (page) => {
+  // The texts the page shows, and those of lockstep-render's own drawing of the step.
+  const compare = (id, step) => page.evaluate(async ({ id, step }) => {
+    const m = await import("./lockstep_web.js");
+    const texts = (svg) => [...svg.querySelectorAll("text")]
+      .filter((t) => t.getClientRects().length > 0).map((t) => t.textContent.trim()).filter(Boolean).sort();
+    const shown = texts(document.querySelector("#ls-timeline"));
+    const holder = document.createElement("div");
+    holder.innerHTML = m.step_svg(id, step, false);
+    document.body.append(holder);
+    const want = texts(holder.querySelector("svg"));
+    holder.remove();
+    return { shown, want };
+  }, { id, step });
+  for (const [id, start] of [["fenced-gc-pause", 20], ["redlock-split-votes", 80]]) {
+    await page.goto(`${base}index.html#scenario=${id}&step=${start}`);
+    await ready(page);
+    await page.evaluate(() => { document.querySelector("#ls-timeline").dataset.kept = "yes"; });
+    let step = start;
+    for (const [key, next] of [["ArrowRight", 1], ["ArrowRight", 1], ["ArrowLeft", -1], ["End", null], ["Home", 0], ["PageDown", 1]]) {
+      await page.keyboard.press(key);
+      step = next === null ? "end" : next === 0 ? 0 : step + next;
+      if (key === "PageDown") step = 1;
+      await page.waitForFunction((s) => (s === 0 ? !location.hash.includes("step=") : location.hash.includes(`step=${s}`)), step);
+      const n = step === "end" ? Number(await page.inputValue("input[aria-label='Current step']")) : step;
+      assert(await page.evaluate(() => document.querySelector("#ls-timeline")?.dataset.kept === "yes"),
+        `${id}: ${key} replaced the SVG element`);
+      const { shown, want } = await compare(id, n);
+      assert(JSON.stringify(shown) === JSON.stringify(want),
+        `${id} step ${n}: the page shows\n${shown.filter((t) => !want.includes(t)).join(" | ")}\nmore and\n${want.filter((t) => !shown.includes(t)).join(" | ")}\nless than lockstep-render draws`);
+      if (typeof step === "string") step = n;
+    }
+  }
 });
 
 await test(browser, "End in naive-gc-pause reaches the double write", async (page) => {
@@ -197,22 +234,81 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   assert(!(await page.locator(".inspector").isVisible()), "presenter mode hides the inspector");
   assert(await page.locator(".explanation").isVisible() && await page.locator("[data-testid=verdict]").isVisible(),
     "the explanation and the verdict stay");
-  // A long, wide run keeps readable labels (at least 15 px) and scrolls to the current step instead.
+  // A long, wide run keeps readable labels (at least 13.5 px) and scrolls to the current step instead.
   await page.goto(`${base}index.html#scenario=redlock-happy-path&step=60&present=1`);
   await page.reload();
   await ready(page);
   if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
   await page.waitForSelector(".app.presenter");
   const scale = await svgScale(page);
-  assert(scale * 17 >= 15, `labels are ${(scale * 17).toFixed(1)} px`);
+  assert(scale * 17 >= 13.5, `labels are ${(scale * 17).toFixed(1)} px`);
   await page.keyboard.press("End");
   await page.waitForFunction(() => {
-    const cur = document.querySelector("svg.hits rect.hit.current")?.getBoundingClientRect();
+    const cur = document.querySelector(".hits rect.current-outline")?.getBoundingClientRect();
     const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
     return cur && cur.top >= box.top && cur.bottom <= box.bottom;
   }, null, { timeout: 5000 });
   await shot(page, "presenter-redlock-end-1920x1080");
 });
+
+await test(browser, "presenter mode keeps labels between 13.5 and 27 px, the legend in view and the step in view at once", async (page) => {
+  const sizes = [];
+  for (const [id, step] of [["naive-happy-path", 5], ["naive-gc-pause", 32], ["redlock-happy-path", 60], ["redlock-delayed-restart", 700]]) {
+    await page.goto(`${base}index.html#scenario=${id}&step=${step}`);
+    await ready(page);
+    await page.keyboard.press("f");
+    await page.waitForSelector(".app.presenter");
+    // Right after F (one frame, no waiting for a smooth scroll), the current step is in view.
+    const inView = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
+      const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+      const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
+      resolve(cur.top >= box.top && cur.bottom <= box.bottom);
+    })));
+    assert(inView, `${id}: the current step is in view right after F`);
+    const label = (await svgScale(page)) * 17;
+    sizes.push(`${id} ${label.toFixed(1)} px`);
+    assert(label >= 13.5 && label <= 27.5, `${id}: labels are ${label.toFixed(1)} px in presenter mode`);
+    // The legend (the right-hand column of the picture) is on screen: no sideways scroll.
+    const legendShown = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      return s.scrollWidth <= s.clientWidth + 1;
+    });
+    // (Redlock runs are 3,100-3,340 px wide: at 13.5 px labels they still scroll sideways.)
+    if (!id.startsWith("redlock")) assert(legendShown, `${id}: the picture is wider than the screen in presenter mode`);
+    await page.keyboard.press("Escape");
+  }
+  console.log(`      presenter label sizes: ${sizes.join(", ")}`);
+  await page.goto(`${base}index.html#scenario=redlock-happy-path&step=60`);
+  await ready(page);
+  await page.keyboard.press("f");
+  await page.waitForSelector(".app.presenter");
+  await page.waitForTimeout(300);
+  await shot(page, "presenter-redlock-1920x1080");
+});
+
+await test(browser, "on a phone the timeline comes first under the controls and the side panels are folded", async (page) => {
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector(".picker");
+  await page.locator(".scenario").last().scrollIntoViewIfNeeded();
+  await page.locator(".scenario[data-id=fenced-gc-pause]").click();
+  await ready(page);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => location.hash.includes("step=end"));
+  await page.waitForTimeout(400);
+  const box = (sel) => page.locator(sel).first().boundingBox();
+  const [controls, timeline, explanation] = [await box(".controls"), await box(".timeline-scroller"), await box(".explanation")];
+  assert(await page.evaluate(() => window.scrollY === 0), "a run opens at the top of the page, not where the picker was");
+  assert(controls.y >= 0 && controls.y + controls.height <= 667, "the controls are on screen");
+  assert(timeline.y < explanation.y, "the timeline comes before the explanation");
+  assert(timeline.y + timeline.height <= 667 && timeline.height >= 300, `the timeline fills the first screen (${JSON.stringify(timeline)})`);
+  for (const panel of [".inspector", ".whatif", ".share"]) {
+    assert(!(await page.locator(panel).evaluate((d) => d.open)), `${panel} starts folded on a phone`);
+  }
+  assert(await page.evaluate(() => document.documentElement.scrollWidth <= 375), "the page does not scroll sideways");
+  await shot(page, "app-end-375x667");
+  await page.locator(".whatif summary").click();
+  assert(await page.locator(".whatif").evaluate((d) => d.open), "a folded panel opens");
+}, { viewport: { width: 375, height: 667 } });
 
 await test(browser, "clicker keys step after a toolbar click or in the step box, not in a select", async (page) => {
   await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=7`);
@@ -243,7 +339,7 @@ await test(browser, "clicker keys step after a toolbar click or in the step box,
 await test(browser, "a keyboard step hides the hover card until the mouse moves", async (page) => {
   await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=20`);
   await ready(page);
-  const band = page.locator("svg.hits rect.hit.current");
+  const band = page.locator(".hits rect.current-outline");
   const b = await band.boundingBox();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
   await page.waitForSelector(".hover-card");
@@ -277,7 +373,7 @@ await test(browser, "click an event to jump, hover for its explanation, play, le
   await ready(page);
   // Hovering an event's band shows its explanation; clicking it jumps there. (Events that share
   // a line in the layout share a band: the later one answers, so pick a band that is on top.)
-  const bands = page.locator("svg.hits rect.hit");
+  const bands = page.locator(".hits rect.hit");
   let n = 0;
   for (let i = 9; i < (await bands.count()) && !n; i++) {
     await bands.nth(i).scrollIntoViewIfNeeded();

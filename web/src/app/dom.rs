@@ -113,6 +113,20 @@ pub fn reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// Whether the page is as narrow as a phone (the side panels start folded).
+pub fn narrow() -> bool {
+    window()
+        .and_then(|w| w.match_media("(max-width: 600px)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Scrolls the page (not a panel) back to its top.
+pub fn scroll_page_to_top() {
+    if let Some(w) = window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
 /// A performance mark, for the load-time measurement.
 pub fn mark(name: &str) {
     if let Some(p) = window().and_then(|w| w.performance()) {

@@ -17,7 +17,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
     };
     let tables = viewer.borrow().inspector();
     html! {
-        <details class="panel inspector" open=true>
+        <details class="panel inspector" open={!super::dom::narrow()}>
             <summary><h2>{ "Inspector" }</h2></summary>
             <p class="hint">{ "Each actor as it stands after this step; ● marks what this step changed." }</p>
             { for tables.iter().map(|t| html! {

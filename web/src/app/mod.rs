@@ -65,3 +65,20 @@ pub fn timeline_svg(toml: &str, to_scale: bool) -> Result<String, JsError> {
     };
     run_svg(&scenario, &run, &options).map_err(|e| JsError::new(&e.to_string()))
 }
+
+/// The SVG lockstep-render draws at step `step` of a built-in scenario's run, as the app's
+/// "Download SVG" writes it (the tests compare what the page shows with it).
+#[wasm_bindgen]
+pub fn step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, JsError> {
+    let mut viewer = crate::viewer::Viewer::open(crate::viewer::Source::Builtin(id.into()), &[])
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    viewer.seek(step);
+    let mode = if to_scale {
+        TimeMode::ToScale
+    } else {
+        TimeMode::Logical
+    };
+    viewer
+        .step_svg(mode)
+        .map_err(|e| JsError::new(&e.to_string()))
+}

@@ -32,15 +32,15 @@ pub fn picture(state: &UseReducerHandle<AppState>) -> Html {
         let s = state.clone();
         Callback::from(move |n: usize| s.dispatch(super::state::Action::Seek(n)))
     };
-    match (state.chart, &state.picture, &state.lease) {
-        (Chart::Lease, _, Some(svg)) => html! {
+    match (state.chart, &state.picture, &state.lease, &state.frame) {
+        (Chart::Lease, _, Some(svg), _) => html! {
             <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart">
                 <div class="page">{ Html::from_html_unchecked(svg.clone()) }</div>
             </div>
         },
-        (_, Some(p), _) => html! {
-            <Timeline picture={p.clone()} rev={state.rev} {on_seek}
-                highlight_faults={state.found.is_some()} />
+        (Chart::Timeline, Some(p), _, Some(f)) => html! {
+            <Timeline picture={p.clone()} frame={f.clone()} rev={state.rev} {on_seek}
+                highlight_faults={state.found.is_some()} presenter={state.presenter} />
         },
         _ => html! {},
     }

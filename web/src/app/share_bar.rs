@@ -50,9 +50,13 @@ pub fn ShareBar(props: &ShareProps) -> Html {
         let state = state.clone();
         let id = id.clone();
         Callback::from(move |_: MouseEvent| {
-            let svg = match (state.chart, &state.picture, &state.lease) {
-                (Chart::Lease, _, Some(l)) => l.to_string(),
-                (_, Some(p), _) => p.svg.clone(),
+            // The step as lockstep-render draws it, as one standalone document.
+            let svg = match (state.chart, &state.lease, &state.viewer) {
+                (Chart::Lease, Some(l), _) => l.to_string(),
+                (Chart::Timeline, _, Some(v)) => match v.borrow().step_svg(state.time_mode) {
+                    Ok(svg) => svg,
+                    Err(_) => return,
+                },
                 _ => return,
             };
             let pos = state.viewer.as_ref().map_or(0, |v| v.borrow().pos());
@@ -70,8 +74,8 @@ pub fn ShareBar(props: &ShareProps) -> Html {
         })
     };
     html! {
-        <section class="panel share" aria-label="Share and export">
-            <h2>{ "Share" }</h2>
+        <details class="panel share" aria-label="Share and export" open={!dom::narrow()}>
+            <summary><h2>{ "Share" }</h2></summary>
             <div class="row">
                 <button onclick={copy(link.clone(), "link copied")}>{ "Copy link" }</button>
                 <button onclick={copy(snippet.clone(), "embed snippet copied")} data-testid="copy-embed">{ "Copy embed snippet" }</button>
@@ -89,6 +93,6 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                 <span>{ "Embed snippet" }</span>
                 <textarea readonly=true rows="3" data-testid="embed-snippet" value={snippet} />
             </label>
-        </section>
+        </details>
     }
 }

@@ -10,7 +10,7 @@ use lockstep_render::TimeMode;
 use yew::prelude::*;
 
 use crate::share::{Chart, StepTarget, View};
-use crate::viewer::{Picture, Source, Viewer};
+use crate::viewer::{Picture, Source, StepFrame, Viewer};
 
 /// A built-in scenario as the picker lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,8 +60,10 @@ pub struct AppState {
     pub notice: Option<Notice>,
     /// The located error of the last uploaded or pasted file.
     pub upload_error: Option<String>,
-    /// The picture of the current step (timeline or lease chart).
+    /// The timeline of the whole branch (drawn once per branch and time mode) and what the
+    /// current step shows of it.
     pub picture: Option<Rc<Picture>>,
+    pub frame: Option<Rc<StepFrame>>,
     pub lease: Option<AttrValue>,
     /// How long computing the last picture took, in ms (shown to the tests, not the user).
     pub render_ms: f64,
@@ -108,6 +110,7 @@ impl Default for AppState {
             notice: None,
             upload_error: None,
             picture: None,
+            frame: None,
             lease: None,
             render_ms: 0.0,
             picking: true,
@@ -165,6 +168,7 @@ impl AppState {
         let t0 = now_ms();
         let Some(viewer) = &self.viewer else {
             self.picture = None;
+            self.frame = None;
             self.lease = None;
             return;
         };
@@ -172,13 +176,29 @@ impl AppState {
         match self.chart {
             Chart::Timeline => {
                 self.lease = None;
-                match v.timeline(self.time_mode) {
-                    Ok(p) => self.picture = Some(Rc::new(p)),
-                    Err(e) => {
-                        self.notice = Some(Notice {
-                            text: format!("cannot draw this step: {e}"),
-                            error: true,
-                        })
+                let key = (v.branch(), self.time_mode);
+                if self.picture.as_ref().is_none_or(|p| p.key != key) {
+                    self.frame = None;
+                    match v.picture(self.time_mode) {
+                        Ok(p) => self.picture = Some(Rc::new(p)),
+                        Err(e) => {
+                            self.picture = None;
+                            self.notice = Some(Notice {
+                                text: format!("cannot draw this run: {e}"),
+                                error: true,
+                            })
+                        }
+                    }
+                }
+                if let Some(p) = &self.picture {
+                    match v.frame(p) {
+                        Ok(f) => self.frame = Some(Rc::new(f)),
+                        Err(e) => {
+                            self.notice = Some(Notice {
+                                text: format!("cannot draw this step: {e}"),
+                                error: true,
+                            })
+                        }
                     }
                 }
             }
@@ -231,6 +251,7 @@ impl Reducible for AppState {
             notice: self.notice.clone(),
             upload_error: self.upload_error.clone(),
             picture: self.picture.clone(),
+            frame: self.frame.clone(),
             lease: self.lease.clone(),
             render_ms: self.render_ms,
             picking: self.picking,

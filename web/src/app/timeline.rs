@@ -1,28 +1,39 @@
-//! The timeline: lockstep-render's SVG as it is, with a transparent layer of one band per row
-//! on top (from the same layout) so that a click jumps to an event and hovering shows its
-//! explanation. Keeps the current step in view.
+//! The timeline: the whole branch's SVG from lockstep-render, put in the page once; a step only
+//! shows or hides the groups of the steps between the old and the new one, replaces the few
+//! small pieces that change per step (the current step, messages in flight, open spans, the
+//! title block) and moves the current step's outline. The click bands are part of the picture
+//! (one per row): a click jumps to a row, hovering shows its explanation. Keeps the current step
+//! in view.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use web_sys::HtmlElement;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 use super::dom;
-use crate::viewer::Picture;
+use lockstep_render::TimeMode;
+
+use crate::viewer::{Picture, StepFrame};
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
     pub picture: Rc<Picture>,
+    pub frame: Rc<StepFrame>,
     /// Changes on every redraw, so the current step is brought into view.
     pub rev: u64,
     pub on_seek: Callback<usize>,
     /// Mark the fault events (the run is a counterexample the search found).
     #[prop_or(false)]
     pub highlight_faults: bool,
+    /// Presenter mode: the picture changes size, and the current step must stay in view.
+    #[prop_or(false)]
+    pub presenter: bool,
 }
 
 /// Scrolls `scroller` so that the band `top..bottom` (in page pixels) is visible.
-fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64) {
+fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64, glide: bool) {
     // The page is drawn at the scroller's width (or wider, on a phone).
     let drawn = f64::from(scroller.scroll_width());
     if drawn <= 0.0 || page_width <= 0.0 {
@@ -37,7 +48,7 @@ fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64) 
         let opts = web_sys::ScrollToOptions::new();
         opts.set_top(centre.max(0.0));
         // Glide to the step, unless the user asked for less motion.
-        opts.set_behavior(if dom::reduced_motion() {
+        opts.set_behavior(if !glide || dom::reduced_motion() {
             web_sys::ScrollBehavior::Instant
         } else {
             web_sys::ScrollBehavior::Smooth
@@ -46,9 +57,156 @@ fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64) 
     }
 }
 
+#[derive(Properties)]
+struct BaseProps {
+    picture: Rc<Picture>,
+}
+
+impl PartialEq for BaseProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.picture, &other.picture)
+    }
+}
+
+/// The picture's SVG, put in the page once per picture (a step never re-renders it).
+#[component]
+fn Base(props: &BaseProps) -> Html {
+    Html::from_html_unchecked(AttrValue::from(props.picture.svg.clone()))
+}
+
+/// What the page shows of a picture at the moment, so a step changes only the difference.
+#[derive(Default)]
+struct Shown {
+    /// The picture these refer to.
+    picture: Option<(u64, TimeMode)>,
+    /// Per layer: how many of its groups show.
+    groups: Vec<usize>,
+    /// Per layer: the changing pieces last put in.
+    live: Vec<String>,
+    before: String,
+    after: String,
+    size: (f64, f64),
+    dy: f64,
+}
+
+fn set(el: &Element, name: &str, value: &str) {
+    let _ = el.set_attribute(name, value);
+}
+
+/// Brings the page's copy of `pic` to `frame`; true when that copy was new.
+fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown) -> bool {
+    let Ok(Some(svg)) = page.query_selector("#ls-timeline") else {
+        return false;
+    };
+    let Ok(Some(layers)) = svg.query_selector("#ls-layers") else {
+        return false;
+    };
+    let mut fresh = false;
+    let key = Some(pic.key);
+    // A copy of the picture the page has not seen yet (a new picture, or yew put it in again).
+    let mark = format!("{:?}", pic.key);
+    if shown.picture != key || svg.get_attribute("data-shown").as_deref() != Some(mark.as_str()) {
+        set(&svg, "data-shown", &mark);
+        fresh = true;
+        // A fresh copy: every group shows, nothing changing is in it yet.
+        *shown = Shown {
+            picture: key,
+            groups: pic.groups.iter().map(Vec::len).collect(),
+            live: vec![String::new(); pic.groups.len()],
+            ..Shown::default()
+        };
+    }
+    let live = &frame.live;
+    if shown.size != (live.width, live.height) {
+        let (w, h) = (live.width, live.height);
+        set(&svg, "width", &format!("{w:.0}"));
+        set(&svg, "height", &format!("{h:.0}"));
+        set(&svg, "viewBox", &format!("0 0 {w:.0} {h:.0}"));
+        shown.size = (w, h);
+    }
+    if shown.dy != live.layout_dy {
+        set(
+            &layers,
+            "transform",
+            &format!("translate(0 {:.0})", live.layout_dy),
+        );
+        shown.dy = live.layout_dy;
+    }
+    let children = layers.children();
+    for (i, want) in frame.shown(pic).into_iter().enumerate() {
+        let Some(layer) = children.item(i as u32) else {
+            continue;
+        };
+        let groups = layer.children();
+        let had = shown.groups[i];
+        for j in want..had {
+            if let Some(g) = groups.item(j as u32) {
+                set(&g, "display", "none");
+            }
+        }
+        for j in had..want {
+            if let Some(g) = groups.item(j as u32) {
+                let _ = g.remove_attribute("display");
+            }
+        }
+        shown.groups[i] = want;
+        // The last group of a layer holds its changing pieces (the click bands' holds the
+        // current step's outline, moved below).
+        if let Some(text) = live.layers.get(i)
+            && *text != shown.live[i]
+            && let Some(g) = layer.last_element_child()
+        {
+            g.set_inner_html(text);
+            shown.live[i] = text.clone();
+        }
+    }
+    for (id, text, was) in [
+        ("#ls-before", &live.before, &mut shown.before),
+        ("#ls-after", &live.after, &mut shown.after),
+    ] {
+        if text != was
+            && let Ok(Some(g)) = svg.query_selector(id)
+        {
+            g.set_inner_html(text);
+            *was = text.clone();
+        }
+    }
+    if let Ok(Some(outline)) = layers.query_selector(".current-outline") {
+        match frame.step.checked_sub(1).and_then(|c| pic.rows.get(c)) {
+            Some(r) => {
+                set(&outline, "y", &format!("{:.1}", r.top - 3.0));
+                set(&outline, "width", &format!("{:.0}", live.width));
+                set(
+                    &outline,
+                    "height",
+                    &format!("{:.1}", (r.bottom - r.top + 6.0).max(8.0)),
+                );
+            }
+            None => set(&outline, "height", "0"),
+        }
+    }
+    for (id, text) in [
+        ("#ls-title", &frame.title),
+        ("#ls-desc", &frame.description),
+    ] {
+        if let Ok(Some(el)) = svg.query_selector(id) {
+            el.set_text_content(Some(text));
+        }
+    }
+    fresh
+}
+
+/// The step of the click band under an event, if any.
+fn step_at(e: &MouseEvent) -> Option<usize> {
+    let target: Element = e.target()?.dyn_into().ok()?;
+    target.get_attribute("data-step")?.parse().ok()
+}
+
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
+    let page = use_node_ref();
+    let shown = use_mut_ref(Shown::default);
     // The hovered step and the redraw it was hovered in: a step (key, clicker, play) redraws, and
     // the card stays hidden until the mouse really moves again.
     let hovered = use_state(|| None::<(usize, u64)>);
@@ -57,63 +215,56 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let last_mouse = use_mut_ref(|| (i32::MIN, i32::MIN));
     let rev = props.rev;
     let pic = props.picture.clone();
+    let frame = props.frame.clone();
     {
-        let scroller = scroller.clone();
-        let pic = pic.clone();
-        use_effect_with(props.rev, move |_| {
-            if let (Some(el), Some(row)) = (scroller.cast::<HtmlElement>(), pic.rows.last()) {
-                let dy = pic.layout_dy;
-                keep_in_view(&el, pic.width, row.top + dy, row.bottom + dy);
+        let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
+        let (pic, frame) = (pic.clone(), frame.clone());
+        // A new presenter mode resizes the picture: jump to the step at once.
+        let presenter = props.presenter;
+        let last_presenter = use_mut_ref(|| presenter);
+        use_effect_with((props.rev, presenter), move |_| {
+            let glide = *last_presenter.borrow() == presenter;
+            *last_presenter.borrow_mut() = presenter;
+            let fresh = page
+                .cast::<Element>()
+                .is_some_and(|el| apply(&el, &pic, &frame, &mut RefCell::borrow_mut(&shown)));
+            // A run just opened on a phone: show it from the top, not where the picker was.
+            if fresh && dom::narrow() {
+                dom::scroll_page_to_top();
+            }
+            let row = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
+            if let (Some(el), Some(row)) = (scroller.cast::<HtmlElement>(), row) {
+                let dy = frame.live.layout_dy;
+                keep_in_view(&el, frame.live.width, row.top + dy, row.bottom + dy, glide);
             }
         });
     }
-    let (w, h) = (pic.width, pic.height);
-    let current = pic.rows.last().map(|r| r.step);
-    let bands = pic.rows.iter().map(|r| {
-        let step = r.step;
-        let on_click = props.on_seek.reform(move |_: MouseEvent| step);
-        let moved = {
-            let hovered = hovered.clone();
-            let last_mouse = last_mouse.clone();
-            Callback::from(move |e: MouseEvent| {
-                let at = (e.client_x(), e.client_y());
-                let really_moved = *last_mouse.borrow() != at;
-                *last_mouse.borrow_mut() = at;
-                if really_moved && *hovered != Some((step, rev)) {
-                    hovered.set(Some((step, rev)));
-                }
-            })
-        };
-        // The current step gets a strong outline on top of the SVG's pale band (a projector
-        // washes that out; the SVG's colours are plain fills the page cannot restyle).
-        let class = classes!(
-            "hit",
-            r.branch.then_some("branch"),
-            (props.highlight_faults && r.fault).then_some("fault"),
-            (Some(step) == current).then_some("current")
-        );
-        html! {
-            <rect {class} x="0" y={format!("{:.1}", r.top - 3.0)} width={format!("{w:.0}")}
-                height={format!("{:.1}", (r.bottom - r.top + 6.0).max(8.0))}
-                onclick={on_click} onmousemove={moved}>
-                <title>{ format!("Step {}: {}", r.step, r.label) }</title>
-            </rect>
+    let (w, h) = (frame.live.width, frame.live.height);
+    let on_click = props.on_seek.reform(|n: usize| n);
+    let click = Callback::from(move |e: MouseEvent| {
+        if let Some(n) = step_at(&e) {
+            on_click.emit(n);
         }
     });
-    let branch_marks = pic.rows.iter().filter(|r| r.branch).map(|r| {
-        html! {
-            <g class="branch-mark">
-                <rect x="2" y={format!("{:.1}", r.top - 3.0)} width="8"
-                    height={format!("{:.1}", (r.bottom - r.top + 6.0).max(8.0))} />
-                <text x="14" y={format!("{:.1}", r.top - 6.0)}>{ "what-if branch starts here" }</text>
-            </g>
-        }
-    });
+    let moved = {
+        let hovered = hovered.clone();
+        let last_mouse = last_mouse.clone();
+        Callback::from(move |e: MouseEvent| {
+            let at = (e.client_x(), e.client_y());
+            let really_moved = *last_mouse.borrow() != at;
+            *last_mouse.borrow_mut() = at;
+            let now = step_at(&e).map(|s| (s, rev));
+            if really_moved && *hovered != now {
+                hovered.set(now);
+            }
+        })
+    };
     let card = hovered
         .filter(|&(_, at)| at == rev)
         .and_then(|(s, _)| pic.rows.iter().find(|r| r.step == s))
+        .filter(|r| r.step <= frame.step)
         .map(|r| {
-            let top_pct = ((r.bottom + pic.layout_dy) / h * 100.0).min(96.0);
+            let top_pct = ((r.bottom + frame.live.layout_dy) / h * 100.0).min(96.0);
             html! {
                 <div class="hover-card" role="tooltip" style={format!("top: {top_pct:.2}%")}>
                     <strong>{ format!("Step {} · {}", r.step, r.label) }</strong>
@@ -126,20 +277,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let hovered = hovered.clone();
         Callback::from(move |_: MouseEvent| hovered.set(None))
     };
+    let class = classes!("page", props.highlight_faults.then_some("faults"));
     html! {
         <div class="timeline-scroller" ref={scroller} tabindex="0"
             aria-label="The timeline; scroll to see more of it">
-            <div class="page" onmouseleave={leave} style={format!("--page-w: {w:.0}px")}>
-                { Html::from_html_unchecked(AttrValue::from(pic.svg.clone())) }
-                <svg class="hits" viewBox={format!("0 0 {w:.0} {h:.0}")} aria-hidden="true"
-                    preserveAspectRatio="xMidYMid meet">
-                    // One transform for the title block's height: a step that changes it moves
-                    // the group, not every band.
-                    <g transform={format!("translate(0 {:.1})", pic.layout_dy)}>
-                        { for bands }
-                        { for branch_marks }
-                    </g>
-                </svg>
+            <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}
+                style={format!("--page-w: {w:.0}px")}>
+                <Base picture={pic.clone()} />
                 { for card }
             </div>
         </div>

@@ -134,8 +134,8 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
     };
     let fault = form.fault;
     html! {
-        <section class="panel whatif" aria-label="What if">
-            <h2>{ "What if…" }</h2>
+        <details class="panel whatif" aria-label="What if" open={!super::dom::narrow()}>
+            <summary><h2>{ "What if…" }</h2></summary>
             <p class="hint">{ format!("Changes happen now, at step {pos}; the run branches from here.") }</p>
             <form onsubmit={on_inject} class="fault-form">
                 <label>
@@ -214,6 +214,6 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
                     <button type="button" onclick={reset}>{ "Back to the original run" }</button>
                 </div>
             }
-        </section>
+        </details>
     }
 }

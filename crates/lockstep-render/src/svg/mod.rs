@@ -4,6 +4,7 @@
 mod extras;
 mod paint;
 pub(crate) mod patterns;
+pub mod stepped;
 
 use lockstep_core::actors::db::money;
 use lockstep_core::{Outcome, Run, Scenario, Trace, Verdict};

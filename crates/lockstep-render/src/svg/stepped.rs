@@ -1,0 +1,599 @@
+//! The timeline in parts, for front ends that step through a run without redrawing it: the
+//! pieces that never change once their step has happened are drawn once, grouped by that step
+//! and by drawing layer (so a front end shows steps 1..=n by hiding the later groups), and the
+//! few pieces that change from step to step (the current step, messages in flight, open spans,
+//! lifelines, lane footers, the legend, time marks, the title block) are drawn per step from
+//! that step's own layout. Every piece is drawn by [`draw_layout`], on a layout holding only that
+//! piece, so nothing is drawn differently from [`super::draw_timeline`]: a front end that stacks
+//! the layers in [`LAYERS`] order shows exactly the elements `draw_timeline` draws at that step.
+
+use plotters::prelude::*;
+
+use super::{Caption, Page, Painter, draw_layout};
+use crate::error::RenderError;
+use crate::geom::{Point, Rect};
+use crate::layout::{Arrow, ArrowEnd, Layout, SpanKind};
+use crate::style;
+use crate::text::TextBox;
+
+/// The drawing layers, back to front (the order in which `draw_layout` draws).
+pub const LAYERS: [&str; 14] = [
+    "ticks",
+    "bands",
+    "overlap",
+    "lifelines",
+    "wide-spans",
+    "bars",
+    "shafts",
+    "notes",
+    "labels",
+    "heads",
+    "marks",
+    "lanes",
+    "gutter",
+    "legend",
+];
+const TICKS: usize = 0;
+const BANDS: usize = 1;
+const OVERLAP: usize = 2;
+const LIFELINES: usize = 3;
+const WIDE: usize = 4;
+const BARS: usize = 5;
+const SHAFTS: usize = 6;
+const NOTES: usize = 7;
+const LABELS: usize = 8;
+const HEADS: usize = 9;
+const MARKS: usize = 10;
+const LANES: usize = 11;
+const GUTTER: usize = 12;
+const LEGEND: usize = 13;
+
+/// The unchanging pieces of a whole run's timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SteppedBase {
+    /// Per layer of [`LAYERS`]: (the step from which the group shows, its SVG elements), in
+    /// order of that step. Step 0 groups show from the start.
+    pub layers: Vec<Vec<(usize, String)>>,
+}
+
+/// The pieces of one step that change from step to step, and the page around them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SteppedLive {
+    pub width: f64,
+    pub height: f64,
+    /// The layers are drawn this far down the page.
+    pub layout_dy: f64,
+    /// The background and title block, drawn before the layers.
+    pub before: String,
+    /// Per layer of [`LAYERS`]: SVG elements drawn on top of that layer's unchanging groups.
+    pub layers: Vec<String>,
+    /// The verdict footer, drawn after the layers.
+    pub after: String,
+}
+
+/// Splits a run's timeline into unchanging and changing pieces.
+#[derive(Debug, Clone)]
+pub struct Stepper {
+    /// The whole run's layout (no current step).
+    full: Layout,
+    /// The step from which each row's gutter text no longer changes: its line is complete.
+    gutter_ready: Vec<usize>,
+    page_size: (u32, u32),
+}
+
+/// A layout with nothing in it but `full`'s frame, to hold one piece.
+fn empty_like(full: &Layout) -> Layout {
+    Layout {
+        mode: full.mode,
+        width: full.width,
+        height: full.height,
+        lanes: Vec::new(),
+        rows: Vec::new(),
+        arrows: Vec::new(),
+        notes: Vec::new(),
+        spans: Vec::new(),
+        marks: Vec::new(),
+        highlights: Vec::new(),
+        legend: Vec::new(),
+        ticks: Vec::new(),
+        gutter_title: TextBox::empty(Point::new(0.0, 0.0)),
+        current: None,
+        total_steps: full.total_steps,
+        lifeline_top: 0.0,
+        lifeline_bottom: 0.0,
+        area: full.area,
+        ms_scale: full.ms_scale,
+        folds: Vec::new(),
+        stretches: Vec::new(),
+        walls: Vec::new(),
+        jumps: Vec::new(),
+    }
+}
+
+/// The SVG elements `draw_layout` draws for `l` (no document around them).
+fn draw_part(l: &Layout, page_width: f64, size: (u32, u32)) -> Result<String, RenderError> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        let p = Painter {
+            area: &root,
+            dy: 0.0,
+        };
+        draw_layout(&p, l, page_width)?;
+        root.present()
+            .map_err(|e| RenderError::Draw(e.to_string()))?;
+    }
+    Ok(strip_document(&out))
+}
+
+/// The elements inside an `<svg>` document.
+fn strip_document(doc: &str) -> String {
+    let start = doc
+        .find("<svg")
+        .and_then(|i| doc[i..].find('>').map(|j| i + j + 1))
+        .unwrap_or(0);
+    let end = doc.rfind("</svg>").unwrap_or(doc.len()).max(start);
+    doc[start..end].trim_matches('\n').to_string()
+}
+
+/// A lane with its header or footer box shrunk to nothing and its text dropped: `draw_layout`
+/// then draws only the rest of the lane.
+fn blank_box(at: Rect) -> ([TextBox; 2], Rect) {
+    let p = Point::new(at.x0, at.y0);
+    (
+        [TextBox::empty(p), TextBox::empty(p)],
+        Rect::new(p.x, p.y, p.x, p.y),
+    )
+}
+
+/// The arrow with only its label left (a shaft of no length).
+fn label_only(a: &Arrow) -> Arrow {
+    Arrow {
+        start: a.tip,
+        end: if a.end == ArrowEnd::InFlight {
+            ArrowEnd::InFlight
+        } else {
+            ArrowEnd::Lost
+        },
+        ..a.clone()
+    }
+}
+
+/// The arrow without its label.
+fn shaft_only(a: &Arrow) -> Arrow {
+    Arrow {
+        label: TextBox::empty(a.start),
+        ..a.clone()
+    }
+}
+
+/// A delivered arrow with only its head left (the shaft shrinks to under the head).
+fn head_only(a: &Arrow) -> Arrow {
+    let (dx, dy) = (a.tip.x - a.start.x, a.tip.y - a.start.y);
+    let len = (dx * dx + dy * dy).sqrt();
+    // The head is 15 px long: keep at least that, so it is drawn at its size.
+    let keep = 15.0;
+    let start = if len > keep {
+        Point::new(a.tip.x - dx / len * keep, a.tip.y - dy / len * keep)
+    } else {
+        a.start
+    };
+    Arrow {
+        start,
+        label: TextBox::empty(a.start),
+        ..a.clone()
+    }
+}
+
+fn is_wide(kind: &SpanKind) -> bool {
+    matches!(kind, SpanKind::Paused { .. } | SpanKind::Down)
+}
+
+impl Stepper {
+    /// `full`: the whole run's layout, laid out without a current step.
+    pub fn new(full: Layout, caption: &Caption) -> Stepper {
+        let page = Page::new(&full, caption);
+        let mut last_on_line =
+            vec![0usize; full.rows.iter().map(|r| r.line + 1).max().unwrap_or(0)];
+        let mut count_on_line = vec![0usize; last_on_line.len()];
+        for r in &full.rows {
+            last_on_line[r.line] = last_on_line[r.line].max(r.step);
+            count_on_line[r.line] += 1;
+        }
+        let gutter_ready = full
+            .rows
+            .iter()
+            .map(|r| {
+                // A line of one step is the current step (drawn bold) at that step.
+                if count_on_line[r.line] > 1 {
+                    last_on_line[r.line]
+                } else {
+                    r.step + 1
+                }
+            })
+            .collect();
+        Stepper {
+            full,
+            gutter_ready,
+            page_size: (page.width as u32, page.height.max(1.0) as u32),
+        }
+    }
+
+    /// The whole run's page size, in px.
+    pub fn page_size(&self) -> (u32, u32) {
+        self.page_size
+    }
+
+    fn part(&self, l: &Layout) -> Result<String, RenderError> {
+        draw_part(l, f64::from(self.page_size.0), self.page_size)
+    }
+
+    /// The unchanging pieces, grouped by layer and by the step from which they show.
+    pub fn base(&self) -> Result<SteppedBase, RenderError> {
+        let full = &self.full;
+        let empty = empty_like(full);
+        // (layer, step) -> the layout holding that group's pieces.
+        let mut groups: Vec<std::collections::BTreeMap<usize, Layout>> =
+            vec![std::collections::BTreeMap::new(); LAYERS.len()];
+        fn at<'g>(
+            groups: &'g mut [std::collections::BTreeMap<usize, Layout>],
+            empty: &Layout,
+            layer: usize,
+            step: usize,
+        ) -> &'g mut Layout {
+            groups[layer].entry(step).or_insert_with(|| empty.clone())
+        }
+        for s in &full.spans {
+            if let (Some(to), false) = (s.to_row, matches!(s.kind, SpanKind::Overlap { .. })) {
+                let layer = if is_wide(&s.kind) { WIDE } else { BARS };
+                at(&mut groups, &empty, layer, to + 1).spans.push(s.clone());
+            }
+        }
+        for a in &full.arrows {
+            let Some(end) = a.end_row.filter(|_| a.end != ArrowEnd::InFlight) else {
+                continue;
+            };
+            let ready = end.max(a.send_row) + 1;
+            at(&mut groups, &empty, SHAFTS, ready)
+                .arrows
+                .push(shaft_only(a));
+            at(&mut groups, &empty, LABELS, ready)
+                .arrows
+                .push(label_only(a));
+            if a.end == ArrowEnd::Delivered {
+                at(&mut groups, &empty, HEADS, ready)
+                    .arrows
+                    .push(head_only(a));
+            }
+        }
+        for n in &full.notes {
+            at(&mut groups, &empty, NOTES, n.row + 1)
+                .notes
+                .push(n.clone());
+        }
+        for m in &full.marks {
+            if m.kind != crate::layout::MarkKind::InFlight {
+                at(&mut groups, &empty, MARKS, m.row + 1).marks.push(*m);
+            }
+        }
+        for l in &full.lanes {
+            let (footer, footer_box) = blank_box(l.footer_box);
+            let g = at(&mut groups, &empty, LANES, 0);
+            g.lanes.push(crate::layout::Lane {
+                footer,
+                footer_box,
+                ..l.clone()
+            });
+        }
+        at(&mut groups, &empty, GUTTER, 0).gutter_title = full.gutter_title.clone();
+        for (r, &ready) in full.rows.iter().zip(&self.gutter_ready) {
+            if !r.gutter.text.is_empty() {
+                at(&mut groups, &empty, GUTTER, ready).rows.push(r.clone());
+            }
+        }
+        let mut layers = Vec::with_capacity(LAYERS.len());
+        for g in groups {
+            let mut drawn = Vec::with_capacity(g.len());
+            for (step, l) in g {
+                drawn.push((step, self.part(&l)?));
+            }
+            layers.push(drawn);
+        }
+        Ok(SteppedBase { layers })
+    }
+
+    /// The changing pieces at the step `at_n` was laid out for (the same trace and options as
+    /// the whole run's layout, with `upto_step` set), and the page around them.
+    pub fn live(&self, at_n: &Layout, caption: &Caption) -> Result<SteppedLive, RenderError> {
+        let page = Page::new(at_n, caption);
+        let shown = at_n.rows.len();
+        // This step's frame (time marks reach to its right edge).
+        let empty = empty_like(at_n);
+        let mut parts: Vec<Layout> = vec![empty.clone(); LAYERS.len()];
+
+        parts[TICKS].ticks = at_n.ticks.clone();
+        parts[TICKS].stretches = at_n.stretches.clone();
+
+        // Bands need their rows (and nothing else of them).
+        let mut band_rows = Vec::new();
+        for h in &at_n.highlights {
+            if let Some(r) = at_n.rows.get(h.row) {
+                parts[BANDS].highlights.push(crate::layout::Highlight {
+                    row: band_rows.len(),
+                    kind: h.kind,
+                });
+                band_rows.push(crate::layout::Row {
+                    gutter: TextBox::empty(r.gutter.anchor),
+                    ..r.clone()
+                });
+            }
+        }
+        parts[BANDS].rows = band_rows;
+
+        for s in &at_n.spans {
+            match (&s.kind, s.to_row) {
+                (SpanKind::Overlap { .. }, _) => parts[OVERLAP].spans.push(s.clone()),
+                (k, None) if is_wide(k) => parts[WIDE].spans.push(s.clone()),
+                (_, None) => parts[BARS].spans.push(s.clone()),
+                _ => {}
+            }
+        }
+
+        for l in &at_n.lanes {
+            let (header, header_box) = blank_box(l.header_box);
+            let (footer, footer_box) = blank_box(l.footer_box);
+            parts[LIFELINES].lanes.push(crate::layout::Lane {
+                header,
+                header_box,
+                footer: footer.clone(),
+                footer_box,
+                ..l.clone()
+            });
+            let (header, header_box) = blank_box(l.header_box);
+            parts[LANES].lanes.push(crate::layout::Lane {
+                header,
+                header_box,
+                ..l.clone()
+            });
+        }
+        parts[LIFELINES].lifeline_top = at_n.lifeline_top;
+        parts[LIFELINES].lifeline_bottom = at_n.lifeline_bottom;
+        // The footers' lane layer draws no lifeline: one of no length.
+        parts[LANES].lifeline_top = at_n.lifeline_bottom;
+        parts[LANES].lifeline_bottom = at_n.lifeline_bottom;
+
+        for a in at_n.arrows.iter().filter(|a| a.end == ArrowEnd::InFlight) {
+            parts[SHAFTS].arrows.push(shaft_only(a));
+            parts[LABELS].arrows.push(label_only(a));
+            // The mark's colour comes from its arrow: keep one that draws nothing else.
+            parts[MARKS].arrows.push(Arrow {
+                label: TextBox::empty(a.tip),
+                ..label_only(a)
+            });
+        }
+        parts[MARKS].marks = at_n
+            .marks
+            .iter()
+            .filter(|m| m.kind == crate::layout::MarkKind::InFlight)
+            .copied()
+            .collect();
+
+        // Gutter texts whose line is not complete yet, and the current step's (bold, with the
+        // pointer).
+        let mut gutter_rows = Vec::new();
+        for (i, r) in at_n.rows.iter().enumerate() {
+            let current = at_n.current == Some(i);
+            let pending = !r.gutter.text.is_empty()
+                && self.gutter_ready.get(i).is_some_and(|&ready| ready > shown);
+            if current {
+                parts[GUTTER].current = Some(gutter_rows.len());
+            }
+            if current || pending {
+                gutter_rows.push(r.clone());
+            }
+        }
+        parts[GUTTER].rows = gutter_rows;
+        parts[LEGEND].legend = at_n.legend.clone();
+
+        let size = (page.width as u32, page.height.max(1.0) as u32);
+        let mut layers = Vec::with_capacity(LAYERS.len());
+        for l in &parts {
+            layers.push(draw_part(l, page.width, size)?);
+        }
+
+        let mut before = String::new();
+        let mut after = String::new();
+        {
+            let root = SVGBackend::with_string(&mut before, size).into_drawing_area();
+            let bg = style::BACKGROUND;
+            root.fill(&RGBColor(bg.0, bg.1, bg.2))
+                .map_err(|e| RenderError::Draw(e.to_string()))?;
+            let top = Painter {
+                area: &root,
+                dy: 0.0,
+            };
+            for t in &page.header {
+                top.text(&t.text, t.color)?;
+            }
+            root.present()
+                .map_err(|e| RenderError::Draw(e.to_string()))?;
+        }
+        {
+            let root = SVGBackend::with_string(&mut after, size).into_drawing_area();
+            let top = Painter {
+                area: &root,
+                dy: 0.0,
+            };
+            for t in &page.footer {
+                top.text(&t.text, t.color)?;
+            }
+            if let Some((mark, at)) = page.verdict_mark {
+                top.mark(mark, at, style::TEXT)?;
+            }
+            root.present()
+                .map_err(|e| RenderError::Draw(e.to_string()))?;
+        }
+        Ok(SteppedLive {
+            width: page.width,
+            height: page.height,
+            layout_dy: page.layout_dy,
+            before: strip_document(&before),
+            layers,
+            after: strip_document(&after),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::{Options, TimeMode, layout};
+    use lockstep_core::catalogue;
+
+    /// The elements of an SVG, one per line, without those that draw nothing (a line of no
+    /// length, a box of no size, a stub hidden under an arrow head) and without the document
+    /// element.
+    fn elements(svg: &str) -> std::collections::BTreeSet<String> {
+        let mut out = std::collections::BTreeSet::new();
+        let mut lines = svg.lines().peekable();
+        while let Some(line) = lines.next() {
+            let mut el = line.to_string();
+            // A text element spans its lines up to `</text>`.
+            if el.starts_with("<text") && !el.ends_with("</text>") {
+                for more in lines.by_ref() {
+                    el.push('\n');
+                    el.push_str(more);
+                    if more.ends_with("</text>") {
+                        break;
+                    }
+                }
+            }
+            if el.starts_with("<svg") || el.starts_with("</svg") || el.is_empty() {
+                continue;
+            }
+            if draws_nothing(&el) {
+                continue;
+            }
+            out.insert(el);
+        }
+        out
+    }
+
+    fn attr<'a>(el: &'a str, name: &str) -> Option<&'a str> {
+        let key = format!(" {name}=\"");
+        let i = el.find(&key)? + key.len();
+        el[i..].split('"').next()
+    }
+
+    fn draws_nothing(el: &str) -> bool {
+        if el.starts_with("<polyline") {
+            // Lines of no length, and the 2 px stub of shaft a head-only arrow keeps under its
+            // head (the head, drawn right after it, covers it).
+            let pts: Vec<(f64, f64)> = attr(el, "points")
+                .unwrap_or("")
+                .split_whitespace()
+                .filter_map(|p| p.split_once(','))
+                .filter_map(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)))
+                .collect();
+            let length: f64 = pts
+                .windows(2)
+                .map(|w| ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt())
+                .sum();
+            return length <= 2.9;
+        }
+        if el.starts_with("<rect") {
+            return attr(el, "width") == Some("0") || attr(el, "height") == Some("0");
+        }
+        false
+    }
+
+    /// Steps 1..=n of the base and the live pieces of step n, as `draw_timeline` would order
+    /// them: the same elements as `draw_timeline` draws at step n.
+    fn composed(base: &SteppedBase, live: &SteppedLive, n: usize) -> String {
+        let mut out = live.before.clone();
+        out.push('\n');
+        for (layer, groups) in base.layers.iter().enumerate() {
+            for (step, g) in groups {
+                if *step <= n {
+                    out.push_str(&shift(g, live.layout_dy));
+                    out.push('\n');
+                }
+            }
+            out.push_str(&shift(&live.layers[layer], live.layout_dy));
+            out.push('\n');
+        }
+        out.push_str(&live.after);
+        out
+    }
+
+    /// Moves every y coordinate of plotters' output down by `dy` (what a `translate` does in
+    /// the browser), so the elements compare with `draw_timeline`'s text.
+    fn shift(svg: &str, dy: f64) -> String {
+        let dy = dy as i64;
+        let mut out = String::new();
+        for line in svg.lines() {
+            let mut l = line.to_string();
+            for key in ["y", "y1", "y2", "cy"] {
+                if let Some(v) = attr(&l, key).and_then(|v| v.parse::<i64>().ok()) {
+                    l = l.replacen(
+                        &format!(" {key}=\"{v}\""),
+                        &format!(" {key}=\"{}\"", v + dy),
+                        1,
+                    );
+                }
+            }
+            if let Some(pts) = attr(&l, "points").map(str::to_string) {
+                let moved: Vec<String> = pts
+                    .split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap_or((p, "0"));
+                        format!("{x},{}", y.parse::<i64>().unwrap_or(0) + dy)
+                    })
+                    .collect();
+                l = l.replacen(&pts, &(moved.join(" ") + " "), 1);
+            }
+            out.push_str(&l);
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn every_step_draws_the_elements_draw_timeline_draws() {
+        for id in [
+            "fenced-gc-pause",
+            "naive-gc-pause",
+            "redlock-split-votes",
+            "naive-happy-path",
+        ] {
+            let scenario = catalogue::load(id).unwrap().unwrap();
+            let run = lockstep_core::run(&scenario);
+            for mode in [TimeMode::Logical, TimeMode::ToScale] {
+                let options = |upto| Options {
+                    time_mode: mode,
+                    upto_step: upto,
+                    unfold_retries: true,
+                    ..Options::default()
+                };
+                let caption = Caption::for_run(&scenario, &run);
+                let full = layout(&run.trace, &options(None));
+                let stepper = Stepper::new(full, &caption);
+                let base = stepper.base().unwrap();
+                let total = run.trace.events.len();
+                let stride = (total / 25).max(1);
+                for n in (0..=total).filter(|n| n % stride == 0 || *n == total) {
+                    let at_n = layout(&run.trace, &options(Some(n)));
+                    let live = stepper.live(&at_n, &caption).unwrap();
+                    let want = elements(&super::super::draw_timeline(&at_n, &caption).unwrap());
+                    let got = elements(&composed(&base, &live, n));
+                    let missing: Vec<_> = want.difference(&got).collect();
+                    let extra: Vec<_> = got.difference(&want).collect();
+                    assert!(
+                        missing.is_empty() && extra.is_empty(),
+                        "{id} {mode:?} step {n}: missing {missing:#?}\nextra {extra:#?}"
+                    );
+                }
+            }
+        }
+    }
+}
