@@ -71,15 +71,48 @@ pub(crate) fn index_of(color: Rgb, step: f64, both: bool) -> Option<usize> {
 
 /// Replaces the reserved fills of `svg` by pattern references and defines the patterns used.
 pub(crate) fn finish(svg: String) -> String {
-    let mut out = svg;
-    let mut defs = String::new();
-    for (i, h) in HATCHES.iter().enumerate() {
-        let fill = format!("fill=\"{}\"", sentinel(i).hex());
-        if !out.contains(&fill) {
-            continue;
+    let used: Vec<usize> = (0..HATCHES.len())
+        .filter(|&i| svg.contains(&sentinel_fill(i)))
+        .collect();
+    let mut out = refer(&svg);
+    if used.is_empty() {
+        return out;
+    }
+    match out
+        .find("<svg")
+        .and_then(|s| out[s..].find('>').map(|e| s + e + 1))
+    {
+        Some(at) => {
+            out.insert_str(at, &format!("\n{}", defs(used)));
+            out
         }
+        None => out,
+    }
+}
+
+fn sentinel_fill(i: usize) -> String {
+    format!("fill=\"{}\"", sentinel(i).hex())
+}
+
+/// `svg` with its reserved fills turned into references to the patterns (defined elsewhere: a
+/// front end that assembles a picture from parts defines them once with [`defs`]).
+pub(crate) fn refer(svg: &str) -> String {
+    let mut out = svg.to_string();
+    for i in 0..HATCHES.len() {
+        let fill = sentinel_fill(i);
+        if out.contains(&fill) {
+            out = out.replace(&fill, &format!("fill=\"url(#lockstep-hatch-{i})\""));
+        }
+    }
+    out
+}
+
+/// A `<defs>` element defining the patterns of `HATCHES` numbered `which`.
+pub(crate) fn defs(which: impl IntoIterator<Item = usize>) -> String {
+    let mut defs = String::new();
+    for i in which {
+        let h = HATCHES[i];
         let id = format!("lockstep-hatch-{i}");
-        out = out.replace(&fill, &format!("fill=\"url(#{id})\""));
         // Vertical lines `w` apart, turned 45°: diagonals `step` apart along the vertical, as
         // lines y = x + k drawn every `step` would be.
         let w = h.step / std::f64::consts::SQRT_2;
@@ -104,19 +137,7 @@ pub(crate) fn finish(svg: String) -> String {
             other = other
         ));
     }
-    if defs.is_empty() {
-        return out;
-    }
-    match out
-        .find("<svg")
-        .and_then(|s| out[s..].find('>').map(|e| s + e + 1))
-    {
-        Some(at) => {
-            out.insert_str(at, &format!("\n<defs>{defs}</defs>"));
-            out
-        }
-        None => out,
-    }
+    format!("<defs>{defs}</defs>")
 }
 
 #[cfg(test)]

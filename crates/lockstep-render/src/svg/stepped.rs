@@ -9,23 +9,25 @@
 
 use plotters::prelude::*;
 
-use super::{Caption, Page, Painter, draw_layout};
+use super::{Caption, Page, Painter, draw_layout, extras, patterns};
 use crate::error::RenderError;
 use crate::geom::{Point, Rect};
-use crate::layout::{Arrow, ArrowEnd, Layout, SpanKind};
+use crate::layout::{Arrow, ArrowEnd, Layout, Span, SpanKind};
 use crate::style;
 use crate::text::TextBox;
 
 /// The drawing layers, back to front (the order in which `draw_layout` draws).
-pub const LAYERS: [&str; 14] = [
+pub const LAYERS: [&str; 16] = [
     "ticks",
     "bands",
     "overlap",
+    "walls",
     "lifelines",
     "wide-spans",
     "bars",
     "shafts",
     "notes",
+    "crashes",
     "labels",
     "heads",
     "marks",
@@ -36,17 +38,20 @@ pub const LAYERS: [&str; 14] = [
 const TICKS: usize = 0;
 const BANDS: usize = 1;
 const OVERLAP: usize = 2;
-const LIFELINES: usize = 3;
-const WIDE: usize = 4;
-const BARS: usize = 5;
-const SHAFTS: usize = 6;
-const NOTES: usize = 7;
-const LABELS: usize = 8;
-const HEADS: usize = 9;
-const MARKS: usize = 10;
-const LANES: usize = 11;
-const GUTTER: usize = 12;
-const LEGEND: usize = 13;
+const WALLS: usize = 3;
+const LIFELINES: usize = 4;
+const WIDE: usize = 5;
+const BARS: usize = 6;
+const SHAFTS: usize = 7;
+const NOTES: usize = 8;
+/// Crashes and clock-jump breaks: `draw_layout` draws them above the notes.
+const CRASHES: usize = 9;
+const LABELS: usize = 10;
+const HEADS: usize = 11;
+const MARKS: usize = 12;
+const LANES: usize = 13;
+const GUTTER: usize = 14;
+const LEGEND: usize = 15;
 
 /// The unchanging pieces of a whole run's timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,7 +128,8 @@ fn draw_part(l: &Layout, page_width: f64, size: (u32, u32)) -> Result<String, Re
         root.present()
             .map_err(|e| RenderError::Draw(e.to_string()))?;
     }
-    Ok(strip_document(&out))
+    // The hatchings' patterns are defined once, in the page's `before` part.
+    Ok(strip_document(&patterns::refer(&out)))
 }
 
 /// The elements inside an `<svg>` document.
@@ -186,7 +192,26 @@ fn head_only(a: &Arrow) -> Arrow {
 }
 
 fn is_wide(kind: &SpanKind) -> bool {
-    matches!(kind, SpanKind::Paused { .. } | SpanKind::Down)
+    matches!(kind, SpanKind::Paused { .. })
+}
+
+/// A span to draw on a layout of its own: a crash keeps only the part `draw_layout` shows of it
+/// on the layout `within` (the part no note covers), since its part has no notes to avoid.
+fn alone(s: &Span, within: &Layout) -> Span {
+    let mut s = s.clone();
+    if s.kind == SpanKind::Down {
+        s.rect = extras::visible_part(within, s.rect);
+    }
+    s
+}
+
+/// The layer a span is drawn in.
+fn span_layer(kind: &SpanKind) -> usize {
+    match kind {
+        SpanKind::Down => CRASHES,
+        k if is_wide(k) => WIDE,
+        _ => BARS,
+    }
 }
 
 impl Stepper {
@@ -245,9 +270,20 @@ impl Stepper {
         }
         for s in &full.spans {
             if let (Some(to), false) = (s.to_row, matches!(s.kind, SpanKind::Overlap { .. })) {
-                let layer = if is_wide(&s.kind) { WIDE } else { BARS };
-                at(&mut groups, &empty, layer, to + 1).spans.push(s.clone());
+                at(&mut groups, &empty, span_layer(&s.kind), to + 1)
+                    .spans
+                    .push(alone(s, full));
             }
+        }
+        for w in &full.walls {
+            if let Some(to) = w.to_row {
+                at(&mut groups, &empty, WALLS, to + 1).walls.push(w.clone());
+            }
+        }
+        for j in &full.jumps {
+            at(&mut groups, &empty, CRASHES, j.row + 1)
+                .jumps
+                .push(j.clone());
         }
         for a in &full.arrows {
             let Some(end) = a.end_row.filter(|_| a.end != ArrowEnd::InFlight) else {
@@ -333,11 +369,16 @@ impl Stepper {
         for s in &at_n.spans {
             match (&s.kind, s.to_row) {
                 (SpanKind::Overlap { .. }, _) => parts[OVERLAP].spans.push(s.clone()),
-                (k, None) if is_wide(k) => parts[WIDE].spans.push(s.clone()),
-                (_, None) => parts[BARS].spans.push(s.clone()),
+                (k, None) => parts[span_layer(k)].spans.push(alone(s, at_n)),
                 _ => {}
             }
         }
+        parts[WALLS].walls = at_n
+            .walls
+            .iter()
+            .filter(|w| w.to_row.is_none())
+            .cloned()
+            .collect();
 
         for l in &at_n.lanes {
             let (header, header_box) = blank_box(l.header_box);
@@ -437,7 +478,12 @@ impl Stepper {
             width: page.width,
             height: page.height,
             layout_dy: page.layout_dy,
-            before: strip_document(&before),
+            // Every hatching's pattern, for the parts of any step to refer to.
+            before: format!(
+                "{}\n{}",
+                patterns::defs(0..patterns::HATCHES.len()),
+                strip_document(&before)
+            ),
             layers,
             after: strip_document(&after),
         })
@@ -468,7 +514,13 @@ mod tests {
                     }
                 }
             }
-            if el.starts_with("<svg") || el.starts_with("</svg") || el.is_empty() {
+            // Pattern definitions: `draw_timeline` defines those it uses, a stepped page all of
+            // them (checked apart: every pattern referred to is defined).
+            if el.starts_with("<svg")
+                || el.starts_with("</svg")
+                || el.starts_with("<defs>")
+                || el.is_empty()
+            {
                 continue;
             }
             if draws_nothing(&el) {
@@ -565,6 +617,10 @@ mod tests {
             "naive-gc-pause",
             "redlock-split-votes",
             "naive-happy-path",
+            // A partition (walls), a clock jump (breaks) and a crash (above the notes).
+            "consensus-isolated-leader",
+            "redlock-clock-jump",
+            "redis-restart-counter-reset",
         ] {
             let scenario = catalogue::load(id).unwrap().unwrap();
             let run = lockstep_core::run(&scenario);
@@ -585,7 +641,14 @@ mod tests {
                     let at_n = layout(&run.trace, &options(Some(n)));
                     let live = stepper.live(&at_n, &caption).unwrap();
                     let want = elements(&super::super::draw_timeline(&at_n, &caption).unwrap());
-                    let got = elements(&composed(&base, &live, n));
+                    let page = composed(&base, &live, n);
+                    for (i, _) in patterns::HATCHES.iter().enumerate() {
+                        let id = format!("lockstep-hatch-{i}");
+                        if page.contains(&format!("url(#{id})")) {
+                            assert!(page.contains(&format!("<pattern id=\"{id}\"")), "{id}");
+                        }
+                    }
+                    let got = elements(&page);
                     let missing: Vec<_> = want.difference(&got).collect();
                     let extra: Vec<_> = got.difference(&want).collect();
                     assert!(
