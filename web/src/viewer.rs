@@ -323,6 +323,7 @@ impl Viewer {
             unfold_retries: true,
             ..Options::default()
         }
+        .for_scenario(&self.scenario)
     }
 
     /// The SVG lockstep-render draws for the current step (what the page shows, as one

@@ -137,7 +137,9 @@ impl Viewer {
             // Every event is a step here, so each needs its own row: no folded retries.
             unfold_retries: true,
             ..Options::default()
-        };
+        }
+        // The database's header says when it accepts tokenless writes.
+        .for_scenario(&self.scenario);
         self.layout = layout(&self.active().full, &options);
         let session = &mut self.active_mut().session;
         let now = session.inspect();

@@ -62,7 +62,8 @@ pub fn timeline_svg(toml: &str, to_scale: bool) -> Result<String, JsError> {
             TimeMode::Logical
         },
         ..Options::default()
-    };
+    }
+    .for_scenario(&scenario);
     run_svg(&scenario, &run, &options).map_err(|e| JsError::new(&e.to_string()))
 }
 
