@@ -143,10 +143,10 @@ impl Worker {
             Progress::Running(stats) => Report::Running(stats),
             Progress::Found(found) => {
                 let work = self.search.workload();
-                let small = search::shrink(work, &found.faults, self.search.bounds().to_ms);
+                let small = search::shrink(work, &found.schedule(), self.search.bounds().to_ms);
                 let scenario = search::counterexample_scenario(&self.original, work, &small);
                 Report::Found {
-                    faults: search::describe_schedule(&scenario.faults),
+                    faults: search::describe_schedule(&small),
                     scenario: Box::new(scenario),
                     stats: found.stats,
                 }

@@ -95,7 +95,7 @@ async fn drive(
             }
             Progress::Found(found) => {
                 let work = search.workload();
-                let small = shrink(work, &found.faults, search.bounds().to_ms);
+                let small = shrink(work, &found.schedule(), search.bounds().to_ms);
                 match counterexample_toml(&scenario, work, &small) {
                     Ok(toml) => {
                         phase.set(Phase::Idle);
