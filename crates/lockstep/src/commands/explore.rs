@@ -226,7 +226,7 @@ fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<Exit
     };
     writeln!(
         out,
-        "explored {} states ({} steps, {} fault schedules, {} of them with a changed delivery order) in {secs:.2} s: {:.0} states/s",
+        "explored {} states ({} steps, {} fault schedules, {} runs with a changed delivery order) in {secs:.2} s: {:.0} states/s",
         stats.states,
         stats.steps,
         stats.schedules,
