@@ -6,6 +6,7 @@
 
 mod bounds;
 mod cex;
+mod shown;
 mod shrink;
 
 use std::collections::VecDeque;
@@ -19,6 +20,7 @@ use rustc_hash::FxHashSet;
 
 pub use bounds::{Bounds, Choice, Kinds, describe_bounds, describe_fault, menu, workload};
 pub use cex::{counterexample_scenario, counterexample_toml, describe_order, describe_schedule};
+pub use shown::scenario_as_shown;
 pub use shrink::{Schedule, breaks, shrink, with_faults, with_schedule};
 
 use crate::error::ExploreError;
