@@ -4,7 +4,7 @@
 
 use lockstep_core::scenario::{Order, Scenario, parse_scenario};
 use lockstep_core::sim::Sim;
-use lockstep_core::{Outcome, run};
+use lockstep_core::{EventKind, Outcome, run};
 
 /// The `[[order]]` example in docs/scenario-format.md (the TOML block after its heading).
 fn documented() -> (String, Scenario) {
@@ -30,6 +30,18 @@ fn the_documented_example_handles_the_stale_write_first_and_pays_twice() {
     assert_eq!(r.verdict.outcome, s.expect);
     assert_eq!(r.verdict.outcome, Outcome::DoubleWrite);
     assert_eq!(r.unapplied(), vec![]);
+    // The choice is shown on db's lane, highlighted like a fault, before A's write is handled.
+    let shown = r
+        .trace
+        .events
+        .iter()
+        .position(|e| e.kind == EventKind::Fault && e.label.starts_with("order: \"write"))
+        .expect("the order choice is in the trace");
+    let e = &r.trace.events[shown];
+    assert_eq!((e.time_ms, e.from, e.to), (3005, 3, 3), "{e:?}");
+    assert!(e.label.ends_with("from A first"), "{}", e.label);
+    let next = &r.trace.events[shown + 1];
+    assert_eq!((next.kind, next.from), (EventKind::Deliver, 0), "{next:?}");
     // In the sent order B's write lands first and A's is refused.
     let sent = run(&without_orders(&s));
     assert_eq!(sent.verdict.outcome, Outcome::Safe);

@@ -339,7 +339,7 @@ impl Sim {
             return true;
         }
         if !self.orders.is_empty() {
-            self.apply_order_rules();
+            self.apply_order_rules(out);
         }
         let Some(((time, seq), item)) = self.queue.pop_first() else {
             return false;

@@ -6,6 +6,7 @@
 use super::{Item, QueueKey, Sim};
 use crate::scenario::Order;
 use crate::topology::NodeId;
+use crate::trace::{EventKind, TraceEvent};
 use crate::unapplied::Unapplied;
 
 /// A rule that picks which message goes first (from a scenario's `[[order]]`, or added by the
@@ -138,8 +139,9 @@ impl Sim {
     }
 
     /// Applies the next unused rule for the choice due now, if any (called before every step of a
-    /// scenario with `[[order]]` entries).
-    pub(super) fn apply_order_rules(&mut self) {
+    /// scenario with `[[order]]` entries), and shows it as a fault-like event on the receiver's
+    /// lane, so that a counterexample's order choices are highlighted with its faults.
+    pub(super) fn apply_order_rules(&mut self, out: &mut Vec<TraceEvent>) {
         let Some((t, to)) = self.contested_head() else {
             return;
         };
@@ -152,7 +154,34 @@ impl Sim {
         };
         self.orders[i].used = true;
         let rule = self.orders[i].clone();
-        self.orders[i].applied = self.rotate_first(&rule);
+        let applied = self.rotate_first(&rule);
+        self.orders[i].applied = applied;
+        if !applied {
+            return;
+        }
+        let Some((_, Item::Deliver { from, label, .. })) = self.queue.first_key_value() else {
+            return;
+        };
+        let (from, label) = (*from, label.clone());
+        let explanation = format!(
+            "Several messages reach {to} at {t} ms at once. By default {to} handles them in the order they were sent; the scenario's [[order]] entry makes \"{label}\" from {from} go first. A real network promises no order between them.",
+            to = self.name(to),
+            from = self.name(from),
+        );
+        let label = format!("order: \"{label}\" from {} first", self.name(from));
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: t,
+                kind: EventKind::Fault,
+                from: to,
+                to,
+                message: None,
+                label,
+                explanation,
+                tag: None,
+            },
+        );
     }
 
     /// Adds a rule as if the scenario had this `[[order]]` entry after its own (the explorer
