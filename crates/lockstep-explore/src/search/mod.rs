@@ -15,6 +15,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use lockstep_core::Scenario;
 use lockstep_core::scenario::{Fault, Order};
 use lockstep_core::sim::{Contest, Sim};
+use lockstep_core::topology::NodeId;
 use lockstep_core::trace::TraceEvent;
 use rustc_hash::FxHashSet;
 
@@ -311,7 +312,7 @@ impl Search {
     /// `run` goes on with the default (the one sent first).
     fn fork(&mut self, run: &mut Running, contest: &Contest) {
         let names = &run.sim.params.names;
-        let entry = |(from, label): &(u16, String)| Order {
+        let entry = |(from, label): &(NodeId, String)| Order {
             at_ms: contest.at_ms,
             to: names[usize::from(contest.to)].clone(),
             from: Some(names[usize::from(*from)].clone()),
@@ -335,7 +336,7 @@ impl Search {
             .collect();
         orders.extend(run.turns.iter().filter(|(o, _)| here(o)).cloned());
         let default = &contest.messages[0];
-        let mut tried: Vec<&(u16, String)> = vec![default];
+        let mut tried: Vec<&(NodeId, String)> = vec![default];
         for alt in &contest.messages[1..] {
             if tried.contains(&alt) {
                 continue;

@@ -79,7 +79,7 @@ fn greatest(mut lo: u64, mut hi: u64, mut fails: impl FnMut(u64) -> bool) -> u64
     lo
 }
 
-/// Drops items of `list` one at a time while the schedule `with` builds still breaks.
+/// Drops the items of `list`, one at a time, that `breaks_with` shows are not needed to break.
 fn drop_unneeded<T: Clone>(list: &mut Vec<T>, mut breaks_with: impl FnMut(&[T]) -> bool) {
     let mut i = 0;
     while i < list.len() {
