@@ -4,6 +4,7 @@
 //! natively; the yew components only build for wasm32.
 
 pub mod inspector;
+pub mod search_from;
 pub mod share;
 pub mod viewer;
 pub mod whatif;

@@ -473,6 +473,18 @@ await test(browser, "a search shows its progress, keeps the page responsive and 
   assert(!(await verdict(page)).includes("double-write"), "the run is still the fenced one");
 });
 
+// naive-happy-path breaks under one pause (the test above); with idempotency keys switched on by a
+// what-if, the search must search that design, and no schedule within its bounds pays twice.
+await test(browser, "Find a counterexample searches the design on screen, what-ifs included", async (page) => {
+  await page.goto(`${base}index.html#scenario=naive-happy-path`);
+  await ready(page);
+  await page.getByLabel("Idempotency keys on every payout").check();
+  await page.waitForSelector("[data-testid=branch]");
+  await page.click("[data-testid=search-start]");
+  await page.waitForFunction(() => /^No double write within these bounds/.test(document.querySelector("[data-testid=search-result]")?.textContent ?? ""), null, { timeout: 120000 });
+  assert(!(await page.locator("[data-testid=counterexample]").count()), "no counterexample with idempotency keys");
+});
+
 await test(browser, "the JSON trace computed in the browser equals the native one for every scenario", async (page) => {
   await page.goto(`${base}index.html`);
   await page.waitForSelector(".picker");

@@ -40,6 +40,7 @@ impl Sim {
             .filter(|&(i, _)| !self.fault_applied(i))
             .map(|(i, f)| unapplied_fault(i, f, self.now()))
             .collect();
+        out.extend(self.unapplied_orders());
         for (i, e) in scenario.explain.iter().enumerate() {
             if self.explanation_shown(i) {
                 continue;

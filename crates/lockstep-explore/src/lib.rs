@@ -6,10 +6,12 @@
 //!   safety map (lockstep-render's `map`).
 //! - **Search** ([`search::Search`]): a bounded, breadth-first exhaustive search over fault
 //!   schedules (which node pauses, crashes, restarts or has its clock jump, when, for how long,
-//!   from the finite sets in [`search::Bounds`]). States are fingerprinted
+//!   from the finite sets in [`search::Bounds`]) and over delivery orders (wherever several
+//!   messages are due at one node at the same instant, any of them may go first, up to
+//!   `max_reorders` times per schedule; the file replays such a choice as an `[[order]]` entry). States are fingerprinted
 //!   (`Sim::hash_state`), so a state reached twice is explored once. Breadth-first by the number
 //!   of faults, so the first double write found has as few faults as any within the bounds;
-//!   [`search::shrink`] then drops faults, shortens pauses and moves faults later while it still
+//!   [`search::shrink`] then drops faults and order choices, shortens pauses and moves faults later while it still
 //!   breaks, and [`search::counterexample_toml`] writes it as a scenario file.
 //!
 //! # Stepping a search from a front end
@@ -33,7 +35,7 @@
 //! };
 //! let found = found.expect("a pause breaks the naive lock");
 //! let work = search.workload();
-//! let small = lockstep_explore::search::shrink(work, &found.faults, search.bounds().to_ms);
+//! let small = lockstep_explore::search::shrink(work, &found.schedule(), search.bounds().to_ms);
 //! let toml = lockstep_explore::search::counterexample_toml(&scenario, work, &small).unwrap();
 //! assert!(toml.contains("kind = \"pause\""));
 //! ```

@@ -1,10 +1,11 @@
-//! The search injects faults into a running simulation; a counterexample is written as scenario
-//! faults. The two must agree, or a counterexample would not replay.
+//! The search injects faults into a running simulation and puts messages first where several are
+//! due at once; a counterexample is written as scenario faults and `[[order]]` entries. The two
+//! must agree, or a counterexample would not replay.
 
 use lockstep_core::catalogue;
-use lockstep_core::scenario::{Fault, FaultKind};
+use lockstep_core::scenario::{Fault, FaultKind, Order};
 use lockstep_core::sim::Sim;
-use lockstep_explore::search::{Bounds, menu, with_faults, workload};
+use lockstep_explore::search::{Bounds, Schedule, menu, with_faults, with_schedule, workload};
 use proptest::prelude::*;
 
 fn finish(mut sim: Sim) -> (Sim, Vec<String>) {
@@ -76,4 +77,72 @@ fn equal_states_hash_equal_and_a_fault_changes_the_hash() {
     };
     assert!(b.inject_at(b.next_time().unwrap(), &pause, &mut out));
     assert_ne!(hash(&a), hash(&b));
+}
+
+/// The `[[order]]` entries that replay putting `choice` first at the `k`-th choice of `sim`'s run,
+/// as the search records them (the defaults taken earlier at that instant and node, then the
+/// choice), with the run stepped on from there by putting it first directly.
+fn order_at(
+    sim: &mut Sim,
+    k: usize,
+    choice: usize,
+    out: &mut Vec<lockstep_core::TraceEvent>,
+) -> Option<Vec<Order>> {
+    let mut turns: Vec<Order> = Vec::new();
+    let mut seen = 0;
+    while sim.end.is_none() {
+        if let Some(c) = sim.contest() {
+            let names = &sim.params.names;
+            let entry = |(from, label): &(u16, String)| Order {
+                at_ms: c.at_ms,
+                to: names[usize::from(c.to)].clone(),
+                from: Some(names[usize::from(*from)].clone()),
+                match_label: Some(label.clone()),
+            };
+            turns.retain(|o| o.at_ms == c.at_ms);
+            if seen == k {
+                let pick = entry(&c.messages[choice % c.messages.len()]);
+                let mut orders: Vec<Order> =
+                    turns.into_iter().filter(|o| o.to == pick.to).collect();
+                orders.push(pick.clone());
+                assert!(sim.put_first(&pick));
+                return Some(orders);
+            }
+            turns.push(entry(&c.messages[0]));
+            seen += 1;
+        }
+        sim.advance(out);
+    }
+    None
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// The search puts a message first in a running simulation; a counterexample states it as
+    /// `[[order]]` entries. Both runs must be the same, or such a counterexample would not replay.
+    #[test]
+    fn putting_a_message_first_equals_the_order_entries_in_the_file(
+        id in prop::sample::select(vec!["consensus-fenced-failover", "consensus-lock-delay", "redlock-happy-path", "consensus-session-suspended"]),
+        k in 0usize..40,
+        choice in 1usize..4,
+    ) {
+        let work = workload(&catalogue::load(id).unwrap().unwrap());
+        let mut sim = Sim::new(&work);
+        let mut before = Vec::new();
+        let orders = order_at(&mut sim, k, choice, &mut before);
+        prop_assume!(orders.is_some());
+        let orders = orders.unwrap_or_default();
+        let (direct, mut rest) = finish(sim);
+        let mut all: Vec<String> = before.into_iter().map(|e| format!("{} {}", e.time_ms, e.label)).collect();
+        all.append(&mut rest);
+        let file = with_schedule(&work, &Schedule { faults: Vec::new(), orders });
+        lockstep_core::scenario::check(&file).unwrap();
+        let (by_file, file_labels) = finish(Sim::new(&file));
+        // The file shows each applied entry as an event of its own; otherwise the runs agree.
+        let file_labels: Vec<String> = file_labels.into_iter().filter(|l| !l.contains(" order: \"")).collect();
+        prop_assert_eq!(&direct.db, &by_file.db);
+        prop_assert_eq!(&direct.workers, &by_file.workers);
+        prop_assert_eq!(all, file_labels);
+        prop_assert!(by_file.unapplied().is_empty(), "{:?}", by_file.unapplied());
+    }
 }

@@ -4,7 +4,7 @@
 use lockstep_core::catalogue;
 use lockstep_core::scenario::{FaultKind, Scenario, parse_scenario};
 use lockstep_explore::search::{
-    Bounds, Kinds, Progress, Search, counterexample_toml, shrink, with_faults,
+    Bounds, Kinds, Progress, Schedule, Search, counterexample_toml, shrink, with_faults,
 };
 
 fn scenario(id: &str) -> Scenario {
@@ -22,14 +22,18 @@ fn search(s: &Scenario, bounds: Bounds) -> (Search, Progress) {
 }
 
 /// The counterexample's scenario, as `lockstep run` opens it, really double-writes.
-fn assert_replays(original: &Scenario, search: &Search, faults: &[lockstep_core::scenario::Fault]) {
-    let toml = counterexample_toml(original, search.workload(), faults).unwrap();
+fn assert_replays(original: &Scenario, search: &Search, schedule: &Schedule) {
+    let toml = counterexample_toml(original, search.workload(), schedule).unwrap();
     let reopened = parse_scenario("cex.toml", toml.as_bytes()).unwrap();
-    assert_eq!(reopened.faults.len(), faults.len());
+    assert_eq!(reopened.faults.len(), schedule.faults.len());
+    assert_eq!(reopened.order.len(), schedule.orders.len());
     let run = lockstep_core::run(&reopened);
     assert_eq!(run.verdict.outcome.as_str(), "double-write", "{toml}");
-    for (i, _) in faults.iter().enumerate() {
+    for (i, _) in schedule.faults.iter().enumerate() {
         assert!(toml.contains(&format!("# fault {}:", i + 1)), "{toml}");
+    }
+    for (i, _) in schedule.orders.iter().enumerate() {
+        assert!(toml.contains(&format!("# order {}:", i + 1)), "{toml}");
     }
 }
 
@@ -38,11 +42,23 @@ fn fenced_every_access_has_no_double_write_under_two_pauses() {
     let s = scenario("fenced-every-access");
     let mut b = Bounds::for_scenario(&s);
     b.kinds = only("pause");
-    let (_, progress) = search(&s, b);
+    assert_eq!(b.max_reorders, 1, "the delivery order is searched too");
+    let (search, progress) = search(&s, b);
+    assert!(
+        search
+            .describe_bounds()
+            .contains("up to 1 time(s) per schedule"),
+        "{}",
+        search.describe_bounds()
+    );
     match progress {
         Progress::Exhausted { stats, complete } => {
             assert!(complete);
             assert!(stats.states > 10_000, "{stats:?}");
+            assert!(
+                stats.reorders > 0,
+                "some messages were due at once: {stats:?}"
+            );
             assert_eq!(stats.faults, 2);
         }
         other => panic!("expected no double write, got {other:?}"),
@@ -56,6 +72,7 @@ fn consensus_fenced_failover_has_no_double_write_under_pauses_and_crashes() {
     b.kinds = only("pause,crash");
     b.step_ms = 200;
     b.to_ms = 2600;
+    assert_eq!(b.max_reorders, 1);
     let (search, progress) = search(&s, b);
     // The menu really contains node crashes (the scenario's own kind of failure).
     assert!(
@@ -64,7 +81,7 @@ fn consensus_fenced_failover_has_no_double_write_under_pauses_and_crashes() {
         )
     );
     assert!(
-        matches!(progress, Progress::Exhausted { complete: true, .. }),
+        matches!(progress, Progress::Exhausted { complete: true, stats } if stats.reorders > 0),
         "{progress:?}"
     );
 }
@@ -78,7 +95,7 @@ fn fenced_gc_pause_breaks_when_the_stale_write_lands_first() {
     };
     assert_eq!(found.faults.len(), 1);
     assert_eq!(found.faults[0].kind, FaultKind::Pause);
-    assert_replays(&s, &search, &found.faults);
+    assert_replays(&s, &search, &found.schedule());
     // The stale write (token 33) is accepted after B's check and before B's write.
     let run = lockstep_core::run(&with_faults(search.workload(), &found.faults));
     let labels: Vec<&str> = run.trace.events.iter().map(|e| e.label.as_str()).collect();
@@ -106,9 +123,13 @@ fn naive_happy_path_breaks_with_one_pause_and_shrinks_to_one_pause_every_time() 
             panic!("expected a double write, got {progress:?}")
         };
         assert_eq!(found.faults.len(), 1, "breadth-first: one fault is enough");
-        let small = shrink(search.workload(), &found.faults, search.bounds().to_ms);
+        let small = shrink(search.workload(), &found.schedule(), search.bounds().to_ms);
         assert_replays(&s, &search, &small);
-        small
+        assert!(
+            small.orders.is_empty(),
+            "no delivery order is needed: {small:?}"
+        );
+        small.faults
     };
     let first = shrunk();
     assert_eq!(first.len(), 1);
@@ -118,7 +139,10 @@ fn naive_happy_path_breaks_with_one_pause_and_shrinks_to_one_pause_every_time() 
     let (work, _) = search(&s, Bounds::for_scenario(&s));
     let mut shorter = first.clone();
     shorter[0].duration_ms = Some(pause - 1);
-    assert!(!lockstep_explore::search::breaks(work.workload(), &shorter));
+    assert!(!lockstep_explore::search::breaks(
+        work.workload(),
+        &Schedule::faults(&shorter)
+    ));
     assert_eq!(shrunk(), first, "shrinking is deterministic");
 }
 
@@ -143,7 +167,7 @@ fn redlock_happy_path_breaks_with_restarts_or_clock_jumps() {
             .iter()
             .all(|f| matches!(f.kind, FaultKind::Restart | FaultKind::ClockJump))
     );
-    assert_replays(&s, &search, &found.faults);
+    assert_replays(&s, &search, &found.schedule());
     b.max_faults = 2;
     let (_, fewer) = Search::new(&s, b)
         .map(|mut x| {
@@ -171,7 +195,7 @@ fn fenced_redis_breaks_once_a_failover_to_a_lagging_replica_is_allowed() {
         "{found:?}"
     );
     assert_eq!(found.faults.len(), 2);
-    assert_replays(&s, &search, &found.faults);
+    assert_replays(&s, &search, &found.schedule());
     // Without a replica there is nothing to fail over to, and the bounds say so.
     let plain = scenario("fenced-every-access");
     let without = Search::new(&plain, b.clone()).unwrap();
@@ -233,4 +257,75 @@ fn bad_bounds_are_refused_with_a_reason() {
             .to_string()
             .contains("`nap`")
     );
+}
+
+/// Two fenced writes (fencing on writes only) reach the database at the same instant; the one sent
+/// first, B's with token 34, lands first, so the file as written is safe.
+fn same_instant_writes() -> Scenario {
+    parse_scenario(
+        "same-instant-writes.toml",
+        include_bytes!("scenarios/same-instant-writes.toml"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn only_a_delivery_order_breaks_same_instant_writes() {
+    let s = same_instant_writes();
+    assert_eq!(lockstep_core::run(&s).verdict.outcome.as_str(), "safe");
+    // No fault and the sent order: nothing to find.
+    let mut b = Bounds::for_scenario(&s);
+    b.kinds = Kinds::NONE;
+    b.max_reorders = 0;
+    let (_, progress) = search(&s, b.clone());
+    assert!(
+        matches!(progress, Progress::Exhausted { complete: true, .. }),
+        "{progress:?}"
+    );
+    // With the default bounds, no fault is needed: A's write handled first breaks it.
+    let shrunk = || {
+        let (search, progress) = search(&s, Bounds::for_scenario(&s));
+        let Progress::Found(found) = progress else {
+            panic!("expected a double write, got {progress:?}")
+        };
+        assert!(found.faults.is_empty(), "{found:?}");
+        assert!(!found.orders.is_empty(), "{found:?}");
+        let small = shrink(search.workload(), &found.schedule(), search.bounds().to_ms);
+        assert_replays(&s, &search, &small);
+        (search, small)
+    };
+    let (search, small) = shrunk();
+    assert!(small.faults.is_empty(), "{small:?}");
+    let [order] = small.orders.as_slice() else {
+        panic!("one order choice is enough: {small:?}")
+    };
+    assert_eq!(order.at_ms, 3005);
+    assert_eq!(order.to, "db");
+    assert_eq!(order.from.as_deref(), Some("A"));
+    assert!(
+        order.match_label.as_deref().unwrap().starts_with("write"),
+        "{order:?}"
+    );
+    // Minimal: without it the run is safe.
+    assert!(!lockstep_explore::search::breaks(
+        search.workload(),
+        &Schedule::default()
+    ));
+    assert_eq!(shrunk().1, small, "shrinking is deterministic");
+    // The file names the choice and replays it: A's stale write is accepted first.
+    let toml = counterexample_toml(&s, search.workload(), &small).unwrap();
+    assert!(
+        toml.contains("# order 1: where several messages are due at once, at 3005ms, db handles \"write 3 payouts token=33\" from A first"),
+        "{toml}"
+    );
+    let run = lockstep_core::run(&parse_scenario("cex.toml", toml.as_bytes()).unwrap());
+    let accepted: Vec<&str> = run
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == lockstep_core::EventKind::Send && e.label.starts_with("applied"))
+        .map(|e| e.label.as_str())
+        .collect();
+    assert_eq!(accepted.len(), 2, "{accepted:?}");
+    assert!(run.unapplied().is_empty(), "{:?}", run.unapplied());
 }

@@ -127,13 +127,13 @@ impl App {
         }
     }
 
-    /// Starts a search from the run's scenario and hands back its worker for the caller to run
+    /// Starts a search from the run's scenario as shown (its what-ifs included) and hands back its worker for the caller to run
     /// (on a thread of its own: see [`App::update`]'s `Explore`); None if it cannot start, with
     /// the reason in the status line.
     pub fn start_search(&mut self) -> Option<Worker> {
         let v = self.viewer.as_mut()?;
         v.playing = false;
-        let scenario = v.scenario.clone();
+        let scenario = explore::shown(v);
         self.start_search_within(&scenario, explore::bounds_for(&scenario))
     }
 

@@ -122,6 +122,16 @@ pub fn start(scenario: &Scenario, bounds: Bounds) -> Result<(Running, Worker), S
     Ok((running, worker))
 }
 
+/// The scenario `x` searches: the run's, with the what-if changes made on screen as its own
+/// faults and settings (a search keeps the settings and sets faults aside).
+pub fn shown(viewer: &crate::viewer::Viewer) -> Scenario {
+    search::scenario_as_shown(
+        &viewer.scenario,
+        viewer.whatifs(),
+        &viewer.active().full.events,
+    )
+}
+
 /// The bounds `x` searches within: those fitted to the scenario.
 pub fn bounds_for(scenario: &Scenario) -> Bounds {
     Bounds::for_scenario(scenario)
@@ -143,10 +153,10 @@ impl Worker {
             Progress::Running(stats) => Report::Running(stats),
             Progress::Found(found) => {
                 let work = self.search.workload();
-                let small = search::shrink(work, &found.faults, self.search.bounds().to_ms);
+                let small = search::shrink(work, &found.schedule(), self.search.bounds().to_ms);
                 let scenario = search::counterexample_scenario(&self.original, work, &small);
                 Report::Found {
-                    faults: search::describe_schedule(&scenario.faults),
+                    faults: search::describe_schedule(&small),
                     scenario: Box::new(scenario),
                     stats: found.stats,
                 }
@@ -219,6 +229,30 @@ mod tests {
         let v = app.viewer.as_ref().unwrap();
         assert_eq!(v.verdict().outcome, Outcome::DoubleWrite);
         assert!(app.found_line().is_some(), "the line stays while stepping");
+    }
+
+    #[test]
+    fn x_searches_the_design_on_screen_with_its_what_ifs() {
+        let mut app = viewing("fenced-gc-pause");
+        let v = app.viewer.as_mut().unwrap();
+        v.seek(2);
+        v.apply(lockstep_core::Change::SetFencing {
+            fencing: lockstep_core::scenario::FencingMode::Enforce,
+        })
+        .unwrap();
+        let worker = app.start_search().expect("the search starts");
+        let work = worker.search.workload();
+        assert_eq!(
+            work.resource.fencing,
+            lockstep_core::scenario::FencingMode::Enforce,
+            "the what-if's fencing mode, not the file's"
+        );
+        assert!(work.faults.is_empty(), "faults are the search's to choose");
+        assert_eq!(
+            worker.original.resource.fencing,
+            lockstep_core::scenario::FencingMode::Enforce,
+            "a counterexample opens with the same settings"
+        );
     }
 
     #[test]

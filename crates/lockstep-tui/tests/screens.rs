@@ -152,6 +152,7 @@ fn search_progress_overlay() {
         steps: 40_000,
         schedules: 321,
         faults: 1,
+        ..Default::default()
     };
     running.rate = 250_000;
     let s = screen(&mut app, 120, 40);

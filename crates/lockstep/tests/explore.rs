@@ -81,6 +81,57 @@ fn a_search_finds_shrinks_and_writes_a_counterexample_that_run_opens() {
 }
 
 #[test]
+fn a_delivery_order_alone_is_found_written_as_an_order_entry_and_replayed_by_run() {
+    let dir = temp_dir();
+    let cex = dir.join("order-cex.toml");
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../lockstep-explore/tests/scenarios/same-instant-writes.toml"
+    );
+    // In the order the messages were sent, the file is safe.
+    let plain = lockstep(&["run", scenario, "--brief"]);
+    assert!(
+        stdout(&plain).contains("verdict: safe"),
+        "{}",
+        stdout(&plain)
+    );
+    let o = lockstep(&["explore", scenario, "-o", cex.to_str().unwrap()]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert!(
+        text.contains("delivery order: up to 1 time(s) per schedule"),
+        "{text}"
+    );
+    assert!(text.contains("double write with 0 fault(s)"), "{text}");
+    assert!(
+        text.contains("at 3005ms, db handles \"write 3 payouts token=33\" from A first"),
+        "{text}"
+    );
+    let file = std::fs::read_to_string(&cex).expect("written");
+    assert!(file.contains("# order 1: "), "{file}");
+    assert!(
+        file.contains("[[order]]\nat_ms = 3005\nto = \"db\"\nfrom = \"A\""),
+        "{file}"
+    );
+    assert!(!file.contains("[[faults]]"), "{file}");
+    let run = lockstep(&["run", cex.to_str().unwrap(), "--brief"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(
+        stdout(&run).contains("verdict: double-write (as expected)"),
+        "{}",
+        stdout(&run)
+    );
+    assert!(
+        stderr(&run).is_empty(),
+        "every entry applies: {}",
+        stderr(&run)
+    );
+    // With the order search off, nothing breaks it without a fault.
+    let off = lockstep(&["explore", scenario, "--reorders", "0", "--max-faults", "0"]);
+    assert_eq!(off.status.code(), Some(0), "{}", stdout(&off));
+}
+
+#[test]
 fn a_search_within_bounds_can_prove_nothing_breaks() {
     let o = lockstep(&[
         "explore",

@@ -1,12 +1,14 @@
-//! "Find a counterexample": lockstep-explore's bounded search from the scenario being viewed, run
-//! in slices of a few milliseconds between timeouts so the page stays responsive, with its
-//! progress, the bounds in words and a Cancel button. A double write is shrunk and opened as the
-//! run being viewed, exactly as an uploaded file is (so its share link carries it).
+//! "Find a counterexample": lockstep-explore's bounded search from the scenario being viewed, with
+//! the what-ifs applied in the view made part of it ([`crate::search_from`]), run in slices of a
+//! few milliseconds between timeouts so the page stays responsive, with its progress, the bounds
+//! in words and a Cancel button. A double write is shrunk and opened as the run being viewed,
+//! exactly as an uploaded file is (so its share link carries it).
 
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use lockstep_core::Scenario;
 use lockstep_explore::search::{
     Bounds, Progress, Search, Stats, counterexample_toml, describe_schedule, shrink,
 };
@@ -14,6 +16,7 @@ use yew::platform::time::sleep;
 use yew::prelude::*;
 
 use super::state::{Action, AppState, Found};
+use crate::search_from::search_scenario;
 
 /// Simulator steps per call of `Search::step`: well under a millisecond.
 const STEP_BUDGET: u64 = 2_000;
@@ -60,14 +63,11 @@ fn counts(stats: &Stats) -> String {
 /// Runs `search` slice by slice until it ends or `cancel` is set (then the search is dropped).
 async fn drive(
     mut search: Search,
+    scenario: Scenario,
     cancel: Rc<Cell<bool>>,
     phase: UseStateHandle<Phase>,
     state: UseReducerHandle<AppState>,
 ) {
-    let scenario = match &state.viewer {
-        Some(v) => v.borrow().scenario().clone(),
-        None => return,
-    };
     let bounds = search.describe_bounds();
     loop {
         // A timeout between slices lets the page paint and handle clicks (Cancel among them).
@@ -95,7 +95,7 @@ async fn drive(
             }
             Progress::Found(found) => {
                 let work = search.workload();
-                let small = shrink(work, &found.faults, search.bounds().to_ms);
+                let small = shrink(work, &found.schedule(), search.bounds().to_ms);
                 match counterexample_toml(&scenario, work, &small) {
                     Ok(toml) => {
                         phase.set(Phase::Idle);
@@ -144,7 +144,8 @@ pub fn SearchPanel(props: &SearchProps) -> Html {
             let Some(viewer) = &state.viewer else {
                 return;
             };
-            let scenario = viewer.borrow().scenario().clone();
+            // The design on screen: the what-ifs applied in the view are part of it.
+            let scenario = search_scenario(&viewer.borrow());
             let search = match Search::new(&scenario, Bounds::for_scenario(&scenario)) {
                 Ok(s) => s,
                 Err(e) => {
@@ -159,7 +160,13 @@ pub fn SearchPanel(props: &SearchProps) -> Html {
                 stats: Stats::default(),
                 bounds: search.describe_bounds(),
             });
-            wasm_bindgen_futures::spawn_local(drive(search, flag, phase.clone(), state.clone()));
+            wasm_bindgen_futures::spawn_local(drive(
+                search,
+                scenario,
+                flag,
+                phase.clone(),
+                state.clone(),
+            ));
         })
     };
     let stop = {

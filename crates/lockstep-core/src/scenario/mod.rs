@@ -77,6 +77,9 @@ pub struct Scenario {
     /// Scenario-specific narration that replaces the model's generic explanation of an event.
     #[serde(default)]
     pub explain: Vec<Explain>,
+    /// Which of several messages due at one node at the same instant is handled first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub order: Vec<Order>,
     /// Bounds on the run, so that no file can make the simulator run forever.
     #[serde(default)]
     pub limits: Limits,
@@ -428,6 +431,22 @@ pub struct Explain {
     pub when: String,
     pub node: Option<String>,
     pub text: String,
+}
+
+/// `[[order]]`: at `at_ms`, where several messages are due at `to` at once, the first of them
+/// sent by `from` whose label starts with `match` is handled before the others (which keep their
+/// order). Entries for one instant and node apply in file order, one per such choice.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Order {
+    pub at_ms: u64,
+    /// The receiving node.
+    pub to: String,
+    /// Only a message from this node.
+    pub from: Option<String>,
+    /// Only a message whose label starts with this.
+    #[serde(rename = "match")]
+    pub match_label: Option<String>,
 }
 
 /// `[limits]`.

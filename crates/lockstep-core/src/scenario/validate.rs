@@ -235,6 +235,45 @@ pub fn validate(s: &Scenario) -> Result<(), Problem> {
             })?;
         }
         Ok(())
+    })?;
+    check_orders(&mut c, s, &known, &list)
+}
+
+/// `[[order]]`: a known receiver, a known sender if given, a time within the run.
+fn check_orders(c: &mut Checker, s: &Scenario, known: &dyn Fn(&str) -> bool, list: &str) -> Check {
+    c.at("order", |c| {
+        if s.order.len() > MAX_FAULTS {
+            return c.fail(format!("{} entries; at most {MAX_FAULTS}", s.order.len()));
+        }
+        for (i, o) in s.order.iter().enumerate() {
+            c.index(i, |c| {
+                c.range("at_ms", o.at_ms, 0, s.limits.max_time_ms)?;
+                for (field, name) in [("to", Some(&o.to)), ("from", o.from.as_ref())] {
+                    if let Some(name) = name
+                        && !known(name)
+                    {
+                        c.fail_at(
+                            field,
+                            format!("no node is called `{name}`; the nodes are {list}"),
+                        )?;
+                    }
+                }
+                if o.from.as_ref() == Some(&o.to) {
+                    c.fail_at("from", "a node sends no message to itself")?;
+                }
+                if let Some(label) = &o.match_label {
+                    c.text("match", label, 200)?;
+                }
+                if o.from.is_none() && o.match_label.is_none() {
+                    c.fail_at(
+                        "to",
+                        "an order entry needs `from` or `match` to say which message goes first",
+                    )?;
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
     })
 }
 

@@ -41,6 +41,7 @@ impl Sim {
         self.partition.hash(h);
         self.rules.hash(h);
         self.triggers.hash(h);
+        self.hash_pending_orders(h);
         self.explained.hash(h);
         self.redis_master.hash(h);
         self.deposed_master.hash(h);

@@ -5,10 +5,12 @@ mod explore;
 mod faults;
 mod narrate;
 mod network;
+mod order;
 mod params;
 
 use faults::PauseTrigger;
 use network::MessageRule;
+pub use order::Contest;
 pub use params::Params;
 
 use std::collections::BTreeMap;
@@ -123,6 +125,8 @@ pub struct Sim {
     partition: Vec<u16>,
     rules: Vec<MessageRule>,
     triggers: Vec<PauseTrigger>,
+    /// Which message goes first where several are due at one node at once (`[[order]]`).
+    orders: Vec<order::OrderRule>,
     explained: Vec<bool>,
     /// Every time a service let go of a holder's key, for answers that name the cause.
     freed: Vec<narrate::FreedKey>,
@@ -251,6 +255,7 @@ impl Sim {
             },
             rules,
             triggers,
+            orders: Vec::new(),
             explained: vec![false; s.explain.len()],
             freed: Vec::new(),
             stale_write_seen: false,
@@ -263,6 +268,7 @@ impl Sim {
             end: None,
             params: params.clone(),
         };
+        sim.orders = sim.order_rules(&s.order);
         // Faults first: a fault at time t hits before anything else that happens at t.
         for (at, item) in initial {
             sim.push(at, item);
@@ -331,6 +337,9 @@ impl Sim {
             self.now = max_time;
             self.finish(End::TimeLimit, out);
             return true;
+        }
+        if !self.orders.is_empty() {
+            self.apply_order_rules(out);
         }
         let Some(((time, seq), item)) = self.queue.pop_first() else {
             return false;

@@ -77,9 +77,15 @@ pub struct Bounds {
     /// Clock jumps (forward steps) of Redis-like instances.
     pub jumps_ms: Vec<i64>,
     pub kinds: Kinds,
+    /// At most this many times per schedule, where several messages are due at one node at the
+    /// same instant, one other than the first sent goes first (0: always the order they were sent).
+    pub max_reorders: usize,
     /// Stop after this many distinct states (then the answer is not a proof).
     pub max_states: u64,
 }
+
+/// How many times per schedule a default search changes a delivery order.
+const DEFAULT_REORDERS: usize = 1;
 
 /// How many grid times a default search uses.
 const DEFAULT_GRID_POINTS: u64 = 32;
@@ -100,6 +106,7 @@ impl Bounds {
             pauses_ms: vec![ttl / 2, ttl, ttl * 2],
             jumps_ms: vec![ttl as i64],
             kinds: Kinds::ALL,
+            max_reorders: DEFAULT_REORDERS,
             max_states: 20_000_000,
         }
     }
@@ -118,6 +125,9 @@ impl Bounds {
         }
         if self.max_faults > 8 {
             return bad("at most 8 faults per schedule");
+        }
+        if self.max_reorders > 8 {
+            return bad("at most 8 delivery-order changes per schedule");
         }
         if self.kinds.pause && (self.pauses_ms.is_empty() || self.pauses_ms.contains(&0)) {
             return bad("pauses need at least one length, each longer than 0");
@@ -223,11 +233,12 @@ pub fn menu(work: &Scenario, bounds: &Bounds) -> Vec<Choice> {
     out
 }
 
-/// The workload a search explores: the scenario without its own faults and narration; with one
-/// worker, a second one (a copy under another name) so that someone competes for the lock.
+/// The workload a search explores: the scenario without its own faults, delivery orders and
+/// narration; with one worker, a second one (a copy under another name) so that someone competes for the lock.
 pub fn workload(scenario: &Scenario) -> Scenario {
     let mut s = scenario.clone();
     s.faults.clear();
+    s.order.clear();
     s.explain.clear();
     if let [only] = s.workers.as_slice() {
         let mut other: WorkerConfig = only.clone();
@@ -309,5 +320,11 @@ pub fn describe_bounds(bounds: &Bounds, menu: &[Choice]) -> String {
             kinds.join("; ")
         }
     ));
+    out.push_str(&match bounds.max_reorders {
+        0 => "\n  delivery order: messages due at one node at the same instant are handled in the order they were sent".to_string(),
+        n => format!(
+            "\n  delivery order: up to {n} time(s) per schedule, where several messages are due at one node at the same instant, any of them goes first"
+        ),
+    });
     out
 }

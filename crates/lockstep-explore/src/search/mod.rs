@@ -1,30 +1,38 @@
-//! The bounded search over fault schedules: breadth-first by number of faults, so the first
-//! double write found has as few faults as any; states are fingerprinted so that a state reached
-//! twice is explored once. Runs in steps (see [`Search::step`]) so that a front end can show
-//! progress and cancel.
+//! The bounded search over fault schedules and delivery orders: breadth-first by number of
+//! faults, so the first double write found has as few faults as any; wherever several messages are
+//! due at one node at the same instant, each of them may go first (up to `max_reorders` times per
+//! path). States are fingerprinted so that a state reached twice is explored once. Runs in steps
+//! (see [`Search::step`]) so that a front end can show progress and cancel.
 
 mod bounds;
 mod cex;
+mod shown;
 mod shrink;
 
 use std::collections::VecDeque;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use lockstep_core::Scenario;
-use lockstep_core::scenario::Fault;
-use lockstep_core::sim::Sim;
+use lockstep_core::scenario::{Fault, Order};
+use lockstep_core::sim::{Contest, Sim};
+use lockstep_core::topology::NodeId;
 use lockstep_core::trace::TraceEvent;
 use rustc_hash::FxHashSet;
 
 pub use bounds::{Bounds, Choice, Kinds, describe_bounds, describe_fault, menu, workload};
-pub use cex::{counterexample_scenario, counterexample_toml, describe_schedule};
-pub use shrink::{breaks, shrink, with_faults};
+pub use cex::{counterexample_scenario, counterexample_toml, describe_order, describe_schedule};
+pub use shown::scenario_as_shown;
+pub use shrink::{Schedule, breaks, shrink, with_faults, with_schedule};
 
 use crate::error::ExploreError;
 use crate::outcome::double_written;
 
 /// A fault schedule: (grid index, menu index) per fault, in the order they hit.
-type Schedule = Vec<(usize, usize)>;
+type FaultPicks = Vec<(usize, usize)>;
+
+/// The delivery-order choices of a path, as `[[order]]` entries, each with whether it moved a
+/// message (true) or only states the default order so that a later entry meets its own turn.
+type OrderPicks = Vec<(Order, bool)>;
 
 /// How far a search has come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,10 +41,12 @@ pub struct Stats {
     pub states: u64,
     /// Simulator steps taken, replays of known prefixes included.
     pub steps: u64,
-    /// Fault schedules run so far.
+    /// Fault schedules (and delivery orders) run so far.
     pub schedules: u64,
     /// The number of faults in the schedules being run now.
     pub faults: usize,
+    /// Runs started by handling another message first where several were due at one node.
+    pub reorders: u64,
 }
 
 /// What one call of [`Search::step`] leaves behind.
@@ -55,20 +65,46 @@ pub enum Progress {
 pub struct Found {
     /// The faults, each with its `at_ms`, in the order they hit.
     pub faults: Vec<Fault>,
+    /// The delivery-order choices, as the `[[order]]` entries that replay them.
+    pub orders: Vec<Order>,
     pub stats: Stats,
+}
+
+impl Found {
+    /// The faults and orders together, as shrinking and the counterexample file take them.
+    pub fn schedule(&self) -> Schedule {
+        Schedule {
+            faults: self.faults.clone(),
+            orders: self.orders.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
 struct Record {
-    schedule: Schedule,
+    schedule: FaultPicks,
+    orders: OrderPicks,
     steps: u64,
 }
 
 #[derive(Debug, Clone)]
 struct Running {
     sim: Sim,
-    schedule: Schedule,
+    schedule: FaultPicks,
+    orders: OrderPicks,
+    /// The choices made at the current instant so far (the default ones too).
+    turns: OrderPicks,
     steps: u64,
+}
+
+impl Running {
+    fn reorders(&self) -> usize {
+        moved(&self.orders)
+    }
+}
+
+fn moved(orders: &OrderPicks) -> usize {
+    orders.iter().filter(|(_, moved)| *moved).count()
 }
 
 #[derive(Debug, Clone)]
@@ -129,10 +165,12 @@ impl Search {
             scratch: Vec::new(),
             root: root.clone(),
         };
-        search.visited.insert(fingerprint(&root, 0, u64::MAX));
+        search.visited.insert(fingerprint(&root, 0, u64::MAX, 0));
         search.current = Some(Running {
             sim: root,
             schedule: Vec::new(),
+            orders: Vec::new(),
+            turns: Vec::new(),
             steps: 0,
         });
         Ok(search)
@@ -168,8 +206,8 @@ impl Search {
         self.stats.faults = self.level;
         match &self.finished {
             Some(Progress::Found(f)) => Progress::Found(Found {
-                faults: f.faults.clone(),
                 stats: self.stats,
+                ..f.clone()
             }),
             Some(Progress::Exhausted { complete, .. }) => Progress::Exhausted {
                 stats: self.stats,
@@ -205,8 +243,12 @@ impl Search {
         } else if self.replay.is_some() {
             self.step_replay();
         } else if let Some(record) = self.records.pop_front() {
+            let mut sim = self.root.clone();
+            for (order, _) in &record.orders {
+                sim.push_order(order);
+            }
             self.replay = Some(Replay {
-                sim: self.root.clone(),
+                sim,
                 record,
                 applied: 0,
                 steps_done: 0,
@@ -226,9 +268,18 @@ impl Search {
     }
 
     fn step_current(&mut self) {
-        let Some(run) = self.current.as_mut() else {
+        let Some(mut run) = self.current.take() else {
             return;
         };
+        if run.sim.end.is_none()
+            && run.reorders() < self.bounds.max_reorders
+            && let Some(contest) = run.sim.contest()
+        {
+            self.fork(&mut run, &contest);
+            if self.finished.is_some() {
+                return;
+            }
+        }
         self.scratch.clear();
         let advanced = run.sim.end.is_none() && run.sim.advance(&mut self.scratch);
         let mut over = !advanced;
@@ -236,29 +287,103 @@ impl Search {
             run.steps += 1;
             self.stats.steps += 1;
             if double_written(&run.sim) {
-                let schedule = run.schedule.clone();
-                let faults = self.faults_of(&schedule);
-                self.finished = Some(Progress::Found(Found {
-                    faults,
-                    stats: self.stats,
-                }));
+                self.found(&run.schedule, &run.orders);
                 return;
             }
-            over = !self
-                .visited
-                .insert(fingerprint(&run.sim, run.sim.now(), u64::MAX));
+            over = !self.visited.insert(fingerprint(
+                &run.sim,
+                run.sim.now(),
+                u64::MAX,
+                run.reorders(),
+            ));
         }
-        if over
-            && let Some(run) = self.current.take()
-            && run.schedule.len() < self.bounds.max_faults
+        if !over {
+            self.current = Some(run);
+        } else if run.schedule.len() < self.bounds.max_faults {
+            self.next_records.push(Record {
+                schedule: run.schedule,
+                orders: run.orders,
+                steps: run.steps,
+            });
+        }
+    }
+
+    /// Several messages are due at one node now: each other one goes first in a run of its own;
+    /// `run` goes on with the default (the one sent first).
+    fn fork(&mut self, run: &mut Running, contest: &Contest) {
+        let names = &run.sim.params.names;
+        let entry = |(from, label): &(NodeId, String)| Order {
+            at_ms: contest.at_ms,
+            to: names[usize::from(contest.to)].clone(),
+            from: Some(names[usize::from(*from)].clone()),
+            match_label: Some(label.clone()),
+        };
+        if run
+            .turns
+            .first()
+            .is_some_and(|(o, _)| o.at_ms != contest.at_ms)
         {
-            {
-                self.next_records.push(Record {
-                    schedule: run.schedule,
-                    steps: run.steps,
-                });
-            }
+            run.turns.clear();
         }
+        let here = |o: &Order| o.at_ms == contest.at_ms && o.to == names[usize::from(contest.to)];
+        // Earlier choices between messages due at this node now, so that the new entry replays
+        // at its own turn.
+        let mut orders: OrderPicks = run
+            .orders
+            .iter()
+            .filter(|(o, _)| !here(o))
+            .cloned()
+            .collect();
+        orders.extend(run.turns.iter().filter(|(o, _)| here(o)).cloned());
+        let default = &contest.messages[0];
+        let mut tried: Vec<&(NodeId, String)> = vec![default];
+        for alt in &contest.messages[1..] {
+            if tried.contains(&alt) {
+                continue;
+            }
+            tried.push(alt);
+            let choice = entry(alt);
+            let mut sim = run.sim.clone();
+            if !sim.put_first(&choice) {
+                continue;
+            }
+            self.scratch.clear();
+            sim.advance(&mut self.scratch);
+            self.stats.steps += 1;
+            let mut child_orders = orders.clone();
+            child_orders.push((choice.clone(), true));
+            if double_written(&sim) {
+                self.found(&run.schedule, &child_orders);
+                return;
+            }
+            let reorders = moved(&child_orders);
+            if !self
+                .visited
+                .insert(fingerprint(&sim, sim.now(), u64::MAX, reorders))
+            {
+                continue;
+            }
+            self.stats.reorders += 1;
+            let mut turns = run.turns.clone();
+            turns.push((choice, true));
+            self.pending.push_back(Running {
+                sim,
+                schedule: run.schedule.clone(),
+                orders: child_orders,
+                turns,
+                steps: run.steps + 1,
+            });
+        }
+        let default = entry(default);
+        run.turns.push((default, false));
+    }
+
+    fn found(&mut self, schedule: &FaultPicks, orders: &OrderPicks) {
+        self.finished = Some(Progress::Found(Found {
+            faults: self.faults_of(schedule),
+            orders: orders.iter().map(|(o, _)| o.clone()).collect(),
+            stats: self.stats,
+        }));
     }
 
     fn step_replay(&mut self) {
@@ -300,11 +425,20 @@ impl Search {
                 if g > next {
                     break;
                 }
+                // The record's order choices from `g` on belonged to the run without this fault.
+                let orders: OrderPicks = rp
+                    .record
+                    .orders
+                    .iter()
+                    .filter(|(o, _)| o.at_ms < g)
+                    .cloned()
+                    .collect();
                 for m in rp.menu_from..self.menu.len() {
                     let mut sim = rp.sim.clone();
+                    sim.forget_orders_from(g);
                     self.scratch.clear();
                     sim.inject_at(g, &self.menu[m].fault, &mut self.scratch);
-                    let key = fingerprint(&sim, g, (m + 1) as u64);
+                    let key = fingerprint(&sim, g, (m + 1) as u64, moved(&orders));
                     if !self.visited.insert(key) {
                         continue;
                     }
@@ -313,6 +447,8 @@ impl Search {
                     self.pending.push_back(Running {
                         sim,
                         schedule,
+                        orders: orders.clone(),
+                        turns: Vec::new(),
                         steps: 0,
                     });
                 }
@@ -326,7 +462,7 @@ impl Search {
         rp.floor = Some(rp.sim.now());
     }
 
-    fn faults_of(&self, schedule: &Schedule) -> Vec<Fault> {
+    fn faults_of(&self, schedule: &FaultPicks) -> Vec<Fault> {
         schedule
             .iter()
             .map(|&(gi, mi)| {
@@ -338,12 +474,21 @@ impl Search {
     }
 }
 
-/// A state's fingerprint: the instant it stands at, its simulator state, and (for a state just
-/// after an injected fault) which further faults may still join it at that instant.
-fn fingerprint(sim: &Sim, at_ms: u64, branch: u64) -> u64 {
-    let mut h = DefaultHasher::new();
+/// The hasher of state fingerprints: foldhash's quality variant, a fixed seed (so a search is the
+/// same every run). About twice as fast as the standard SipHash on the many small fields of a
+/// simulator state, with 64-bit output of comparable quality: two distinct states sharing a
+/// fingerprint (which would prune one of them) stays vanishingly unlikely at millions of states.
+const FINGERPRINT: foldhash::quality::FixedState =
+    foldhash::quality::FixedState::with_seed(0x6c6f_636b_7374_6570);
+
+/// A state's fingerprint: the instant it stands at, its simulator state, (for a state just after
+/// an injected fault) which further faults may still join it at that instant, and how many
+/// reorders the path has used (fewer left, fewer runs from here).
+fn fingerprint(sim: &Sim, at_ms: u64, branch: u64, reorders: usize) -> u64 {
+    let mut h = FINGERPRINT.build_hasher();
     at_ms.hash(&mut h);
     branch.hash(&mut h);
+    reorders.hash(&mut h);
     sim.hash_state(&mut h);
     h.finish()
 }

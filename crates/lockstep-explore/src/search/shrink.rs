@@ -1,23 +1,50 @@
-//! Shrinking a counterexample: drop faults, shorten pauses, move faults later, for as long as the
-//! schedule still ends in a double write. Deterministic: the same input gives the same result.
+//! Shrinking a counterexample: drop faults and delivery-order choices, shorten pauses, move
+//! faults later, for as long as the schedule still ends in a double write. Deterministic: the same
+//! input gives the same result.
 
 use lockstep_core::Scenario;
-use lockstep_core::scenario::{Fault, FaultKind};
+use lockstep_core::scenario::{Fault, FaultKind, Order};
 use lockstep_core::sim::Sim;
 
 use crate::outcome::{RunOutcome, run_to_outcome};
 
+/// What a counterexample adds to the workload: faults, and which message goes first where
+/// several are due at one node at once (`[[order]]` entries).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Schedule {
+    pub faults: Vec<Fault>,
+    pub orders: Vec<Order>,
+}
+
+impl Schedule {
+    /// Faults only, in the sent order of messages.
+    pub fn faults(faults: &[Fault]) -> Schedule {
+        Schedule {
+            faults: faults.to_vec(),
+            orders: Vec::new(),
+        }
+    }
+}
+
 /// The workload with these faults, sorted by time (stable, so same-instant faults keep order).
 pub fn with_faults(work: &Scenario, faults: &[Fault]) -> Scenario {
+    with_schedule(work, &Schedule::faults(faults))
+}
+
+/// The workload with this schedule: faults and order entries each sorted by time (stable, so
+/// same-instant entries keep their order).
+pub fn with_schedule(work: &Scenario, schedule: &Schedule) -> Scenario {
     let mut s = work.clone();
-    s.faults = faults.to_vec();
+    s.faults = schedule.faults.clone();
     s.faults.sort_by_key(|f| f.at_ms.unwrap_or(0));
+    s.order = schedule.orders.clone();
+    s.order.sort_by_key(|o| o.at_ms);
     s
 }
 
-/// Whether the workload with these faults double-writes.
-pub fn breaks(work: &Scenario, faults: &[Fault]) -> bool {
-    let s = with_faults(work, faults);
+/// Whether the workload with this schedule double-writes.
+pub fn breaks(work: &Scenario, schedule: &Schedule) -> bool {
+    let s = with_schedule(work, schedule);
     if lockstep_core::scenario::check(&s).is_err() {
         return false;
     }
@@ -52,49 +79,91 @@ fn greatest(mut lo: u64, mut hi: u64, mut fails: impl FnMut(u64) -> bool) -> u64
     lo
 }
 
+/// Drops the items of `list`, one at a time, that `breaks_with` shows are not needed to break.
+fn drop_unneeded<T: Clone>(list: &mut Vec<T>, mut breaks_with: impl FnMut(&[T]) -> bool) {
+    let mut i = 0;
+    while i < list.len() {
+        let mut fewer = list.clone();
+        fewer.remove(i);
+        if breaks_with(&fewer) {
+            *list = fewer;
+        } else {
+            i += 1;
+        }
+    }
+}
+
 /// Shrinks a failing schedule of `work`. `latest_ms` bounds how late a fault may move.
-/// Returns the input unchanged if it does not fail.
-pub fn shrink(work: &Scenario, faults: &[Fault], latest_ms: u64) -> Vec<Fault> {
-    let mut current: Vec<Fault> = with_faults(work, faults).faults;
+/// Returns the input (sorted) unchanged if it does not fail.
+pub fn shrink(work: &Scenario, schedule: &Schedule, latest_ms: u64) -> Schedule {
+    let sorted = |s: &Schedule| {
+        let w = with_schedule(work, s);
+        Schedule {
+            faults: w.faults,
+            orders: w.order,
+        }
+    };
+    let mut current = sorted(schedule);
     if !breaks(work, &current) {
         return current;
     }
     for _round in 0..8 {
         let before = current.clone();
-        // Drop faults, one at a time, while it still breaks.
-        let mut i = 0;
-        while i < current.len() {
-            let mut fewer = current.clone();
-            fewer.remove(i);
-            if breaks(work, &fewer) {
-                current = fewer;
-            } else {
-                i += 1;
-            }
-        }
+        // Drop faults, then order choices, one at a time, while it still breaks.
+        let orders = current.orders.clone();
+        drop_unneeded(&mut current.faults, |faults| {
+            breaks(
+                work,
+                &Schedule {
+                    faults: faults.to_vec(),
+                    orders: orders.clone(),
+                },
+            )
+        });
+        let faults = current.faults.clone();
+        drop_unneeded(&mut current.orders, |orders| {
+            breaks(
+                work,
+                &Schedule {
+                    faults: faults.clone(),
+                    orders: orders.to_vec(),
+                },
+            )
+        });
+        let faults = &mut current.faults;
+        let orders = &current.orders;
+        let breaks_with = |faults: &[Fault]| {
+            breaks(
+                work,
+                &Schedule {
+                    faults: faults.to_vec(),
+                    orders: orders.clone(),
+                },
+            )
+        };
         // Shorten each pause to the least length that still breaks.
-        for i in 0..current.len() {
-            if current[i].kind != FaultKind::Pause {
+        for i in 0..faults.len() {
+            if faults[i].kind != FaultKind::Pause {
                 continue;
             }
-            let d = current[i].duration_ms.unwrap_or(0);
+            let d = faults[i].duration_ms.unwrap_or(0);
             let best = least(1, d, |len| {
-                let mut trial = current.clone();
+                let mut trial = faults.clone();
                 trial[i].duration_ms = Some(len);
-                breaks(work, &trial)
+                breaks_with(&trial)
             });
-            current[i].duration_ms = Some(best);
+            faults[i].duration_ms = Some(best);
         }
         // Move each fault as late as it can go.
-        for i in 0..current.len() {
-            let at = current[i].at_ms.unwrap_or(0);
+        for i in 0..faults.len() {
+            let at = faults[i].at_ms.unwrap_or(0);
             if at >= latest_ms {
                 continue;
             }
             let fails_at = |t: u64| {
-                let mut trial = current.clone();
+                let mut trial = faults.clone();
                 trial[i].at_ms = Some(t);
-                breaks(work, &trial)
+                breaks_with(&trial)
             };
             // Scan down from the latest time in 32 strides (failing times need not be one
             // interval), then refine within the stride to the millisecond.
@@ -108,9 +177,9 @@ pub fn shrink(work: &Scenario, faults: &[Fault], latest_ms: u64) -> Vec<Fault> {
             } else {
                 at
             };
-            current[i].at_ms = Some(best);
+            faults[i].at_ms = Some(best);
         }
-        current = with_faults(work, &current).faults;
+        current = sorted(&current);
         if current == before {
             break;
         }

@@ -47,6 +47,10 @@ pub struct Args {
     /// Search: the last time a fault may hit (e.g. 12s).
     #[arg(long, value_name = "DURATION")]
     until: Option<String>,
+    /// Search: at most this many times per schedule, where several messages are due at one node
+    /// at the same instant, handle another one than the first sent first (0: the sent order only).
+    #[arg(long, value_name = "N")]
+    reorders: Option<usize>,
     /// Search: report the counterexample as found, without shrinking it.
     #[arg(long)]
     no_shrink: bool,
@@ -173,6 +177,9 @@ fn bounds(scenario: &Scenario, args: &Args) -> Result<Bounds, CliError> {
     if let Some(n) = args.max_faults {
         b.max_faults = n;
     }
+    if let Some(n) = args.reorders {
+        b.max_reorders = n;
+    }
     if let Some(kinds) = &args.faults {
         b.kinds = Kinds::parse(kinds).map_err(input)?;
     }
@@ -214,18 +221,19 @@ fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<Exit
     let progress = search.run();
     let secs = started.elapsed().as_secs_f64();
     let (stats, found) = match &progress {
-        Progress::Found(f) => (f.stats, Some(f.faults.clone())),
+        Progress::Found(f) => (f.stats, Some(f.schedule())),
         Progress::Exhausted { stats, .. } | Progress::Running(stats) => (*stats, None),
     };
     writeln!(
         out,
-        "explored {} states ({} steps, {} fault schedules) in {secs:.2} s: {:.0} states/s",
+        "explored {} states ({} steps, {} fault schedules, {} runs with a changed delivery order) in {secs:.2} s: {:.0} states/s",
         stats.states,
         stats.steps,
         stats.schedules,
+        stats.reorders,
         stats.states as f64 / secs.max(1e-9)
     )?;
-    let Some(faults) = found else {
+    let Some(schedule) = found else {
         if let Progress::Exhausted {
             complete: false, ..
         } = progress
@@ -242,19 +250,20 @@ fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<Exit
     };
     writeln!(
         out,
-        "double write with {} fault(s), as few as any within the bounds:",
-        faults.len()
+        "double write with {} fault(s), as few as any within the bounds, and {} delivery-order choice(s):",
+        schedule.faults.len(),
+        schedule.orders.len()
     )?;
-    for line in describe_schedule(&faults) {
+    for line in describe_schedule(&schedule) {
         writeln!(out, "  {line}")?;
     }
-    let final_faults = if args.no_shrink {
-        faults
+    let final_schedule = if args.no_shrink {
+        schedule
     } else {
-        let small = shrink(&work, &faults, search.bounds().to_ms);
+        let small = shrink(&work, &schedule, search.bounds().to_ms);
         writeln!(
             out,
-            "shrunk (fewer faults, shorter pauses, faults as late as they can be):"
+            "shrunk (fewer faults and order choices, shorter pauses, faults as late as they can be):"
         )?;
         for line in describe_schedule(&small) {
             writeln!(out, "  {line}")?;
@@ -262,7 +271,8 @@ fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<Exit
         small
     };
     if let Some(path) = &args.output {
-        let toml = counterexample_toml(scenario, &work, &final_faults).map_err(CliError::Input)?;
+        let toml =
+            counterexample_toml(scenario, &work, &final_schedule).map_err(CliError::Input)?;
         std::fs::write(path, toml).map_err(|source| CliError::WriteFile {
             path: path.display().to_string(),
             source,
