@@ -7,6 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rand_chacha::ChaCha8Rng;
+use rand_core::Rng;
+
 use super::{Dest, Effects, Timer};
 use crate::message::{Entry, Payload};
 use crate::topology::NodeId;
@@ -18,6 +21,8 @@ pub struct ConsensusNode {
     pub term: u64,
     /// The term this node is campaigning in, and the votes it has.
     pub campaign: Option<(u64, u32)>,
+    /// The term this node asks pre-votes for (its own term is unchanged), and the grants it has.
+    pub pre_campaign: Option<(u64, u32)>,
 }
 
 /// A lease: the lock key lives as long as it does.
@@ -68,6 +73,18 @@ pub struct Cluster {
     pub holder_lease: Option<u64>,
     /// The shortest lease TTL granted: a request below it is raised to it (etcd: about 2 s).
     pub min_ttl_ms: u64,
+    /// Waiters by the revision of the key each watches (its predecessor), as etcd's Mutex
+    /// waits for the deletion of the last key created before its own.
+    pub watchers: BTreeMap<u64, Watcher>,
+}
+
+/// A queued client waiting for its predecessor's key to go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Watcher {
+    pub owner: NodeId,
+    pub lease: u64,
+    /// The create revision of the waiter's own key.
+    pub rev: u64,
 }
 
 /// What a consensus node sees while it reacts.
@@ -78,6 +95,10 @@ pub struct ConsensusCtx<'a> {
     pub now_local: i64,
     pub key: &'a str,
     pub names: &'a [String],
+    /// Whether this node hears from a working leader (its heartbeats get through).
+    pub leader_ok: bool,
+    /// The run's random source: election timeouts are drawn afresh each round.
+    pub rng: &'a mut ChaCha8Rng,
     pub fx: &'a mut Effects,
 }
 
@@ -114,6 +135,7 @@ impl Cluster {
             lock_delay_until: None,
             holder_lease: None,
             min_ttl_ms: 0,
+            watchers: BTreeMap::new(),
         }
     }
 
@@ -199,13 +221,16 @@ impl Cluster {
                 self.propose(Entry::Unlock { lease }, Some((from, req)), cx);
             }
             Payload::KeepAlive { req, lease } if is_leader => {
+                // etcd's lessor refuses to renew a lease that has expired, even while its
+                // revocation is still going through the log (ErrLeaseNotFound).
+                let alive = !self.revoking.contains(&lease);
                 let ok = match self.leases.get_mut(&lease) {
-                    Some(l) => {
+                    Some(l) if alive && l.expires_local > cx.now_local => {
                         l.expires_local = cx.now_local + l.ttl_ms as i64;
                         cx.fx.at(l.expires_local, Timer::LeaseCheck);
                         true
                     }
-                    None => false,
+                    _ => false,
                 };
                 cx.fx.send_tagged(
                     Dest::Node(from),
@@ -213,11 +238,29 @@ impl Cluster {
                     ok.then_some(Tag::Renewed),
                 );
             }
+            Payload::LockReq { req, .. }
+            | Payload::Unlock { req, .. }
+            | Payload::KeepAlive { req, .. } => {
+                // Not the leader: point the client to the leader this node hears from, if any.
+                let leader = cx.leader_ok.then_some(self.leader as u32);
+                cx.fx
+                    .send(Dest::Node(from), Payload::NotLeader { req, leader });
+            }
+            Payload::PreVote { term } => {
+                let mine = self.nodes[cx.me].term;
+                // Raft's pre-vote: grant only a later term, and only if no leader is heard from.
+                let granted = term > mine && !cx.leader_ok && !self.leads(cx.me);
+                let term = if granted { term } else { term.max(mine) };
+                cx.fx
+                    .send(Dest::Node(from), Payload::PreVoteReply { term, granted });
+            }
+            Payload::PreVoteReply { term, granted } => self.pre_vote_reply(term, granted, cx),
             Payload::Append { term, proposal, .. } => {
                 let me = &mut self.nodes[cx.me];
                 if term >= me.term {
                     me.term = term;
                     me.campaign = None;
+                    me.pre_campaign = None;
                     cx.fx
                         .send(Dest::Node(from), Payload::AppendAck { term, proposal });
                 }
@@ -232,11 +275,24 @@ impl Cluster {
                 }
             }
             Payload::RequestVote { term } => {
+                let was_leading = self.leads(cx.me);
                 let me = &mut self.nodes[cx.me];
                 let granted = term > me.term;
                 if granted {
                     me.term = term;
                     me.campaign = None;
+                    me.pre_campaign = None;
+                }
+                if granted && was_leading {
+                    // A node that sees a higher term is no longer leader of its own (Raft §5.1).
+                    self.leading = false;
+                    self.pending.clear();
+                    self.revoking.clear();
+                    cx.fx.state(
+                        format!("steps down: term {term} seen"),
+                        format!("A candidate asks for votes in term {term}, later than this leader's term {}: a Raft node that sees a higher term steps down to follower.", self.term),
+                        None,
+                    );
                 }
                 cx.fx
                     .send(Dest::Node(from), Payload::Vote { term, granted });
@@ -296,6 +352,8 @@ impl Cluster {
                     self.keys.keys().next() == Some(&rev) && !self.delaying(cx.now_local);
                 if owner_now {
                     self.holder_lease = Some(lease);
+                } else if let Some(&pred) = self.keys.range(..rev).next_back().map(|(r, _)| r) {
+                    self.watchers.insert(pred, Watcher { owner, lease, rev });
                 }
                 if let Some((client, req)) = p.client {
                     let tag = owner_now.then(|| Tag::ServiceGrants {
@@ -320,7 +378,16 @@ impl Cluster {
                 self.revoking.remove(&lease);
                 let was_owner = self.keys.values().next() == Some(&lease);
                 let holder = self.leases.remove(&lease).map(|l| cx.name(l.owner));
+                let gone: Vec<u64> = self
+                    .keys
+                    .iter()
+                    .filter(|(_, l)| **l == lease)
+                    .map(|(r, _)| *r)
+                    .collect();
                 self.keys.retain(|_, l| *l != lease);
+                for rev in gone {
+                    self.wake_watcher(rev, cx);
+                }
                 let reason = if expired {
                     FreeReason::Expired
                 } else {
@@ -373,6 +440,26 @@ impl Cluster {
     /// vanish). Its revocation, once committed, grants the key after it.
     fn delaying(&self, now_local: i64) -> bool {
         self.lock_delay_until.is_some_and(|until| now_local < until)
+    }
+
+    /// The key at `rev` was deleted: its watcher waits on for the next older key, is granted the
+    /// lock by [`Self::grant_next`] if its key is now the lowest, or, if its own key went with its
+    /// lease, is told so.
+    fn wake_watcher(&mut self, rev: u64, cx: &mut ConsensusCtx<'_>) {
+        let Some(w) = self.watchers.remove(&rev) else {
+            return;
+        };
+        if !self.keys.contains_key(&w.rev) {
+            cx.fx.send(
+                Dest::Node(w.owner),
+                Payload::SessionGone {
+                    lease: w.lease,
+                    rev,
+                },
+            );
+        } else if let Some(&pred) = self.keys.range(..w.rev).next_back().map(|(r, _)| r) {
+            self.watchers.insert(pred, w);
+        }
     }
 
     fn grant_next(&mut self, cx: &mut ConsensusCtx<'_>) {
@@ -438,33 +525,70 @@ impl Cluster {
                 self.grant_next(cx);
             }
             Timer::Election if !leader_ok && !self.leads(cx.me) => {
-                let term = self
-                    .nodes
-                    .iter()
-                    .map(|n| n.term)
-                    .max()
-                    .unwrap_or(1)
-                    .max(self.term)
-                    + 1;
-                self.nodes[cx.me].term = term;
-                self.nodes[cx.me].campaign = Some((term, 1));
+                let term = self.nodes[cx.me].term + 1;
+                self.nodes[cx.me].pre_campaign = Some((term, 1));
                 cx.fx.state(
-                    format!("election for term {term}"),
-                    format!("No word from the leader for the election timeout ({} ms), so this node stands for term {term}.", self.election_timeout_ms),
+                    format!("pre-vote for term {term}"),
+                    format!("No word from a leader for this node's election timeout (drawn afresh from {t}..{t2} ms each round), so it asks whether a majority would elect it in term {term}. Its term stays {mine} until they say yes (etcd's PreVote, on by default since etcd 3.5).", t = self.election_timeout_ms, t2 = 2 * self.election_timeout_ms, mine = term - 1),
                     None,
                 );
                 for j in 0..self.nodes.len() {
                     if j != cx.me {
-                        cx.fx.send(self.node(j), Payload::RequestVote { term });
+                        cx.fx.send(self.node(j), Payload::PreVote { term });
                     }
                 }
                 if self.majority() <= 1 {
-                    self.become_leader(term, cx);
-                } else {
-                    cx.fx.after(self.election_timeout_ms, Timer::Election);
+                    self.campaign(term, cx);
                 }
+                let jitter = cx.rng.next_u64() % self.election_timeout_ms.max(1);
+                cx.fx
+                    .after(self.election_timeout_ms + jitter, Timer::Election);
             }
             _ => {}
+        }
+    }
+
+    fn pre_vote_reply(&mut self, term: u64, granted: bool, cx: &mut ConsensusCtx<'_>) {
+        let majority = self.majority();
+        let me = &mut self.nodes[cx.me];
+        if !granted {
+            // Raft: a reply from a later term moves this node to it.
+            if term > me.term {
+                me.term = term;
+                me.pre_campaign = None;
+                me.campaign = None;
+            }
+            return;
+        }
+        let won = match &mut me.pre_campaign {
+            Some((t, votes)) if *t == term => {
+                *votes += 1;
+                *votes >= majority
+            }
+            _ => false,
+        };
+        if won {
+            me.pre_campaign = None;
+            self.campaign(term, cx);
+        }
+    }
+
+    /// A majority would vote for this node: it raises its term and asks for real votes.
+    fn campaign(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
+        self.nodes[cx.me].term = term;
+        self.nodes[cx.me].campaign = Some((term, 1));
+        cx.fx.state(
+            format!("election for term {term}"),
+            format!("A majority would vote for it, so this node raises its term to {term} and asks for votes."),
+            None,
+        );
+        for j in 0..self.nodes.len() {
+            if j != cx.me {
+                cx.fx.send(self.node(j), Payload::RequestVote { term });
+            }
+        }
+        if self.majority() <= 1 {
+            self.become_leader(term, cx);
         }
     }
 
@@ -496,6 +620,7 @@ impl Cluster {
     /// A node stops. A leader's uncommitted proposals die with it, and it leads no more.
     pub fn crash(&mut self, index: usize) {
         self.nodes[index].campaign = None;
+        self.nodes[index].pre_campaign = None;
         if index == self.leader {
             self.leading = false;
             self.pending.clear();
@@ -507,6 +632,7 @@ impl Cluster {
     /// follower: it leads again only by winning an election, which also re-arms its lease timers.
     pub fn restart(&mut self, index: usize) {
         self.nodes[index].campaign = None;
+        self.nodes[index].pre_campaign = None;
         if index == self.leader {
             self.leading = false;
         }

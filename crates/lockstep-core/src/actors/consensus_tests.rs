@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::actors::Effect;
+use rand_core::SeedableRng;
 
 // Participants: A=0, B=1, node-1=2, node-2=3, node-3=4.
 fn names() -> Vec<String> {
@@ -14,6 +15,7 @@ fn names() -> Vec<String> {
 fn on(c: &mut Cluster, me: usize, now_local: i64, from: NodeId, payload: Payload) -> Vec<Effect> {
     let names = names();
     let mut fx = Effects::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
     c.on_message(
         from,
         payload,
@@ -22,6 +24,8 @@ fn on(c: &mut Cluster, me: usize, now_local: i64, from: NodeId, payload: Payload
             now_local,
             key: "lock:k",
             names: &names,
+            leader_ok: false,
+            rng: &mut rng,
             fx: &mut fx,
         },
     );
@@ -121,6 +125,7 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
     c.crash(0);
     let names = names();
     let mut fx = Effects::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
     c.on_timer(
         Timer::Election,
         false,
@@ -129,7 +134,22 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
             now_local: 2000,
             key: "lock:k",
             names: &names,
+            leader_ok: false,
+            rng: &mut rng,
             fx: &mut fx,
+        },
+    );
+    // Pre-vote first: the term stays 1 until a majority says it would vote.
+    assert_eq!(c.nodes[1].pre_campaign, Some((2, 1)));
+    assert_eq!((c.nodes[1].term, c.nodes[1].campaign), (1, None));
+    on(
+        &mut c,
+        1,
+        2001,
+        4,
+        Payload::PreVoteReply {
+            term: 2,
+            granted: true,
         },
     );
     assert_eq!(c.nodes[1].campaign, Some((2, 1)));

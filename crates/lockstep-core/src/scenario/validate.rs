@@ -400,8 +400,8 @@ fn check_workers(c: &mut Checker, s: &Scenario) -> Check {
                     ))?;
                 }
                 c.range("retry_writes", u64::from(w.retry_writes), 0, 100)?;
-                if w.on_suspended.is_some() && (kind != LockKind::Consensus || w.renew_every_ms == 0) {
-                    c.fail_at("on_suspended", "a session is suspended only when a consensus keepalive goes unanswered: it needs kind = \"consensus\" and renew_every_ms > 0")?;
+                if w.on_suspended.is_some() && kind != LockKind::Consensus {
+                    c.fail_at("on_suspended", "a session is suspended only when a consensus keepalive goes unanswered: it needs kind = \"consensus\"")?;
                 }
                 c.opt_range("amount_cents", w.amount_cents, 1, 1_000_000_000_000)?;
                 if w.check_lease_before_write && kind == LockKind::None {

@@ -546,6 +546,8 @@ impl Sim {
                         now_local,
                         key: &params.lock.key,
                         names: &params.names,
+                        leader_ok,
+                        rng: &mut self.rng.0,
                         fx: &mut fx,
                     };
                     match stimulus {

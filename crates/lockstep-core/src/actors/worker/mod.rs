@@ -1,6 +1,7 @@
 //! The worker: a check-then-act payout job behind a lock (acquire -> read status -> work -> write
 //! -> release), with the lock client for each kind of lock service.
 
+mod endpoint;
 mod lease;
 mod redlock;
 mod session;
@@ -29,6 +30,8 @@ pub struct LockParams {
     /// Redlock: rounds before giving up (0: until the acquire timeout).
     pub max_tries: u32,
     pub payouts: u32,
+    /// Consensus: how many nodes the client may talk to (its endpoints).
+    pub nodes: u32,
 }
 
 /// Where a worker is in its job.
@@ -130,6 +133,9 @@ pub struct Worker {
     pub redlock_tries: u32,
     /// Consensus: a keepalive went unanswered and none has been answered since.
     pub suspended: bool,
+    /// Consensus: the node (0-based) this client sends its requests to. It changes only when a
+    /// node points to the leader or a request goes unanswered, never by magic.
+    pub endpoint: u32,
 }
 
 /// What a worker sees while it reacts.
@@ -166,6 +172,7 @@ impl Worker {
             write_retries: 0,
             redlock_tries: 0,
             suspended: false,
+            endpoint: 0,
         }
     }
 
@@ -203,6 +210,9 @@ impl Worker {
         match timer {
             Timer::Start => self.start(cx),
             Timer::Retry if self.phase == Phase::Acquiring => self.acquire(cx),
+            Timer::Retry if self.phase == Phase::Releasing && self.awaiting.is_none() => {
+                self.send_unlock(None, cx)
+            }
             Timer::RequestTimeout(req) if self.awaiting == Some(req) => self.timed_out(cx),
             Timer::AcquireDeadline if self.phase == Phase::Waiting => {
                 self.last_failure_unreachable = false;
@@ -211,7 +221,6 @@ impl Worker {
             Timer::WorkDone if self.phase == Phase::Working => self.work_done(cx),
             Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
             Timer::Renew => self.renew(cx),
-            Timer::SessionExpiry if self.phase == Phase::Waiting => self.session_check(cx),
             Timer::KeepAliveDue { sent_local } => self.keepalive_due(sent_local, cx),
             Timer::SessionLost => self.session_lost(cx),
             _ => {}
@@ -275,9 +284,10 @@ impl Worker {
             }
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
+                let to = self.endpoint_dest();
                 self.request(
                     cx,
-                    Dest::LockService,
+                    to,
                     |req| Payload::LockReq { req, ttl_ms },
                     timeout,
                 );
@@ -387,9 +397,10 @@ impl Worker {
             }
             Phase::Acquiring => {
                 self.last_failure_unreachable = true;
+                let next = self.next_endpoint(cx);
                 cx.fx.note(
                     "no answer from the lock service",
-                    format!("{name} got no answer within {} ms. It cannot tell whether the request was lost, the service is down, or the answer is late.", self.cfg.request_timeout_ms),
+                    format!("{name} got no answer within {} ms. It cannot tell whether the request was lost, the service is down, or the answer is late.{next}", self.cfg.request_timeout_ms),
                 );
                 let retry = self.cfg.retry_ms;
                 self.retry_after(cx, retry);
@@ -529,6 +540,11 @@ impl Worker {
                         cx.lock.ttl_ms
                     };
                     self.lease_until_local = Some(sent + ttl as i64);
+                } else if self.phase == Phase::Waiting {
+                    cx.fx.note(
+                        format!("{name}'s lease is gone"),
+                        format!("The leader no longer knows {name}'s lease: it was revoked, and {name}'s queued key with it. The session's Done channel closes, but etcd's Mutex.Lock does not watch it: {name} waits on until its predecessor's key goes, and only then finds its own key missing."),
+                    );
                 } else if !self.phase.is_terminal() {
                     // Said even after the job moved on: learning it now is the point of the story.
                     let tag = self.stop_believing_tag();
@@ -541,6 +557,12 @@ impl Worker {
                         self.release(cx);
                     }
                 }
+            }
+            Payload::NotLeader { req, leader } => self.redirected(req, leader, cx),
+            Payload::SessionGone { lease, rev }
+                if self.phase == Phase::Waiting && self.lease == Some(lease) =>
+            {
+                self.session_gone(rev, cx);
             }
             Payload::DelReply { req, .. }
             | Payload::DelPlainReply { req, .. }
@@ -642,14 +664,7 @@ impl Worker {
                 }
                 self.finish(cx, "done");
             }
-            LockKind::Consensus => {
-                let req = self.new_req();
-                self.awaiting = Some(req);
-                let lease = self.lease.unwrap_or_default();
-                cx.fx
-                    .send_tagged(Dest::LockService, Payload::Unlock { req, lease }, tag);
-                cx.fx.after(timeout, Timer::RequestTimeout(req));
-            }
+            LockKind::Consensus => self.send_unlock(tag, cx),
             LockKind::None => self.finish(cx, "done"),
         }
     }

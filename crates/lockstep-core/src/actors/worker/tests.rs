@@ -38,6 +38,7 @@ fn params(kind: LockKind) -> LockParams {
         parallel: false,
         max_tries: 0,
         payouts: 3,
+        nodes: 3,
     }
 }
 
