@@ -259,8 +259,10 @@ const GOLDEN: &[Golden] = &[
         0,
         false,
         &[
+            "lease 2 (B) expired",
+            "revision 33 deleted; your key is gone too",
             "B's session expired while waiting",
-            "B holds the lock (token 36)",
+            "B holds the lock (token 37)",
             "applied 3",
         ],
     ),

@@ -223,3 +223,93 @@ fn votes_go_only_to_newer_terms() {
         }]
     );
 }
+
+#[test]
+fn a_leader_that_sees_a_higher_term_steps_down() {
+    let mut c = Cluster::new(3, 2, 1, 300);
+    assert!(c.leads(0));
+    let out = on(&mut c, 0, 10, 4, Payload::RequestVote { term: 5 });
+    assert_eq!(
+        sent(&out),
+        vec![Payload::Vote {
+            term: 5,
+            granted: true
+        }]
+    );
+    assert!(!c.leads(0));
+    assert_eq!(c.nodes[0].term, 5);
+}
+
+#[test]
+fn pre_votes_go_only_to_a_later_term_when_no_leader_is_heard() {
+    let mut c = Cluster::new(3, 2, 1, 300);
+    // node-2 (index 1) is not the leader and, in `on`, hears from no leader.
+    assert_eq!(
+        sent(&on(&mut c, 1, 0, 4, Payload::PreVote { term: 2 })),
+        vec![Payload::PreVoteReply {
+            term: 2,
+            granted: true
+        }]
+    );
+    assert_eq!(c.nodes[1].term, 1, "a pre-vote changes no term");
+    assert_eq!(
+        sent(&on(&mut c, 1, 0, 4, Payload::PreVote { term: 1 })),
+        vec![Payload::PreVoteReply {
+            term: 1,
+            granted: false
+        }]
+    );
+    // The leader itself never grants one.
+    assert_eq!(
+        sent(&on(&mut c, 0, 0, 4, Payload::PreVote { term: 2 })),
+        vec![Payload::PreVoteReply {
+            term: 2,
+            granted: false
+        }]
+    );
+}
+
+#[test]
+fn a_follower_points_a_client_to_the_leader_it_hears_from() {
+    let mut c = Cluster::new(3, 2, 1, 300);
+    let names = names();
+    let mut fx = Effects::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    c.on_message(
+        0,
+        Payload::LockReq {
+            req: 7,
+            ttl_ms: 5000,
+        },
+        &mut ConsensusCtx {
+            me: 1,
+            now_local: 0,
+            key: "lock:k",
+            names: &names,
+            leader_ok: true,
+            rng: &mut rng,
+            fx: &mut fx,
+        },
+    );
+    assert_eq!(
+        sent(&fx.items),
+        vec![Payload::NotLeader {
+            req: 7,
+            leader: Some(0)
+        }]
+    );
+    // Without a leader to hear from, it can say nothing more.
+    assert_eq!(
+        sent(&on(
+            &mut c,
+            1,
+            0,
+            0,
+            Payload::KeepAlive { req: 8, lease: 1 }
+        )),
+        vec![Payload::NotLeader {
+            req: 8,
+            leader: None
+        }]
+    );
+}

@@ -285,12 +285,7 @@ impl Worker {
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
                 let to = self.endpoint_dest();
-                self.request(
-                    cx,
-                    to,
-                    |req| Payload::LockReq { req, ttl_ms },
-                    timeout,
-                );
+                self.request(cx, to, |req| Payload::LockReq { req, ttl_ms }, timeout);
             }
             LockKind::None => {}
         }

@@ -1,0 +1,214 @@
+//! What the review of issue 9 left open (review-model.md findings 3, 4, 5 and the issue's list):
+//! leader discovery by asking, pre-vote, etcd sessions, uncommitted entries, and the rest. Each
+//! test runs a small scenario and checks the golden times and labels that only the true
+//! behaviour produces.
+
+use lockstep_core::trace::EventKind;
+use lockstep_core::{Outcome, Run, parse_scenario, run};
+
+const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
+
+fn run_body(body: &str) -> Run {
+    let text = format!("{HEAD}{body}");
+    let s = parse_scenario("test.toml", text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    run(&s)
+}
+
+fn lines(r: &Run) -> Vec<String> {
+    r.trace
+        .events
+        .iter()
+        .map(|e| format!("{} {}", e.time_ms, e.label))
+        .collect()
+}
+
+/// `expect` appears in order among the run's "time label" lines; no line contains any of `absent`.
+fn check(r: &Run, expect: &[&str], absent: &[&str]) {
+    let lines = lines(r);
+    let mut at = 0;
+    for want in expect {
+        match lines[at..].iter().position(|l| l == want) {
+            Some(i) => at += i + 1,
+            None => panic!("missing {want:?} (in order) in:\n{}", lines.join("\n")),
+        }
+    }
+    for not in absent {
+        assert!(
+            !lines.iter().any(|l| l.contains(not)),
+            "unexpected {not:?} in:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+/// The sends of one node, as "time from -> to label".
+fn sends_from(r: &Run, names: &[&str], from: &str) -> Vec<String> {
+    r.trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Send && names[usize::from(e.from)] == from)
+        .map(|e| format!("{} {}", e.time_ms, e.label))
+        .collect()
+}
+
+const CONSENSUS: &str = "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n";
+
+/// Item 1 (finding 4): after a failover a client does not know the new leader. B still talks to
+/// node-1, which is dead: its request times out after 1000 ms; it tries node-2, a follower that
+/// points it to node-3, the leader elected at 1308 ms; only then is its request served.
+#[test]
+fn a_client_finds_the_new_leader_by_asking_not_at_once() {
+    let r = run_body(&format!(
+        "seed = 4\n{CONSENSUS}[[workers]]\nname = \"A\"\nwork_ms = 500\n[[workers]]\nname = \"B\"\nstart_ms = 2000\nwork_ms = 500\n[[faults]]\nat_ms = 1000\nkind = \"crash\"\ntarget = \"node-1\"\n"
+    ));
+    check(
+        &r,
+        &[
+            "1308 leader of term 2, revision 34",
+            "2000 lock lock:batch-42 (lease 5000 ms)",
+            "2001 lost: lock lock:batch-42 (lease 5000 ms)",
+            "3000 no answer from the lock service",
+            "3100 lock lock:batch-42 (lease 5000 ms)",
+            "3101 not the leader: ask node-3",
+            "3102 lock lock:batch-42 (lease 5000 ms)",
+            "3105 locked, revision=35",
+            "3108 B: already paid, nothing to do",
+        ],
+        &[],
+    );
+    let sent: Vec<(u64, u16)> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Send && e.label.starts_with("lock lock:") && e.from == 1)
+        .map(|e| (e.time_ms, e.to))
+        .collect();
+    // Participants: A=0, B=1, node-1=2, node-2=3, node-3=4.
+    assert_eq!(sent, [(2000, 2), (3100, 3), (3102, 4)]);
+    let hint = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "not the leader: ask node-3")
+        .unwrap();
+    assert!(
+        hint.explanation.contains("only by asking"),
+        "{}",
+        hint.explanation
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// Item 1: a client on the minority side of a partition cannot learn who leads on the other
+/// side. node-1 stepped down (CheckQuorum) and knows no leader; the other endpoints are out of
+/// reach. A goes round its endpoints until its acquire timeout and, fail-closed, refuses.
+#[test]
+fn a_client_cut_off_with_the_minority_never_learns_the_new_leader() {
+    let r = run_body(&format!(
+        "{CONSENSUS}[[workers]]\nname = \"A\"\nstart_ms = 1000\nwork_ms = 500\nacquire_timeout_ms = 4000\n[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\n[[faults]]\nat_ms = 10\nkind = \"partition\"\ngroups = [[\"A\", \"node-1\"], [\"B\", \"node-2\", \"node-3\", \"db\"]]\n"
+    ));
+    let names = ["A", "B", "node-1", "node-2", "node-3", "db"];
+    assert_eq!(
+        sends_from(&r, &names, "A"),
+        [
+            "1000 lock lock:batch-42 (lease 5000 ms)",
+            "1102 lock lock:batch-42 (lease 5000 ms)",
+            "2202 lock lock:batch-42 (lease 5000 ms)",
+            "3302 lock lock:batch-42 (lease 5000 ms)",
+            "3404 lock lock:batch-42 (lease 5000 ms)",
+            "4504 lock lock:batch-42 (lease 5000 ms)",
+        ]
+    );
+    check(
+        &r,
+        &[
+            "1001 not the leader: no leader known",
+            "1102 lost: lock lock:batch-42 (lease 5000 ms)",
+            "2202 lost: lock lock:batch-42 (lease 5000 ms)",
+            "3303 not the leader: no leader known",
+            "5000 A refuses: no lock, no payouts (fail-closed)",
+        ],
+        &["not the leader: ask"],
+    );
+    let no_leader = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "not the leader: no leader known")
+        .unwrap();
+    assert!(
+        no_leader.explanation.contains("etcdserver: no leader"),
+        "{}",
+        no_leader.explanation
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// Item 2 (finding 3): with pre-vote, a node cut off from the majority asks for pre-votes again
+/// and again, with a timeout drawn afresh each round, but never raises its term; when the
+/// partition heals it disrupts nothing and node-1 still leads term 1.
+#[test]
+fn an_isolated_node_asks_for_pre_votes_without_raising_its_term() {
+    let r = run_body(&format!(
+        "{CONSENSUS}[[workers]]\nname = \"A\"\nstart_ms = 3500\nwork_ms = 500\n[[faults]]\nat_ms = 100\nkind = \"partition\"\ngroups = [[\"node-3\"], [\"A\", \"node-1\", \"node-2\", \"db\"]]\n[[faults]]\nat_ms = 3000\nkind = \"heal\"\n"
+    ));
+    let rounds: Vec<u64> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::State && e.label.starts_with("pre-vote for term"))
+        .map(|e| {
+            assert_eq!(e.label, "pre-vote for term 2", "the term never climbs");
+            e.time_ms
+        })
+        .collect();
+    assert_eq!(rounds, [401, 796, 1181, 1547, 1980, 2344, 2695]);
+    let gaps: Vec<u64> = rounds.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        gaps.iter().all(|g| (300..600).contains(g)) && gaps.windows(2).any(|w| w[0] != w[1]),
+        "re-randomised in [T, 2T): {gaps:?}"
+    );
+    check(
+        &r,
+        &[
+            "3000 partition healed",
+            "3500 lock lock:batch-42 (lease 5000 ms)",
+            "3503 locked, revision=33",
+        ],
+        &[
+            "election for term",
+            "vote for me",
+            "leader of term",
+            "steps down",
+        ],
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// Item 3 (finding 5): an etcd session sends its keepalives every TTL/3 without being told to,
+/// and a keepalive for a lease that has expired is refused even while its revocation is still
+/// going through the log (etcd's lessor: ErrLeaseNotFound).
+#[test]
+fn a_session_keeps_its_lease_alive_without_being_told_to() {
+    let r = run_body(&format!(
+        "{CONSENSUS}[[workers]]\nname = \"A\"\nwork_ms = 6000\n[[faults]]\nat_ms = 10\nkind = \"pause\"\ntarget = \"A\"\nduration_ms = 4993\n"
+    ));
+    let names = ["A", "node-1", "node-2", "node-3", "db"];
+    let keepalives: Vec<String> = sends_from(&r, &names, "A")
+        .into_iter()
+        .filter(|l| l.contains("keepalive"))
+        .collect();
+    // Paused from 10 to 5003: the keepalive due at 1670 goes at 5003, as the leader's lease
+    // check fires; it arrives while the revocation is being committed and is refused.
+    assert_eq!(keepalives[0], "5003 keepalive lease 1");
+    check(
+        &r,
+        &[
+            "5003 lease 1 (A) expired",
+            "5004 lease not found",
+            "5005 lease of A revoked, revision 34",
+            "5005 A has lost the lock",
+        ],
+        &["lease refreshed"],
+    );
+}
