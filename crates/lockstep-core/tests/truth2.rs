@@ -212,3 +212,63 @@ fn a_session_keeps_its_lease_alive_without_being_told_to() {
         &["lease refreshed"],
     );
 }
+
+/// Item 4: an entry the leader appended but could not commit stays in its log. When node-2
+/// returns, node-1 (whose log is ahead) wins and commits it: A, which gave up at 3200 ms, is
+/// the holder at 4326 without knowing it, and B waits until A's unkept lease runs out.
+#[test]
+fn an_uncommitted_lock_commits_when_the_majority_returns() {
+    let s = match lockstep_core::catalogue::load("consensus-uncommitted-entry-commits") {
+        Some(Ok(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    let r = run(&s);
+    check(
+        &r,
+        &[
+            "201 append: put lock:batch-42 lease 1",
+            "400 node-1 steps down: no quorum",
+            "3200 A refuses: no lock, no payouts (fail-closed)",
+            "4000 node-2 restarts",
+            "4324 leader of term 2, revision 32",
+            "4324 1 uncommitted entry sent again in term 2",
+            "4326 locked, revision=33",
+            "4327 A ignores a late answer",
+            "4503 queued, revision=34",
+            "9326 lease 1 (A) expired",
+            "9329 B holds the lock (token 34)",
+            "10332 applied 3",
+        ],
+        &["discarded"],
+    );
+    // node-1 never votes for node-2, whose log lacks A's entry.
+    assert!(
+        !lines(&r)
+            .iter()
+            .any(|l| l.ends_with("leader of term 2, revision 32") && !l.starts_with("4324")),
+        "only node-1 can win"
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// Item 4, the other way: when a node without the entry wins (the old leader is cut off), the
+/// entry is discarded and never commits, and its client was right to assume nothing happened.
+#[test]
+fn an_uncommitted_lock_on_a_cut_off_leader_is_discarded() {
+    let s = match lockstep_core::catalogue::load("consensus-isolated-leader") {
+        Some(Ok(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    let r = run(&s);
+    check(
+        &r,
+        &[
+            "51 append: put lock:batch-42 lease 1",
+            "310 node-1 steps down: no quorum",
+            "315 leader of term 2, revision 32",
+            "315 node-1's 1 uncommitted entry discarded",
+            "2603 locked, revision=33",
+        ],
+        &["lease 1 (A)", "revoke lease 1", "A ignores a late answer"],
+    );
+}

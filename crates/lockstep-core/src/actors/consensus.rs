@@ -76,6 +76,9 @@ pub struct Cluster {
     /// Waiters by the revision of the key each watches (its predecessor), as etcd's Mutex
     /// waits for the deletion of the last key created before its own.
     pub watchers: BTreeMap<u64, Watcher>,
+    /// The node whose log holds the entries in `pending` after it stopped leading: appended
+    /// but never committed. They commit if it wins an election, and vanish if another node does.
+    pub log_ahead: Option<usize>,
 }
 
 /// A queued client waiting for its predecessor's key to go.
@@ -136,6 +139,7 @@ impl Cluster {
             holder_lease: None,
             min_ttl_ms: 0,
             watchers: BTreeMap::new(),
+            log_ahead: None,
         }
     }
 
@@ -249,7 +253,10 @@ impl Cluster {
             Payload::PreVote { term } => {
                 let mine = self.nodes[cx.me].term;
                 // Raft's pre-vote: grant only a later term, and only if no leader is heard from.
-                let granted = term > mine && !cx.leader_ok && !self.leads(cx.me);
+                let granted = term > mine
+                    && !cx.leader_ok
+                    && !self.leads(cx.me)
+                    && self.log_ahead != Some(cx.me);
                 let term = if granted { term } else { term.max(mine) };
                 cx.fx
                     .send(Dest::Node(from), Payload::PreVoteReply { term, granted });
@@ -276,18 +283,19 @@ impl Cluster {
             }
             Payload::RequestVote { term } => {
                 let was_leading = self.leads(cx.me);
+                // Raft's election restriction: a node whose log holds entries the candidate's
+                // lacks does not vote for it.
+                let log_ahead = self.log_ahead == Some(cx.me);
                 let me = &mut self.nodes[cx.me];
-                let granted = term > me.term;
-                if granted {
+                let granted = term > me.term && !log_ahead;
+                if term > me.term {
                     me.term = term;
                     me.campaign = None;
                     me.pre_campaign = None;
                 }
                 if granted && was_leading {
                     // A node that sees a higher term is no longer leader of its own (Raft §5.1).
-                    self.leading = false;
-                    self.pending.clear();
-                    self.revoking.clear();
+                    self.step_down();
                     cx.fx.state(
                         format!("steps down: term {term} seen"),
                         format!("A candidate asks for votes in term {term}, later than this leader's term {}: a Raft node that sees a higher term steps down to follower.", self.term),
@@ -324,8 +332,8 @@ impl Cluster {
         // etcd's Delete of a missing key deletes nothing and creates no revision (mvcc): a late
         // unlock of a lease that was already revoked changes nothing.
         let changes = match p.entry {
-            Entry::Unlock { lease } => self.leases.contains_key(&lease),
-            _ => true,
+            Entry::Unlock { lease } | Entry::Revoke { lease } => self.leases.contains_key(&lease),
+            Entry::Lock { .. } => true,
         };
         if changes {
             self.revision += 1;
@@ -548,83 +556,13 @@ impl Cluster {
         }
     }
 
-    fn pre_vote_reply(&mut self, term: u64, granted: bool, cx: &mut ConsensusCtx<'_>) {
-        let majority = self.majority();
-        let me = &mut self.nodes[cx.me];
-        if !granted {
-            // Raft: a reply from a later term moves this node to it.
-            if term > me.term {
-                me.term = term;
-                me.pre_campaign = None;
-                me.campaign = None;
-            }
-            return;
-        }
-        let won = match &mut me.pre_campaign {
-            Some((t, votes)) if *t == term => {
-                *votes += 1;
-                *votes >= majority
-            }
-            _ => false,
-        };
-        if won {
-            me.pre_campaign = None;
-            self.campaign(term, cx);
-        }
-    }
-
-    /// A majority would vote for this node: it raises its term and asks for real votes.
-    fn campaign(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
-        self.nodes[cx.me].term = term;
-        self.nodes[cx.me].campaign = Some((term, 1));
-        cx.fx.state(
-            format!("election for term {term}"),
-            format!("A majority would vote for it, so this node raises its term to {term} and asks for votes."),
-            None,
-        );
-        for j in 0..self.nodes.len() {
-            if j != cx.me {
-                cx.fx.send(self.node(j), Payload::RequestVote { term });
-            }
-        }
-        if self.majority() <= 1 {
-            self.become_leader(term, cx);
-        }
-    }
-
-    fn become_leader(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
-        self.leader = cx.me;
-        self.leading = true;
-        self.term = term;
-        self.nodes[cx.me].campaign = None;
-        self.pending.clear();
-        self.revoking.clear();
-        let extend = self.election_timeout_ms as i64;
-        for lease in self.leases.values_mut() {
-            lease.expires_local = cx.now_local + extend + lease.ttl_ms as i64;
-        }
-        if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
-            cx.fx.at(first, Timer::LeaseCheck);
-        }
-        let leases = self.leases.len();
-        cx.fx.state(
-            format!("leader of term {term}, revision {}", self.revision),
-            format!(
-                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. Like etcd's lessor, it refreshes all {leases} lease(s) to now + election timeout + TTL, so a lease can outlive what its holder expects.",
-                self.revision
-            ),
-            Some(Tag::Leader { term }),
-        );
-    }
-
-    /// A node stops. A leader's uncommitted proposals die with it, and it leads no more.
+    /// A node stops and leads no more. A leader's uncommitted entries stay in its log on disk
+    /// (see [`Self::step_down`]).
     pub fn crash(&mut self, index: usize) {
         self.nodes[index].campaign = None;
         self.nodes[index].pre_campaign = None;
-        if index == self.leader {
-            self.leading = false;
-            self.pending.clear();
-            self.revoking.clear();
+        if index == self.leader && self.leading {
+            self.step_down();
         }
     }
 
@@ -638,6 +576,9 @@ impl Cluster {
         }
     }
 }
+
+#[path = "consensus_election.rs"]
+mod election;
 
 #[cfg(test)]
 #[path = "consensus_tests.rs"]

@@ -42,9 +42,7 @@ impl Sim {
         }
         let timeout = cluster.election_timeout_ms;
         if let Some(c) = &mut self.cluster {
-            c.leading = false;
-            c.pending.clear();
-            c.revoking.clear();
+            c.step_down();
         }
         let name = self.name(node).to_string();
         self.emit_state(

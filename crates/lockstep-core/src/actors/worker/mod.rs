@@ -472,6 +472,7 @@ impl Worker {
                 self.granted_ttl_ms = ttl_ms;
                 self.lock_reply(lease, rev, owner_now, cx);
             }
+            Payload::LockReply { rev, owner_now, .. } => self.late_lock_reply(rev, owner_now, cx),
             Payload::LockGranted { lease, rev }
                 if self.phase == Phase::Waiting && self.lease == Some(lease) =>
             {

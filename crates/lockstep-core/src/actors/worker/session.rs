@@ -52,6 +52,23 @@ impl Worker {
         self.check(cx);
     }
 
+    /// The service answers a lock request this client stopped waiting for (it timed out): the
+    /// key exists all the same, under a lease nobody keeps alive.
+    pub(super) fn late_lock_reply(&mut self, rev: u64, owner_now: bool, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        let what = if owner_now {
+            format!(
+                "the service now says {name} holds the lock, while {name} believes it never got it"
+            )
+        } else {
+            format!("{name}'s key queues for the lock while {name} believes it never asked")
+        };
+        cx.fx.note(
+            format!("{name} ignores a late answer"),
+            format!("The request {name} gave up on was committed after all, at revision {rev}: {what}. Nobody keeps that lease alive, so the key stays until its TTL runs out and holds up everyone queued behind it. A client cannot tell \"not done\" from \"not answered yet\"."),
+        );
+    }
+
     pub(super) fn lease_end(&self) -> i64 {
         self.lease_from_local + self.ttl_ms() as i64
     }
