@@ -272,3 +272,104 @@ fn an_uncommitted_lock_on_a_cut_off_leader_is_discarded() {
         &["lease 1 (A)", "revoke lease 1", "A ignores a late answer"],
     );
 }
+
+/// Item 6 (finding 14): etcd lease TTLs are whole seconds. A 1500 ms lease can only be asked for
+/// as 2 s; the grant says so and the client counts with the 2000 ms granted.
+#[test]
+fn a_consensus_lease_is_a_whole_number_of_seconds() {
+    let r = run_body(
+        "[lock]\nkind = \"consensus\"\nttl_ms = 1500\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 100\n",
+    );
+    check(
+        &r,
+        &[
+            "1 lease TTL raised to 2000 ms",
+            "4 A holds the lock (token 33)",
+        ],
+        &[],
+    );
+    let find = |label: &str| {
+        r.trace
+            .events
+            .iter()
+            .find(|e| e.label == label)
+            .map(|e| e.explanation.clone())
+            .unwrap_or_default()
+    };
+    let raised = find("lease TTL raised to 2000 ms");
+    assert!(raised.contains("whole seconds"), "{raised}");
+    assert!(!raised.contains("minimum"), "{raised}");
+    let holds = find("A holds the lock (token 33)");
+    assert!(holds.contains("good until 2000 ms"), "{holds}");
+}
+
+/// Item 6 (finding 8): drift on an etcd leader shortens a lease in real time, and the expiry
+/// says why: node-1's clock runs 20 % fast, so A's 5 s lease runs out at 4170 ms.
+#[test]
+fn a_lease_expiry_on_a_drifting_leader_names_the_drift() {
+    let r = run_body(
+        "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 6000\n[[faults]]\nat_ms = 10\nkind = \"pause\"\ntarget = \"A\"\nduration_ms = 6000\n[[clocks]]\nnode = \"node-1\"\ndrift_ppm = 200000\n",
+    );
+    check(&r, &["4170 lease 1 (A) expired"], &[]);
+    let why = &r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "lease 1 (A) expired")
+        .unwrap()
+        .explanation;
+    assert!(
+        why.ends_with("node-1's clock runs 20 % fast. etcd times leases on a monotonic clock, which a jump does not move but drift does, so a 5000 ms TTL lasts about 4167 ms of real time on it."),
+        "{why}"
+    );
+}
+
+/// Item 7 (finding 2): under everysec a crash of the Redis process loses nothing acknowledged
+/// (the kernel has the AOF); only a host crash loses the writes since the last fsync.
+#[test]
+fn everysec_loses_writes_on_a_host_crash_only() {
+    let body = |host: &str| {
+        format!(
+            "[lock]\nkind = \"redis\"\nttl_ms = 5000\nfirst_token = 33\npersistence = \"everysec\"\n[resource]\nfencing = \"enforce\"\n[[workers]]\nname = \"A\"\nstart_ms = 1500\nwork_ms = 1000\nfencing = true\n[[workers]]\nname = \"B\"\nstart_ms = 2000\nwork_ms = 1000\nfencing = true\n[[faults]]\nat_ms = 1800\nkind = \"crash\"\ntarget = \"redis\"\n{host}[[faults]]\nat_ms = 1900\nkind = \"restart\"\ntarget = \"redis\"\n"
+        )
+    };
+    let process = run_body(&body(""));
+    check(
+        &process,
+        &[
+            "1501 OK token=33",
+            "1800 redis crashes",
+            "1900 redis restarts from its AOF (fsync every second)",
+            "2001 nil (key exists)",
+            "2505 applied 3",
+            "2511 OK token=34",
+        ],
+        &["lost A's key", "fencing counter is back", "machine"],
+    );
+    assert_eq!(process.verdict.outcome, Outcome::Safe);
+    let crash = process
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "redis crashes")
+        .unwrap();
+    assert!(
+        crash.explanation.contains("loses nothing it acknowledged"),
+        "{}",
+        crash.explanation
+    );
+
+    let host = run_body(&body("host = true\n"));
+    check(
+        &host,
+        &[
+            "1501 OK token=33",
+            "1800 redis's machine fails",
+            "1900 redis lost A's key (written after the last fsync)",
+            "1900 redis's fencing counter is back at 32 (was 33)",
+            "2001 OK token=33",
+        ],
+        &[],
+    );
+    assert_eq!(host.verdict.outcome, Outcome::DoubleWrite);
+}

@@ -203,11 +203,28 @@ impl Cluster {
                 let lease = self.next_lease;
                 self.next_lease += 1;
                 let asked = ttl_ms;
-                let ttl_ms = ttl_ms.max(self.min_ttl_ms);
+                // etcd's lease TTLs are whole seconds (LeaseGrantRequest.TTL is an int64 of
+                // seconds): a TTL with a fraction of a second is read as the next whole second.
+                let whole = asked.div_ceil(1000) * 1000;
+                let ttl_ms = whole.max(self.min_ttl_ms);
                 if ttl_ms > asked {
+                    let seconds = if whole > asked {
+                        format!(
+                            " etcd counts lease TTLs in whole seconds (LeaseGrantRequest.TTL), so {asked} ms can only be asked for as {whole} ms."
+                        )
+                    } else {
+                        String::new()
+                    };
+                    let minimum = if ttl_ms > whole {
+                        format!(
+                            " That is below the service's minimum lease TTL, so it is granted {ttl_ms} ms (etcd raises a TTL below its minimum, about 2 s by default, and says so in the grant's answer)."
+                        )
+                    } else {
+                        String::new()
+                    };
                     cx.fx.state(
                         format!("lease TTL raised to {ttl_ms} ms"),
-                        format!("{} asked for a {asked} ms lease, below the service's minimum, so it is granted {ttl_ms} ms (etcd raises a TTL below its minimum lease TTL, about 2 s by default, and says so in the grant's answer).", cx.name(from)),
+                        format!("{} asked for a {asked} ms lease.{seconds}{minimum} The client counts with the TTL granted.", cx.name(from)),
                         None,
                     );
                 }

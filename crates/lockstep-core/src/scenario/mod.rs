@@ -377,6 +377,9 @@ pub struct Fault {
     pub by_ms: Option<i64>,
     /// restart: whether the instance kept its data.
     pub persistent: Option<bool>,
+    /// crash: the whole machine fails (power loss, kernel panic, a VM killed), not only the
+    /// process; what the kernel had not yet written to disk is lost with it.
+    pub host: Option<bool>,
     /// partition: the groups of nodes that can still talk among themselves.
     pub groups: Option<Vec<Vec<String>>>,
     /// pause: start the pause right after the target's event whose label starts with this.
@@ -401,6 +404,7 @@ impl Fault {
             duration_ms: None,
             by_ms: None,
             persistent: None,
+            host: None,
             groups: None,
             after: None,
             match_label: None,
