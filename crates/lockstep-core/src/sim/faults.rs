@@ -49,7 +49,7 @@ impl Sim {
             out,
             node,
             format!("{name} steps down: no quorum"),
-            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader (etcd's CheckQuorum). Nothing is committed until a majority elects a leader again, and clients that ask this node get no answer."),
+            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader (etcd's CheckQuorum). Nothing is committed until a majority elects a leader again; a client that asks this node is told it knows no leader, and what it had appended but not committed waits in its log for the next election to decide."),
         );
         self.schedule_elections();
     }
