@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 39;
+const CATALOGUE_SIZE: usize = 40;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -347,6 +347,20 @@ const GOLDEN: &[Golden] = &[
             "lease 1 (A) expired",
             "B holds the lock (token 34)",
             "applied 3",
+        ],
+    ),
+    (
+        "consensus-retried-stale-unlock",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "dropped: unlocked",
+            "A2 holds the lock (token 35)",
+            "A retries its unlock",
+            "B holds the lock (token 36)",
+            "nothing to delete: no such key",
         ],
     ),
     (

@@ -42,6 +42,7 @@ catalogue![
     "consensus-min-lease-ttl",
     "consensus-isolated-leader",
     "consensus-uncommitted-entry-commits",
+    "consensus-retried-stale-unlock",
     "consensus-quorum-loss-fail-closed",
     "consensus-quorum-loss-fail-open",
     "migration-wrong-order",

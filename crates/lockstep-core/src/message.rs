@@ -95,6 +95,8 @@ pub enum Payload {
     LockReq {
         req: u64,
         ttl_ms: u64,
+        /// Lock with this worker's session (its lease, hence its key name), if it has one.
+        session: Option<u16>,
     },
     LockReply {
         req: u64,
@@ -124,6 +126,8 @@ pub enum Payload {
         req: u64,
         /// False when the lease, and its key with it, was already gone.
         deleted: bool,
+        /// The lease is still alive (a shared session): the key went some other way.
+        lease_alive: bool,
     },
     /// A consensus node that does not lead answers a client request with the leader it hears
     /// from (0-based node index), or with none when it hears from no leader.
@@ -238,6 +242,11 @@ impl Payload {
             Payload::KeepAliveReply { ok: false, .. } => "lease not found".into(),
             Payload::Unlock { .. } => format!("unlock {key}"),
             Payload::UnlockReply { deleted: true, .. } => "unlocked".into(),
+            Payload::UnlockReply {
+                deleted: false,
+                lease_alive: true,
+                ..
+            } => "nothing to delete: no such key".into(),
             Payload::UnlockReply { deleted: false, .. } => {
                 "nothing to delete: the key went with the lease".into()
             }
@@ -351,6 +360,7 @@ impl Payload {
             Payload::KeepAliveReply { ok: false, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
             Payload::Unlock { .. } => format!("{from} deletes its key, through the log like every change; if its key was the lowest, the next waiter's key becomes the lowest."),
             Payload::UnlockReply { deleted: true, .. } => format!("The deletion is committed; {to} no longer holds the lock."),
+            Payload::UnlockReply { deleted: false, lease_alive: true, .. } => format!("{to}'s session is alive, but there is no key under its name any more: another delete of the same name (the same session) removed it. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc); {to} had not held the lock since that delete, whatever it believed."),
             Payload::UnlockReply { deleted: false, .. } => format!("{to}'s lease had already been revoked, and its key was deleted with it: a Delete of a missing key deletes nothing and creates no new revision (etcd mvcc). {to} had not held the lock since the revocation."),
             Payload::NotLeader { leader: Some(l), .. } => format!(
                 "{from} is not the leader, so it cannot serve {to}'s request; it answers with the leader it hears from, node-{n}, and {to} sends the request again there. A client learns who leads only by asking a node: a Raft follower's leader hint (an etcd follower forwards the request to its leader instead, which costs the same extra hop).",

@@ -373,3 +373,78 @@ fn everysec_loses_writes_on_a_host_crash_only() {
     );
     assert_eq!(host.verdict.outcome, Outcome::DoubleWrite);
 }
+
+/// Item 5 (etcd issue #22082, which REFERENCE.md lists): a retried unlock deletes by key name;
+/// with a shared session the name is the same for a newer lock, which it deletes. B is granted
+/// the lock at 2510 ms while A2 still believes it holds it, and both pay.
+#[test]
+fn a_retried_unlock_deletes_a_newer_lock_of_the_same_session() {
+    let s = match lockstep_core::catalogue::load("consensus-retried-stale-unlock") {
+        Some(Ok(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    let r = run(&s);
+    check(
+        &r,
+        &[
+            "1509 dropped: unlocked",
+            "1604 A2 holds the lock (token 35)",
+            "1703 queued, revision=36",
+            "2506 A retries its unlock",
+            "2509 unlocked",
+            "2510 B holds the lock (token 36)",
+            "3513 applied 3",
+            "3607 DUPLICATE: 3 payouts paid twice",
+            "3611 nothing to delete: no such key",
+        ],
+        &[],
+    );
+    // The retried delete frees A2's lock, not A's.
+    let freed = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.time_ms == 2509 && e.label == "unlocked")
+        .unwrap();
+    assert!(
+        matches!(&freed.tag, Some(lockstep_core::Tag::ServiceFrees { holder, .. }) if holder == "A2"),
+        "{:?}",
+        freed.tag
+    );
+    assert_eq!(r.verdict.outcome, Outcome::DoubleWrite);
+}
+
+/// The same schedule without the shared session is harmless: A's retried delete finds no key
+/// under its own lease and changes nothing, and B waits for A2.
+#[test]
+fn a_retried_unlock_of_its_own_session_deletes_nothing_else() {
+    let mut s = match lockstep_core::catalogue::load("consensus-retried-stale-unlock") {
+        Some(Ok(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    s.workers[1].session = None;
+    s.expect = Outcome::Safe;
+    let r = run(&s);
+    check(
+        &r,
+        &[
+            "2506 A retries its unlock",
+            "2509 nothing to delete: the key went with the lease",
+        ],
+        &["DUPLICATE"],
+    );
+    let answer = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "nothing to delete: the key went with the lease")
+        .unwrap();
+    assert!(
+        answer
+            .explanation
+            .starts_with("A's own earlier unlock, at 1509 ms, had already deleted"),
+        "{}",
+        answer.explanation
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}

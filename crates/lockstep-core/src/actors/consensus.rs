@@ -28,7 +28,12 @@ pub struct ConsensusNode {
 /// A lease: the lock key lives as long as it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Lease {
+    /// Who locked under it last: the holder its key names.
     pub owner: NodeId,
+    /// The worker whose session the lease is (etcd's `concurrency.Session`).
+    pub session: NodeId,
+    /// Another worker locks with the same session: an unlock deletes the key, not the lease.
+    pub shared: bool,
     pub ttl_ms: u64,
     /// Expiry on the current leader's clock.
     pub expires_local: i64,
@@ -79,6 +84,8 @@ pub struct Cluster {
     /// The node whose log holds the entries in `pending` after it stopped leading: appended
     /// but never committed. They commit if it wins an election, and vanish if another node does.
     pub log_ahead: Option<usize>,
+    /// Workers whose session another worker also locks with (`session = "..."`).
+    pub shared_sessions: BTreeSet<NodeId>,
 }
 
 /// A queued client waiting for its predecessor's key to go.
@@ -140,6 +147,7 @@ impl Cluster {
             min_ttl_ms: 0,
             watchers: BTreeMap::new(),
             log_ahead: None,
+            shared_sessions: BTreeSet::new(),
         }
     }
 
@@ -199,9 +207,23 @@ impl Cluster {
     pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut ConsensusCtx<'_>) {
         let is_leader = self.leads(cx.me);
         match payload {
-            Payload::LockReq { req, ttl_ms } if is_leader => {
-                let lease = self.next_lease;
-                self.next_lease += 1;
+            Payload::LockReq {
+                req,
+                ttl_ms,
+                session,
+            } if is_leader => {
+                // A Mutex of an existing session locks under that session's lease, so its key
+                // has the same name (prefix + lease ID) as the session's earlier locks.
+                let reused = session.and_then(|s| {
+                    self.leases
+                        .iter()
+                        .find(|(id, l)| l.session == s && !self.revoking.contains(id))
+                        .map(|(id, _)| *id)
+                });
+                let lease = reused.unwrap_or_else(|| {
+                    self.next_lease += 1;
+                    self.next_lease - 1
+                });
                 let asked = ttl_ms;
                 // etcd's lease TTLs are whole seconds (LeaseGrantRequest.TTL is an int64 of
                 // seconds): a TTL with a fraction of a second is read as the next whole second.
@@ -349,6 +371,10 @@ impl Cluster {
         // etcd's Delete of a missing key deletes nothing and creates no revision (mvcc): a late
         // unlock of a lease that was already revoked changes nothing.
         let changes = match p.entry {
+            // A shared session's lease outlives its keys: only an existing key makes a change.
+            Entry::Unlock { lease } if self.leases.get(&lease).is_some_and(|l| l.shared) => {
+                self.keys.values().any(|l| *l == lease)
+            }
             Entry::Unlock { lease } | Entry::Revoke { lease } => self.leases.contains_key(&lease),
             Entry::Lock { .. } => true,
         };
@@ -363,10 +389,13 @@ impl Cluster {
                 ttl_ms,
             } => {
                 let expires_local = cx.now_local + ttl_ms as i64;
+                let session = self.leases.get(&lease).map_or(owner, |l| l.session);
                 self.leases.insert(
                     lease,
                     Lease {
                         owner,
+                        session,
+                        shared: self.shared_sessions.contains(&session),
                         ttl_ms,
                         expires_local,
                     },
@@ -402,7 +431,16 @@ impl Cluster {
                 let expired = matches!(p.entry, Entry::Revoke { .. });
                 self.revoking.remove(&lease);
                 let was_owner = self.keys.values().next() == Some(&lease);
-                let holder = self.leases.remove(&lease).map(|l| cx.name(l.owner));
+                let keep_lease = !expired && self.leases.get(&lease).is_some_and(|l| l.shared);
+                let holder = if keep_lease {
+                    // The session lives on for its other Mutex: only the key goes.
+                    self.leases
+                        .get(&lease)
+                        .filter(|_| self.keys.values().any(|l| *l == lease))
+                        .map(|l| cx.name(l.owner))
+                } else {
+                    self.leases.remove(&lease).map(|l| cx.name(l.owner))
+                };
                 let gone: Vec<u64> = self
                     .keys
                     .iter()
@@ -428,6 +466,7 @@ impl Cluster {
                         Payload::UnlockReply {
                             req,
                             deleted: holder.is_some(),
+                            lease_alive: keep_lease,
                         },
                         free_tag,
                     ),

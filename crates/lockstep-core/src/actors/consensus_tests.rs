@@ -44,6 +44,7 @@ fn lock(c: &mut Cluster, worker: NodeId, now: i64) -> Vec<Payload> {
         Payload::LockReq {
             req: 9,
             ttl_ms: 5000,
+            session: None,
         },
     ));
     let Payload::Append { term, proposal, .. } = appends[0].clone() else {
@@ -63,6 +64,7 @@ fn a_lock_commits_with_a_majority_and_its_revision_is_the_token() {
         Payload::LockReq {
             req: 9,
             ttl_ms: 5000,
+            session: None,
         },
     ));
     assert_eq!(appends.len(), 2, "appended to both followers");
@@ -110,7 +112,8 @@ fn a_second_holder_waits_and_is_granted_when_the_first_unlocks() {
         vec![
             Payload::UnlockReply {
                 req: 4,
-                deleted: true
+                deleted: true,
+                lease_alive: false
             },
             Payload::LockGranted { lease: 2, rev: 34 }
         ]
@@ -179,6 +182,7 @@ fn an_old_term_cannot_commit() {
         Payload::LockReq {
             req: 1,
             ttl_ms: 5000,
+            session: None,
         },
     ));
     let Payload::Append { proposal, .. } = appends[0].clone() else {
@@ -280,6 +284,7 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
         Payload::LockReq {
             req: 7,
             ttl_ms: 5000,
+            session: None,
         },
         &mut ConsensusCtx {
             me: 1,

@@ -327,6 +327,13 @@ pub struct WorkerConfig {
     pub amount_cents: Option<u64>,
     /// consensus: what to do when a keepalive goes unanswered (default: carry on).
     pub on_suspended: Option<OnSuspended>,
+    /// consensus: lock with the named worker's etcd session (the same lease, so the same key
+    /// name), as two Mutexes made from one `concurrency.Session` do.
+    pub session: Option<String>,
+    /// consensus: when an unlock gets no answer, send it once more (by key name, as
+    /// `Mutex.Unlock` deletes), the retry of etcd issue #22082.
+    #[serde(default)]
+    pub retry_unlock: bool,
 }
 
 /// The kinds of fault.

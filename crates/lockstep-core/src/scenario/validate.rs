@@ -400,6 +400,17 @@ fn check_workers(c: &mut Checker, s: &Scenario) -> Check {
                     ))?;
                 }
                 c.range("retry_writes", u64::from(w.retry_writes), 0, 100)?;
+                if w.session.is_some() && kind != LockKind::Consensus {
+                    c.fail_at("session", "sharing a session is modelled for kind = \"consensus\" (etcd's concurrency.Session)")?;
+                }
+                if let Some(other) = &w.session
+                    && (other == &w.name || !s.workers.iter().any(|o| &o.name == other))
+                {
+                    c.fail_at("session", format!("\"{other}\" is not another worker of this scenario"))?;
+                }
+                if w.retry_unlock && kind != LockKind::Consensus {
+                    c.fail_at("retry_unlock", "retrying an unlock is modelled for kind = \"consensus\" (etcd's Mutex.Unlock)")?;
+                }
                 if w.on_suspended.is_some() && kind != LockKind::Consensus {
                     c.fail_at("on_suspended", "a session is suspended only when a consensus keepalive goes unanswered: it needs kind = \"consensus\"")?;
                 }

@@ -169,6 +169,22 @@ impl Sim {
                 };
                 explanation.replace("it expired, and perhaps someone else took it", &cause)
             }
+            // The key went with the holder's own earlier unlock (its answer lost), not with a
+            // revocation.
+            Payload::UnlockReply {
+                deleted: false,
+                lease_alive: false,
+                ..
+            } => {
+                let holder = self.name(to);
+                match self.last_freed(from, holder) {
+                    Some(f) if f.reason == FreeReason::Released => format!(
+                        "{holder}'s own earlier unlock, at {} ms, had already deleted its key and lease; only its answer was lost. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc).",
+                        f.time_ms
+                    ),
+                    _ => explanation,
+                }
+            }
             _ => explanation,
         }
     }

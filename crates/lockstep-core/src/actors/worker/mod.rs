@@ -5,6 +5,7 @@ mod endpoint;
 mod lease;
 mod redlock;
 mod session;
+mod timeouts;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
@@ -133,6 +134,10 @@ pub struct Worker {
     pub redlock_tries: u32,
     /// Consensus: a keepalive went unanswered and none has been answered since.
     pub suspended: bool,
+    /// Consensus: the worker whose etcd session (lease, key name) this one locks with.
+    pub session_of: Option<crate::topology::NodeId>,
+    /// Consensus: the unlock has been sent a second time (`retry_unlock`).
+    pub unlock_retried: bool,
     /// Consensus: the node (0-based) this client sends its requests to. It changes only when a
     /// node points to the leader or a request goes unanswered, never by magic.
     pub endpoint: u32,
@@ -173,6 +178,8 @@ impl Worker {
             redlock_tries: 0,
             suspended: false,
             endpoint: 0,
+            session_of: None,
+            unlock_retried: false,
         }
     }
 
@@ -285,7 +292,17 @@ impl Worker {
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
                 let to = self.endpoint_dest();
-                self.request(cx, to, |req| Payload::LockReq { req, ttl_ms }, timeout);
+                let session = self.session_of;
+                self.request(
+                    cx,
+                    to,
+                    |req| Payload::LockReq {
+                        req,
+                        ttl_ms,
+                        session,
+                    },
+                    timeout,
+                );
             }
             LockKind::None => {}
         }
@@ -372,65 +389,6 @@ impl Worker {
         let token = self.db_token();
         let timeout = self.cfg.request_timeout_ms;
         self.request(cx, Dest::Db, |req| Payload::Read { req, token }, timeout);
-    }
-
-    fn timed_out(&mut self, cx: &mut WorkerCtx<'_>) {
-        self.awaiting = None;
-        let name = cx.name;
-        match self.phase {
-            Phase::Acquiring if cx.lock.kind == LockKind::Redlock && cx.lock.parallel => {
-                self.redlock_round_timed_out(cx);
-            }
-            Phase::Acquiring if cx.lock.kind == LockKind::Redlock => {
-                self.redlock.timeouts += 1;
-                cx.fx.note(
-                    format!("redis-{} timed out", self.redlock.next + 1),
-                    format!("No answer within the per-instance timeout of {} ms; Redlock moves on to the next instance rather than wait.", cx.lock.instance_timeout_ms),
-                );
-                self.redlock.next += 1;
-                self.redlock_next(cx);
-            }
-            Phase::Acquiring => {
-                self.last_failure_unreachable = true;
-                let next = self.next_endpoint(cx);
-                cx.fx.note(
-                    "no answer from the lock service",
-                    format!("{name} got no answer within {} ms. It cannot tell whether the request was lost, the service is down, or the answer is late.{next}", self.cfg.request_timeout_ms),
-                );
-                let retry = self.cfg.retry_ms;
-                self.retry_after(cx, retry);
-            }
-            Phase::Writing if self.write_retries < self.cfg.retry_writes => {
-                self.write_retries += 1;
-                let keys = if self.cfg.idempotency_keys {
-                    "The payouts carry idempotency keys, so if the first write was applied the database will recognise them."
-                } else {
-                    "The payouts carry no idempotency keys: if the first write was applied, this one pays again."
-                };
-                cx.fx.note(
-                    format!(
-                        "no answer to the write: retry {} of {}",
-                        self.write_retries, self.cfg.retry_writes
-                    ),
-                    format!("{name}'s write got no answer within {} ms. It cannot know whether the database applied it, so it sends the same write again. {keys}", self.cfg.request_timeout_ms),
-                );
-                self.write(cx);
-            }
-            Phase::Checking | Phase::Writing => {
-                let what = if self.phase == Phase::Checking {
-                    "read"
-                } else {
-                    "write"
-                };
-                cx.fx.note(
-                    format!("no answer to the {what}"),
-                    format!("{name}'s {what} got no answer within {} ms; it cannot know whether the database applied it, so it stops and releases.", self.cfg.request_timeout_ms),
-                );
-                self.release(cx);
-            }
-            Phase::Releasing => self.finish(cx, "done"),
-            _ => {}
-        }
     }
 
     pub fn on_message(&mut self, payload: Payload, cx: &mut WorkerCtx<'_>) {

@@ -23,6 +23,8 @@ fn config() -> WorkerConfig {
         retry_writes: 0,
         amount_cents: None,
         on_suspended: None,
+        session: None,
+        retry_unlock: false,
     }
 }
 
