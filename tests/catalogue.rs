@@ -5,7 +5,7 @@ use lockstep_core::scenario::Outcome;
 use lockstep_tests::{builtin, labels, run_builtin};
 
 /// DESIGN §5's 19 scenarios and those added for issue 9.
-const CATALOGUE_SIZE: usize = 38;
+const CATALOGUE_SIZE: usize = 40;
 
 #[test]
 fn every_builtin_reaches_its_expected_outcome() {
@@ -259,8 +259,10 @@ const GOLDEN: &[Golden] = &[
         0,
         false,
         &[
+            "lease 2 (B) expired",
+            "revision 33 deleted; your key is gone too",
             "B's session expired while waiting",
-            "B holds the lock (token 36)",
+            "B holds the lock (token 37)",
             "applied 3",
         ],
     ),
@@ -328,6 +330,37 @@ const GOLDEN: &[Golden] = &[
             "leader of term 2, revision 32",
             "B holds the lock (token 33)",
             "A refuses: no lock, no payouts (fail-closed)",
+        ],
+    ),
+    (
+        "consensus-uncommitted-entry-commits",
+        0,
+        0,
+        0,
+        false,
+        &[
+            "node-1 steps down: no quorum",
+            "A refuses: no lock, no payouts (fail-closed)",
+            "1 uncommitted entry sent again in term 2",
+            "locked, revision=33",
+            "A ignores a late answer",
+            "lease 1 (A) expired",
+            "B holds the lock (token 34)",
+            "applied 3",
+        ],
+    ),
+    (
+        "consensus-retried-stale-unlock",
+        3,
+        0,
+        0,
+        true,
+        &[
+            "dropped: unlocked",
+            "A2 holds the lock (token 35)",
+            "A retries its unlock",
+            "B holds the lock (token 36)",
+            "nothing to delete: no such key",
         ],
     ),
     (

@@ -272,8 +272,11 @@ fn the_same_schedules_break_runs_without_fencing() {
         }
     }
     eprintln!("{doubles} of {cases} unfenced runs paid twice");
+    // At least 1 in 25 (12 of 300; 14 today). Consensus sessions keep their leases alive with
+    // keepalives every TTL/3, as etcd's do, so fewer random schedules break them than when a
+    // consensus worker could run without keepalives (that bar was 1 in 20).
     assert!(
-        doubles * 20 >= cases,
+        doubles * 25 >= cases,
         "only {doubles} of {cases} unfenced runs paid twice"
     );
 }

@@ -75,39 +75,57 @@ fn a_clock_jump_on_a_consensus_leader_expires_no_lease() {
 }
 
 /// 2. A waiter counts its lease from when it sent its lock request (or its last answered
-///    keepalive), not from the grant: granted at 4010 after asking at 100 with a 5000 ms lease,
-///    its check at 5212 finds the lease gone and it does not write.
+///    keepalive), not from the grant. B, cut off from the cluster from 200 to 4000 ms, asked at
+///    100 with a 5000 ms lease; granted at 4010, it counts its lease as good until 5100 (not
+///    9010), its session is lost at 5100, and its next keepalive finds the lease gone.
 #[test]
 fn a_consensus_waiter_counts_its_lease_from_its_request_not_from_the_grant() {
     let r = run_body(&format!(
-        "{CONSENSUS_AB}[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 1200\ncheck_lease_before_write = true\n[[faults]]\nkind = \"drop\"\nmatch = \"write\"\nfrom = \"A\"\n"
+        "{CONSENSUS_AB}[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 1200\ncheck_lease_before_write = true\n[[faults]]\nkind = \"drop\"\nmatch = \"write\"\nfrom = \"A\"\n[[faults]]\nat_ms = 200\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\", \"node-3\"]]\n[[faults]]\nat_ms = 4000\nkind = \"heal\"\n"
     ));
     check(
         &r,
         &[
             "4010 B holds the lock (token 34)",
+            "4436 B's session is suspended",
+            "5100 B's session is lost",
             "5103 lease 2 (B) expired",
-            "5212 lease check: expired 112 ms ago, abandon",
+            "5105 lease not found",
+            "5106 B has lost the lock",
         ],
-        &["ms left, write"],
+        &["ms left, write", "write 3 payouts token"],
+    );
+    let holds = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "B holds the lock (token 34)")
+        .unwrap();
+    assert!(
+        holds.explanation.contains("good until 5100 ms"),
+        "{}",
+        holds.explanation
     );
     assert_eq!(r.verdict.outcome, Outcome::NotProcessed);
 }
 
 /// 2b. A waiter whose own lease ran out while it waited is told (ErrSessionExpired) and asks
-///     again with a new session, instead of giving up on a free lock.
+///     again with a new session, instead of giving up on a free lock. It learns it when its
+///     predecessor's key goes (etcd's Mutex reads its own key then), not on its own clock.
 #[test]
 fn a_waiter_whose_session_expired_is_told_and_asks_again() {
     let r = run_body(
-        "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 6000\nrenew_every_ms = 1000\n[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\n",
+        "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 6000\nrenew_every_ms = 1000\n[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\n[[faults]]\nat_ms = 200\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\", \"node-3\"]]\n[[faults]]\nat_ms = 5500\nkind = \"heal\"\n",
     );
     check(
         &r,
         &[
-            "5100 B's session expired while waiting",
-            "5200 lock lock:batch-42 (lease 5000 ms)",
-            "6011 locked, revision=36",
-            "6014 B: already paid, nothing to do",
+            "5103 lease 2 (B) expired",
+            "6011 revision 33 deleted; your key is gone too",
+            "6012 B's session expired while waiting",
+            "6112 lock lock:batch-42 (lease 5000 ms)",
+            "6114 not the leader: ask node-1",
+            "6120 B: already paid, nothing to do",
         ],
         &["gives up"],
     );
@@ -183,10 +201,10 @@ fn a_restarted_consensus_leader_is_a_follower_and_leases_still_expire() {
         &[
             "350 node-1 restarts",
             "350 node-1 is a follower",
-            "603 leader of term 2, revision 34",
-            "2903 lease 1 (A) expired",
-            "2906 B holds the lock (token 35)",
-            "3409 applied 3",
+            "605 leader of term 2, revision 34",
+            "2905 lease 1 (A) expired",
+            "2908 B holds the lock (token 34)",
+            "3411 applied 3",
         ],
         &["gives up"],
     );

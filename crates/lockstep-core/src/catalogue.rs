@@ -41,6 +41,8 @@ catalogue![
     "consensus-lock-delay",
     "consensus-min-lease-ttl",
     "consensus-isolated-leader",
+    "consensus-uncommitted-entry-commits",
+    "consensus-retried-stale-unlock",
     "consensus-quorum-loss-fail-closed",
     "consensus-quorum-loss-fail-open",
     "migration-wrong-order",

@@ -95,6 +95,8 @@ pub enum Payload {
     LockReq {
         req: u64,
         ttl_ms: u64,
+        /// Lock with this worker's session (its lease, hence its key name), if it has one.
+        session: Option<u16>,
     },
     LockReply {
         req: u64,
@@ -124,6 +126,28 @@ pub enum Payload {
         req: u64,
         /// False when the lease, and its key with it, was already gone.
         deleted: bool,
+        /// The lease is still alive (a shared session): the key went some other way.
+        lease_alive: bool,
+    },
+    /// A consensus node that does not lead answers a client request with the leader it hears
+    /// from (0-based node index), or with none when it hears from no leader.
+    NotLeader {
+        req: u64,
+        leader: Option<u32>,
+    },
+    /// A waiter's predecessor key (revision `rev`) was deleted, and its own key is gone too: its
+    /// lease was revoked while it waited (etcd's Mutex then returns ErrSessionExpired).
+    SessionGone {
+        lease: u64,
+        rev: u64,
+    },
+    /// Raft's pre-vote (etcd's PreVote): would you vote for me in `term`? Asking changes no term.
+    PreVote {
+        term: u64,
+    },
+    PreVoteReply {
+        term: u64,
+        granted: bool,
     },
     Append {
         term: u64,
@@ -218,9 +242,30 @@ impl Payload {
             Payload::KeepAliveReply { ok: false, .. } => "lease not found".into(),
             Payload::Unlock { .. } => format!("unlock {key}"),
             Payload::UnlockReply { deleted: true, .. } => "unlocked".into(),
+            Payload::UnlockReply {
+                deleted: false,
+                lease_alive: true,
+                ..
+            } => "nothing to delete: no such key".into(),
             Payload::UnlockReply { deleted: false, .. } => {
                 "nothing to delete: the key went with the lease".into()
             }
+            Payload::NotLeader {
+                leader: Some(l), ..
+            } => format!("not the leader: ask node-{}", l + 1),
+            Payload::NotLeader { leader: None, .. } => "not the leader: no leader known".into(),
+            Payload::SessionGone { rev, .. } => {
+                format!("revision {rev} deleted; your key is gone too")
+            }
+            Payload::PreVote { term } => format!("pre-vote for term {term}?"),
+            Payload::PreVoteReply {
+                granted: true,
+                term,
+            } => format!("pre-vote granted, term {term}"),
+            Payload::PreVoteReply {
+                granted: false,
+                term,
+            } => format!("pre-vote refused, term {term}"),
             Payload::Append { entry, .. } => match entry {
                 Entry::Lock { lease, .. } => format!("append: put {key} lease {lease}"),
                 Entry::Unlock { lease } => format!("append: delete {key} lease {lease}"),
@@ -301,7 +346,7 @@ impl Payload {
                 "Replication is asynchronous: {from} ships its recent writes to {to} after the fact, so a crash before this arrives loses them."
             ),
             Payload::LockReq { ttl_ms, .. } => format!(
-                "{from} asks the leader {to} for the lock: grant a {ttl_ms} ms lease and create a key under it. The key's create revision will be the fencing token."
+                "{from} asks {to} for the lock: grant a {ttl_ms} ms lease and create a key under it, which only the leader can do. The key's create revision will be the fencing token."
             ),
             Payload::LockReply { rev, owner_now: true, .. } => format!(
                 "The key was committed by a majority at revision {rev}, and it is the lowest key under the lock's prefix, so {to} owns the lock; revision {rev} is its fencing token."
@@ -315,7 +360,23 @@ impl Payload {
             Payload::KeepAliveReply { ok: false, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
             Payload::Unlock { .. } => format!("{from} deletes its key, through the log like every change; if its key was the lowest, the next waiter's key becomes the lowest."),
             Payload::UnlockReply { deleted: true, .. } => format!("The deletion is committed; {to} no longer holds the lock."),
+            Payload::UnlockReply { deleted: false, lease_alive: true, .. } => format!("{to}'s session is alive, but there is no key under its name any more: another delete of the same name (the same session) removed it. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc); {to} had not held the lock since that delete, whatever it believed."),
             Payload::UnlockReply { deleted: false, .. } => format!("{to}'s lease had already been revoked, and its key was deleted with it: a Delete of a missing key deletes nothing and creates no new revision (etcd mvcc). {to} had not held the lock since the revocation."),
+            Payload::NotLeader { leader: Some(l), .. } => format!(
+                "{from} is not the leader, so it cannot serve {to}'s request; it answers with the leader it hears from, node-{n}, and {to} sends the request again there. A client learns who leads only by asking a node: a Raft follower's leader hint (an etcd follower forwards the request to its leader instead, which costs the same extra hop).",
+                n = l + 1
+            ),
+            Payload::NotLeader { leader: None, .. } => format!(
+                "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it can neither serve {to}'s request nor say who leads (etcd answers \"etcdserver: no leader\"). {to} tries its next endpoint; across a partition it cannot learn who leads on the other side."
+            ),
+            Payload::SessionGone { rev, .. } => format!(
+                "{to} was waiting for the key at revision {rev} to be deleted. It is, but {to}'s own key went earlier, with {to}'s lease, revoked because no keepalive of {to}'s reached the leader within its TTL. etcd's Mutex reads its own key when its predecessor goes, finds nothing and returns ErrSessionExpired (client/v3/concurrency/mutex.go): that is when {to} learns it, not before."
+            ),
+            Payload::PreVote { term } => format!(
+                "{from} has heard from no leader for its election timeout. Before it raises its term it asks whether the others would vote for it in term {term} (Raft's pre-vote, on by default in etcd since 3.5): asking changes nobody's term, so a node cut off from the majority cannot disrupt the cluster with ever higher terms."
+            ),
+            Payload::PreVoteReply { granted: true, .. } => format!("{from} hears from no leader either, so it would vote for {to}; no term changes yet."),
+            Payload::PreVoteReply { granted: false, .. } => format!("{from} still hears from a leader, or is in a later term, so it would not vote for {to}."),
             Payload::Append { .. } => format!(
                 "The leader {from} replicates the change to {to}; it commits once a majority of nodes has it in their logs."
             ),
@@ -364,6 +425,7 @@ impl Payload {
             | Payload::KeepAliveReply { req, .. }
             | Payload::Unlock { req, .. }
             | Payload::UnlockReply { req, .. }
+            | Payload::NotLeader { req, .. }
             | Payload::Read { req, .. }
             | Payload::ReadReply { req, .. }
             | Payload::Write { req, .. }

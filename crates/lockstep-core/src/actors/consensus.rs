@@ -7,6 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rand_chacha::ChaCha8Rng;
+use rand_core::Rng;
+
 use super::{Dest, Effects, Timer};
 use crate::message::{Entry, Payload};
 use crate::topology::NodeId;
@@ -18,12 +21,19 @@ pub struct ConsensusNode {
     pub term: u64,
     /// The term this node is campaigning in, and the votes it has.
     pub campaign: Option<(u64, u32)>,
+    /// The term this node asks pre-votes for (its own term is unchanged), and the grants it has.
+    pub pre_campaign: Option<(u64, u32)>,
 }
 
 /// A lease: the lock key lives as long as it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Lease {
+    /// Who locked under it last: the holder its key names.
     pub owner: NodeId,
+    /// The worker whose session the lease is (etcd's `concurrency.Session`).
+    pub session: NodeId,
+    /// Another worker locks with the same session: an unlock deletes the key, not the lease.
+    pub shared: bool,
     pub ttl_ms: u64,
     /// Expiry on the current leader's clock.
     pub expires_local: i64,
@@ -68,6 +78,23 @@ pub struct Cluster {
     pub holder_lease: Option<u64>,
     /// The shortest lease TTL granted: a request below it is raised to it (etcd: about 2 s).
     pub min_ttl_ms: u64,
+    /// Waiters by the revision of the key each watches (its predecessor), as etcd's Mutex
+    /// waits for the deletion of the last key created before its own.
+    pub watchers: BTreeMap<u64, Watcher>,
+    /// The node whose log holds the entries in `pending` after it stopped leading: appended
+    /// but never committed. They commit if it wins an election, and vanish if another node does.
+    pub log_ahead: Option<usize>,
+    /// Workers whose session another worker also locks with (`session = "..."`).
+    pub shared_sessions: BTreeSet<NodeId>,
+}
+
+/// A queued client waiting for its predecessor's key to go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Watcher {
+    pub owner: NodeId,
+    pub lease: u64,
+    /// The create revision of the waiter's own key.
+    pub rev: u64,
 }
 
 /// What a consensus node sees while it reacts.
@@ -78,6 +105,10 @@ pub struct ConsensusCtx<'a> {
     pub now_local: i64,
     pub key: &'a str,
     pub names: &'a [String],
+    /// Whether this node hears from a working leader (its heartbeats get through).
+    pub leader_ok: bool,
+    /// The run's random source: election timeouts are drawn afresh each round.
+    pub rng: &'a mut ChaCha8Rng,
     pub fx: &'a mut Effects,
 }
 
@@ -114,6 +145,9 @@ impl Cluster {
             lock_delay_until: None,
             holder_lease: None,
             min_ttl_ms: 0,
+            watchers: BTreeMap::new(),
+            log_ahead: None,
+            shared_sessions: BTreeSet::new(),
         }
     }
 
@@ -173,15 +207,46 @@ impl Cluster {
     pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut ConsensusCtx<'_>) {
         let is_leader = self.leads(cx.me);
         match payload {
-            Payload::LockReq { req, ttl_ms } if is_leader => {
-                let lease = self.next_lease;
-                self.next_lease += 1;
+            Payload::LockReq {
+                req,
+                ttl_ms,
+                session,
+            } if is_leader => {
+                // A Mutex of an existing session locks under that session's lease, so its key
+                // has the same name (prefix + lease ID) as the session's earlier locks.
+                let reused = session.and_then(|s| {
+                    self.leases
+                        .iter()
+                        .find(|(id, l)| l.session == s && !self.revoking.contains(id))
+                        .map(|(id, _)| *id)
+                });
+                let lease = reused.unwrap_or_else(|| {
+                    self.next_lease += 1;
+                    self.next_lease - 1
+                });
                 let asked = ttl_ms;
-                let ttl_ms = ttl_ms.max(self.min_ttl_ms);
+                // etcd's lease TTLs are whole seconds (LeaseGrantRequest.TTL is an int64 of
+                // seconds): a TTL with a fraction of a second is read as the next whole second.
+                let whole = asked.div_ceil(1000) * 1000;
+                let ttl_ms = whole.max(self.min_ttl_ms);
                 if ttl_ms > asked {
+                    let seconds = if whole > asked {
+                        format!(
+                            " etcd counts lease TTLs in whole seconds (LeaseGrantRequest.TTL), so {asked} ms can only be asked for as {whole} ms."
+                        )
+                    } else {
+                        String::new()
+                    };
+                    let minimum = if ttl_ms > whole {
+                        format!(
+                            " That is below the service's minimum lease TTL, so it is granted {ttl_ms} ms (etcd raises a TTL below its minimum, about 2 s by default, and says so in the grant's answer)."
+                        )
+                    } else {
+                        String::new()
+                    };
                     cx.fx.state(
                         format!("lease TTL raised to {ttl_ms} ms"),
-                        format!("{} asked for a {asked} ms lease, below the service's minimum, so it is granted {ttl_ms} ms (etcd raises a TTL below its minimum lease TTL, about 2 s by default, and says so in the grant's answer).", cx.name(from)),
+                        format!("{} asked for a {asked} ms lease.{seconds}{minimum} The client counts with the TTL granted.", cx.name(from)),
                         None,
                     );
                 }
@@ -199,13 +264,16 @@ impl Cluster {
                 self.propose(Entry::Unlock { lease }, Some((from, req)), cx);
             }
             Payload::KeepAlive { req, lease } if is_leader => {
+                // etcd's lessor refuses to renew a lease that has expired, even while its
+                // revocation is still going through the log (ErrLeaseNotFound).
+                let alive = !self.revoking.contains(&lease);
                 let ok = match self.leases.get_mut(&lease) {
-                    Some(l) => {
+                    Some(l) if alive && l.expires_local > cx.now_local => {
                         l.expires_local = cx.now_local + l.ttl_ms as i64;
                         cx.fx.at(l.expires_local, Timer::LeaseCheck);
                         true
                     }
-                    None => false,
+                    _ => false,
                 };
                 cx.fx.send_tagged(
                     Dest::Node(from),
@@ -213,11 +281,32 @@ impl Cluster {
                     ok.then_some(Tag::Renewed),
                 );
             }
+            Payload::LockReq { req, .. }
+            | Payload::Unlock { req, .. }
+            | Payload::KeepAlive { req, .. } => {
+                // Not the leader: point the client to the leader this node hears from, if any.
+                let leader = cx.leader_ok.then_some(self.leader as u32);
+                cx.fx
+                    .send(Dest::Node(from), Payload::NotLeader { req, leader });
+            }
+            Payload::PreVote { term } => {
+                let mine = self.nodes[cx.me].term;
+                // Raft's pre-vote: grant only a later term, and only if no leader is heard from.
+                let granted = term > mine
+                    && !cx.leader_ok
+                    && !self.leads(cx.me)
+                    && self.log_ahead != Some(cx.me);
+                let term = if granted { term } else { term.max(mine) };
+                cx.fx
+                    .send(Dest::Node(from), Payload::PreVoteReply { term, granted });
+            }
+            Payload::PreVoteReply { term, granted } => self.pre_vote_reply(term, granted, cx),
             Payload::Append { term, proposal, .. } => {
                 let me = &mut self.nodes[cx.me];
                 if term >= me.term {
                     me.term = term;
                     me.campaign = None;
+                    me.pre_campaign = None;
                     cx.fx
                         .send(Dest::Node(from), Payload::AppendAck { term, proposal });
                 }
@@ -232,11 +321,25 @@ impl Cluster {
                 }
             }
             Payload::RequestVote { term } => {
+                let was_leading = self.leads(cx.me);
+                // Raft's election restriction: a node whose log holds entries the candidate's
+                // lacks does not vote for it.
+                let log_ahead = self.log_ahead == Some(cx.me);
                 let me = &mut self.nodes[cx.me];
-                let granted = term > me.term;
-                if granted {
+                let granted = term > me.term && !log_ahead;
+                if term > me.term {
                     me.term = term;
                     me.campaign = None;
+                    me.pre_campaign = None;
+                }
+                if granted && was_leading {
+                    // A node that sees a higher term is no longer leader of its own (Raft §5.1).
+                    self.step_down();
+                    cx.fx.state(
+                        format!("steps down: term {term} seen"),
+                        format!("A candidate asks for votes in term {term}, later than this leader's term {}: a Raft node that sees a higher term steps down to follower.", self.term),
+                        None,
+                    );
                 }
                 cx.fx
                     .send(Dest::Node(from), Payload::Vote { term, granted });
@@ -268,8 +371,12 @@ impl Cluster {
         // etcd's Delete of a missing key deletes nothing and creates no revision (mvcc): a late
         // unlock of a lease that was already revoked changes nothing.
         let changes = match p.entry {
-            Entry::Unlock { lease } => self.leases.contains_key(&lease),
-            _ => true,
+            // A shared session's lease outlives its keys: only an existing key makes a change.
+            Entry::Unlock { lease } if self.leases.get(&lease).is_some_and(|l| l.shared) => {
+                self.keys.values().any(|l| *l == lease)
+            }
+            Entry::Unlock { lease } | Entry::Revoke { lease } => self.leases.contains_key(&lease),
+            Entry::Lock { .. } => true,
         };
         if changes {
             self.revision += 1;
@@ -282,10 +389,13 @@ impl Cluster {
                 ttl_ms,
             } => {
                 let expires_local = cx.now_local + ttl_ms as i64;
+                let session = self.leases.get(&lease).map_or(owner, |l| l.session);
                 self.leases.insert(
                     lease,
                     Lease {
                         owner,
+                        session,
+                        shared: self.shared_sessions.contains(&session),
                         ttl_ms,
                         expires_local,
                     },
@@ -296,6 +406,8 @@ impl Cluster {
                     self.keys.keys().next() == Some(&rev) && !self.delaying(cx.now_local);
                 if owner_now {
                     self.holder_lease = Some(lease);
+                } else if let Some(&pred) = self.keys.range(..rev).next_back().map(|(r, _)| r) {
+                    self.watchers.insert(pred, Watcher { owner, lease, rev });
                 }
                 if let Some((client, req)) = p.client {
                     let tag = owner_now.then(|| Tag::ServiceGrants {
@@ -319,8 +431,26 @@ impl Cluster {
                 let expired = matches!(p.entry, Entry::Revoke { .. });
                 self.revoking.remove(&lease);
                 let was_owner = self.keys.values().next() == Some(&lease);
-                let holder = self.leases.remove(&lease).map(|l| cx.name(l.owner));
+                let keep_lease = !expired && self.leases.get(&lease).is_some_and(|l| l.shared);
+                let holder = if keep_lease {
+                    // The session lives on for its other Mutex: only the key goes.
+                    self.leases
+                        .get(&lease)
+                        .filter(|_| self.keys.values().any(|l| *l == lease))
+                        .map(|l| cx.name(l.owner))
+                } else {
+                    self.leases.remove(&lease).map(|l| cx.name(l.owner))
+                };
+                let gone: Vec<u64> = self
+                    .keys
+                    .iter()
+                    .filter(|(_, l)| **l == lease)
+                    .map(|(r, _)| *r)
+                    .collect();
                 self.keys.retain(|_, l| *l != lease);
+                for rev in gone {
+                    self.wake_watcher(rev, cx);
+                }
                 let reason = if expired {
                     FreeReason::Expired
                 } else {
@@ -336,6 +466,7 @@ impl Cluster {
                         Payload::UnlockReply {
                             req,
                             deleted: holder.is_some(),
+                            lease_alive: keep_lease,
                         },
                         free_tag,
                     ),
@@ -373,6 +504,26 @@ impl Cluster {
     /// vanish). Its revocation, once committed, grants the key after it.
     fn delaying(&self, now_local: i64) -> bool {
         self.lock_delay_until.is_some_and(|until| now_local < until)
+    }
+
+    /// The key at `rev` was deleted: its watcher waits on for the next older key, is granted the
+    /// lock by [`Self::grant_next`] if its key is now the lowest, or, if its own key went with its
+    /// lease, is told so.
+    fn wake_watcher(&mut self, rev: u64, cx: &mut ConsensusCtx<'_>) {
+        let Some(w) = self.watchers.remove(&rev) else {
+            return;
+        };
+        if !self.keys.contains_key(&w.rev) {
+            cx.fx.send(
+                Dest::Node(w.owner),
+                Payload::SessionGone {
+                    lease: w.lease,
+                    rev,
+                },
+            );
+        } else if let Some(&pred) = self.keys.range(..w.rev).next_back().map(|(r, _)| r) {
+            self.watchers.insert(pred, w);
+        }
     }
 
     fn grant_next(&mut self, cx: &mut ConsensusCtx<'_>) {
@@ -438,68 +589,36 @@ impl Cluster {
                 self.grant_next(cx);
             }
             Timer::Election if !leader_ok && !self.leads(cx.me) => {
-                let term = self
-                    .nodes
-                    .iter()
-                    .map(|n| n.term)
-                    .max()
-                    .unwrap_or(1)
-                    .max(self.term)
-                    + 1;
-                self.nodes[cx.me].term = term;
-                self.nodes[cx.me].campaign = Some((term, 1));
+                let term = self.nodes[cx.me].term + 1;
+                self.nodes[cx.me].pre_campaign = Some((term, 1));
                 cx.fx.state(
-                    format!("election for term {term}"),
-                    format!("No word from the leader for the election timeout ({} ms), so this node stands for term {term}.", self.election_timeout_ms),
+                    format!("pre-vote for term {term}"),
+                    format!("No word from a leader for this node's election timeout (drawn afresh from {t}..{t2} ms each round), so it asks whether a majority would elect it in term {term}. Its term stays {mine} until they say yes (etcd's PreVote, on by default since etcd 3.5).", t = self.election_timeout_ms, t2 = 2 * self.election_timeout_ms, mine = term - 1),
                     None,
                 );
                 for j in 0..self.nodes.len() {
                     if j != cx.me {
-                        cx.fx.send(self.node(j), Payload::RequestVote { term });
+                        cx.fx.send(self.node(j), Payload::PreVote { term });
                     }
                 }
                 if self.majority() <= 1 {
-                    self.become_leader(term, cx);
-                } else {
-                    cx.fx.after(self.election_timeout_ms, Timer::Election);
+                    self.campaign(term, cx);
                 }
+                let jitter = cx.rng.next_u64() % self.election_timeout_ms.max(1);
+                cx.fx
+                    .after(self.election_timeout_ms + jitter, Timer::Election);
             }
             _ => {}
         }
     }
 
-    fn become_leader(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
-        self.leader = cx.me;
-        self.leading = true;
-        self.term = term;
-        self.nodes[cx.me].campaign = None;
-        self.pending.clear();
-        self.revoking.clear();
-        let extend = self.election_timeout_ms as i64;
-        for lease in self.leases.values_mut() {
-            lease.expires_local = cx.now_local + extend + lease.ttl_ms as i64;
-        }
-        if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
-            cx.fx.at(first, Timer::LeaseCheck);
-        }
-        let leases = self.leases.len();
-        cx.fx.state(
-            format!("leader of term {term}, revision {}", self.revision),
-            format!(
-                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. Like etcd's lessor, it refreshes all {leases} lease(s) to now + election timeout + TTL, so a lease can outlive what its holder expects.",
-                self.revision
-            ),
-            Some(Tag::Leader { term }),
-        );
-    }
-
-    /// A node stops. A leader's uncommitted proposals die with it, and it leads no more.
+    /// A node stops and leads no more. A leader's uncommitted entries stay in its log on disk
+    /// (see [`Self::step_down`]).
     pub fn crash(&mut self, index: usize) {
         self.nodes[index].campaign = None;
-        if index == self.leader {
-            self.leading = false;
-            self.pending.clear();
-            self.revoking.clear();
+        self.nodes[index].pre_campaign = None;
+        if index == self.leader && self.leading {
+            self.step_down();
         }
     }
 
@@ -507,11 +626,15 @@ impl Cluster {
     /// follower: it leads again only by winning an election, which also re-arms its lease timers.
     pub fn restart(&mut self, index: usize) {
         self.nodes[index].campaign = None;
+        self.nodes[index].pre_campaign = None;
         if index == self.leader {
             self.leading = false;
         }
     }
 }
+
+#[path = "consensus_election.rs"]
+mod election;
 
 #[cfg(test)]
 #[path = "consensus_tests.rs"]

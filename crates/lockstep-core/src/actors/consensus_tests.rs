@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::actors::Effect;
+use rand_core::SeedableRng;
 
 // Participants: A=0, B=1, node-1=2, node-2=3, node-3=4.
 fn names() -> Vec<String> {
@@ -14,6 +15,7 @@ fn names() -> Vec<String> {
 fn on(c: &mut Cluster, me: usize, now_local: i64, from: NodeId, payload: Payload) -> Vec<Effect> {
     let names = names();
     let mut fx = Effects::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
     c.on_message(
         from,
         payload,
@@ -22,6 +24,8 @@ fn on(c: &mut Cluster, me: usize, now_local: i64, from: NodeId, payload: Payload
             now_local,
             key: "lock:k",
             names: &names,
+            leader_ok: false,
+            rng: &mut rng,
             fx: &mut fx,
         },
     );
@@ -40,6 +44,7 @@ fn lock(c: &mut Cluster, worker: NodeId, now: i64) -> Vec<Payload> {
         Payload::LockReq {
             req: 9,
             ttl_ms: 5000,
+            session: None,
         },
     ));
     let Payload::Append { term, proposal, .. } = appends[0].clone() else {
@@ -59,6 +64,7 @@ fn a_lock_commits_with_a_majority_and_its_revision_is_the_token() {
         Payload::LockReq {
             req: 9,
             ttl_ms: 5000,
+            session: None,
         },
     ));
     assert_eq!(appends.len(), 2, "appended to both followers");
@@ -106,7 +112,8 @@ fn a_second_holder_waits_and_is_granted_when_the_first_unlocks() {
         vec![
             Payload::UnlockReply {
                 req: 4,
-                deleted: true
+                deleted: true,
+                lease_alive: false
             },
             Payload::LockGranted { lease: 2, rev: 34 }
         ]
@@ -121,6 +128,7 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
     c.crash(0);
     let names = names();
     let mut fx = Effects::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
     c.on_timer(
         Timer::Election,
         false,
@@ -129,7 +137,22 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
             now_local: 2000,
             key: "lock:k",
             names: &names,
+            leader_ok: false,
+            rng: &mut rng,
             fx: &mut fx,
+        },
+    );
+    // Pre-vote first: the term stays 1 until a majority says it would vote.
+    assert_eq!(c.nodes[1].pre_campaign, Some((2, 1)));
+    assert_eq!((c.nodes[1].term, c.nodes[1].campaign), (1, None));
+    on(
+        &mut c,
+        1,
+        2001,
+        4,
+        Payload::PreVoteReply {
+            term: 2,
+            granted: true,
         },
     );
     assert_eq!(c.nodes[1].campaign, Some((2, 1)));
@@ -159,6 +182,7 @@ fn an_old_term_cannot_commit() {
         Payload::LockReq {
             req: 1,
             ttl_ms: 5000,
+            session: None,
         },
     ));
     let Payload::Append { proposal, .. } = appends[0].clone() else {
@@ -200,6 +224,97 @@ fn votes_go_only_to_newer_terms() {
         vec![Payload::Vote {
             term: 2,
             granted: false
+        }]
+    );
+}
+
+#[test]
+fn a_leader_that_sees_a_higher_term_steps_down() {
+    let mut c = Cluster::new(3, 2, 1, 300);
+    assert!(c.leads(0));
+    let out = on(&mut c, 0, 10, 4, Payload::RequestVote { term: 5 });
+    assert_eq!(
+        sent(&out),
+        vec![Payload::Vote {
+            term: 5,
+            granted: true
+        }]
+    );
+    assert!(!c.leads(0));
+    assert_eq!(c.nodes[0].term, 5);
+}
+
+#[test]
+fn pre_votes_go_only_to_a_later_term_when_no_leader_is_heard() {
+    let mut c = Cluster::new(3, 2, 1, 300);
+    // node-2 (index 1) is not the leader and, in `on`, hears from no leader.
+    assert_eq!(
+        sent(&on(&mut c, 1, 0, 4, Payload::PreVote { term: 2 })),
+        vec![Payload::PreVoteReply {
+            term: 2,
+            granted: true
+        }]
+    );
+    assert_eq!(c.nodes[1].term, 1, "a pre-vote changes no term");
+    assert_eq!(
+        sent(&on(&mut c, 1, 0, 4, Payload::PreVote { term: 1 })),
+        vec![Payload::PreVoteReply {
+            term: 1,
+            granted: false
+        }]
+    );
+    // The leader itself never grants one.
+    assert_eq!(
+        sent(&on(&mut c, 0, 0, 4, Payload::PreVote { term: 2 })),
+        vec![Payload::PreVoteReply {
+            term: 2,
+            granted: false
+        }]
+    );
+}
+
+#[test]
+fn a_follower_points_a_client_to_the_leader_it_hears_from() {
+    let mut c = Cluster::new(3, 2, 1, 300);
+    let names = names();
+    let mut fx = Effects::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    c.on_message(
+        0,
+        Payload::LockReq {
+            req: 7,
+            ttl_ms: 5000,
+            session: None,
+        },
+        &mut ConsensusCtx {
+            me: 1,
+            now_local: 0,
+            key: "lock:k",
+            names: &names,
+            leader_ok: true,
+            rng: &mut rng,
+            fx: &mut fx,
+        },
+    );
+    assert_eq!(
+        sent(&fx.items),
+        vec![Payload::NotLeader {
+            req: 7,
+            leader: Some(0)
+        }]
+    );
+    // Without a leader to hear from, it can say nothing more.
+    assert_eq!(
+        sent(&on(
+            &mut c,
+            1,
+            0,
+            0,
+            Payload::KeepAlive { req: 8, lease: 1 }
+        )),
+        vec![Payload::NotLeader {
+            req: 8,
+            leader: None
         }]
     );
 }

@@ -48,8 +48,6 @@ pub enum Timer {
     Election,
     /// A consensus leader checks for expired leases.
     LeaseCheck,
-    /// A queued consensus client checks whether its own session (lease) has run out.
-    SessionExpiry,
     /// A consensus leader's lock-delay is over: the lock may be granted again.
     LockDelayOver,
     /// A consensus leader checks that it still reaches a majority (etcd's CheckQuorum).

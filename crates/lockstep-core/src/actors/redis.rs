@@ -42,6 +42,9 @@ pub struct RedisInstance {
     pub last_touch_local: i64,
     /// The key and counter as of the last fsync (`appendfsync everysec`).
     pub fsynced: (Option<LockKey>, u64),
+    /// The last crash took the machine down, not only the process: the kernel's unflushed
+    /// pages are gone, so `everysec` loses up to the last second.
+    pub host_crashed: bool,
 }
 
 /// What an instance sees while it reacts.
@@ -78,6 +81,7 @@ impl RedisInstance {
             clock_step_since_set: 0,
             last_touch_local: 0,
             fsynced: (None, counter),
+            host_crashed: false,
         }
     }
 
@@ -336,8 +340,9 @@ impl RedisInstance {
     }
 
     /// The node process stops at `now_local`: what was not yet shipped to the replica is lost.
-    pub fn crash(&mut self, now_local: i64) {
+    pub fn crash(&mut self, now_local: i64, host: bool) {
         self.touch(now_local);
+        self.host_crashed = host;
         self.backlog.clear();
         self.ship_pending = false;
     }
@@ -345,9 +350,13 @@ impl RedisInstance {
     /// The node comes back with what its persistence kept: nothing, the last second's fsync, or
     /// everything it acknowledged.
     pub fn restart(&mut self, persistence: Persistence, cx: &mut RedisCtx<'_>) {
-        if persistence == Persistence::Everysec {
+        // Redis write(2)s the AOF to the kernel before it replies: a process crash leaves every
+        // acknowledged write in the page cache, which the OS flushes. Only a host crash loses
+        // what was not yet fsynced (redis.conf, APPEND ONLY MODE).
+        if persistence == Persistence::Everysec && self.host_crashed {
             self.reload_fsynced(cx);
         }
+        self.host_crashed = false;
         // A key whose time passed while the instance was down is expired, not forgotten.
         self.expire_if_due(cx);
         if persistence == Persistence::None {

@@ -330,6 +330,13 @@ pub struct WorkerConfig {
     pub amount_cents: Option<u64>,
     /// consensus: what to do when a keepalive goes unanswered (default: carry on).
     pub on_suspended: Option<OnSuspended>,
+    /// consensus: lock with the named worker's etcd session (the same lease, so the same key
+    /// name), as two Mutexes made from one `concurrency.Session` do.
+    pub session: Option<String>,
+    /// consensus: when an unlock gets no answer, send it once more (by key name, as
+    /// `Mutex.Unlock` deletes), the retry of etcd issue #22082.
+    #[serde(default)]
+    pub retry_unlock: bool,
 }
 
 /// The kinds of fault.
@@ -380,6 +387,9 @@ pub struct Fault {
     pub by_ms: Option<i64>,
     /// restart: whether the instance kept its data.
     pub persistent: Option<bool>,
+    /// crash: the whole machine fails (power loss, kernel panic, a VM killed), not only the
+    /// process; what the kernel had not yet written to disk is lost with it.
+    pub host: Option<bool>,
     /// partition: the groups of nodes that can still talk among themselves.
     pub groups: Option<Vec<Vec<String>>>,
     /// pause: start the pause right after the target's event whose label starts with this.
@@ -404,6 +414,7 @@ impl Fault {
             duration_ms: None,
             by_ms: None,
             persistent: None,
+            host: None,
             groups: None,
             after: None,
             match_label: None,

@@ -439,8 +439,19 @@ fn check_workers(c: &mut Checker, s: &Scenario) -> Check {
                     ))?;
                 }
                 c.range("retry_writes", u64::from(w.retry_writes), 0, 100)?;
-                if w.on_suspended.is_some() && (kind != LockKind::Consensus || w.renew_every_ms == 0) {
-                    c.fail_at("on_suspended", "a session is suspended only when a consensus keepalive goes unanswered: it needs kind = \"consensus\" and renew_every_ms > 0")?;
+                if w.session.is_some() && kind != LockKind::Consensus {
+                    c.fail_at("session", "sharing a session is modelled for kind = \"consensus\" (etcd's concurrency.Session)")?;
+                }
+                if let Some(other) = &w.session
+                    && (other == &w.name || !s.workers.iter().any(|o| &o.name == other))
+                {
+                    c.fail_at("session", format!("\"{other}\" is not another worker of this scenario"))?;
+                }
+                if w.retry_unlock && kind != LockKind::Consensus {
+                    c.fail_at("retry_unlock", "retrying an unlock is modelled for kind = \"consensus\" (etcd's Mutex.Unlock)")?;
+                }
+                if w.on_suspended.is_some() && kind != LockKind::Consensus {
+                    c.fail_at("on_suspended", "a session is suspended only when a consensus keepalive goes unanswered: it needs kind = \"consensus\"")?;
                 }
                 c.opt_range("amount_cents", w.amount_cents, 1, 1_000_000_000_000)?;
                 if w.check_lease_before_write && kind == LockKind::None {
@@ -486,6 +497,7 @@ fn check_fault(
             "duration_ms" => matches!(kind, K::Pause | K::Delay),
             "by_ms" => kind == K::ClockJump,
             "persistent" => kind == K::Restart,
+            "host" => kind == K::Crash,
             "groups" => kind == K::Partition,
             "after" => kind == K::Pause,
             "match" | "from" | "to" => matches!(kind, K::Delay | K::Drop),
@@ -498,6 +510,7 @@ fn check_fault(
         ("duration_ms", f.duration_ms.is_some()),
         ("by_ms", f.by_ms.is_some()),
         ("persistent", f.persistent.is_some()),
+        ("host", f.host.is_some()),
         ("groups", f.groups.is_some()),
         ("after", f.after.is_some()),
         ("match", f.match_label.is_some()),

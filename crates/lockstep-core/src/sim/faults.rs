@@ -42,16 +42,14 @@ impl Sim {
         }
         let timeout = cluster.election_timeout_ms;
         if let Some(c) = &mut self.cluster {
-            c.leading = false;
-            c.pending.clear();
-            c.revoking.clear();
+            c.step_down();
         }
         let name = self.name(node).to_string();
         self.emit_state(
             out,
             node,
             format!("{name} steps down: no quorum"),
-            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader (etcd's CheckQuorum). Nothing is committed until a majority elects a leader again, and clients that ask this node get no answer."),
+            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader (etcd's CheckQuorum). Nothing is committed until a majority elects a leader again; a client that asks this node is told it knows no leader, and what it had appended but not committed waits in its log for the next election to decide."),
         );
         self.schedule_elections();
     }
@@ -235,7 +233,7 @@ impl Sim {
             }
             FaultKind::Crash => {
                 if let Some(node) = target {
-                    self.crash(node, out);
+                    self.crash(node, f.host.unwrap_or(false), out);
                 }
             }
             FaultKind::Restart => {
@@ -397,7 +395,7 @@ impl Sim {
         self.in_flight -= lost;
     }
 
-    pub(super) fn crash(&mut self, node: NodeId, out: &mut Vec<TraceEvent>) {
+    pub(super) fn crash(&mut self, node: NodeId, host: bool, out: &mut Vec<TraceEvent>) {
         if !self.nodes[usize::from(node)].alive {
             return;
         }
@@ -412,7 +410,7 @@ impl Sim {
             Role::Worker => tag_after = self.workers[usize::from(node)].crash(),
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
                 let now_local = self.nodes[usize::from(node)].clock.local(self.now);
-                self.redis[usize::from(node - params.first_service)].crash(now_local)
+                self.redis[usize::from(node - params.first_service)].crash(now_local, host)
             }
             Role::ConsensusNode => {
                 if let Some(c) = &mut self.cluster {
@@ -421,24 +419,40 @@ impl Sim {
             }
             Role::Database => {}
         }
-        self.fault_event(
-            out,
-            node,
-            format!("{name} crashes"),
-            if matches!(
-                params.role(node),
-                Role::Redis | Role::RedisReplica | Role::RedlockInstance
-            )
-                && params.scenario.lock.persistence == Some(crate::scenario::Persistence::Everysec)
-            {
-                // A process crash alone loses nothing acknowledged under everysec: Redis has
-                // write(2)n the AOF to the kernel before it replies.
-                format!("{name}'s machine loses power (a host crash, not only the Redis process). Messages sent to it are lost until it restarts, and whatever the kernel had not yet flushed to disk is gone: redis.conf (APPEND ONLY MODE) says everysec \"can lose just one second of writes in a dramatic event like a server power outage\", while a crash of the Redis process alone, with the operating system running, loses nothing it has acknowledged (it writes the AOF to the kernel before it replies).")
-            } else {
-                format!("{name}'s process dies. Messages sent to it are lost until it restarts, and whatever it had not persisted or replicated is gone.")
-            },
-            Some(Tag::Crashed),
+        let redis_like = matches!(
+            params.role(node),
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance
         );
+        let everysec = params.scenario.lock.persistence == Some(Persistence::Everysec);
+        let (label, explanation) = if host {
+            (
+                format!("{name}'s machine fails"),
+                if redis_like && everysec {
+                    format!(
+                        "{name}'s machine goes down (a power loss, a kernel panic or a VM killed), not only the Redis process. Messages sent to it are lost until it restarts, and whatever the kernel had not yet flushed to disk is gone: redis.conf (APPEND ONLY MODE) says everysec \"can lose just one second of writes in a dramatic event like a server power outage\"."
+                    )
+                } else {
+                    format!(
+                        "{name}'s machine goes down (a power loss, a kernel panic or a VM killed). Messages sent to it are lost until it restarts, and whatever it had not persisted or replicated is gone."
+                    )
+                },
+            )
+        } else if redis_like && everysec {
+            (
+                format!("{name} crashes"),
+                format!(
+                    "{name}'s process dies; the machine keeps running. Messages sent to it are lost until it restarts. Under everysec it loses nothing it acknowledged: Redis writes the AOF to the kernel before it replies, and the kernel still flushes it (redis.conf: \"a single write if something wrong with the Redis process itself happens, but the operating system is still running correctly\"). Only a host crash loses the last second."
+                ),
+            )
+        } else {
+            (
+                format!("{name} crashes"),
+                format!(
+                    "{name}'s process dies. Messages sent to it are lost until it restarts, and whatever it had not persisted or replicated is gone."
+                ),
+            )
+        };
+        self.fault_event(out, node, label, explanation, Some(Tag::Crashed));
         if let Some(tag) = tag_after {
             self.emit(
                 out,
@@ -469,6 +483,11 @@ impl Sim {
         st.epoch += 1;
         let name = self.name(node).to_string();
         let role = self.params.role(node);
+        let host_crashed = matches!(
+            role,
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance
+        ) && self.redis[usize::from(node - self.params.first_service)]
+            .host_crashed;
         let (label, explanation) = match role {
             Role::Redis | Role::RedisReplica | Role::RedlockInstance
                 if persistence == Persistence::Always =>
@@ -476,6 +495,16 @@ impl Sim {
                 (
                     format!("{name} restarts with its data (fsync always)"),
                     format!("{name} comes back with every write it acknowledged."),
+                )
+            }
+            Role::Redis | Role::RedisReplica | Role::RedlockInstance
+                if persistence == Persistence::Everysec && !host_crashed =>
+            {
+                (
+                    format!("{name} restarts from its AOF (fsync every second)"),
+                    format!(
+                        "{name} comes back with every write it acknowledged: only its process had died, and the kernel flushed the append-only file it had already been handed."
+                    ),
                 )
             }
             Role::Redis | Role::RedisReplica | Role::RedlockInstance

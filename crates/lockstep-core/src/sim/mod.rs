@@ -198,6 +198,11 @@ impl Sim {
                     .unwrap_or(defaults::ELECTION_TIMEOUT_MS);
                 let mut c = Cluster::new(n, first, s.lock.first_token, timeout);
                 c.lock_delay_ms = s.lock.lock_delay_ms.unwrap_or(0);
+                c.shared_sessions = s
+                    .workers
+                    .iter()
+                    .filter_map(|w| w.session.as_deref().and_then(|n| params.node(n)))
+                    .collect();
                 c.min_ttl_ms = s.lock.min_ttl_ms.unwrap_or(0);
                 cluster = Some(c);
             }
@@ -240,7 +245,18 @@ impl Sim {
             rng: SimRng(ChaCha8Rng::seed_from_u64(s.seed)),
             partition: vec![0; nodes.len()],
             nodes,
-            workers: s.workers.iter().cloned().map(Worker::new).collect(),
+            workers: s
+                .workers
+                .iter()
+                .cloned()
+                .map(|cfg| {
+                    let session_of = cfg.session.as_deref().and_then(|n| params.node(n));
+                    Worker {
+                        session_of,
+                        ..Worker::new(cfg)
+                    }
+                })
+                .collect(),
             redis,
             cluster,
             db: Database {
@@ -555,6 +571,8 @@ impl Sim {
                         now_local,
                         key: &params.lock.key,
                         names: &params.names,
+                        leader_ok,
+                        rng: &mut self.rng.0,
                         fx: &mut fx,
                     };
                     match stimulus {

@@ -32,6 +32,14 @@ impl Sim {
             let drift = self.drift_sentence(ev.from);
             ev.explanation.push_str(&drift);
         }
+        if ev.kind == EventKind::State
+            && self.params.role(ev.from) == Role::ConsensusNode
+            && ev.label.starts_with("lease ")
+            && ev.label.ends_with(" expired")
+        {
+            let drift = self.lease_drift_sentence(ev.from);
+            ev.explanation.push_str(&drift);
+        }
         match &ev.tag {
             Some(Tag::ServiceFrees { holder, reason }) => {
                 self.freed.push(FreedKey {
@@ -87,6 +95,29 @@ impl Sim {
         )
     }
 
+    /// Why a consensus leader's drifting clock made a lease run out early or late in real time
+    /// ("" without drift). etcd times leases on a monotonic clock: a jump does not move it, but
+    /// a clock that runs fast or slow does.
+    fn lease_drift_sentence(&self, node: NodeId) -> String {
+        let ppm = self.nodes[usize::from(node)].clock.drift_ppm;
+        if ppm == 0 {
+            return String::new();
+        }
+        let lock = &self.params.scenario.lock;
+        let ttl = lock
+            .ttl_ms
+            .div_ceil(1000)
+            .saturating_mul(1000)
+            .max(lock.min_ttl_ms.unwrap_or(0));
+        let real = (ttl as f64 * 1e6 / (1e6 + ppm as f64)).round();
+        let pct = ppm.abs() as f64 / 10_000.0;
+        let pace = if ppm > 0 { "fast" } else { "slow" };
+        format!(
+            " {name}'s clock runs {pct} % {pace}. etcd times leases on a monotonic clock, which a jump does not move but drift does, so a {ttl} ms TTL lasts about {real} ms of real time on it.",
+            name = self.name(node)
+        )
+    }
+
     /// Whether the scenario pauses `node` at some point (timed or after an event).
     fn ever_paused(&self, node: NodeId) -> bool {
         let name = self.name(node);
@@ -137,6 +168,22 @@ impl Sim {
                     _ => format!("{holder} never held it on {}", self.name(from)),
                 };
                 explanation.replace("it expired, and perhaps someone else took it", &cause)
+            }
+            // The key went with the holder's own earlier unlock (its answer lost), not with a
+            // revocation.
+            Payload::UnlockReply {
+                deleted: false,
+                lease_alive: false,
+                ..
+            } => {
+                let holder = self.name(to);
+                match self.last_freed(from, holder) {
+                    Some(f) if f.reason == FreeReason::Released => format!(
+                        "{holder}'s own earlier unlock, at {} ms, had already deleted its key and lease; only its answer was lost. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc).",
+                        f.time_ms
+                    ),
+                    _ => explanation,
+                }
             }
             _ => explanation,
         }

@@ -51,6 +51,7 @@ impl Params {
                 parallel: lock.parallel.unwrap_or(false),
                 max_tries: lock.max_tries.unwrap_or(0),
                 payouts: scenario.resource.payouts,
+                nodes: lock.nodes.unwrap_or(defaults::CONSENSUS_NODES),
             },
             batch: scenario.resource.batch.clone(),
             first_service: scenario.workers.len() as NodeId,

@@ -1,5 +1,5 @@
-//! Keeping a lease alive: Redis `PEXPIRE`-style extension or a consensus keepalive, every
-//! `renew_every_ms` on the worker's clock.
+//! Keeping a lease alive: Redis `PEXPIRE`-style extension every `renew_every_ms`, or a consensus
+//! keepalive, which etcd's `concurrency.Session` always sends (every TTL/3 unless told otherwise).
 
 use super::{Phase, Worker, WorkerCtx};
 use crate::actors::{Dest, Timer};
@@ -8,8 +8,21 @@ use crate::scenario::{LockKind, OnSuspended};
 
 impl Worker {
     pub(super) fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
+        let every = self.renew_interval(cx);
+        if every > 0 {
+            cx.fx.after(every, Timer::Renew);
+        }
+    }
+
+    /// How often the lease is renewed: `renew_every_ms`, or for a consensus session, whose
+    /// keepalives always run, a third of the TTL granted (clientv3's keepalive loop).
+    fn renew_interval(&self, cx: &WorkerCtx<'_>) -> u64 {
         if self.cfg.renew_every_ms > 0 {
-            cx.fx.after(self.cfg.renew_every_ms, Timer::Renew);
+            self.cfg.renew_every_ms
+        } else if cx.lock.kind == LockKind::Consensus {
+            (self.granted_ttl_ms / 3).max(1)
+        } else {
+            0
         }
     }
 
@@ -36,8 +49,14 @@ impl Worker {
                 ttl_ms: cx.lock.ttl_ms,
             },
         };
-        cx.fx.send(Dest::LockService, payload);
-        cx.fx.after(self.cfg.renew_every_ms, Timer::Renew);
+        let to = if cx.lock.kind == LockKind::Consensus {
+            self.endpoint_dest()
+        } else {
+            Dest::LockService
+        };
+        cx.fx.send(to, payload);
+        let every = self.renew_interval(cx);
+        cx.fx.after(every, Timer::Renew);
         if cx.lock.kind == LockKind::Consensus {
             let sent_local = cx.now_local;
             cx.fx.after(
@@ -50,6 +69,10 @@ impl Worker {
     /// A keepalive went unanswered for a request timeout: unless a later one was answered, the
     /// session is SUSPENDED (Curator): the client cannot be sure it still holds the lock.
     pub(super) fn keepalive_due(&mut self, sent_local: i64, cx: &mut WorkerCtx<'_>) {
+        if self.lease_from_local < sent_local && self.renew.is_some() {
+            // Unanswered: the client moves to its next endpoint for the next keepalive.
+            self.next_endpoint(cx);
+        }
         let holding = self.believes
             && matches!(
                 self.phase,

@@ -1,9 +1,11 @@
 //! The worker: a check-then-act payout job behind a lock (acquire -> read status -> work -> write
 //! -> release), with the lock client for each kind of lock service.
 
+mod endpoint;
 mod lease;
 mod redlock;
 mod session;
+mod timeouts;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
@@ -29,6 +31,8 @@ pub struct LockParams {
     /// Redlock: rounds before giving up (0: until the acquire timeout).
     pub max_tries: u32,
     pub payouts: u32,
+    /// Consensus: how many nodes the client may talk to (its endpoints).
+    pub nodes: u32,
 }
 
 /// Where a worker is in its job.
@@ -130,6 +134,13 @@ pub struct Worker {
     pub redlock_tries: u32,
     /// Consensus: a keepalive went unanswered and none has been answered since.
     pub suspended: bool,
+    /// Consensus: the worker whose etcd session (lease, key name) this one locks with.
+    pub session_of: Option<crate::topology::NodeId>,
+    /// Consensus: the unlock has been sent a second time (`retry_unlock`).
+    pub unlock_retried: bool,
+    /// Consensus: the node (0-based) this client sends its requests to. It changes only when a
+    /// node points to the leader or a request goes unanswered, never by magic.
+    pub endpoint: u32,
 }
 
 /// What a worker sees while it reacts.
@@ -166,6 +177,9 @@ impl Worker {
             write_retries: 0,
             redlock_tries: 0,
             suspended: false,
+            endpoint: 0,
+            session_of: None,
+            unlock_retried: false,
         }
     }
 
@@ -203,6 +217,9 @@ impl Worker {
         match timer {
             Timer::Start => self.start(cx),
             Timer::Retry if self.phase == Phase::Acquiring => self.acquire(cx),
+            Timer::Retry if self.phase == Phase::Releasing && self.awaiting.is_none() => {
+                self.send_unlock(None, cx)
+            }
             Timer::RequestTimeout(req) if self.awaiting == Some(req) => self.timed_out(cx),
             Timer::AcquireDeadline if self.phase == Phase::Waiting => {
                 self.last_failure_unreachable = false;
@@ -211,7 +228,6 @@ impl Worker {
             Timer::WorkDone if self.phase == Phase::Working => self.work_done(cx),
             Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
             Timer::Renew => self.renew(cx),
-            Timer::SessionExpiry if self.phase == Phase::Waiting => self.session_check(cx),
             Timer::KeepAliveDue { sent_local } => self.keepalive_due(sent_local, cx),
             Timer::SessionLost => self.session_lost(cx),
             _ => {}
@@ -275,10 +291,16 @@ impl Worker {
             }
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
+                let to = self.endpoint_dest();
+                let session = self.session_of;
                 self.request(
                     cx,
-                    Dest::LockService,
-                    |req| Payload::LockReq { req, ttl_ms },
+                    to,
+                    |req| Payload::LockReq {
+                        req,
+                        ttl_ms,
+                        session,
+                    },
                     timeout,
                 );
             }
@@ -369,64 +391,6 @@ impl Worker {
         self.request(cx, Dest::Db, |req| Payload::Read { req, token }, timeout);
     }
 
-    fn timed_out(&mut self, cx: &mut WorkerCtx<'_>) {
-        self.awaiting = None;
-        let name = cx.name;
-        match self.phase {
-            Phase::Acquiring if cx.lock.kind == LockKind::Redlock && cx.lock.parallel => {
-                self.redlock_round_timed_out(cx);
-            }
-            Phase::Acquiring if cx.lock.kind == LockKind::Redlock => {
-                self.redlock.timeouts += 1;
-                cx.fx.note(
-                    format!("redis-{} timed out", self.redlock.next + 1),
-                    format!("No answer within the per-instance timeout of {} ms; Redlock moves on to the next instance rather than wait.", cx.lock.instance_timeout_ms),
-                );
-                self.redlock.next += 1;
-                self.redlock_next(cx);
-            }
-            Phase::Acquiring => {
-                self.last_failure_unreachable = true;
-                cx.fx.note(
-                    "no answer from the lock service",
-                    format!("{name} got no answer within {} ms. It cannot tell whether the request was lost, the service is down, or the answer is late.", self.cfg.request_timeout_ms),
-                );
-                let retry = self.cfg.retry_ms;
-                self.retry_after(cx, retry);
-            }
-            Phase::Writing if self.write_retries < self.cfg.retry_writes => {
-                self.write_retries += 1;
-                let keys = if self.cfg.idempotency_keys {
-                    "The payouts carry idempotency keys, so if the first write was applied the database will recognise them."
-                } else {
-                    "The payouts carry no idempotency keys: if the first write was applied, this one pays again."
-                };
-                cx.fx.note(
-                    format!(
-                        "no answer to the write: retry {} of {}",
-                        self.write_retries, self.cfg.retry_writes
-                    ),
-                    format!("{name}'s write got no answer within {} ms. It cannot know whether the database applied it, so it sends the same write again. {keys}", self.cfg.request_timeout_ms),
-                );
-                self.write(cx);
-            }
-            Phase::Checking | Phase::Writing => {
-                let what = if self.phase == Phase::Checking {
-                    "read"
-                } else {
-                    "write"
-                };
-                cx.fx.note(
-                    format!("no answer to the {what}"),
-                    format!("{name}'s {what} got no answer within {} ms; it cannot know whether the database applied it, so it stops and releases.", self.cfg.request_timeout_ms),
-                );
-                self.release(cx);
-            }
-            Phase::Releasing => self.finish(cx, "done"),
-            _ => {}
-        }
-    }
-
     pub fn on_message(&mut self, payload: Payload, cx: &mut WorkerCtx<'_>) {
         let name = cx.name;
         match payload {
@@ -466,6 +430,7 @@ impl Worker {
                 self.granted_ttl_ms = ttl_ms;
                 self.lock_reply(lease, rev, owner_now, cx);
             }
+            Payload::LockReply { rev, owner_now, .. } => self.late_lock_reply(rev, owner_now, cx),
             Payload::LockGranted { lease, rev }
                 if self.phase == Phase::Waiting && self.lease == Some(lease) =>
             {
@@ -529,6 +494,11 @@ impl Worker {
                         cx.lock.ttl_ms
                     };
                     self.lease_until_local = Some(sent + ttl as i64);
+                } else if self.phase == Phase::Waiting {
+                    cx.fx.note(
+                        format!("{name}'s lease is gone"),
+                        format!("The leader no longer knows {name}'s lease: it was revoked, and {name}'s queued key with it. The session's Done channel closes, but etcd's Mutex.Lock does not watch it: {name} waits on until its predecessor's key goes, and only then finds its own key missing."),
+                    );
                 } else if !self.phase.is_terminal() {
                     // Said even after the job moved on: learning it now is the point of the story.
                     let tag = self.stop_believing_tag();
@@ -541,6 +511,12 @@ impl Worker {
                         self.release(cx);
                     }
                 }
+            }
+            Payload::NotLeader { req, leader } => self.redirected(req, leader, cx),
+            Payload::SessionGone { lease, rev }
+                if self.phase == Phase::Waiting && self.lease == Some(lease) =>
+            {
+                self.session_gone(rev, cx);
             }
             Payload::DelReply { req, .. }
             | Payload::DelPlainReply { req, .. }
@@ -642,14 +618,7 @@ impl Worker {
                 }
                 self.finish(cx, "done");
             }
-            LockKind::Consensus => {
-                let req = self.new_req();
-                self.awaiting = Some(req);
-                let lease = self.lease.unwrap_or_default();
-                cx.fx
-                    .send_tagged(Dest::LockService, Payload::Unlock { req, lease }, tag);
-                cx.fx.after(timeout, Timer::RequestTimeout(req));
-            }
+            LockKind::Consensus => self.send_unlock(tag, cx),
             LockKind::None => self.finish(cx, "done"),
         }
     }

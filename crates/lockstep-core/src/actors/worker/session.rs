@@ -28,7 +28,6 @@ impl Worker {
             self.phase = Phase::Waiting;
             cx.fx
                 .at(self.acquire_deadline_local, Timer::AcquireDeadline);
-            cx.fx.at(self.lease_end(), Timer::SessionExpiry);
         }
         self.schedule_renew(cx);
     }
@@ -40,11 +39,34 @@ impl Worker {
         let end = self.lease_end();
         self.lease_until_local = Some(end);
         if end <= cx.now_local {
-            self.session_expired(cx);
+            let since = cx.now_local - self.lease_from_local;
+            let why = format!(
+                "{name} is granted the lock, but by its own count no keepalive of its has been answered for {since} ms, longer than its {ttl} ms lease: the lease, and the key under it, may already be gone",
+                name = cx.name,
+                ttl = self.ttl_ms()
+            );
+            self.session_expired(&why, cx);
             return;
         }
         self.believe(cx);
         self.check(cx);
+    }
+
+    /// The service answers a lock request this client stopped waiting for (it timed out): the
+    /// key exists all the same, under a lease nobody keeps alive.
+    pub(super) fn late_lock_reply(&mut self, rev: u64, owner_now: bool, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        let what = if owner_now {
+            format!(
+                "the service now says {name} holds the lock, while {name} believes it never got it"
+            )
+        } else {
+            format!("{name}'s key queues for the lock while {name} believes it never asked")
+        };
+        cx.fx.note(
+            format!("{name} ignores a late answer"),
+            format!("The request {name} gave up on was committed after all, at revision {rev}: {what}. Nobody keeps that lease alive, so the key stays until its TTL runs out and holds up everyone queued behind it. A client cannot tell \"not done\" from \"not answered yet\"."),
+        );
     }
 
     pub(super) fn lease_end(&self) -> i64 {
@@ -55,36 +77,24 @@ impl Worker {
         self.granted_ttl_ms
     }
 
-    /// While waiting: has the lease surely run out?
-    pub(super) fn session_check(&mut self, cx: &mut WorkerCtx<'_>) {
-        if cx.now_local >= self.lease_end() {
-            self.session_expired(cx);
-        } else {
-            cx.fx.at(self.lease_end(), Timer::SessionExpiry);
-        }
+    /// The leader says our predecessor's key is deleted and ours went with our lease.
+    pub(super) fn session_gone(&mut self, rev: u64, cx: &mut WorkerCtx<'_>) {
+        let why = format!(
+            "The key {name} waited on (revision {rev}) is deleted, and when {name} reads its own key it is gone too: its lease was revoked while it waited, because no keepalive of its reached the leader within the TTL",
+            name = cx.name
+        );
+        self.session_expired(&why, cx);
     }
 
     /// Our own lease ran out while we waited: our key is (or will be) deleted with it, so waiting
     /// on would wait for nothing. A fixed etcd client returns ErrSessionExpired; the job opens a
     /// new session and asks again.
-    fn session_expired(&mut self, cx: &mut WorkerCtx<'_>) {
+    fn session_expired(&mut self, why: &str, cx: &mut WorkerCtx<'_>) {
         let name = cx.name;
-        let since = cx.now_local - self.lease_from_local;
         cx.fx.state(
             format!("{name}'s session expired while waiting"),
             format!(
-                "{why}, so its lease, and the key queued under it, are gone. etcd's fixed client returns ErrSessionExpired here instead of waiting on (etcd issue #11456); {name} opens a new session and asks again.",
-                why = if self.cfg.renew_every_ms == 0 {
-                    format!(
-                        "{name} sent no keepalives (renew_every_ms = 0; etcd's concurrency.Session would send one every TTL/3), and {since} ms have passed, longer than its {} ms lease",
-                        self.ttl_ms()
-                    )
-                } else {
-                    format!(
-                        "No keepalive of {name}'s was answered for {since} ms, longer than its {} ms lease",
-                        self.ttl_ms()
-                    )
-                }
+                "{why}. etcd's fixed client returns ErrSessionExpired here instead of holding a lock on a dead lease (etcd issue #11456); {name} opens a new session and asks again."
             ),
             None,
         );

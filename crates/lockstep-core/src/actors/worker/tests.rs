@@ -23,6 +23,8 @@ fn config() -> WorkerConfig {
         retry_writes: 0,
         amount_cents: None,
         on_suspended: None,
+        session: None,
+        retry_unlock: false,
     }
 }
 
@@ -38,6 +40,7 @@ fn params(kind: LockKind) -> LockParams {
         parallel: false,
         max_tries: 0,
         payouts: 3,
+        nodes: 3,
     }
 }
 

@@ -1,0 +1,137 @@
+//! Elections in the consensus service: Raft's pre-vote (etcd's PreVote), campaigns, the new
+//! leader's lease refresh, and what happens to entries a leader appended but never committed.
+
+use super::{Cluster, ConsensusCtx, Proposal};
+use crate::actors::{Dest, Timer};
+use crate::message::{Entry, Payload};
+use crate::trace::Tag;
+
+impl Cluster {
+    pub(super) fn pre_vote_reply(&mut self, term: u64, granted: bool, cx: &mut ConsensusCtx<'_>) {
+        let majority = self.majority();
+        let me = &mut self.nodes[cx.me];
+        if !granted {
+            // Raft: a reply from a later term moves this node to it.
+            if term > me.term {
+                me.term = term;
+                me.pre_campaign = None;
+                me.campaign = None;
+            }
+            return;
+        }
+        let won = match &mut me.pre_campaign {
+            Some((t, votes)) if *t == term => {
+                *votes += 1;
+                *votes >= majority
+            }
+            _ => false,
+        };
+        if won {
+            me.pre_campaign = None;
+            self.campaign(term, cx);
+        }
+    }
+
+    /// A majority would vote for this node: it raises its term and asks for real votes.
+    pub(super) fn campaign(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
+        self.nodes[cx.me].term = term;
+        self.nodes[cx.me].campaign = Some((term, 1));
+        cx.fx.state(
+            format!("election for term {term}"),
+            format!("A majority would vote for it, so this node raises its term to {term} and asks for votes."),
+            None,
+        );
+        for j in 0..self.nodes.len() {
+            if j != cx.me {
+                cx.fx.send(self.node(j), Payload::RequestVote { term });
+            }
+        }
+        if self.majority() <= 1 {
+            self.become_leader(term, cx);
+        }
+    }
+
+    pub(super) fn become_leader(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
+        self.leader = cx.me;
+        self.leading = true;
+        self.term = term;
+        self.nodes[cx.me].campaign = None;
+        self.revoking.clear();
+        let extend = self.election_timeout_ms as i64;
+        for lease in self.leases.values_mut() {
+            lease.expires_local = cx.now_local + extend + lease.ttl_ms as i64;
+        }
+        if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
+            cx.fx.at(first, Timer::LeaseCheck);
+        }
+        let leases = self.leases.len();
+        cx.fx.state(
+            format!("leader of term {term}, revision {}", self.revision),
+            format!(
+                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. Like etcd's lessor, it refreshes all {leases} lease(s) to now + election timeout + TTL, so a lease can outlive what its holder expects.",
+                self.revision
+            ),
+            Some(Tag::Leader { term }),
+        );
+        self.settle_log(term, cx);
+    }
+
+    /// The leader stops leading (CheckQuorum, a higher term, a crash). Entries it appended but
+    /// could not commit stay in its log: it is "ahead" of the others until an election decides.
+    pub fn step_down(&mut self) {
+        self.leading = false;
+        self.revoking.clear();
+        self.log_ahead = (!self.pending.is_empty()).then_some(self.leader);
+    }
+
+    /// A new leader's log decides the fate of the entries an old leader appended but never
+    /// committed: it sends them again in its term if they are in its own log (they commit once a
+    /// majority has them, and their clients are answered, however late), and otherwise its log
+    /// replaces them on every node.
+    fn settle_log(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
+        let Some(holder) = self.log_ahead.take() else {
+            self.pending.clear();
+            return;
+        };
+        if holder != cx.me {
+            let n = self.pending.len();
+            self.pending.clear();
+            cx.fx.state(
+                format!("node-{}'s {n} uncommitted entr{} discarded", holder + 1, if n == 1 { "y" } else { "ies" }),
+                format!("node-{} had appended {n} entr{} it never committed: no majority ever had them, so the new leader's log replaces them and their clients, who got no answer, were right to assume nothing happened.", holder + 1, if n == 1 { "y" } else { "ies" }),
+                None,
+            );
+            return;
+        }
+        // A pending revocation is not sent again: the lease check will revoke what has expired.
+        let pending: Vec<(u64, Proposal)> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .filter(|(_, p)| !matches!(p.entry, Entry::Revoke { .. }))
+            .collect();
+        if pending.is_empty() {
+            return;
+        }
+        cx.fx.state(
+            format!("{} uncommitted entr{} sent again in term {term}", pending.len(), if pending.len() == 1 { "y" } else { "ies" }),
+            format!("This node's log still holds what it appended as leader but could not commit for want of a majority. Leading again, it replicates those entries in term {term} (Raft commits them with the new term's entries): a request whose client gave up on it long ago can still take effect now."),
+            None,
+        );
+        for (id, mut p) in pending {
+            p.term = term;
+            p.acks = 0;
+            for j in 0..self.nodes.len() {
+                if j != cx.me {
+                    cx.fx.send(
+                        Dest::Node(self.base + j as crate::topology::NodeId),
+                        Payload::Append {
+                            term,
+                            proposal: id,
+                            entry: p.entry.clone(),
+                        },
+                    );
+                }
+            }
+            self.pending.insert(id, p);
+        }
+    }
+}

@@ -1,0 +1,450 @@
+//! What the review of issue 9 left open (review-model.md findings 3, 4, 5 and the issue's list):
+//! leader discovery by asking, pre-vote, etcd sessions, uncommitted entries, and the rest. Each
+//! test runs a small scenario and checks the golden times and labels that only the true
+//! behaviour produces.
+
+use lockstep_core::trace::EventKind;
+use lockstep_core::{Outcome, Run, parse_scenario, run};
+
+const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
+
+fn run_body(body: &str) -> Run {
+    let text = format!("{HEAD}{body}");
+    let s = parse_scenario("test.toml", text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    run(&s)
+}
+
+fn lines(r: &Run) -> Vec<String> {
+    r.trace
+        .events
+        .iter()
+        .map(|e| format!("{} {}", e.time_ms, e.label))
+        .collect()
+}
+
+/// `expect` appears in order among the run's "time label" lines; no line contains any of `absent`.
+fn check(r: &Run, expect: &[&str], absent: &[&str]) {
+    let lines = lines(r);
+    let mut at = 0;
+    for want in expect {
+        match lines[at..].iter().position(|l| l == want) {
+            Some(i) => at += i + 1,
+            None => panic!("missing {want:?} (in order) in:\n{}", lines.join("\n")),
+        }
+    }
+    for not in absent {
+        assert!(
+            !lines.iter().any(|l| l.contains(not)),
+            "unexpected {not:?} in:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+/// The sends of one node, as "time from -> to label".
+fn sends_from(r: &Run, names: &[&str], from: &str) -> Vec<String> {
+    r.trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Send && names[usize::from(e.from)] == from)
+        .map(|e| format!("{} {}", e.time_ms, e.label))
+        .collect()
+}
+
+const CONSENSUS: &str = "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n";
+
+/// Item 1 (finding 4): after a failover a client does not know the new leader. B still talks to
+/// node-1, which is dead: its request times out after 1000 ms; it tries node-2, a follower that
+/// points it to node-3, the leader elected at 1308 ms; only then is its request served.
+#[test]
+fn a_client_finds_the_new_leader_by_asking_not_at_once() {
+    let r = run_body(&format!(
+        "seed = 4\n{CONSENSUS}[[workers]]\nname = \"A\"\nwork_ms = 500\n[[workers]]\nname = \"B\"\nstart_ms = 2000\nwork_ms = 500\n[[faults]]\nat_ms = 1000\nkind = \"crash\"\ntarget = \"node-1\"\n"
+    ));
+    check(
+        &r,
+        &[
+            "1308 leader of term 2, revision 34",
+            "2000 lock lock:batch-42 (lease 5000 ms)",
+            "2001 lost: lock lock:batch-42 (lease 5000 ms)",
+            "3000 no answer from the lock service",
+            "3100 lock lock:batch-42 (lease 5000 ms)",
+            "3101 not the leader: ask node-3",
+            "3102 lock lock:batch-42 (lease 5000 ms)",
+            "3105 locked, revision=35",
+            "3108 B: already paid, nothing to do",
+        ],
+        &[],
+    );
+    let sent: Vec<(u64, u16)> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Send && e.label.starts_with("lock lock:") && e.from == 1)
+        .map(|e| (e.time_ms, e.to))
+        .collect();
+    // Participants: A=0, B=1, node-1=2, node-2=3, node-3=4.
+    assert_eq!(sent, [(2000, 2), (3100, 3), (3102, 4)]);
+    let hint = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "not the leader: ask node-3")
+        .unwrap();
+    assert!(
+        hint.explanation.contains("only by asking"),
+        "{}",
+        hint.explanation
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// Item 1: a client on the minority side of a partition cannot learn who leads on the other
+/// side. node-1 stepped down (CheckQuorum) and knows no leader; the other endpoints are out of
+/// reach. A goes round its endpoints until its acquire timeout and, fail-closed, refuses.
+#[test]
+fn a_client_cut_off_with_the_minority_never_learns_the_new_leader() {
+    let r = run_body(&format!(
+        "{CONSENSUS}[[workers]]\nname = \"A\"\nstart_ms = 1000\nwork_ms = 500\nacquire_timeout_ms = 4000\n[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\n[[faults]]\nat_ms = 10\nkind = \"partition\"\ngroups = [[\"A\", \"node-1\"], [\"B\", \"node-2\", \"node-3\", \"db\"]]\n"
+    ));
+    let names = ["A", "B", "node-1", "node-2", "node-3", "db"];
+    assert_eq!(
+        sends_from(&r, &names, "A"),
+        [
+            "1000 lock lock:batch-42 (lease 5000 ms)",
+            "1102 lock lock:batch-42 (lease 5000 ms)",
+            "2202 lock lock:batch-42 (lease 5000 ms)",
+            "3302 lock lock:batch-42 (lease 5000 ms)",
+            "3404 lock lock:batch-42 (lease 5000 ms)",
+            "4504 lock lock:batch-42 (lease 5000 ms)",
+        ]
+    );
+    check(
+        &r,
+        &[
+            "1001 not the leader: no leader known",
+            "1102 lost: lock lock:batch-42 (lease 5000 ms)",
+            "2202 lost: lock lock:batch-42 (lease 5000 ms)",
+            "3303 not the leader: no leader known",
+            "5000 A refuses: no lock, no payouts (fail-closed)",
+        ],
+        &["not the leader: ask"],
+    );
+    let no_leader = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "not the leader: no leader known")
+        .unwrap();
+    assert!(
+        no_leader.explanation.contains("etcdserver: no leader"),
+        "{}",
+        no_leader.explanation
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// Item 2 (finding 3): with pre-vote, a node cut off from the majority asks for pre-votes again
+/// and again, with a timeout drawn afresh each round, but never raises its term; when the
+/// partition heals it disrupts nothing and node-1 still leads term 1.
+#[test]
+fn an_isolated_node_asks_for_pre_votes_without_raising_its_term() {
+    let r = run_body(&format!(
+        "{CONSENSUS}[[workers]]\nname = \"A\"\nstart_ms = 3500\nwork_ms = 500\n[[faults]]\nat_ms = 100\nkind = \"partition\"\ngroups = [[\"node-3\"], [\"A\", \"node-1\", \"node-2\", \"db\"]]\n[[faults]]\nat_ms = 3000\nkind = \"heal\"\n"
+    ));
+    let rounds: Vec<u64> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::State && e.label.starts_with("pre-vote for term"))
+        .map(|e| {
+            assert_eq!(e.label, "pre-vote for term 2", "the term never climbs");
+            e.time_ms
+        })
+        .collect();
+    assert_eq!(rounds, [401, 796, 1181, 1547, 1980, 2344, 2695]);
+    let gaps: Vec<u64> = rounds.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        gaps.iter().all(|g| (300..600).contains(g)) && gaps.windows(2).any(|w| w[0] != w[1]),
+        "re-randomised in [T, 2T): {gaps:?}"
+    );
+    check(
+        &r,
+        &[
+            "3000 partition healed",
+            "3500 lock lock:batch-42 (lease 5000 ms)",
+            "3503 locked, revision=33",
+        ],
+        &[
+            "election for term",
+            "vote for me",
+            "leader of term",
+            "steps down",
+        ],
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// Item 3 (finding 5): an etcd session sends its keepalives every TTL/3 without being told to,
+/// and a keepalive for a lease that has expired is refused even while its revocation is still
+/// going through the log (etcd's lessor: ErrLeaseNotFound).
+#[test]
+fn a_session_keeps_its_lease_alive_without_being_told_to() {
+    let r = run_body(&format!(
+        "{CONSENSUS}[[workers]]\nname = \"A\"\nwork_ms = 6000\n[[faults]]\nat_ms = 10\nkind = \"pause\"\ntarget = \"A\"\nduration_ms = 4993\n"
+    ));
+    let names = ["A", "node-1", "node-2", "node-3", "db"];
+    let keepalives: Vec<String> = sends_from(&r, &names, "A")
+        .into_iter()
+        .filter(|l| l.contains("keepalive"))
+        .collect();
+    // Paused from 10 to 5003: the keepalive due at 1670 goes at 5003, as the leader's lease
+    // check fires; it arrives while the revocation is being committed and is refused.
+    assert_eq!(keepalives[0], "5003 keepalive lease 1");
+    check(
+        &r,
+        &[
+            "5003 lease 1 (A) expired",
+            "5004 lease not found",
+            "5005 lease of A revoked, revision 34",
+            "5005 A has lost the lock",
+        ],
+        &["lease refreshed"],
+    );
+}
+
+/// Item 4: an entry the leader appended but could not commit stays in its log. When node-2
+/// returns, node-1 (whose log is ahead) wins and commits it: A, which gave up at 3200 ms, is
+/// the holder at 4326 without knowing it, and B waits until A's unkept lease runs out.
+#[test]
+fn an_uncommitted_lock_commits_when_the_majority_returns() {
+    let s = match lockstep_core::catalogue::load("consensus-uncommitted-entry-commits") {
+        Some(Ok(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    let r = run(&s);
+    check(
+        &r,
+        &[
+            "201 append: put lock:batch-42 lease 1",
+            "400 node-1 steps down: no quorum",
+            "3200 A refuses: no lock, no payouts (fail-closed)",
+            "4000 node-2 restarts",
+            "4324 leader of term 2, revision 32",
+            "4324 1 uncommitted entry sent again in term 2",
+            "4326 locked, revision=33",
+            "4327 A ignores a late answer",
+            "4503 queued, revision=34",
+            "9326 lease 1 (A) expired",
+            "9329 B holds the lock (token 34)",
+            "10332 applied 3",
+        ],
+        &["discarded"],
+    );
+    // node-1 never votes for node-2, whose log lacks A's entry.
+    assert!(
+        !lines(&r)
+            .iter()
+            .any(|l| l.ends_with("leader of term 2, revision 32") && !l.starts_with("4324")),
+        "only node-1 can win"
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// Item 4, the other way: when a node without the entry wins (the old leader is cut off), the
+/// entry is discarded and never commits, and its client was right to assume nothing happened.
+#[test]
+fn an_uncommitted_lock_on_a_cut_off_leader_is_discarded() {
+    let s = match lockstep_core::catalogue::load("consensus-isolated-leader") {
+        Some(Ok(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    let r = run(&s);
+    check(
+        &r,
+        &[
+            "51 append: put lock:batch-42 lease 1",
+            "310 node-1 steps down: no quorum",
+            "315 leader of term 2, revision 32",
+            "315 node-1's 1 uncommitted entry discarded",
+            "2603 locked, revision=33",
+        ],
+        &["lease 1 (A)", "revoke lease 1", "A ignores a late answer"],
+    );
+}
+
+/// Item 6 (finding 14): etcd lease TTLs are whole seconds. A 1500 ms lease can only be asked for
+/// as 2 s; the grant says so and the client counts with the 2000 ms granted.
+#[test]
+fn a_consensus_lease_is_a_whole_number_of_seconds() {
+    let r = run_body(
+        "[lock]\nkind = \"consensus\"\nttl_ms = 1500\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 100\n",
+    );
+    check(
+        &r,
+        &[
+            "1 lease TTL raised to 2000 ms",
+            "4 A holds the lock (token 33)",
+        ],
+        &[],
+    );
+    let find = |label: &str| {
+        r.trace
+            .events
+            .iter()
+            .find(|e| e.label == label)
+            .map(|e| e.explanation.clone())
+            .unwrap_or_default()
+    };
+    let raised = find("lease TTL raised to 2000 ms");
+    assert!(raised.contains("whole seconds"), "{raised}");
+    assert!(!raised.contains("minimum"), "{raised}");
+    let holds = find("A holds the lock (token 33)");
+    assert!(holds.contains("good until 2000 ms"), "{holds}");
+}
+
+/// Item 6 (finding 8): drift on an etcd leader shortens a lease in real time, and the expiry
+/// says why: node-1's clock runs 20 % fast, so A's 5 s lease runs out at 4170 ms.
+#[test]
+fn a_lease_expiry_on_a_drifting_leader_names_the_drift() {
+    let r = run_body(
+        "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 6000\n[[faults]]\nat_ms = 10\nkind = \"pause\"\ntarget = \"A\"\nduration_ms = 6000\n[[clocks]]\nnode = \"node-1\"\ndrift_ppm = 200000\n",
+    );
+    check(&r, &["4170 lease 1 (A) expired"], &[]);
+    let why = &r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "lease 1 (A) expired")
+        .unwrap()
+        .explanation;
+    assert!(
+        why.ends_with("node-1's clock runs 20 % fast. etcd times leases on a monotonic clock, which a jump does not move but drift does, so a 5000 ms TTL lasts about 4167 ms of real time on it."),
+        "{why}"
+    );
+}
+
+/// Item 7 (finding 2): under everysec a crash of the Redis process loses nothing acknowledged
+/// (the kernel has the AOF); only a host crash loses the writes since the last fsync.
+#[test]
+fn everysec_loses_writes_on_a_host_crash_only() {
+    let body = |host: &str| {
+        format!(
+            "[lock]\nkind = \"redis\"\nttl_ms = 5000\nfirst_token = 33\npersistence = \"everysec\"\n[resource]\nfencing = \"enforce\"\n[[workers]]\nname = \"A\"\nstart_ms = 1500\nwork_ms = 1000\nfencing = true\n[[workers]]\nname = \"B\"\nstart_ms = 2000\nwork_ms = 1000\nfencing = true\n[[faults]]\nat_ms = 1800\nkind = \"crash\"\ntarget = \"redis\"\n{host}[[faults]]\nat_ms = 1900\nkind = \"restart\"\ntarget = \"redis\"\n"
+        )
+    };
+    let process = run_body(&body(""));
+    check(
+        &process,
+        &[
+            "1501 OK token=33",
+            "1800 redis crashes",
+            "1900 redis restarts from its AOF (fsync every second)",
+            "2001 nil (key exists)",
+            "2505 applied 3",
+            "2511 OK token=34",
+        ],
+        &["lost A's key", "fencing counter is back", "machine"],
+    );
+    assert_eq!(process.verdict.outcome, Outcome::Safe);
+    let crash = process
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "redis crashes")
+        .unwrap();
+    assert!(
+        crash.explanation.contains("loses nothing it acknowledged"),
+        "{}",
+        crash.explanation
+    );
+
+    let host = run_body(&body("host = true\n"));
+    check(
+        &host,
+        &[
+            "1501 OK token=33",
+            "1800 redis's machine fails",
+            "1900 redis lost A's key (written after the last fsync)",
+            "1900 redis's fencing counter is back at 32 (was 33)",
+            "2001 OK token=33",
+        ],
+        &[],
+    );
+    assert_eq!(host.verdict.outcome, Outcome::DoubleWrite);
+}
+
+/// Item 5 (etcd issue #22082, which REFERENCE.md lists): a retried unlock deletes by key name;
+/// with a shared session the name is the same for a newer lock, which it deletes. B is granted
+/// the lock at 2510 ms while A2 still believes it holds it, and both pay.
+#[test]
+fn a_retried_unlock_deletes_a_newer_lock_of_the_same_session() {
+    let s = match lockstep_core::catalogue::load("consensus-retried-stale-unlock") {
+        Some(Ok(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    let r = run(&s);
+    check(
+        &r,
+        &[
+            "1509 dropped: unlocked",
+            "1604 A2 holds the lock (token 35)",
+            "1703 queued, revision=36",
+            "2506 A retries its unlock",
+            "2509 unlocked",
+            "2510 B holds the lock (token 36)",
+            "3513 applied 3",
+            "3607 DUPLICATE: 3 payouts paid twice",
+            "3611 nothing to delete: no such key",
+        ],
+        &[],
+    );
+    // The retried delete frees A2's lock, not A's.
+    let freed = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.time_ms == 2509 && e.label == "unlocked")
+        .unwrap();
+    assert!(
+        matches!(&freed.tag, Some(lockstep_core::Tag::ServiceFrees { holder, .. }) if holder == "A2"),
+        "{:?}",
+        freed.tag
+    );
+    assert_eq!(r.verdict.outcome, Outcome::DoubleWrite);
+}
+
+/// The same schedule without the shared session is harmless: A's retried delete finds no key
+/// under its own lease and changes nothing, and B waits for A2.
+#[test]
+fn a_retried_unlock_of_its_own_session_deletes_nothing_else() {
+    let mut s = match lockstep_core::catalogue::load("consensus-retried-stale-unlock") {
+        Some(Ok(s)) => s,
+        other => panic!("{other:?}"),
+    };
+    s.workers[1].session = None;
+    s.expect = Outcome::Safe;
+    let r = run(&s);
+    check(
+        &r,
+        &[
+            "2506 A retries its unlock",
+            "2509 nothing to delete: the key went with the lease",
+        ],
+        &["DUPLICATE"],
+    );
+    let answer = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "nothing to delete: the key went with the lease")
+        .unwrap();
+    assert!(
+        answer
+            .explanation
+            .starts_with("A's own earlier unlock, at 1509 ms, had already deleted"),
+        "{}",
+        answer.explanation
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
