@@ -39,10 +39,11 @@ fn main() -> ExitCode {
         ),
         None => print_help(&mut ctx),
     }
-    // Buffered output can still fail (a closed pipe) when it is flushed.
-    .and_then(|code| {
-        ctx.out.flush()?;
-        Ok(code)
+    // Buffered output can still fail (a closed pipe) when it is flushed; a command that finished
+    // keeps its status then (`lockstep explore ... | head -1` still exits 1 on a double write).
+    .and_then(|code| match ctx.out.flush() {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(code),
+        other => other.map(|()| code).map_err(error::CliError::from),
     });
     match result {
         Ok(code) => code,

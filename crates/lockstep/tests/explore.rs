@@ -206,3 +206,198 @@ fn bad_input_gets_a_clear_message_and_exit_2() {
         assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn a_search_stopped_by_its_state_limit_is_inconclusive_exit_3_and_states_the_limit() {
+    let o = lockstep(&["explore", "fenced-every-access", "--max-states", "100"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(3), "{text}");
+    assert!(text.contains("state limit: 100 distinct states"), "{text}");
+    assert!(
+        text.contains("inconclusive: stopped at the state limit"),
+        "{text}"
+    );
+    // The default limit is in the bounds too.
+    let o = lockstep(&[
+        "explore",
+        "fenced-every-access",
+        "--faults",
+        "pause",
+        "--max-faults",
+        "1",
+    ]);
+    assert!(
+        stdout(&o).contains("state limit: 20000000 distinct states (--max-states)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Runs lockstep with its stdout a pipe that is closed before it writes anything.
+fn with_closed_stdout(args: &[&str]) -> Option<i32> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    child.wait().expect("it ends").code()
+}
+
+#[test]
+fn a_closed_output_pipe_keeps_the_exit_status_of_the_result() {
+    assert_eq!(
+        with_closed_stdout(&["explore", "naive-happy-path"]),
+        Some(1)
+    );
+    assert_eq!(
+        with_closed_stdout(&["explore", "naive-gc-pause", "--vary", "pause=1s..8s/1s"]),
+        Some(1)
+    );
+    assert_eq!(
+        with_closed_stdout(&["explore", "fenced-every-access", "--max-states", "100"]),
+        Some(3)
+    );
+}
+
+#[test]
+fn requested_fault_kinds_that_cannot_apply_are_named_with_how_to_enable_them() {
+    let o = lockstep(&[
+        "explore",
+        "fenced-every-access",
+        "--faults",
+        "pause,failover",
+        "--max-faults",
+        "1",
+    ]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("--faults failover left out: the scenario has no lagging replica; set lock.replica_lag_ms"),
+        "{err}"
+    );
+    let o = lockstep(&[
+        "explore",
+        "consensus-fenced-failover",
+        "--faults",
+        "clock-jump",
+        "--max-faults",
+        "1",
+    ]);
+    let err = stderr(&o);
+    assert!(err.contains("--faults clock-jump left out: "), "{err}");
+    assert!(err.contains("\"consensus\""), "{err}");
+}
+
+#[test]
+fn the_scenarios_own_faults_and_orders_set_aside_are_named_and_unsearched_kinds_stated() {
+    let o = lockstep(&["explore", "consensus-isolated-leader", "--max-faults", "1"]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("the scenario's own partition at ")
+            && err.contains(
+                "is set aside: the search picks its own faults (it never makes a partition itself)"
+            ),
+        "{err}"
+    );
+    assert!(
+        stdout(&o).contains("not searched: network partitions, message delays and drops"),
+        "{}",
+        stdout(&o)
+    );
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../lockstep-explore/tests/scenarios/same-instant-writes.toml"
+    );
+    let text = std::fs::read_to_string(scenario).expect("test scenario");
+    let with_order = temp_dir().join("with-order.toml");
+    std::fs::write(
+        &with_order,
+        format!("{text}\n[[order]]\nat_ms = 3005\nto = \"db\"\nfrom = \"A\"\n"),
+    )
+    .expect("written");
+    let o = lockstep(&["explore", with_order.to_str().unwrap(), "--max-faults", "0"]);
+    assert!(
+        stderr(&o).contains("[[order]] entry at 3005ms (to db) is set aside"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_sweep_refuses_search_only_options() {
+    for flag in [
+        &["--faults", "bogus"][..],
+        &["--max-faults", "3"],
+        &["--reorders", "5"],
+        &["--max-states", "10"],
+    ] {
+        let mut args = vec!["explore", "naive-gc-pause", "--vary", "pause=1s..2s/1s"];
+        args.extend_from_slice(flag);
+        let o = lockstep(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert!(
+            stderr(&o).contains(&format!("{} only apply to a search", flag[0])),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn the_help_describes_the_command_its_defaults_and_exit_statuses() {
+    let top = stdout(&lockstep(&["--help"]));
+    let line = top
+        .lines()
+        .find(|l| l.trim_start().starts_with("explore"))
+        .expect("an explore line");
+    assert!(line.contains("Search for fault schedules"), "{line}");
+    let help = stdout(&lockstep(&["explore", "--help"]));
+    // The help wraps to the terminal's width: compare with single spaces.
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.starts_with("Search for fault schedules that make a payout apply twice"),
+        "{help}"
+    );
+    for expected in [
+        "[default: 2]",
+        "[default: 1]",
+        "[default: 20000000]",
+        "[default: every kind that applies",
+        "[default: ½, 1 and 2 × the lock's TTL]",
+        "[default: the end of the fault-free run]",
+        "rounded up to 50ms]",
+        "3 inconclusive",
+        "1 a double write found",
+    ] {
+        assert!(flat.contains(expected), "{expected}: {help}");
+    }
+}
+
+#[test]
+fn a_step_longer_than_the_window_is_warned_about() {
+    let o = lockstep(&[
+        "explore",
+        "naive-happy-path",
+        "--step",
+        "10s",
+        "--until",
+        "5s",
+    ]);
+    assert!(
+        stderr(&o).contains("warning: the step 10s is longer than the window 0ms..5s"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_double_write_in_a_built_in_that_expects_safe_says_so() {
+    let o = lockstep(&["explore", "fenced-gc-pause"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("note: fenced-gc-pause expects safe: its fencing checks writes only"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -85,7 +85,13 @@ pub struct Bounds {
 }
 
 /// How many times per schedule a default search changes a delivery order.
-const DEFAULT_REORDERS: usize = 1;
+pub const DEFAULT_REORDERS: usize = 1;
+
+/// How many faults a default search puts in one schedule.
+pub const DEFAULT_MAX_FAULTS: usize = 2;
+
+/// How many distinct states a default search visits before it stops without a proof.
+pub const DEFAULT_MAX_STATES: u64 = 20_000_000;
 
 /// How many grid times a default search uses.
 const DEFAULT_GRID_POINTS: u64 = 32;
@@ -99,7 +105,7 @@ impl Bounds {
         let step = (end.div_ceil(DEFAULT_GRID_POINTS)).div_ceil(50).max(1) * 50;
         let ttl = scenario.lock.ttl_ms.max(2);
         Bounds {
-            max_faults: 2,
+            max_faults: DEFAULT_MAX_FAULTS,
             from_ms: 0,
             to_ms: end.div_ceil(step) * step,
             step_ms: step,
@@ -107,7 +113,7 @@ impl Bounds {
             jumps_ms: vec![ttl as i64],
             kinds: Kinds::ALL,
             max_reorders: DEFAULT_REORDERS,
-            max_states: 20_000_000,
+            max_states: DEFAULT_MAX_STATES,
         }
     }
 
@@ -131,6 +137,9 @@ impl Bounds {
         }
         if self.kinds.pause && (self.pauses_ms.is_empty() || self.pauses_ms.contains(&0)) {
             return bad("pauses need at least one length, each longer than 0");
+        }
+        if self.max_states == 0 {
+            return bad("the state limit must be greater than 0");
         }
         if self.kinds.clock_jump && self.jumps_ms.is_empty() {
             return bad("clock jumps need at least one size");
@@ -184,6 +193,52 @@ fn fault(kind: FaultKind, target: Option<&str>) -> Fault {
         target: target.map(String::from),
         ..Fault::new(kind)
     }
+}
+
+/// The fault kinds of `kinds` that cannot hit `work` and are therefore left out of its menu,
+/// each with why and how to make it apply: `("failover", "the scenario has no lagging replica; ...")`.
+pub fn inapplicable(work: &Scenario, kinds: Kinds) -> Vec<(&'static str, String)> {
+    let nodes = participants(work);
+    let lock = work.lock.kind.as_str();
+    let any = |f: fn(Role) -> bool| nodes.iter().any(|p| f(p.role));
+    let redis_like =
+        |r: Role| matches!(r, Role::Redis | Role::RedisReplica | Role::RedlockInstance);
+    let mut out = Vec::new();
+    if kinds.crash && !any(Role::is_lock_service) {
+        out.push((
+            "crash",
+            format!("the scenario has no lock-service node to crash (lock.kind = \"{lock}\")"),
+        ));
+    }
+    if kinds.restart && !any(redis_like) {
+        out.push((
+            "restart",
+            format!(
+                "only Redis-like instances restart without persistence; this lock service is \"{lock}\" (use lock.kind = \"redis\" or \"redlock\")"
+            ),
+        ));
+    }
+    if kinds.clock_jump && !any(redis_like) {
+        out.push((
+            "clock-jump",
+            format!(
+                "clock jumps are modelled on Redis-like instances, whose key expiry follows their clock; this lock service is \"{lock}\" (use lock.kind = \"redis\" or \"redlock\")"
+            ),
+        ));
+    }
+    if kinds.failover && work.lock.replica_lag_ms.is_none() {
+        out.push((
+            "failover",
+            if work.lock.kind == lockstep_core::scenario::LockKind::Redis {
+                "the scenario has no lagging replica; set lock.replica_lag_ms (e.g. 200) in a copy of it".to_string()
+            } else {
+                format!(
+                    "failover promotes a single Redis master's asynchronous replica; this lock service is \"{lock}\""
+                )
+            },
+        ));
+    }
+    out
 }
 
 /// The menu of faults for a workload, in a fixed order.
@@ -326,5 +381,10 @@ pub fn describe_bounds(bounds: &Bounds, menu: &[Choice]) -> String {
             "\n  delivery order: up to {n} time(s) per schedule, where several messages are due at one node at the same instant, any of them goes first"
         ),
     });
+    out.push_str("\n  not searched: network partitions, message delays and drops, pauses of the lock service or the database");
+    out.push_str(&format!(
+        "\n  state limit: {} distinct states (--max-states); a search stopped there proves nothing",
+        bounds.max_states
+    ));
     out
 }

@@ -19,7 +19,10 @@ use lockstep_core::topology::NodeId;
 use lockstep_core::trace::TraceEvent;
 use rustc_hash::FxHashSet;
 
-pub use bounds::{Bounds, Choice, Kinds, describe_bounds, describe_fault, menu, workload};
+pub use bounds::{
+    Bounds, Choice, DEFAULT_MAX_FAULTS, DEFAULT_MAX_STATES, DEFAULT_REORDERS, Kinds,
+    describe_bounds, describe_fault, inapplicable, menu, workload,
+};
 pub use cex::{counterexample_scenario, counterexample_toml, describe_order, describe_schedule};
 pub use shown::scenario_as_shown;
 pub use shrink::{Schedule, breaks, shrink, with_faults, with_schedule};

@@ -7,9 +7,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use lockstep_core::Scenario;
+use lockstep_core::scenario::{FaultKind, FencingMode, Outcome};
 use lockstep_explore::duration::{format_ms, parse_ms};
 use lockstep_explore::search::{
-    Bounds, Kinds, Progress, Search, counterexample_toml, describe_schedule, shrink,
+    Bounds, Kinds, Progress, Search, counterexample_toml, describe_fault, describe_schedule,
+    inapplicable, shrink,
 };
 use lockstep_explore::{Axis, RunOutcome, Sweep};
 
@@ -17,8 +19,23 @@ use super::Ctx;
 use crate::error::CliError;
 use crate::load::load;
 
-/// Arguments of `lockstep explore`.
+/// The exit statuses, as `explore --help` states them.
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  no double write: the search covered its bounds, or no sweep combination double-writes
+  1  a double write found (also when the output pipe closes early, e.g. `| head -1`)
+  2  bad input (scenario, option or file)
+  3  inconclusive: the search stopped at its state limit (--max-states) before covering its bounds";
+
+/// Search for fault schedules that make a payout apply twice, or sweep parameters and map where it does.
+///
+/// Without --vary: a bounded breadth-first search over fault schedules (pauses, crashes,
+/// restarts, clock jumps, failover) and same-instant delivery orders; the first double write
+/// found has as few faults as any within the bounds, and is shrunk and can be written as a
+/// scenario file (-o). Partitions, message delays and drops are not searched. With --vary: a
+/// sweep of the scenario over parameter ranges, with its own faults.
 #[derive(Debug, clap::Args)]
+#[command(after_help = EXIT_STATUS)]
 pub struct Args {
     /// A built-in scenario id (see `lockstep list`) or the path of a scenario file.
     scenario: String,
@@ -32,36 +49,112 @@ pub struct Args {
     /// Search: write the (shrunk) counterexample as a scenario file.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Search: at most this many faults per schedule.
+    /// Search: at most this many faults per schedule [default: 2].
     #[arg(long, value_name = "N")]
     max_faults: Option<usize>,
-    /// Search: the kinds of fault to try (comma-separated): pause, crash, restart, clock-jump, failover.
+    /// Search: the kinds of fault to try (comma-separated): pause, crash, restart, clock-jump,
+    /// failover [default: every kind that applies to the scenario].
     #[arg(long, value_name = "KINDS")]
     faults: Option<String>,
-    /// Search: pause lengths to try (comma-separated durations), e.g. 1s,5s,10s.
+    /// Search: pause lengths to try (comma-separated durations), e.g. 1s,5s,10s
+    /// [default: ½, 1 and 2 × the lock's TTL].
     #[arg(long, value_name = "DURATIONS")]
     pauses: Option<String>,
-    /// Search: faults hit at multiples of this step (e.g. 250ms).
+    /// Search: faults hit at multiples of this step, e.g. 250ms [default: the fault-free run's
+    /// length / 32, rounded up to 50ms].
     #[arg(long, value_name = "DURATION")]
     step: Option<String>,
-    /// Search: the last time a fault may hit (e.g. 12s).
+    /// Search: the last time a fault may hit, e.g. 12s [default: the end of the fault-free run].
     #[arg(long, value_name = "DURATION")]
     until: Option<String>,
     /// Search: at most this many times per schedule, where several messages are due at one node
-    /// at the same instant, handle another one than the first sent first (0: the sent order only).
+    /// at the same instant, handle another one than the first sent first (0: the sent order only)
+    /// [default: 1].
     #[arg(long, value_name = "N")]
     reorders: Option<usize>,
+    /// Search: stop after this many distinct states; the answer is then inconclusive (exit 3)
+    /// [default: 20000000].
+    #[arg(long, value_name = "N")]
+    max_states: Option<u64>,
     /// Search: report the counterexample as found, without shrinking it.
     #[arg(long)]
     no_shrink: bool,
 }
 
-/// Runs `lockstep explore`. Exit status: 0 no double write, 1 a double write found, 2 bad input.
-pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
-    explore(&mut ctx.out, args)
+impl Args {
+    /// The search-only options given, by flag, so that a sweep can refuse them.
+    fn search_options(&self) -> Vec<&'static str> {
+        let given = [
+            ("-o", self.output.is_some()),
+            ("--max-faults", self.max_faults.is_some()),
+            ("--faults", self.faults.is_some()),
+            ("--pauses", self.pauses.is_some()),
+            ("--step", self.step.is_some()),
+            ("--until", self.until.is_some()),
+            ("--reorders", self.reorders.is_some()),
+            ("--max-states", self.max_states.is_some()),
+            ("--no-shrink", self.no_shrink),
+        ];
+        given
+            .into_iter()
+            .filter(|(_, g)| *g)
+            .map(|(f, _)| f)
+            .collect()
+    }
 }
 
-fn explore(out: &mut impl Write, args: Args) -> Result<ExitCode, CliError> {
+/// Runs `lockstep explore`; the exit statuses are in [`EXIT_STATUS`]. Output that can no longer
+/// be written (a closed pipe) does not change the status: the search's answer is the status.
+pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
+    let mut out = PipeSafe::new(&mut *ctx.out);
+    explore(&mut out, &mut *ctx.err, args)
+}
+
+/// A writer that, once its reader has gone (a broken pipe), drops further output instead of
+/// failing, so that the command still ends with the status of its result.
+struct PipeSafe<W> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> PipeSafe<W> {
+    fn new(inner: W) -> Self {
+        PipeSafe {
+            inner,
+            closed: false,
+        }
+    }
+
+    fn guard<T>(&mut self, done: T, r: std::io::Result<T>) -> std::io::Result<T> {
+        match r {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(done)
+            }
+            other => other,
+        }
+    }
+}
+
+impl<W: Write> Write for PipeSafe<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let r = self.inner.write(buf);
+        self.guard(buf.len(), r)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let r = self.inner.flush();
+        self.guard((), r)
+    }
+}
+
+fn explore(out: &mut impl Write, err: &mut dyn Write, args: Args) -> Result<ExitCode, CliError> {
     let scenario = load(&args.scenario)?;
     if args.vary.is_empty() {
         if args.map.is_some() {
@@ -69,13 +162,20 @@ fn explore(out: &mut impl Write, args: Args) -> Result<ExitCode, CliError> {
                 "--map draws a sweep: give two --vary parameters".into(),
             ));
         }
-        search(out, &scenario, &args)
+        search(out, err, &scenario, &args)
     } else {
         if args.output.is_some() {
             return Err(CliError::Input(
                 "-o writes a search's counterexample; a sweep (--vary) writes a map with --map"
                     .into(),
             ));
+        }
+        let refused = args.search_options();
+        if !refused.is_empty() {
+            return Err(CliError::Input(format!(
+                "{} only apply to a search (no --vary); a sweep (--vary) runs the scenario with its own faults at each combination",
+                refused.join(", ")
+            )));
         }
         sweep(out, &scenario, &args)
     }
@@ -172,13 +272,16 @@ fn durations(text: &str) -> Result<Vec<u64>, CliError> {
         .collect()
 }
 
-fn bounds(scenario: &Scenario, args: &Args) -> Result<Bounds, CliError> {
+fn bounds(err: &mut dyn Write, scenario: &Scenario, args: &Args) -> Result<Bounds, CliError> {
     let mut b = Bounds::for_scenario(scenario);
     if let Some(n) = args.max_faults {
         b.max_faults = n;
     }
     if let Some(n) = args.reorders {
         b.max_reorders = n;
+    }
+    if let Some(n) = args.max_states {
+        b.max_states = n;
     }
     if let Some(kinds) = &args.faults {
         b.kinds = Kinds::parse(kinds).map_err(input)?;
@@ -189,17 +292,72 @@ fn bounds(scenario: &Scenario, args: &Args) -> Result<Bounds, CliError> {
     if let Some(s) = &args.step {
         b.step_ms = durations(s)?.first().copied().unwrap_or(0);
     }
-    if let Some(u) = &args.until {
-        let until = durations(u)?.first().copied().unwrap_or(0);
-        b.to_ms = until - until % b.step_ms.max(1);
-    }
+    let until = match &args.until {
+        Some(u) => durations(u)?.first().copied().unwrap_or(0),
+        None => b.to_ms,
+    };
+    b.to_ms = until - until % b.step_ms.max(1);
     b.check().map_err(input)?;
+    if b.step_ms > until.saturating_sub(b.from_ms) {
+        writeln!(
+            err,
+            "warning: the step {} is longer than the window {}..{} (--until): faults hit only at {}",
+            format_ms(b.step_ms as i64),
+            format_ms(b.from_ms as i64),
+            format_ms(until as i64),
+            format_ms(b.from_ms as i64)
+        )?;
+    }
     Ok(b)
 }
 
-fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<ExitCode, CliError> {
-    let bounds = bounds(scenario, args)?;
+/// Says on stderr what of the scenario the search sets aside, and which requested fault kinds
+/// cannot apply to it (and how to make them apply).
+fn notes(
+    err: &mut dyn Write,
+    scenario: &Scenario,
+    search: &Search,
+    args: &Args,
+) -> std::io::Result<()> {
+    if args.faults.is_some() {
+        for (kind, why) in inapplicable(search.workload(), search.bounds().kinds) {
+            writeln!(err, "note: --faults {kind} left out: {why}")?;
+        }
+    }
+    for f in &scenario.faults {
+        let (what, unsearched) = match f.kind {
+            FaultKind::Partition | FaultKind::Heal | FaultKind::Delay | FaultKind::Drop => (
+                f.kind.as_str().to_string(),
+                format!(" (it never makes a {} itself)", f.kind.as_str()),
+            ),
+            _ => (describe_fault(f), String::new()),
+        };
+        writeln!(
+            err,
+            "note: the scenario's own {what} at {} is set aside: the search picks its own faults{unsearched}",
+            format_ms(f.at_ms.unwrap_or(0) as i64)
+        )?;
+    }
+    for o in &scenario.order {
+        writeln!(
+            err,
+            "note: the scenario's own [[order]] entry at {} (to {}) is set aside: the search picks its own delivery orders",
+            format_ms(o.at_ms as i64),
+            o.to
+        )?;
+    }
+    Ok(())
+}
+
+fn search(
+    out: &mut impl Write,
+    err: &mut dyn Write,
+    scenario: &Scenario,
+    args: &Args,
+) -> Result<ExitCode, CliError> {
+    let bounds = bounds(err, scenario, args)?;
     let mut search = Search::new(scenario, bounds).map_err(input)?;
+    notes(err, scenario, &search, args)?;
     let work = search.workload().clone();
     let names: Vec<&str> = work.workers.iter().map(|w| w.name.as_str()).collect();
     let mut setup = format!("workers {}", names.join(", "));
@@ -209,10 +367,17 @@ fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<Exit
             names[1], names[0]
         ));
     }
+    let mut aside = Vec::new();
     if !scenario.faults.is_empty() {
+        aside.push(format!("{} fault(s)", scenario.faults.len()));
+    }
+    if !scenario.order.is_empty() {
+        aside.push(format!("{} [[order]] entry(ies)", scenario.order.len()));
+    }
+    if !aside.is_empty() {
         setup.push_str(&format!(
-            "; the scenario's own {} fault(s) set aside",
-            scenario.faults.len()
+            "; the scenario's own {} set aside (see the notes on stderr)",
+            aside.join(" and ")
         ));
     }
     writeln!(out, "search of {}: {setup}", scenario.name)?;
@@ -240,9 +405,10 @@ fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<Exit
         {
             writeln!(
                 out,
-                "stopped at the bound of {} states: no double write found, but this is not a proof",
+                "inconclusive: stopped at the state limit of {} states (--max-states) before covering the bounds; no double write found so far, but this is not a proof",
                 search.bounds().max_states
             )?;
+            return Ok(ExitCode::from(3));
         } else {
             writeln!(out, "no double write within these bounds")?;
         }
@@ -256,6 +422,18 @@ fn search(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<Exit
     )?;
     for line in describe_schedule(&schedule) {
         writeln!(out, "  {line}")?;
+    }
+    if scenario.expect == Outcome::Safe {
+        let why = if scenario.resource.fencing == FencingMode::Writes {
+            ": its fencing checks writes only, so both workers can read \"unpaid\" before either writes"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "note: {} expects safe{why}; this double write contradicts it (its own run holds only for its exact timing)",
+            scenario.name
+        )?;
     }
     let final_schedule = if args.no_shrink {
         schedule
