@@ -4,7 +4,8 @@
 use lockstep_core::catalogue;
 use lockstep_core::scenario::{FaultKind, Scenario, parse_scenario};
 use lockstep_explore::search::{
-    Bounds, Kinds, Progress, Schedule, Search, counterexample_toml, shrink, with_faults,
+    Bounds, Kinds, Progress, Schedule, Search, counterexample_toml, hangs_on_a_tie, shrink,
+    with_faults,
 };
 
 fn scenario(id: &str) -> Scenario {
@@ -135,10 +136,10 @@ fn naive_happy_path_breaks_with_one_pause_and_shrinks_to_one_pause_every_time() 
     assert_eq!(first.len(), 1);
     assert_eq!(first[0].kind, FaultKind::Pause);
     let pause = first[0].duration_ms.unwrap();
-    // Shrinking shortened the pause: any shorter and it no longer breaks.
+    // Shrinking shortened the pause to within a 10 ms margin: 10 ms shorter no longer breaks.
     let (work, _) = search(&s, Bounds::for_scenario(&s));
     let mut shorter = first.clone();
-    shorter[0].duration_ms = Some(pause - 1);
+    shorter[0].duration_ms = Some(pause - 10);
     assert!(!lockstep_explore::search::breaks(
         work.workload(),
         &Schedule::faults(&shorter)
@@ -328,4 +329,48 @@ fn only_a_delivery_order_breaks_same_instant_writes() {
         .collect();
     assert_eq!(accepted.len(), 2, "{accepted:?}");
     assert!(run.unapplied().is_empty(), "{:?}", run.unapplied());
+}
+
+/// A pause shrunk to the last millisecond that fails puts A's stale write and B's read at the
+/// database at the same instant, where only the default order fails: the shrunk counterexamples
+/// keep a margin instead, and fail whatever the order of their ties.
+#[test]
+fn shrunk_pauses_do_not_hang_on_a_same_instant_tie() {
+    for id in ["naive-happy-path", "fenced-gc-pause", "redlock-happy-path"] {
+        let s = scenario(id);
+        let (search, progress) = search(&s, Bounds::for_scenario(&s));
+        let Progress::Found(found) = progress else {
+            panic!("{id}: expected a double write, got {progress:?}")
+        };
+        let small = shrink(search.workload(), &found.schedule(), search.bounds().to_ms);
+        assert_eq!(small.faults.len(), 1, "{id}: {small:?}");
+        assert!(small.orders.is_empty(), "{id}: {small:?}");
+        assert_eq!(
+            hangs_on_a_tie(search.workload(), &small),
+            None,
+            "{id}: {small:?}"
+        );
+    }
+}
+
+/// A schedule that fails only by the default order of a tie keeps failing when shrunk, and the
+/// tie's order is written as an `[[order]]` entry.
+#[test]
+fn a_counterexample_that_hangs_on_a_tie_states_its_order() {
+    let s = scenario("naive-happy-path");
+    let (search, _) = search(&s, Bounds::for_scenario(&s));
+    let work = search.workload();
+    let mut pause = lockstep_core::scenario::Fault::new(FaultKind::Pause);
+    pause.target = Some("A".into());
+    pause.at_ms = Some(2004);
+    pause.duration_ms = Some(3068);
+    let tied = Schedule::faults(&[pause]);
+    let tie = hangs_on_a_tie(work, &tied).expect("A's write and B's read reach db together");
+    assert_eq!(tie.to, "db");
+    assert_eq!(tie.from.as_deref(), Some("B"));
+    let small = shrink(work, &tied, search.bounds().to_ms);
+    assert_eq!(small.faults.len(), 1, "{small:?}");
+    assert_eq!(small.orders.len(), 1, "{small:?}");
+    assert_eq!(hangs_on_a_tie(work, &small), None, "{small:?}");
+    assert_replays(&s, &search, &small);
 }

@@ -25,7 +25,7 @@ pub use bounds::{
 };
 pub use cex::{counterexample_scenario, counterexample_toml, describe_order, describe_schedule};
 pub use shown::scenario_as_shown;
-pub use shrink::{Schedule, breaks, shrink, with_faults, with_schedule};
+pub use shrink::{Schedule, breaks, hangs_on_a_tie, shrink, with_faults, with_schedule};
 
 use crate::error::ExploreError;
 use crate::outcome::double_written;

@@ -1,12 +1,19 @@
 //! Shrinking a counterexample: drop faults and delivery-order choices, shorten pauses, move
 //! faults later, for as long as the schedule still ends in a double write. Deterministic: the same
 //! input gives the same result.
+//!
+//! Shortening a pause to the last millisecond that still fails tends to land on a tie: two
+//! messages due at one node at the same instant, where the default (sent) order fails and the
+//! other order is safe. A real network promises no such order, so a schedule whose double write
+//! does not hang on a tie stays that way while it shrinks (it keeps a margin of a millisecond or
+//! more); one that does hang on a tie gets the tie's order written as an `[[order]]` entry.
 
 use lockstep_core::Scenario;
 use lockstep_core::scenario::{Fault, FaultKind, Order};
 use lockstep_core::sim::Sim;
+use lockstep_core::topology::NodeId;
 
-use crate::outcome::{RunOutcome, run_to_outcome};
+use crate::outcome::{RunOutcome, double_written, run_to_outcome};
 
 /// What a counterexample adds to the workload: faults, and which message goes first where
 /// several are due at one node at once (`[[order]]` entries).
@@ -50,6 +57,61 @@ pub fn breaks(work: &Scenario, schedule: &Schedule) -> bool {
     }
     let mut sim = Sim::new(&s);
     run_to_outcome(&mut sim, &mut Vec::new()).0 == RunOutcome::DoubleWrite
+}
+
+/// The tie the double write of `schedule` hangs on, if any: from the first fault's instant on,
+/// several messages are due at one node at the same instant, no `[[order]]` entry of the
+/// schedule decides between them, and handling another one first makes the run safe. Returned as
+/// the `[[order]]` entry that states the order the run took (the message sent first goes first).
+pub fn hangs_on_a_tie(work: &Scenario, schedule: &Schedule) -> Option<Order> {
+    let s = with_schedule(work, schedule);
+    lockstep_core::scenario::check(&s).ok()?;
+    // Ties before the first fault are the scenario's own (the same in its fault-free run).
+    let since = schedule
+        .faults
+        .iter()
+        .map(|f| f.at_ms.unwrap_or(0))
+        .min()
+        .unwrap_or(0);
+    let mut sim = Sim::new(&s);
+    let mut events = Vec::new();
+    loop {
+        if sim.end.is_some() || double_written(&sim) {
+            return None;
+        }
+        if let Some(contest) = sim.contest()
+            && contest.at_ms >= since
+        {
+            let names = &sim.params.names;
+            let to = names[usize::from(contest.to)].clone();
+            let decided = schedule
+                .orders
+                .iter()
+                .any(|o| o.at_ms == contest.at_ms && o.to == to);
+            let entry = |(from, label): &(NodeId, String)| Order {
+                at_ms: contest.at_ms,
+                to: to.clone(),
+                from: Some(names[usize::from(*from)].clone()),
+                match_label: Some(label.clone()),
+            };
+            let first = &contest.messages[0];
+            for other in contest.messages[1..].iter().filter(|m| *m != first) {
+                if decided {
+                    break;
+                }
+                let mut flipped = sim.clone();
+                if flipped.put_first(&entry(other))
+                    && run_to_outcome(&mut flipped, &mut events).0 != RunOutcome::DoubleWrite
+                {
+                    return Some(entry(first));
+                }
+            }
+        }
+        events.clear();
+        if !sim.advance(&mut events) {
+            return None;
+        }
+    }
 }
 
 /// The smallest value in `lo..=hi` for which `fails` holds, given that it holds at `hi`
@@ -107,6 +169,11 @@ pub fn shrink(work: &Scenario, schedule: &Schedule, latest_ms: u64) -> Schedule 
     if !breaks(work, &current) {
         return current;
     }
+    // A schedule that fails whatever the order of its ties keeps failing so while it shrinks.
+    let robust = hangs_on_a_tie(work, &current).is_none();
+    let breaks = |work: &Scenario, s: &Schedule| {
+        breaks(work, s) && (!robust || hangs_on_a_tie(work, s).is_none())
+    };
     for _round in 0..8 {
         let before = current.clone();
         // Drop faults, then order choices, one at a time, while it still breaks.
@@ -141,17 +208,25 @@ pub fn shrink(work: &Scenario, schedule: &Schedule, latest_ms: u64) -> Schedule 
                 },
             )
         };
-        // Shorten each pause to the least length that still breaks.
+        // Shorten each pause to the least length that still breaks, then round it up to the
+        // next 10 ms if that still breaks: a margin, and a length that reads as chosen.
         for i in 0..faults.len() {
             if faults[i].kind != FaultKind::Pause {
                 continue;
             }
             let d = faults[i].duration_ms.unwrap_or(0);
-            let best = least(1, d, |len| {
+            let fails = |len: u64| {
                 let mut trial = faults.clone();
                 trial[i].duration_ms = Some(len);
                 breaks_with(&trial)
-            });
+            };
+            let least = least(1, d, fails);
+            let round = least.div_ceil(10) * 10;
+            let best = if round != least && round <= d && fails(round) {
+                round
+            } else {
+                least
+            };
             faults[i].duration_ms = Some(best);
         }
         // Move each fault as late as it can go.
@@ -183,6 +258,14 @@ pub fn shrink(work: &Scenario, schedule: &Schedule, latest_ms: u64) -> Schedule 
         if current == before {
             break;
         }
+    }
+    // Write the ties it hangs on (the order the run took) as `[[order]]` entries.
+    for _ in 0..8 {
+        let Some(order) = hangs_on_a_tie(work, &current) else {
+            break;
+        };
+        current.orders.push(order);
+        current = sorted(&current);
     }
     current
 }

@@ -441,10 +441,21 @@ fn search(
         let small = shrink(&work, &schedule, search.bounds().to_ms);
         writeln!(
             out,
-            "shrunk (fewer faults and order choices, shorter pauses, faults as late as they can be):"
+            "shrunk (fewer faults and order choices, shorter pauses with a margin, faults as late as they can be):"
         )?;
         for line in describe_schedule(&small) {
             writeln!(out, "  {line}")?;
+        }
+        let ties = small
+            .orders
+            .iter()
+            .filter(|o| !schedule.orders.contains(o))
+            .count();
+        if ties > 0 {
+            writeln!(
+                out,
+                "  it hangs on {ties} same-instant tie(s): the order the run took is written as [[order]] entries above; the other order is safe"
+            )?;
         }
         small
     };
