@@ -227,7 +227,7 @@ fn a_search_stopped_by_its_state_limit_is_inconclusive_exit_3_and_states_the_lim
         "1",
     ]);
     assert!(
-        stdout(&o).contains("state limit: 20000000 distinct states (--max-states)"),
+        stdout(&o).contains("state limit: 20000000 distinct states;"),
         "{}",
         stdout(&o)
     );

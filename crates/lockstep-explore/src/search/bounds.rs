@@ -383,7 +383,7 @@ pub fn describe_bounds(bounds: &Bounds, menu: &[Choice]) -> String {
     });
     out.push_str("\n  not searched: network partitions, message delays and drops, pauses of the lock service or the database");
     out.push_str(&format!(
-        "\n  state limit: {} distinct states (--max-states); a search stopped there proves nothing",
+        "\n  state limit: {} distinct states; a search stopped there proves nothing",
         bounds.max_states
     ));
     out
