@@ -1,4 +1,4 @@
-//! Durations as people type them (`500ms`, `2s`, `1.5s`, `1m`, `-6s`) and as the output prints them.
+//! Durations as people type them (`500ms`, `2s`, `1.5s`, `1m`, `1h`, `-6s`) and as the output prints them.
 
 /// Parses a duration into milliseconds. `what` names the value in the error.
 pub fn parse_ms(text: &str) -> Result<i64, String> {
@@ -20,8 +20,14 @@ pub fn parse_ms(text: &str) -> Result<i64, String> {
         "ms" => 1.0,
         "s" => 1000.0,
         "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        "d" => 86_400_000.0,
         "" => return Err(format!("`{t}` has no unit: write {number}ms or {number}s")),
-        other => return Err(format!("`{t}`: unknown unit `{other}` (use ms, s or m)")),
+        other => {
+            return Err(format!(
+                "`{t}`: unknown unit `{other}` (use ms, s, m, h or d)"
+            ));
+        }
     };
     let value: f64 = number
         .parse()
@@ -61,12 +67,15 @@ mod tests {
         assert_eq!(parse_ms("1m"), Ok(60_000));
         assert_eq!(parse_ms("-6s"), Ok(-6000));
         assert_eq!(parse_ms("0s"), Ok(0));
+        assert_eq!(parse_ms("1h"), Ok(3_600_000));
+        assert_eq!(parse_ms("1d"), Ok(86_400_000));
     }
 
     #[test]
     fn rejects_what_is_not_a_duration() {
         assert!(parse_ms("5").unwrap_err().contains("no unit"));
-        assert!(parse_ms("5h").unwrap_err().contains("unknown unit"));
+        assert!(parse_ms("5w").unwrap_err().contains("unknown unit"));
+        assert!(parse_ms("2d").unwrap_err().contains("longer than a day"));
         assert!(parse_ms("s").unwrap_err().contains("not a duration"));
         assert!(parse_ms("1.2.3s").unwrap_err().contains("not a number"));
         assert!(parse_ms("0.5ms").unwrap_err().contains("whole number"));

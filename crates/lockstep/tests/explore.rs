@@ -70,7 +70,10 @@ fn a_search_finds_shrinks_and_writes_a_counterexample_that_run_opens() {
     assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
     assert!(text.contains("bounds:\n  at most 2 fault(s)"), "{text}");
     assert!(text.contains("workers A, B"), "{text}");
-    assert!(text.contains("states/s"), "{text}");
+    assert!(
+        text.contains("distinct states (") && text.contains("simulator steps, replays included"),
+        "{text}"
+    );
     assert!(text.contains("double write with 1 fault(s)"), "{text}");
     assert!(text.contains("shrunk"), "{text}");
     let file = std::fs::read_to_string(&cex).expect("written");
@@ -194,6 +197,15 @@ fn bad_input_gets_a_clear_message_and_exit_2() {
         (
             &["explore", "naive-gc-pause", "--pauses", "5"],
             "has no unit",
+        ),
+        (
+            &[
+                "explore",
+                "naive-happy-path",
+                "-o",
+                "/nonexistent-lockstep-dir/x.toml",
+            ],
+            "the directory /nonexistent-lockstep-dir does not exist",
         ),
         (
             &["explore", "no-such-scenario"],
@@ -395,9 +407,34 @@ fn a_step_longer_than_the_window_is_warned_about() {
 fn a_double_write_in_a_built_in_that_expects_safe_says_so() {
     let o = lockstep(&["explore", "fenced-gc-pause"]);
     assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
     assert!(
-        stdout(&o).contains("note: fenced-gc-pause expects safe: its fencing checks writes only"),
-        "{}",
-        stdout(&o)
+        text.contains(
+            "note: fenced-gc-pause expects safe, which holds only for its own faults and timing"
+        ),
+        "{text}"
     );
+    assert!(text.contains("its fencing checks writes only"), "{text}");
+}
+
+#[test]
+fn a_search_that_finds_nothing_says_it_wrote_no_file() {
+    let path = temp_dir().join("never.toml");
+    let o = lockstep(&[
+        "explore",
+        "fenced-every-access",
+        "--faults",
+        "pause",
+        "--max-faults",
+        "1",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("no counterexample, so nothing was written to"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!path.exists());
 }

@@ -262,6 +262,23 @@ fn sweep(out: &mut impl Write, scenario: &Scenario, args: &Args) -> Result<ExitC
     })
 }
 
+/// Refuses an output path whose directory does not exist before the search, not after it.
+fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(CliError::Input(format!(
+            "-o {}: the directory {} does not exist",
+            path.display(),
+            dir.display()
+        )))
+    }
+}
+
 fn durations(text: &str) -> Result<Vec<u64>, CliError> {
     text.split(',')
         .map(|d| {
@@ -355,6 +372,9 @@ fn search(
     scenario: &Scenario,
     args: &Args,
 ) -> Result<ExitCode, CliError> {
+    if let Some(path) = &args.output {
+        check_writable(path)?;
+    }
     let bounds = bounds(err, scenario, args)?;
     let mut search = Search::new(scenario, bounds).map_err(input)?;
     notes(err, scenario, &search, args)?;
@@ -389,16 +409,25 @@ fn search(
         Progress::Found(f) => (f.stats, Some(f.schedule())),
         Progress::Exhausted { stats, .. } | Progress::Running(stats) => (*stats, None),
     };
+    // A rate over a few milliseconds says nothing.
+    let rate = if secs >= 0.05 {
+        format!(": {:.0} states/s", stats.states as f64 / secs)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "explored {} states ({} steps, {} fault schedules, {} runs with a changed delivery order) in {secs:.2} s: {:.0} states/s",
-        stats.states,
-        stats.steps,
-        stats.schedules,
-        stats.reorders,
-        stats.states as f64 / secs.max(1e-9)
+        "explored {} distinct states ({} simulator steps, replays included; {} fault schedules; {} runs with a changed delivery order) in {secs:.2} s{rate}",
+        stats.states, stats.steps, stats.schedules, stats.reorders,
     )?;
     let Some(schedule) = found else {
+        if let Some(path) = &args.output {
+            writeln!(
+                err,
+                "note: no counterexample, so nothing was written to {}",
+                path.display()
+            )?;
+        }
         if let Progress::Exhausted {
             complete: false, ..
         } = progress
@@ -416,7 +445,7 @@ fn search(
     };
     writeln!(
         out,
-        "double write with {} fault(s), as few as any within the bounds, and {} delivery-order choice(s):",
+        "double write with {} fault(s), as few as any within the bounds, and {} delivery-order choice(s) (the search stops at the first one it finds):",
         schedule.faults.len(),
         schedule.orders.len()
     )?;
@@ -425,13 +454,13 @@ fn search(
     }
     if scenario.expect == Outcome::Safe {
         let why = if scenario.resource.fencing == FencingMode::Writes {
-            ": its fencing checks writes only, so both workers can read \"unpaid\" before either writes"
+            "; its fencing checks writes only, so both workers can read \"unpaid\" before either writes"
         } else {
             ""
         };
         writeln!(
             out,
-            "note: {} expects safe{why}; this double write contradicts it (its own run holds only for its exact timing)",
+            "note: {} expects safe, which holds only for its own faults and timing: this schedule double-writes{why}",
             scenario.name
         )?;
     }
