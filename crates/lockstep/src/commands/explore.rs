@@ -366,6 +366,49 @@ fn notes(
     Ok(())
 }
 
+/// How often a search on a terminal says how far it has come.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Runs the search to its end, `budget` simulator steps at a time; with `every`, says on `err`
+/// (one line, rewritten in place, erased at the end) how far it has come at most that often.
+fn run_search(
+    search: &mut Search,
+    err: &mut dyn Write,
+    every: Option<std::time::Duration>,
+    budget: u64,
+) -> std::io::Result<Progress> {
+    let started = Instant::now();
+    let mut last = started;
+    let mut shown = false;
+    loop {
+        match search.step(budget) {
+            Progress::Running(stats) => {
+                if let Some(every) = every
+                    && last.elapsed() >= every
+                {
+                    last = Instant::now();
+                    write!(
+                        err,
+                        "\r\x1b[2Ksearching: {} of at most {} states, schedules of {} fault(s), {:.0} s",
+                        stats.states,
+                        search.bounds().max_states,
+                        stats.faults,
+                        started.elapsed().as_secs_f64()
+                    )?;
+                    err.flush()?;
+                    shown = true;
+                }
+            }
+            done => {
+                if shown {
+                    write!(err, "\r\x1b[2K")?;
+                }
+                return Ok(done);
+            }
+        }
+    }
+}
+
 fn search(
     out: &mut impl Write,
     err: &mut dyn Write,
@@ -403,7 +446,8 @@ fn search(
     writeln!(out, "search of {}: {setup}", scenario.name)?;
     writeln!(out, "bounds:\n{}", search.describe_bounds())?;
     let started = Instant::now();
-    let progress = search.run();
+    let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let progress = run_search(&mut search, err, live.then_some(PROGRESS_EVERY), 1 << 16)?;
     let secs = started.elapsed().as_secs_f64();
     let (stats, found) = match &progress {
         Progress::Found(f) => (f.stats, Some(f.schedule())),
@@ -503,4 +547,35 @@ fn search(
         )?;
     }
     Ok(ExitCode::from(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_search_says_how_far_it_has_come_and_erases_it_at_the_end() {
+        let scenario = lockstep_core::catalogue::load("fenced-every-access")
+            .unwrap()
+            .unwrap();
+        let mut bounds = Bounds::for_scenario(&scenario);
+        bounds.kinds = Kinds::parse("pause").unwrap();
+        bounds.max_faults = 1;
+        let mut search = Search::new(&scenario, bounds.clone()).unwrap();
+        let mut err = Vec::new();
+        let every = Some(std::time::Duration::ZERO);
+        let done = run_search(&mut search, &mut err, every, 100).unwrap();
+        assert!(matches!(done, Progress::Exhausted { complete: true, .. }));
+        let text = String::from_utf8(err).unwrap();
+        assert!(
+            text.contains("searching: ") && text.contains("of at most 20000000 states"),
+            "{text}"
+        );
+        assert!(text.ends_with("\r\x1b[2K"), "{text:?}");
+        // Off a terminal, nothing.
+        let mut search = Search::new(&scenario, bounds).unwrap();
+        let mut err = Vec::new();
+        run_search(&mut search, &mut err, None, 100).unwrap();
+        assert!(err.is_empty());
+    }
 }
