@@ -297,6 +297,11 @@ fn requested_fault_kinds_that_cannot_apply_are_named_with_how_to_enable_them() {
         "1",
     ]);
     let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "nothing left to search: {err}");
+    assert!(
+        err.contains("none of the fault kinds given to --faults can hit"),
+        "{err}"
+    );
     assert!(err.contains("--faults clock-jump left out: "), "{err}");
     assert!(err.contains("\"consensus\""), "{err}");
 }

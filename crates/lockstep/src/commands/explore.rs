@@ -421,6 +421,12 @@ fn search(
     let bounds = bounds(err, scenario, args)?;
     let mut search = Search::new(scenario, bounds).map_err(input)?;
     notes(err, scenario, &search, args)?;
+    if args.faults.is_some() && search.menu().is_empty() && search.bounds().max_faults > 0 {
+        return Err(CliError::Input(format!(
+            "none of the fault kinds given to --faults can hit {} (see the notes above); a search without faults would only try delivery orders (say so with --max-faults 0)",
+            scenario.name
+        )));
+    }
     let work = search.workload().clone();
     let names: Vec<&str> = work.workers.iter().map(|w| w.name.as_str()).collect();
     let mut setup = format!("workers {}", names.join(", "));
