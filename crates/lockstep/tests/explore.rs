@@ -318,7 +318,7 @@ fn the_scenarios_own_faults_and_orders_set_aside_are_named_and_unsearched_kinds_
         "{err}"
     );
     assert!(
-        stdout(&o).contains("not searched: network partitions, message delays and drops"),
+        stdout(&o).contains("not searched: partitions, message delays and drops"),
         "{}",
         stdout(&o)
     );

@@ -381,7 +381,7 @@ pub fn describe_bounds(bounds: &Bounds, menu: &[Choice]) -> String {
             "\n  delivery order: up to {n} time(s) per schedule, where several messages are due at one node at the same instant, any of them goes first"
         ),
     });
-    out.push_str("\n  not searched: network partitions, message delays and drops, pauses of the lock service or the database");
+    out.push_str("\n  not searched: partitions, message delays and drops, pauses of the lock service or database, worker crashes");
     out.push_str(&format!(
         "\n  state limit: {} distinct states; a search stopped there proves nothing",
         bounds.max_states
