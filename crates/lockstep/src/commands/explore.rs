@@ -467,7 +467,7 @@ fn search(
     };
     writeln!(
         out,
-        "explored {} distinct states ({} simulator steps, replays included; {} runs branched off the fault-free one: by a fault, or {} by a delivery order) in {secs:.2} s{rate}",
+        "explored {} distinct states ({} simulator steps, replays included; {} runs started, {} delivery-order changes queued) in {secs:.2} s{rate}",
         stats.states, stats.steps, stats.schedules, stats.reorders,
     )?;
     let Some(schedule) = found else {
