@@ -376,10 +376,22 @@ fn the_help_describes_the_command_its_defaults_and_exit_statuses() {
         help.starts_with("Search for fault schedules that make a payout apply twice"),
         "{help}"
     );
+    use lockstep_explore::search::{DEFAULT_MAX_FAULTS, DEFAULT_MAX_STATES, DEFAULT_REORDERS};
+    // The defaults the help states are the library's.
+    for (flag, default) in [
+        ("--max-faults", DEFAULT_MAX_FAULTS as u64),
+        ("--reorders", DEFAULT_REORDERS as u64),
+        ("--max-states", DEFAULT_MAX_STATES),
+    ] {
+        let entry = &flat[flat.find(&format!("{flag} <N>")).expect(flag)..];
+        let end = entry[2..].find(" --").map_or(entry.len(), |i| i + 2);
+        assert!(
+            entry[..end].contains(&format!("[default: {default}]")),
+            "{flag}: {}",
+            &entry[..end]
+        );
+    }
     for expected in [
-        "[default: 2]",
-        "[default: 1]",
-        "[default: 20000000]",
         "[default: every kind that applies",
         "[default: ½, 1 and 2 × the lock's TTL]",
         "[default: the end of the fault-free run]",
