@@ -313,7 +313,7 @@ fn the_scenarios_own_faults_and_orders_set_aside_are_named_and_unsearched_kinds_
     assert!(
         err.contains("the scenario's own partition at ")
             && err.contains(
-                "is set aside: the search picks its own faults (it never makes a partition itself)"
+                "is set aside: the search picks its own faults (and it never partitions the network, delays or drops a message itself)"
             ),
         "{err}"
     );

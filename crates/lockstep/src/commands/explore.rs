@@ -345,7 +345,8 @@ fn notes(
         let (what, unsearched) = match f.kind {
             FaultKind::Partition | FaultKind::Heal | FaultKind::Delay | FaultKind::Drop => (
                 f.kind.as_str().to_string(),
-                format!(" (it never makes a {} itself)", f.kind.as_str()),
+                " (and it never partitions the network, delays or drops a message itself)"
+                    .to_string(),
             ),
             _ => (describe_fault(f), String::new()),
         };
