@@ -4,9 +4,10 @@
 //!
 //! Shortening a pause to the last millisecond that still fails tends to land on a tie: two
 //! messages due at one node at the same instant, where the default (sent) order fails and the
-//! other order is safe. A real network promises no such order, so a schedule whose double write
-//! does not hang on a tie stays that way while it shrinks (it keeps a margin of a millisecond or
-//! more); one that does hang on a tie gets the tie's order written as an `[[order]]` entry.
+//! other order is safe. A real network promises no such order. So pauses are rounded up to 10 ms
+//! where that still fails, and a schedule whose double write did not hang on a tie before
+//! shrinking gets a margin back if it does after (a pause a little longer, or a fault a little
+//! earlier); one that still hangs on a tie gets the tie's order written as an `[[order]]` entry.
 
 use lockstep_core::Scenario;
 use lockstep_core::scenario::{Fault, FaultKind, Order};
@@ -155,6 +156,41 @@ fn drop_unneeded<T: Clone>(list: &mut Vec<T>, mut breaks_with: impl FnMut(&[T]) 
     }
 }
 
+/// A schedule near `schedule` that breaks whatever the order of its ties: a pause a little
+/// longer (a round length first), or else a fault a little earlier. Checking ties costs a run per
+/// tie, so shrinking checks them here, once, rather than at every step of its searches.
+fn with_margin(work: &Scenario, schedule: &Schedule) -> Option<Schedule> {
+    let firm = |s: &Schedule| breaks(work, s) && hangs_on_a_tie(work, s).is_none();
+    for i in 0..schedule.faults.len() {
+        if schedule.faults[i].kind != FaultKind::Pause {
+            continue;
+        }
+        let d = schedule.faults[i].duration_ms.unwrap_or(0);
+        let round = (d / 10 + 1) * 10;
+        let longer = std::iter::once(round)
+            .chain(d + 1..round)
+            .chain((1..=20).map(|k| round + 10 * k));
+        for len in longer {
+            let mut trial = schedule.clone();
+            trial.faults[i].duration_ms = Some(len);
+            if firm(&trial) {
+                return Some(trial);
+            }
+        }
+    }
+    for i in 0..schedule.faults.len() {
+        let at = schedule.faults[i].at_ms.unwrap_or(0);
+        for earlier in (1..=20).filter_map(|k| at.checked_sub(k)) {
+            let mut trial = schedule.clone();
+            trial.faults[i].at_ms = Some(earlier);
+            if firm(&trial) {
+                return Some(trial);
+            }
+        }
+    }
+    None
+}
+
 /// Shrinks a failing schedule of `work`. `latest_ms` bounds how late a fault may move.
 /// Returns the input (sorted) unchanged if it does not fail.
 pub fn shrink(work: &Scenario, schedule: &Schedule, latest_ms: u64) -> Schedule {
@@ -169,11 +205,8 @@ pub fn shrink(work: &Scenario, schedule: &Schedule, latest_ms: u64) -> Schedule 
     if !breaks(work, &current) {
         return current;
     }
-    // A schedule that fails whatever the order of its ties keeps failing so while it shrinks.
+    // A schedule that fails whatever the order of its ties keeps failing so once shrunk.
     let robust = hangs_on_a_tie(work, &current).is_none();
-    let breaks = |work: &Scenario, s: &Schedule| {
-        breaks(work, s) && (!robust || hangs_on_a_tie(work, s).is_none())
-    };
     for _round in 0..8 {
         let before = current.clone();
         // Drop faults, then order choices, one at a time, while it still breaks.
@@ -259,6 +292,9 @@ pub fn shrink(work: &Scenario, schedule: &Schedule, latest_ms: u64) -> Schedule 
             break;
         }
     }
+    if robust && hangs_on_a_tie(work, &current).is_some() {
+        current = with_margin(work, &current).unwrap_or(current);
+    }
     // Write the ties it hangs on (the order the run took) as `[[order]]` entries.
     for _ in 0..8 {
         let Some(order) = hangs_on_a_tie(work, &current) else {
@@ -268,4 +304,29 @@ pub fn shrink(work: &Scenario, schedule: &Schedule, latest_ms: u64) -> Schedule 
         current = sorted(&current);
     }
     current
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pausing A for 3068 ms at 2004 ms makes A's stale write and B's read reach db at the same
+    /// instant, and only the default order double-writes; 2 ms more and B's read is first.
+    #[test]
+    fn a_margin_moves_a_schedule_off_its_tie_to_a_round_length() {
+        let s = lockstep_core::catalogue::load("naive-happy-path")
+            .unwrap()
+            .unwrap();
+        let work = super::super::workload(&s);
+        let mut pause = Fault::new(FaultKind::Pause);
+        pause.target = Some("A".into());
+        pause.at_ms = Some(2004);
+        pause.duration_ms = Some(3068);
+        let tied = Schedule::faults(&[pause]);
+        assert!(hangs_on_a_tie(&work, &tied).is_some());
+        let firm = with_margin(&work, &tied).expect("a margin exists");
+        assert_eq!(firm.faults[0].duration_ms, Some(3070));
+        assert!(breaks(&work, &firm));
+        assert_eq!(hangs_on_a_tie(&work, &firm), None);
+    }
 }
