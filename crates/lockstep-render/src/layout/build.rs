@@ -580,5 +580,6 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         stretches,
         walls,
         jumps,
+        so_far: crate::lease::SoFar::of(&events[..shown]),
     }
 }

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use lockstep_core::Trace;
 use lockstep_core::topology::Role;
-use lockstep_core::trace::{EventKind, FreeReason, Tag};
+use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
 use crate::layout::{MarkKind, Options};
 
@@ -121,6 +121,25 @@ pub struct SoFar {
     pub cents_paid_twice: u64,
 }
 
+impl SoFar {
+    /// What the database did in `events`: writes accepted and refused, payouts paid twice.
+    pub fn of(events: &[TraceEvent]) -> SoFar {
+        let mut so_far = SoFar::default();
+        for e in events {
+            match e.tag {
+                Some(Tag::WriteAccepted { .. }) => so_far.writes_accepted += 1,
+                Some(Tag::AccessRejected { write: true, .. }) => so_far.writes_rejected += 1,
+                Some(Tag::Duplicate { payouts, cents }) => {
+                    so_far.payouts_paid_twice += payouts;
+                    so_far.cents_paid_twice += cents;
+                }
+                _ => {}
+            }
+        }
+        so_far
+    }
+}
+
 /// Intervals in which `count(t) >= need`, given +1/-1 changes at instants (in order).
 fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interval> {
     let mut out = Vec::new();
@@ -220,7 +239,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
     let mut last_writer: Option<usize> = None;
     let mut incidents = Vec::new();
-    let mut so_far = SoFar::default();
+    let so_far = SoFar::of(events);
     for e in events {
         let who = name(usize::from(e.from)).to_string();
         let incident = match &e.tag {
@@ -242,15 +261,6 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
                 at_ms: e.time_ms,
                 text,
             });
-        }
-        match e.tag {
-            Some(Tag::WriteAccepted { .. }) => so_far.writes_accepted += 1,
-            Some(Tag::AccessRejected { write: true, .. }) => so_far.writes_rejected += 1,
-            Some(Tag::Duplicate { payouts, cents }) => {
-                so_far.payouts_paid_twice += payouts;
-                so_far.cents_paid_twice += cents;
-            }
-            _ => {}
         }
         let node = usize::from(e.from);
         let t = e.time_ms;

@@ -112,6 +112,7 @@ fn empty_like(full: &Layout) -> Layout {
         stretches: Vec::new(),
         walls: Vec::new(),
         jumps: Vec::new(),
+        so_far: full.so_far,
     }
 }
 
