@@ -310,6 +310,22 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
 
+    // A step render has every row the whole run has (empty until it happens), so stepping
+    // through a run never moves rows or resizes the chart.
+    let whole_run = options.upto_step.is_some().then(|| {
+        lease_chart(
+            trace,
+            &Options {
+                upto_step: None,
+                ..*options
+            },
+        )
+    });
+    let whole_run_has = |wname: &str, kind: LeaseRowKind| {
+        whole_run
+            .as_ref()
+            .is_some_and(|c| c.rows.iter().any(|r| r.worker == wname && r.kind == kind))
+    };
     let mut rows = Vec::new();
     let mut row_of: BTreeMap<(usize, u8), usize> = BTreeMap::new();
     for (k, &w) in workers.iter().enumerate() {
@@ -319,7 +335,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             quorum as i64,
             end_ms,
         );
-        if !service.is_empty() {
+        if !service.is_empty() || whole_run_has(&wname, LeaseRowKind::ServiceHolds) {
             row_of.insert((w, 0), rows.len());
             let label = if quorum > 1 {
                 format!("a majority say {wname} holds it")
@@ -342,14 +358,18 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             label: format!("{wname} believes it holds it"),
             intervals: intervals_at_least(belief.get(&w).map_or(&[][..], Vec::as_slice), 1, end_ms),
         });
-        if let Some(changes) = pause.get(&w) {
+        if pause.contains_key(&w) || whole_run_has(&wname, LeaseRowKind::Paused) {
             row_of.insert((w, 2), rows.len());
             rows.push(LeaseRow {
                 kind: LeaseRowKind::Paused,
                 worker: wname.clone(),
                 worker_index: k,
                 label: format!("{wname} paused"),
-                intervals: intervals_at_least(changes, 1, end_ms),
+                intervals: intervals_at_least(
+                    pause.get(&w).map_or(&[][..], Vec::as_slice),
+                    1,
+                    end_ms,
+                ),
             });
         }
     }
