@@ -196,3 +196,24 @@ fn step_renders_of_a_run_all_have_one_size() {
         }
     }
 }
+
+#[test]
+fn no_outline_is_a_closed_polyline() {
+    // ImageMagick fills a closed `<polyline fill="none">` black: note boxes and lane headers
+    // became black slabs in `convert`. Outlines are `<rect fill="none">` instead.
+    for (id, scenario, run) in common::catalogue() {
+        let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+        for el in svg.split("<polyline").skip(1) {
+            let points = el
+                .split("points=\"")
+                .nth(1)
+                .and_then(|p| p.split('"').next())
+                .unwrap_or_default();
+            let pts: Vec<&str> = points.split_whitespace().collect();
+            assert!(
+                pts.len() < 3 || pts.first() != pts.last(),
+                "{id}: closed polyline {points}"
+            );
+        }
+    }
+}
