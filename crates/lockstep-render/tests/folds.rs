@@ -81,3 +81,36 @@ fn the_thousand_message_run_is_smaller_than_mermaids_svg() {
     .expect("draws");
     assert!(roxmltree::Document::parse(&all).is_ok());
 }
+
+#[test]
+fn whole_redlock_rounds_fold_in_both_time_modes() {
+    // Each retry round of redlock-delayed-restart is 32 events (five SETs, their answers, the
+    // unlock) with the lock service's grants and frees: `lockstep run` folds them, so must render.
+    let (scenario, run) = common::load("redlock-delayed-restart");
+    for mode in [TimeMode::Logical, TimeMode::ToScale] {
+        let options = Options {
+            time_mode: mode,
+            ..Options::default()
+        }
+        .for_scenario(&scenario);
+        let folded = layout(&run.trace, &options);
+        let unfolded = layout(
+            &run.trace,
+            &Options {
+                unfold_retries: true,
+                ..options
+            },
+        );
+        assert!(
+            folded.folds.iter().map(|f| f.repeats).sum::<usize>() >= 30,
+            "{mode:?}: {:?}",
+            folded.folds
+        );
+        assert!(
+            folded.height * 2.0 < unfolded.height,
+            "{mode:?}: folded {} vs unfolded {}",
+            folded.height,
+            unfolded.height
+        );
+    }
+}

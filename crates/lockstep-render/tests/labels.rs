@@ -168,7 +168,21 @@ fn no_arrow_runs_through_a_label_or_a_note() {
                     ..Options::default()
                 };
                 let l = layout(&run.trace, &options);
-                for f in shafts_through_text(&l) {
+                // To scale, a message held up in the network arrives at its time, slanted
+                // across whatever happened meanwhile (pushing lines down to clear it would
+                // stretch the axis); notes and labels are drawn over it, so their text stays
+                // readable.
+                let held_up = |f: &String| {
+                    mode == TimeMode::ToScale
+                        && l.arrows.iter().any(|a| {
+                            f.starts_with(&format!("arrow {} ", a.send_row + 1))
+                                && matches!(
+                                    run.trace.events[l.rows[a.send_row].event].tag,
+                                    Some(lockstep_core::Tag::Delayed { .. })
+                                )
+                        })
+                };
+                for f in shafts_through_text(&l).into_iter().filter(|f| !held_up(f)) {
                     failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
                 }
             }

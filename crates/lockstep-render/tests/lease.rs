@@ -93,3 +93,21 @@ fn tokens_and_long_flights_are_shown() {
         .expect("A's write in flight");
     assert!(write.to_ms.unwrap_or(0) - write.from_ms >= 8000);
 }
+
+#[test]
+fn every_step_of_a_run_has_one_page_size() {
+    for (id, scenario, run) in common::catalogue() {
+        let total = run.trace.events.len();
+        let sizes: Vec<String> = [1, 5, total / 3, total / 2, total - 1, total]
+            .into_iter()
+            .map(|step| {
+                let svg =
+                    lockstep_render::run_lease_svg(&scenario, &run, &upto(step)).expect("draws");
+                let head = svg.split('>').next().unwrap_or_default();
+                let at = head.find(" width=").expect("width");
+                head[at..].split(' ').take(3).collect::<Vec<_>>().join(" ")
+            })
+            .collect();
+        assert!(sizes.windows(2).all(|w| w[0] == w[1]), "{id}: {sizes:?}");
+    }
+}

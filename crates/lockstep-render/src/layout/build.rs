@@ -494,6 +494,14 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
                 .filter_map(|s| s.label.as_ref().map(|l| l.rect.x1)),
         )
         .fold(right, f64::max);
+    // To scale, room for the widest time label any step of the run may show (which ticks and
+    // zooms a step shows depends on the step), so stepping never widens the picture.
+    let tick_right = if ms_scale > 0.0 {
+        tick_right
+            .max(right + 12.0 + 14.0 + text::width("zoom: 99999 ms", style::GUTTER_SIZE) + 2.0)
+    } else {
+        tick_right
+    };
     for o in overlaps {
         let y1 = o.to_row.map_or(open_end, |r| ys[r]);
         spans.push(Span {
@@ -580,5 +588,6 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         stretches,
         walls,
         jumps,
+        so_far: crate::lease::SoFar::of(&events[..shown]),
     }
 }

@@ -1,12 +1,14 @@
-//! Finds repeated retries: a short cycle of untagged events (a SET and its "nil" answer, say)
-//! repeated three times or more in a row. The first cycle is drawn; the rest fold into one line
-//! ("B retried 47 more times, 102 ms apart") that interactive front ends can unfold.
+//! Finds repeated retries: a cycle of events (a SET and its "nil" answer, or a whole Redlock
+//! round to five instances and its unlock) repeated three times or more in a row, identically.
+//! The first cycle is drawn; the rest fold into one line ("B retried 47 more times, 102 ms
+//! apart") that interactive front ends can unfold.
 
 use lockstep_core::Trace;
-use lockstep_core::trace::{EventKind, TraceEvent};
+use lockstep_core::trace::{EventKind, Tag, TraceEvent};
 
-/// Longest cycle looked for, in events.
-const MAX_PERIOD: usize = 8;
+/// Longest cycle looked for, in events: a Redlock round to five instances and its unlock is 32
+/// to 40 events; 60 workers retrying against one Redis make a round of 236 (as `lockstep run`).
+const MAX_PERIOD: usize = 256;
 /// A cycle must repeat at least this often (the first included) to fold.
 const MIN_REPEATS: usize = 3;
 
@@ -25,13 +27,23 @@ pub struct Fold {
 }
 
 fn same(a: &TraceEvent, b: &TraceEvent) -> bool {
-    a.kind == b.kind && a.from == b.from && a.to == b.to && a.label == b.label
+    a.kind == b.kind
+        && a.from == b.from
+        && a.to == b.to
+        && a.label == b.label
+        && a.tag == b.tag
+        && a.explanation == b.explanation
 }
 
-/// Whether event `e` may be part of a folded cycle: messages and plain state changes only, so
-/// no span, mark or verdict-relevant tag disappears.
+/// Whether event `e` may be part of a folded cycle: messages, plain state changes and the lock
+/// service granting and freeing the key (a failed round's bookkeeping, the same every round), so
+/// no fault, belief, mark or verdict-relevant tag disappears.
 fn foldable(e: &TraceEvent) -> bool {
-    e.tag.is_none() && !matches!(e.kind, EventKind::Fault)
+    !matches!(e.kind, EventKind::Fault)
+        && matches!(
+            e.tag,
+            None | Some(Tag::ServiceGrants { .. } | Tag::ServiceFrees { .. })
+        )
 }
 
 /// The folds of `trace`, in order.
@@ -65,14 +77,22 @@ pub fn folds(trace: &Trace) -> Vec<Fold> {
                 let last = i + r * p - 1;
                 let span = events[i + (r - 1) * p].time_ms - events[i].time_ms;
                 let period_ms = span / (r as u64 - 1);
-                let who = trace.name(events[i].from);
+                let who = events[i].from;
+                let one_actor = events[i..i + p]
+                    .iter()
+                    .all(|e| e.from == who || e.to == who);
+                let what = if one_actor {
+                    format!("{} retried", trace.name(who))
+                } else {
+                    format!("the same {p} events again")
+                };
                 out.push(Fold {
                     first,
                     last,
                     repeats: r,
                     period_ms,
                     text: format!(
-                        "{who} retried {} more times, {period_ms} ms apart (steps {}-{})",
+                        "{what} {} more times, {period_ms} ms apart (steps {}-{})",
                         r - 1,
                         first + 1,
                         last + 1

@@ -414,6 +414,9 @@ pub struct Layout {
     pub walls: Vec<Wall>,
     /// Clock jumps, as breaks on the lifelines.
     pub jumps: Vec<Jump>,
+    /// What the database did in the steps shown (a step render's footer tells this, not the
+    /// whole run's verdict).
+    pub so_far: crate::lease::SoFar,
 }
 
 impl Layout {

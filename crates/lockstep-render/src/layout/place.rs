@@ -31,7 +31,6 @@ pub(super) const BREAK_H: f64 = 72.0;
 /// to let a slanted arrow through would make the picture taller than it needs to be.
 const LOGICAL_FRESH: usize = 1;
 const MAX_FRESH: usize = 2;
-const DELAYED_FRESH: usize = 36;
 /// Half the height of a level shaft's box and of an arrow head's box.
 const SHAFT_HALF: f64 = 3.0;
 const HEAD_HALF: f64 = 8.0;
@@ -218,6 +217,10 @@ impl Placer<'_> {
     ) -> (usize, Vec<Item>) {
         let mut c = lb;
         let mut fresh = 0;
+        // The first fresh line tried and its first option: where the event goes if no fresh line
+        // clears (the lines tried after it are dropped, so no run of empty lines stretches the
+        // axis for nothing).
+        let mut first_fresh: Option<(usize, Vec<Item>)> = None;
         loop {
             let is_fresh = c >= self.out.lines.len();
             if !is_fresh && (!self.time_fits(c, t) || !self.order_ok(c)) {
@@ -231,9 +234,13 @@ impl Placer<'_> {
             }
             if is_fresh {
                 fresh += 1;
+                let first = first_fresh
+                    .get_or_insert_with(|| (c, options.into_iter().next().unwrap_or_default()));
                 if fresh > fresh_tries {
-                    let first = options.into_iter().next().unwrap_or_default();
-                    return (c, first);
+                    let (c0, items) = first.clone();
+                    self.out.lines.truncate(c0 + 1);
+                    self.out.breaks.retain(|&b| b < c0);
+                    return (c0, items);
                 }
             }
             c += 1;
@@ -361,6 +368,9 @@ impl Placer<'_> {
         let frame = self.input.frame;
         let mut c = lb;
         let mut fresh = 0;
+        // The first fresh line made looking for a slanted path: if none clears, the lines made
+        // from here on are dropped, so no run of empty lines stretches the axis for nothing.
+        let mut first_fresh = None;
         let items = loop {
             let is_fresh = c >= self.out.lines.len();
             if !is_fresh && (!self.time_fits(c, e.time_ms) || !self.order_ok(c)) {
@@ -387,13 +397,34 @@ impl Placer<'_> {
                 let delayed = matches!(self.input.events[start].tag, Some(Tag::Delayed { .. }));
                 let most = match self.input.mode {
                     TimeMode::Logical => LOGICAL_FRESH,
-                    // To scale, a message held up in the network is the picture's point: its
-                    // slanted arrow may look further for a clear path.
-                    TimeMode::ToScale if delayed => DELAYED_FRESH,
                     TimeMode::ToScale => MAX_FRESH,
                 };
+                let c0 = *first_fresh.get_or_insert(c);
+                if fresh > most && delayed && self.input.mode == TimeMode::ToScale {
+                    // To scale, a message held up in the network is the picture's point: its
+                    // slanted arrow arrives at its time even across other arrows' labels
+                    // (pushing lines down to clear them would stretch the axis).
+                    self.out.lines.truncate(c0 + 1);
+                    self.out.breaks.retain(|&b| b < c0);
+                    let y = self.out.lines[c0].y;
+                    let head = head(frame, from, to, y, owner);
+                    if !self.board.any_clash(std::slice::from_ref(&head)) {
+                        c = c0;
+                        let a = Point::new(frame.x(from), self.out.lines[ls].y);
+                        break vec![
+                            head,
+                            Item {
+                                shape: Shape::Segment(a, Point::new(frame.x(to), y)),
+                                kind: Kind::Shaft,
+                                owner: start,
+                            },
+                        ];
+                    }
+                }
                 if fresh > most {
                     // No clear slanted path: drawn level where it arrives instead.
+                    self.out.lines.truncate(c0);
+                    self.out.breaks.retain(|&b| b + 1 < c0);
                     self.late(i, start, lb);
                     return;
                 }

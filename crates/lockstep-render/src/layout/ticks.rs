@@ -81,6 +81,8 @@ pub(super) fn stretches(
     let mut last: Option<Rect> = None;
     for s in &mut out {
         let text = match s.kind {
+            // Events in the same millisecond, drawn apart to be read.
+            StretchKind::Zoom if s.to_ms == s.from_ms => "zoom: < 1 ms".to_string(),
             StretchKind::Zoom => format!("zoom: {} ms", s.to_ms - s.from_ms),
             StretchKind::Break => format!("≈ {:.1} s idle", (s.to_ms - s.from_ms) as f64 / 1000.0),
         };
@@ -100,7 +102,7 @@ pub(super) fn stretches(
 }
 
 /// Round times across the rows, labelled at `label_x` where labels do not crowd each other or
-/// the stretches' labels; none inside a zoom or a break.
+/// the stretches' labels; none inside a break.
 pub(super) fn ticks(rows: &[Row], ms_scale: f64, label_x: f64, stretches: &[Stretch]) -> Vec<Tick> {
     let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
         return Vec::new();
@@ -110,7 +112,13 @@ pub(super) fn ticks(rows: &[Row], ms_scale: f64, label_x: f64, stretches: &[Stre
     let mut last_label: Option<Rect> = None;
     let mut t = first.time_ms.div_ceil(step) * step;
     while t <= last.time_ms {
-        let inside = |y: f64| stretches.iter().any(|s| y > s.y0 - 1.0 && y < s.y1 + 1.0);
+        // Inside a break the axis has no scale, so no tick; a zoom keeps its order of time
+        // (y_at follows its rows), so a round second falling in a burst still gets its tick.
+        let inside = |y: f64| {
+            stretches
+                .iter()
+                .any(|s| s.kind == StretchKind::Break && y > s.y0 - 1.0 && y < s.y1 + 1.0)
+        };
         if let Some(y) = y_at(rows, t).filter(|&y| !inside(y)) {
             let b = TextBox::new(
                 label(t, step),

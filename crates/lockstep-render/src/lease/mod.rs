@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use lockstep_core::Trace;
 use lockstep_core::topology::Role;
-use lockstep_core::trace::{EventKind, FreeReason, Tag};
+use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
 use crate::layout::{MarkKind, Options};
 
@@ -121,6 +121,25 @@ pub struct SoFar {
     pub cents_paid_twice: u64,
 }
 
+impl SoFar {
+    /// What the database did in `events`: writes accepted and refused, payouts paid twice.
+    pub fn of(events: &[TraceEvent]) -> SoFar {
+        let mut so_far = SoFar::default();
+        for e in events {
+            match e.tag {
+                Some(Tag::WriteAccepted { .. }) => so_far.writes_accepted += 1,
+                Some(Tag::AccessRejected { write: true, .. }) => so_far.writes_rejected += 1,
+                Some(Tag::Duplicate { payouts, cents }) => {
+                    so_far.payouts_paid_twice += payouts;
+                    so_far.cents_paid_twice += cents;
+                }
+                _ => {}
+            }
+        }
+        so_far
+    }
+}
+
 /// Intervals in which `count(t) >= need`, given +1/-1 changes at instants (in order).
 fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interval> {
     let mut out = Vec::new();
@@ -220,7 +239,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
     let mut last_writer: Option<usize> = None;
     let mut incidents = Vec::new();
-    let mut so_far = SoFar::default();
+    let so_far = SoFar::of(events);
     for e in events {
         let who = name(usize::from(e.from)).to_string();
         let incident = match &e.tag {
@@ -242,15 +261,6 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
                 at_ms: e.time_ms,
                 text,
             });
-        }
-        match e.tag {
-            Some(Tag::WriteAccepted { .. }) => so_far.writes_accepted += 1,
-            Some(Tag::AccessRejected { write: true, .. }) => so_far.writes_rejected += 1,
-            Some(Tag::Duplicate { payouts, cents }) => {
-                so_far.payouts_paid_twice += payouts;
-                so_far.cents_paid_twice += cents;
-            }
-            _ => {}
         }
         let node = usize::from(e.from);
         let t = e.time_ms;
@@ -300,6 +310,22 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
 
+    // A step render has every row the whole run has (empty until it happens), so stepping
+    // through a run never moves rows or resizes the chart.
+    let whole_run = options.upto_step.is_some().then(|| {
+        lease_chart(
+            trace,
+            &Options {
+                upto_step: None,
+                ..*options
+            },
+        )
+    });
+    let whole_run_has = |wname: &str, kind: LeaseRowKind| {
+        whole_run
+            .as_ref()
+            .is_some_and(|c| c.rows.iter().any(|r| r.worker == wname && r.kind == kind))
+    };
     let mut rows = Vec::new();
     let mut row_of: BTreeMap<(usize, u8), usize> = BTreeMap::new();
     for (k, &w) in workers.iter().enumerate() {
@@ -309,7 +335,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             quorum as i64,
             end_ms,
         );
-        if !service.is_empty() {
+        if !service.is_empty() || whole_run_has(&wname, LeaseRowKind::ServiceHolds) {
             row_of.insert((w, 0), rows.len());
             let label = if quorum > 1 {
                 format!("a majority say {wname} holds it")
@@ -332,14 +358,18 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             label: format!("{wname} believes it holds it"),
             intervals: intervals_at_least(belief.get(&w).map_or(&[][..], Vec::as_slice), 1, end_ms),
         });
-        if let Some(changes) = pause.get(&w) {
+        if pause.contains_key(&w) || whole_run_has(&wname, LeaseRowKind::Paused) {
             row_of.insert((w, 2), rows.len());
             rows.push(LeaseRow {
                 kind: LeaseRowKind::Paused,
                 worker: wname.clone(),
                 worker_index: k,
                 label: format!("{wname} paused"),
-                intervals: intervals_at_least(changes, 1, end_ms),
+                intervals: intervals_at_least(
+                    pause.get(&w).map_or(&[][..], Vec::as_slice),
+                    1,
+                    end_ms,
+                ),
             });
         }
     }

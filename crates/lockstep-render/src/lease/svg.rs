@@ -471,7 +471,20 @@ pub fn lease_svg(
 ) -> Result<String, RenderError> {
     check_step(options.upto_step, trace.events.len())?;
     let chart = lease_chart(trace, options);
-    draw_lease(&chart, &LeasePage::new(&chart, caption))
+    let mut page = LeasePage::new(&chart, caption);
+    if options.upto_step.is_some() {
+        // Every step of a run as tall as its last step's chart (the whole run's legend and
+        // verdict), so flicking through steps never resizes the picture.
+        let whole = lease_chart(
+            trace,
+            &Options {
+                upto_step: Some(trace.events.len()),
+                ..*options
+            },
+        );
+        page.height = page.height.max(LeasePage::new(&whole, caption).height);
+    }
+    draw_lease(&chart, &page)
 }
 
 /// The lease chart of a scenario's run, with its title and verdict.

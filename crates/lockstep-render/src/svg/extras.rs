@@ -1,5 +1,5 @@
-//! Parts of the timeline drawn above the notes or beside the lanes: crashes (never hidden under a
-//! note), partition walls, clock-jump breaks, and the legend's swatches.
+//! Parts of the timeline drawn above the notes or beside the lanes: crashes (in the gaps between
+//! notes), partition walls, clock-jump breaks, and the legend's swatches.
 
 use super::Painter;
 use crate::error::RenderError;
@@ -7,45 +7,40 @@ use crate::geom::{Point, Rect};
 use crate::layout::{Layout, LegendKind, SpanKind, Tone};
 use crate::style;
 
-/// A crash's hatching shows at least this much of itself between notes.
-const MIN_VISIBLE: f64 = 10.0;
+/// A piece of a crash between notes shorter than this is left out (a sliver reads as a smudge).
+const MIN_PIECE: f64 = 3.0;
 
-/// The part of a crash span that no note on its lane covers: from below the note that opens it to
-/// above the note that closes it (at least [`MIN_VISIBLE`] tall, over the notes if need be).
-pub(crate) fn visible_part(l: &Layout, span: Rect) -> Rect {
-    let covering: Vec<Rect> = l
+/// The parts of a crash span that no note on its lane covers: the span cut into the pieces
+/// between the notes, so the hatching never paints over a note's text.
+pub(crate) fn visible_parts(l: &Layout, span: Rect) -> Vec<Rect> {
+    let mut covering: Vec<(f64, f64)> = l
         .notes
         .iter()
         .map(|n| n.rect)
         .filter(|r| r.overlaps_x(&span, 0.0) && r.y1 > span.y0 && r.y0 < span.y1)
+        .map(|r| (r.y0 - 1.0, r.y1 + 1.0))
         .collect();
+    covering.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut pieces = Vec::new();
     let mut top = span.y0;
-    let mut bottom = span.y1;
-    for r in &covering {
-        if r.y0 <= top && r.y1 > top {
-            top = r.y1 + 1.0;
+    for (y0, y1) in covering.into_iter().chain([(span.y1, span.y1)]) {
+        let bottom = y0.min(span.y1);
+        if bottom - top >= MIN_PIECE {
+            pieces.push(Rect::new(span.x0, top, span.x1, bottom));
         }
+        top = top.max(y1);
     }
-    for r in &covering {
-        if r.y1 >= bottom && r.y0 < bottom {
-            bottom = r.y0 - 1.0;
-        }
-    }
-    if bottom - top < MIN_VISIBLE {
-        let mid = ((top + bottom) / 2.0).clamp(span.y0, span.y1);
-        top = mid - MIN_VISIBLE / 2.0;
-        bottom = mid + MIN_VISIBLE / 2.0;
-    }
-    Rect::new(span.x0, top, span.x1, bottom)
+    pieces
 }
 
-/// Crashed stretches, hatched grey, above the notes so no note hides one.
+/// Crashed stretches, hatched grey, in the gaps between the notes on their lane.
 pub(crate) fn crashes(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     for s in l.spans.iter().filter(|s| s.kind == SpanKind::Down) {
-        let r = visible_part(l, s.rect);
-        p.fill_rect(r, style::DOWN_FILL, 0.95)?;
-        p.hatch(r, style::DOWN_HATCH, 9.0, true)?;
-        p.stroke_rect(r, style::DOWN_HATCH, 1)?;
+        for r in visible_parts(l, s.rect) {
+            p.fill_rect(r, style::DOWN_FILL, 0.95)?;
+            p.hatch(r, style::DOWN_HATCH, 9.0, true)?;
+            p.stroke_rect(r, style::DOWN_HATCH, 1)?;
+        }
     }
     Ok(())
 }

@@ -198,6 +198,53 @@ pub(crate) fn verdict_text(v: &Verdict) -> (String, Rgb, MarkKind, Vec<String>) 
     (headline, color, mark, lines)
 }
 
+/// What the steps `layout` shows did, as a headline, its colour and symbol, and detail lines:
+/// the database's record so far and the danger zones that have begun.
+fn so_far_text(layout: &Layout) -> (String, Rgb, MarkKind, Vec<String>) {
+    let f = layout.so_far;
+    let (headline, color, mark) = if f.payouts_paid_twice > 0 {
+        (
+            format!(
+                "So far (step {} of {}): {} paid twice.",
+                layout.rows.len(),
+                layout.total_steps,
+                money(f.cents_paid_twice)
+            ),
+            style::DANGER,
+            MarkKind::Duplicate,
+        )
+    } else {
+        (
+            format!(
+                "So far (step {} of {}): nothing paid twice.",
+                layout.rows.len(),
+                layout.total_steps
+            ),
+            style::TEXT,
+            MarkKind::InFlight,
+        )
+    };
+    let mut lines = vec![format!(
+        "writes accepted: {}, refused by fencing: {}",
+        f.writes_accepted, f.writes_rejected
+    )];
+    for s in &layout.spans {
+        if let SpanKind::Overlap { first, second } = &s.kind {
+            let from = layout.rows[s.from_row].time_ms;
+            lines.push(match s.to_row.and_then(|r| layout.rows.get(r)) {
+                Some(to) => format!(
+                    "{first} and {second} both believed they held the lock from {from} to {} ms",
+                    to.time_ms
+                ),
+                None => {
+                    format!("{first} and {second} both believe they hold the lock since {from} ms")
+                }
+            });
+        }
+    }
+    (headline, color, mark, lines)
+}
+
 impl Page {
     /// Places the title block and the footer around `layout`.
     pub fn new(layout: &Layout, caption: &Caption) -> Page {
@@ -258,17 +305,31 @@ impl Page {
             y: layout_dy + layout.height,
         };
         if let Some(v) = &caption.verdict {
-            let (headline, color, mark, lines) = verdict_text(v);
             let h = text::line_height(style::VERDICT_SIZE);
-            verdict_mark = Some((mark, Point::new(MARGIN + 12.0, col.y + h / 2.0)));
+            let icon_at = Point::new(MARGIN + 12.0, col.y + h / 2.0);
+            let (headline, color, mark, lines) = if layout.rows.len() < layout.total_steps {
+                // A step render tells only what has happened so far, never the ending.
+                let (headline, color, mark, mut lines) = so_far_text(layout);
+                // As many lines as the whole run's verdict has, so every step of a run has the
+                // same page size.
+                lines.resize(verdict_text(v).3.len().max(lines.len()), String::new());
+                (headline, color, mark, lines)
+            } else {
+                verdict_text(v)
+            };
+            verdict_mark = Some((mark, icon_at));
             col.write(&headline, style::VERDICT_SIZE, true, color);
             col.y += 4.0;
             for line in lines {
-                col.write(&line, style::BODY_SIZE, false, style::TEXT);
+                if line.is_empty() {
+                    col.y += text::line_height(style::BODY_SIZE);
+                } else {
+                    col.write(&line, style::BODY_SIZE, false, style::TEXT);
+                }
             }
             if layout.rows.len() < layout.total_steps {
                 let note = format!(
-                    "(the verdict of the whole run; this picture stops at step {} of {})",
+                    "(the run so far; this picture stops at step {} of {})",
                     layout.rows.len(),
                     layout.total_steps
                 );

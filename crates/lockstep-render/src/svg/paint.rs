@@ -51,15 +51,18 @@ impl Painter<'_, '_> {
     }
 
     /// A rectangle's outline, as one closed polyline of the given width.
+    /// A rectangle's outline, as an SVG `<rect fill="none">`: a closed `<polyline>` would do in a
+    /// browser, but ImageMagick fills closed polylines black.
     pub fn stroke_rect(&self, r: Rect, c: Rgb, width: u32) -> Result<(), RenderError> {
-        let pts = [
-            Point::new(r.x0, r.y0),
-            Point::new(r.x1, r.y0),
-            Point::new(r.x1, r.y1),
-            Point::new(r.x0, r.y1),
-            Point::new(r.x0, r.y0),
-        ];
-        self.line(&pts, c, width, 1.0)
+        self.area
+            .draw(&Rectangle::new(
+                [
+                    self.p(Point::new(r.x0, r.y0)),
+                    self.p(Point::new(r.x1, r.y1)),
+                ],
+                color(c).stroke_width(width),
+            ))
+            .map_err(draw_err)
     }
 
     pub fn line(&self, pts: &[Point], c: Rgb, width: u32, alpha: f64) -> Result<(), RenderError> {

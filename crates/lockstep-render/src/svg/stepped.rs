@@ -112,6 +112,7 @@ fn empty_like(full: &Layout) -> Layout {
         stretches: Vec::new(),
         walls: Vec::new(),
         jumps: Vec::new(),
+        so_far: full.so_far,
     }
 }
 
@@ -195,14 +196,16 @@ fn is_wide(kind: &SpanKind) -> bool {
     matches!(kind, SpanKind::Paused { .. })
 }
 
-/// A span to draw on a layout of its own: a crash keeps only the part `draw_layout` shows of it
-/// on the layout `within` (the part no note covers), since its part has no notes to avoid.
-fn alone(s: &Span, within: &Layout) -> Span {
-    let mut s = s.clone();
-    if s.kind == SpanKind::Down {
-        s.rect = extras::visible_part(within, s.rect);
+/// A span to draw on a layout of its own: a crash becomes the pieces `draw_layout` shows of it
+/// on the layout `within` (the parts no note covers), since its part has no notes to avoid.
+fn alone(s: &Span, within: &Layout) -> Vec<Span> {
+    if s.kind != SpanKind::Down {
+        return vec![s.clone()];
     }
-    s
+    extras::visible_parts(within, s.rect)
+        .into_iter()
+        .map(|rect| Span { rect, ..s.clone() })
+        .collect()
 }
 
 /// The layer a span is drawn in.
@@ -272,7 +275,7 @@ impl Stepper {
             if let (Some(to), false) = (s.to_row, matches!(s.kind, SpanKind::Overlap { .. })) {
                 at(&mut groups, &empty, span_layer(&s.kind), to + 1)
                     .spans
-                    .push(alone(s, full));
+                    .extend(alone(s, full));
             }
         }
         for w in &full.walls {
@@ -369,7 +372,7 @@ impl Stepper {
         for s in &at_n.spans {
             match (&s.kind, s.to_row) {
                 (SpanKind::Overlap { .. }, _) => parts[OVERLAP].spans.push(s.clone()),
-                (k, None) => parts[span_layer(k)].spans.push(alone(s, at_n)),
+                (k, None) => parts[span_layer(k)].spans.extend(alone(s, at_n)),
                 _ => {}
             }
         }
