@@ -99,10 +99,14 @@ impl Cluster {
         let n = lost.len();
         if n > 0 {
             let holder = old_leader + 1;
-            let entries = if n == 1 { "entry" } else { "entries" };
+            let (entries, them, clients) = if n == 1 {
+                ("entry", "it", "its client")
+            } else {
+                ("entries", "them", "their clients")
+            };
             cx.fx.state(
                 format!("node-{holder}'s {n} uncommitted {entries} discarded"),
-                format!("node-{holder} had appended {n} {entries} it never committed and this node's log lacks: no majority ever had them, so the new leader's log replaces them and their clients, who got no answer, were right to assume nothing happened."),
+                format!("node-{holder} had appended {n} {entries} that it never committed and that this node's log lacks. No majority ever held {them}, so the new leader's log replaces {them}, and {clients}, who got no answer, were right to assume nothing happened."),
                 None,
             );
         }
