@@ -79,7 +79,8 @@ pub struct Cluster {
     pub lock_delay_until: Option<i64>,
     /// The lease whose owner was last told it holds the lock.
     pub holder_lease: Option<u64>,
-    /// The shortest lease TTL granted: a request below it is raised to it (etcd: about 2 s).
+    /// The shortest lease TTL granted: a request below it is raised to it (etcd's minLeaseTTL:
+    /// 1.5 election timeouts rounded up to whole seconds, 2 s with the default 1 s timeout).
     pub min_ttl_ms: u64,
     /// Waiters by the revision of the key each watches (its predecessor), as etcd's Mutex
     /// waits for the deletion of the last key created before its own.
@@ -225,21 +226,21 @@ impl Cluster {
                     self.next_lease - 1
                 });
                 let asked = ttl_ms;
-                // etcd's lease TTLs are whole seconds (LeaseGrantRequest.TTL is an int64 of
-                // seconds): a TTL with a fraction of a second is read as the next whole second.
+                // etcd's lease TTLs are whole seconds (clientv3's Grant takes an int64 of
+                // seconds): the modelled client rounds a fraction of a second up before sending.
                 let whole = asked.div_ceil(1000) * 1000;
                 let ttl_ms = whole.max(self.min_ttl_ms);
                 if ttl_ms > asked {
                     let seconds = if whole > asked {
                         format!(
-                            " etcd counts lease TTLs in whole seconds (LeaseGrantRequest.TTL), so {asked} ms can only be asked for as {whole} ms."
+                            " etcd lease TTLs are whole seconds (clientv3's Grant takes an int64 of seconds), so the client has to turn {asked} ms into a whole number before sending; this client rounds up, to {whole} ms."
                         )
                     } else {
                         String::new()
                     };
                     let minimum = if ttl_ms > whole {
                         format!(
-                            " That is below the service's minimum lease TTL, so it is granted {ttl_ms} ms (etcd raises a TTL below its minimum, about 2 s by default, and says so in the grant's answer)."
+                            " That is below the service's minimum lease TTL, so it is granted {ttl_ms} ms (etcd's lessor raises a TTL below its minimum, 1.5 election timeouts rounded up to whole seconds, which is 2 s with the default 1 s election timeout, and says so in the grant's answer)."
                         )
                     } else {
                         String::new()

@@ -67,11 +67,15 @@ impl Cluster {
         if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
             cx.fx.at(first, Timer::LeaseCheck);
         }
-        let leases = self.leases.len();
+        let refresh = match self.leases.len() {
+            0 => "There is no lease to refresh.".to_string(),
+            1 => "Like etcd's lessor, it refreshes the one lease to now + election timeout + TTL, so a lease can outlive what its holder expects.".to_string(),
+            n => format!("Like etcd's lessor, it refreshes all {n} leases to now + election timeout + TTL, so a lease can outlive what its holder expects."),
+        };
         cx.fx.state(
             format!("leader of term {term}, revision {}", self.revision),
             format!(
-                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. Like etcd's lessor, it refreshes all {leases} lease(s) to now + election timeout + TTL, so a lease can outlive what its holder expects.",
+                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. {refresh}",
                 self.revision
             ),
             Some(Tag::Leader { term }),
