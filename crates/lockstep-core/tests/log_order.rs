@@ -76,6 +76,13 @@ fn a_lost_append_is_sent_again_and_commits_before_later_entries() {
         ],
         &["B locked, revision=33"],
     );
+    // While the partition lasts nobody answers node-1's heartbeats, so nothing is sent again
+    // until the round after the heal: exactly one re-send to each follower.
+    let again = sends(&r)
+        .iter()
+        .filter(|l| l.contains("append again"))
+        .count();
+    assert_eq!(again, 2);
 }
 
 /// s13: both appends of A's entry are dropped, everything else is healthy. The next heartbeat
@@ -127,6 +134,18 @@ fn a_follower_holding_an_entry_refuses_a_candidate_that_lacks_it() {
             "node-2 -> node-3 vote granted",
             "node-2 -> node-3 pre-vote granted",
         ],
+    );
+    // node-3 wins before any lease was committed, and says so in words, not "all 0 lease(s)".
+    let won = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "leader of term 2, revision 32")
+        .unwrap();
+    assert!(
+        won.explanation.ends_with("There is no lease to refresh."),
+        "{}",
+        won.explanation
     );
     let refusal = r
         .trace
