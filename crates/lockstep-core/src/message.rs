@@ -148,11 +148,15 @@ pub enum Payload {
     PreVoteReply {
         term: u64,
         granted: bool,
+        /// The voter's log holds an entry the candidate's lacks (Raft's election restriction).
+        longer_log: bool,
     },
     Append {
         term: u64,
         proposal: u64,
         entry: Entry,
+        /// The leader sends the entry again: the follower never acknowledged an earlier send.
+        again: bool,
     },
     AppendAck {
         term: u64,
@@ -164,6 +168,8 @@ pub enum Payload {
     Vote {
         term: u64,
         granted: bool,
+        /// The voter's log holds an entry the candidate's lacks (Raft's election restriction).
+        longer_log: bool,
     },
     Read {
         req: u64,
@@ -261,25 +267,32 @@ impl Payload {
             Payload::PreVoteReply {
                 granted: true,
                 term,
+                ..
             } => format!("pre-vote granted, term {term}"),
             Payload::PreVoteReply {
                 granted: false,
                 term,
+                ..
             } => format!("pre-vote refused, term {term}"),
-            Payload::Append { entry, .. } => match entry {
-                Entry::Lock { lease, .. } => format!("append: put {key} lease {lease}"),
-                Entry::Unlock { lease } => format!("append: delete {key} lease {lease}"),
-                Entry::Revoke { lease } => format!("append: revoke lease {lease}"),
-            },
+            Payload::Append { entry, again, .. } => {
+                let verb = if *again { "append again" } else { "append" };
+                match entry {
+                    Entry::Lock { lease, .. } => format!("{verb}: put {key} lease {lease}"),
+                    Entry::Unlock { lease } => format!("{verb}: delete {key} lease {lease}"),
+                    Entry::Revoke { lease } => format!("{verb}: revoke lease {lease}"),
+                }
+            }
             Payload::AppendAck { .. } => "ack".into(),
             Payload::RequestVote { term } => format!("vote for me, term {term}"),
             Payload::Vote {
                 granted: true,
                 term,
+                ..
             } => format!("vote granted, term {term}"),
             Payload::Vote {
                 granted: false,
                 term,
+                ..
             } => format!("vote refused, term {term}"),
             Payload::Read { token, .. } => format!("read status {batch}{}", token_suffix(*token)),
             Payload::ReadReply { result, .. } => match result {
@@ -376,13 +389,18 @@ impl Payload {
                 "{from} has heard from no leader for its election timeout. Before it raises its term it asks whether the others would vote for it in term {term} (Raft's pre-vote, on by default in etcd since 3.5): asking changes nobody's term, so a node cut off from the majority cannot disrupt the cluster with ever higher terms."
             ),
             Payload::PreVoteReply { granted: true, .. } => format!("{from} hears from no leader either, so it would vote for {to}; no term changes yet."),
+            Payload::PreVoteReply { granted: false, longer_log: true, .. } => format!("{from}'s log holds an entry that {to}'s lacks, so it would not vote for {to}: Raft's election restriction, which etcd applies to pre-votes too (isUpToDate)."),
             Payload::PreVoteReply { granted: false, .. } => format!("{from} still hears from a leader, or is in a later term, so it would not vote for {to}."),
+            Payload::Append { again: true, .. } => format!(
+                "{to} has not acknowledged this entry, so the leader {from} sends it again: a Raft leader re-sends every entry after a follower's last acknowledged one, with its next append or when the follower answers a heartbeat (etcd raft's maybeSendAppend), and commits entries only in log order."
+            ),
             Payload::Append { .. } => format!(
                 "The leader {from} replicates the change to {to}; it commits once a majority of nodes has it in their logs."
             ),
             Payload::AppendAck { .. } => format!("{from} has the entry in its log and tells the leader."),
             Payload::RequestVote { term } => format!("{from} has not heard from a leader within the election timeout and asks for votes for term {term}."),
             Payload::Vote { granted: true, .. } => format!("{from} votes for {to}."),
+            Payload::Vote { granted: false, longer_log: true, .. } => format!("{from}'s log holds an entry that {to}'s lacks, so it refuses: Raft's election restriction lets a node vote only for a log at least as up to date as its own (etcd raft's isUpToDate), so no elected leader can miss an entry a majority may have committed."),
             Payload::Vote { granted: false, .. } => format!("{from} has already moved to this term or later and refuses."),
             Payload::Read { token: Some(t), .. } => format!(
                 "{from} checks whether the batch is already paid, sending its token {t} with the read, so a database that checks every access can fence it."

@@ -44,7 +44,10 @@ pub struct Lease {
 pub struct Proposal {
     pub entry: Entry,
     pub term: u64,
-    pub acks: u32,
+    /// The nodes whose logs hold this entry: the leader that appended it and every follower
+    /// that acknowledged it. A majority of holders commits it; a voter that holds it refuses a
+    /// candidate that does not (Raft's election restriction).
+    pub holders: BTreeSet<usize>,
     pub client: Option<(NodeId, u64)>,
 }
 
@@ -76,14 +79,14 @@ pub struct Cluster {
     pub lock_delay_until: Option<i64>,
     /// The lease whose owner was last told it holds the lock.
     pub holder_lease: Option<u64>,
-    /// The shortest lease TTL granted: a request below it is raised to it (etcd: about 2 s).
+    /// The shortest lease TTL granted: a request below it is raised to it (etcd's minLeaseTTL:
+    /// 1.5 election timeouts rounded up to whole seconds, 2 s with the default 1 s timeout).
     pub min_ttl_ms: u64,
     /// Waiters by the revision of the key each watches (its predecessor), as etcd's Mutex
     /// waits for the deletion of the last key created before its own.
     pub watchers: BTreeMap<u64, Watcher>,
-    /// The node whose log holds the entries in `pending` after it stopped leading: appended
-    /// but never committed. They commit if it wins an election, and vanish if another node does.
-    pub log_ahead: Option<usize>,
+    /// Whether the leader's heartbeat round is scheduled (it runs while an entry lacks holders).
+    pub heartbeat_armed: bool,
     /// Workers whose session another worker also locks with (`session = "..."`).
     pub shared_sessions: BTreeSet<NodeId>,
 }
@@ -107,6 +110,8 @@ pub struct ConsensusCtx<'a> {
     pub names: &'a [String],
     /// Whether this node hears from a working leader (its heartbeats get through).
     pub leader_ok: bool,
+    /// Which cluster nodes would answer this node's heartbeat now (by index).
+    pub peers_ok: &'a [bool],
     /// The run's random source: election timeouts are drawn afresh each round.
     pub rng: &'a mut ChaCha8Rng,
     pub fx: &'a mut Effects,
@@ -146,7 +151,7 @@ impl Cluster {
             holder_lease: None,
             min_ttl_ms: 0,
             watchers: BTreeMap::new(),
-            log_ahead: None,
+            heartbeat_armed: false,
             shared_sessions: BTreeSet::new(),
         }
     }
@@ -175,33 +180,29 @@ impl Cluster {
         self.leases.get(lease).map(|l| (rev, *l))
     }
 
+    /// The leader appends `entry` to its log and replicates it. Each follower is first sent
+    /// again any earlier entry it has not acknowledged: a Raft append carries every entry after
+    /// the follower's last match (etcd raft's `maybeSendAppend`), so a lost append is repaired
+    /// by the next one.
     fn propose(&mut self, entry: Entry, client: Option<(NodeId, u64)>, cx: &mut ConsensusCtx<'_>) {
         let id = self.next_proposal;
         self.next_proposal += 1;
         self.pending.insert(
             id,
             Proposal {
-                entry: entry.clone(),
+                entry,
                 term: self.term,
-                acks: 0,
+                holders: BTreeSet::from([cx.me]),
                 client,
             },
         );
         for j in 0..self.nodes.len() {
             if j != cx.me {
-                cx.fx.send(
-                    self.node(j),
-                    Payload::Append {
-                        term: self.term,
-                        proposal: id,
-                        entry: entry.clone(),
-                    },
-                );
+                self.send_missing(j, id, cx);
             }
         }
-        if self.majority() <= 1 {
-            self.commit(id, cx);
-        }
+        self.commit_ready(cx);
+        self.arm_heartbeat(cx);
     }
 
     pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut ConsensusCtx<'_>) {
@@ -225,21 +226,21 @@ impl Cluster {
                     self.next_lease - 1
                 });
                 let asked = ttl_ms;
-                // etcd's lease TTLs are whole seconds (LeaseGrantRequest.TTL is an int64 of
-                // seconds): a TTL with a fraction of a second is read as the next whole second.
+                // etcd's lease TTLs are whole seconds (clientv3's Grant takes an int64 of
+                // seconds): the modelled client rounds a fraction of a second up before sending.
                 let whole = asked.div_ceil(1000) * 1000;
                 let ttl_ms = whole.max(self.min_ttl_ms);
                 if ttl_ms > asked {
                     let seconds = if whole > asked {
                         format!(
-                            " etcd counts lease TTLs in whole seconds (LeaseGrantRequest.TTL), so {asked} ms can only be asked for as {whole} ms."
+                            " etcd lease TTLs are whole seconds (clientv3's Grant takes an int64 of seconds), so the client has to turn {asked} ms into a whole number before sending; this client rounds up, to {whole} ms."
                         )
                     } else {
                         String::new()
                     };
                     let minimum = if ttl_ms > whole {
                         format!(
-                            " That is below the service's minimum lease TTL, so it is granted {ttl_ms} ms (etcd raises a TTL below its minimum, about 2 s by default, and says so in the grant's answer)."
+                            " That is below the service's minimum lease TTL, so it is granted {ttl_ms} ms (etcd's lessor raises a TTL below its minimum, 1.5 election timeouts rounded up to whole seconds, which is 2 s with the default 1 s election timeout, and says so in the grant's answer)."
                         )
                     } else {
                         String::new()
@@ -291,16 +292,23 @@ impl Cluster {
             }
             Payload::PreVote { term } => {
                 let mine = self.nodes[cx.me].term;
-                // Raft's pre-vote: grant only a later term, and only if no leader is heard from.
-                let granted = term > mine
-                    && !cx.leader_ok
-                    && !self.leads(cx.me)
-                    && self.log_ahead != Some(cx.me);
-                let term = if granted { term } else { term.max(mine) };
-                cx.fx
-                    .send(Dest::Node(from), Payload::PreVoteReply { term, granted });
+                // Raft's pre-vote: grant only a later term, only if no leader is heard from, and
+                // only to a log at least as up to date as this node's.
+                let longer_log = self.longer_log(cx.me, from);
+                let granted = term > mine && !cx.leader_ok && !self.leads(cx.me) && !longer_log;
+                // A refusal carries the voter's own term (etcd raft: `Term: r.Term`), so it moves
+                // the asker to a later term only if the voter really is in one.
+                let term = if granted { term } else { mine };
+                cx.fx.send(
+                    Dest::Node(from),
+                    Payload::PreVoteReply {
+                        term,
+                        granted,
+                        longer_log,
+                    },
+                );
             }
-            Payload::PreVoteReply { term, granted } => self.pre_vote_reply(term, granted, cx),
+            Payload::PreVoteReply { term, granted, .. } => self.pre_vote_reply(term, granted, cx),
             Payload::Append { term, proposal, .. } => {
                 let me = &mut self.nodes[cx.me];
                 if term >= me.term {
@@ -312,21 +320,21 @@ impl Cluster {
                 }
             }
             Payload::AppendAck { term, proposal } if is_leader && term == self.term => {
-                let majority = self.majority();
-                if let Some(p) = self.pending.get_mut(&proposal) {
-                    p.acks += 1;
-                    if p.acks + 1 >= majority {
-                        self.commit(proposal, cx);
-                    }
+                if let (Some(p), Some(j)) = (
+                    self.pending.get_mut(&proposal),
+                    from.checked_sub(self.base).map(usize::from),
+                ) {
+                    p.holders.insert(j);
                 }
+                self.commit_ready(cx);
             }
             Payload::RequestVote { term } => {
                 let was_leading = self.leads(cx.me);
                 // Raft's election restriction: a node whose log holds entries the candidate's
                 // lacks does not vote for it.
-                let log_ahead = self.log_ahead == Some(cx.me);
+                let longer_log = self.longer_log(cx.me, from);
                 let me = &mut self.nodes[cx.me];
-                let granted = term > me.term && !log_ahead;
+                let granted = term > me.term && !longer_log;
                 if term > me.term {
                     me.term = term;
                     me.campaign = None;
@@ -341,12 +349,19 @@ impl Cluster {
                         None,
                     );
                 }
-                cx.fx
-                    .send(Dest::Node(from), Payload::Vote { term, granted });
+                cx.fx.send(
+                    Dest::Node(from),
+                    Payload::Vote {
+                        term,
+                        granted,
+                        longer_log,
+                    },
+                );
             }
             Payload::Vote {
                 term,
                 granted: true,
+                ..
             } => {
                 let majority = self.majority();
                 let won = match &mut self.nodes[cx.me].campaign {
@@ -580,6 +595,19 @@ impl Cluster {
                     self.propose(Entry::Revoke { lease }, None, cx);
                 }
             }
+            Timer::Heartbeat => {
+                // A follower that answers the heartbeat but lacks an entry is sent it again
+                // (etcd raft re-sends on a heartbeat response whose Match is behind).
+                self.heartbeat_armed = false;
+                if self.leads(cx.me) {
+                    for j in 0..self.nodes.len() {
+                        if j != cx.me && cx.peers_ok.get(j) == Some(&true) {
+                            self.send_missing(j, u64::MAX, cx);
+                        }
+                    }
+                    self.arm_heartbeat(cx);
+                }
+            }
             Timer::LockDelayOver
                 if self.leads(cx.me)
                     && self.lock_delay_until.is_some()
@@ -620,6 +648,10 @@ impl Cluster {
         if index == self.leader && self.leading {
             self.step_down();
         }
+        if index == self.leader {
+            // A crash drops the node's timers, its heartbeat round with them.
+            self.heartbeat_armed = false;
+        }
     }
 
     /// A node comes back. Raft keeps its term and log on disk, but a restarted node starts as a
@@ -635,6 +667,9 @@ impl Cluster {
 
 #[path = "consensus_election.rs"]
 mod election;
+
+#[path = "consensus_log.rs"]
+mod log;
 
 #[cfg(test)]
 #[path = "consensus_tests.rs"]

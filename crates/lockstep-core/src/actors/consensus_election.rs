@@ -1,8 +1,10 @@
 //! Elections in the consensus service: Raft's pre-vote (etcd's PreVote), campaigns, the new
 //! leader's lease refresh, and what happens to entries a leader appended but never committed.
 
+use std::collections::BTreeSet;
+
 use super::{Cluster, ConsensusCtx, Proposal};
-use crate::actors::{Dest, Timer};
+use crate::actors::Timer;
 use crate::message::{Entry, Payload};
 use crate::trace::Tag;
 
@@ -52,6 +54,7 @@ impl Cluster {
     }
 
     pub(super) fn become_leader(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
+        let old_leader = self.leader;
         self.leader = cx.me;
         self.leading = true;
         self.term = term;
@@ -64,44 +67,52 @@ impl Cluster {
         if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
             cx.fx.at(first, Timer::LeaseCheck);
         }
-        let leases = self.leases.len();
+        let refresh = match self.leases.len() {
+            0 => "There is no lease to refresh.".to_string(),
+            1 => "Like etcd's lessor, it refreshes the one lease to now + election timeout + TTL, so a lease can outlive what its holder expects.".to_string(),
+            n => format!("Like etcd's lessor, it refreshes all {n} leases to now + election timeout + TTL, so a lease can outlive what its holder expects."),
+        };
         cx.fx.state(
             format!("leader of term {term}, revision {}", self.revision),
             format!(
-                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. Like etcd's lessor, it refreshes all {leases} lease(s) to now + election timeout + TTL, so a lease can outlive what its holder expects.",
+                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. {refresh}",
                 self.revision
             ),
             Some(Tag::Leader { term }),
         );
-        self.settle_log(term, cx);
+        self.settle_log(term, old_leader, cx);
     }
 
     /// The leader stops leading (CheckQuorum, a higher term, a crash). Entries it appended but
-    /// could not commit stay in its log: it is "ahead" of the others until an election decides.
+    /// could not commit stay in its log and in those of the followers that acknowledged them:
+    /// those logs are "ahead" of the others until an election decides.
     pub fn step_down(&mut self) {
         self.leading = false;
         self.revoking.clear();
-        self.log_ahead = (!self.pending.is_empty()).then_some(self.leader);
     }
 
     /// A new leader's log decides the fate of the entries an old leader appended but never
     /// committed: it sends them again in its term if they are in its own log (they commit once a
     /// majority has them, and their clients are answered, however late), and otherwise its log
     /// replaces them on every node.
-    fn settle_log(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
-        let Some(holder) = self.log_ahead.take() else {
-            self.pending.clear();
-            return;
-        };
-        if holder != cx.me {
-            let n = self.pending.len();
-            self.pending.clear();
+    fn settle_log(&mut self, term: u64, old_leader: usize, cx: &mut ConsensusCtx<'_>) {
+        let (kept, lost): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition(|(_, p)| p.holders.contains(&cx.me));
+        self.pending = kept.into_iter().collect();
+        let n = lost.len();
+        if n > 0 {
+            let holder = old_leader + 1;
+            let (entries, them, clients) = if n == 1 {
+                ("entry", "it", "its client")
+            } else {
+                ("entries", "them", "their clients")
+            };
             cx.fx.state(
-                format!("node-{}'s {n} uncommitted entr{} discarded", holder + 1, if n == 1 { "y" } else { "ies" }),
-                format!("node-{} had appended {n} entr{} it never committed: no majority ever had them, so the new leader's log replaces them and their clients, who got no answer, were right to assume nothing happened.", holder + 1, if n == 1 { "y" } else { "ies" }),
+                format!("node-{holder}'s {n} uncommitted {entries} discarded"),
+                format!("node-{holder} had appended {n} {entries} that it never committed and that this node's log lacks. No majority ever held {them}, so the new leader's log replaces {them}, and {clients}, who got no answer, were right to assume nothing happened."),
                 None,
             );
-            return;
         }
         // A pending revocation is not sent again: the lease check will revoke what has expired.
         let pending: Vec<(u64, Proposal)> = std::mem::take(&mut self.pending)
@@ -113,25 +124,20 @@ impl Cluster {
         }
         cx.fx.state(
             format!("{} uncommitted entr{} sent again in term {term}", pending.len(), if pending.len() == 1 { "y" } else { "ies" }),
-            format!("This node's log still holds what it appended as leader but could not commit for want of a majority. Leading again, it replicates those entries in term {term} (Raft commits them with the new term's entries): a request whose client gave up on it long ago can still take effect now."),
+            format!("This node's log still holds entries a leader appended but could not commit for want of a majority. Leading now, it replicates those entries in term {term} (Raft commits them with the new term's entries): a request whose client gave up on it long ago can still take effect now."),
             None,
         );
         for (id, mut p) in pending {
             p.term = term;
-            p.acks = 0;
-            for j in 0..self.nodes.len() {
-                if j != cx.me {
-                    cx.fx.send(
-                        Dest::Node(self.base + j as crate::topology::NodeId),
-                        Payload::Append {
-                            term,
-                            proposal: id,
-                            entry: p.entry.clone(),
-                        },
-                    );
-                }
-            }
+            p.holders = BTreeSet::from([cx.me]);
             self.pending.insert(id, p);
         }
+        for j in 0..self.nodes.len() {
+            if j != cx.me {
+                self.send_missing(j, 0, cx);
+            }
+        }
+        self.commit_ready(cx);
+        self.arm_heartbeat(cx);
     }
 }

@@ -25,6 +25,7 @@ fn on(c: &mut Cluster, me: usize, now_local: i64, from: NodeId, payload: Payload
             key: "lock:k",
             names: &names,
             leader_ok: false,
+            peers_ok: &[true; 3],
             rng: &mut rng,
             fx: &mut fx,
         },
@@ -138,6 +139,7 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
             key: "lock:k",
             names: &names,
             leader_ok: false,
+            peers_ok: &[true; 3],
             rng: &mut rng,
             fx: &mut fx,
         },
@@ -153,6 +155,7 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
         Payload::PreVoteReply {
             term: 2,
             granted: true,
+            longer_log: false,
         },
     );
     assert_eq!(c.nodes[1].campaign, Some((2, 1)));
@@ -164,6 +167,7 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
         Payload::Vote {
             term: 2,
             granted: true,
+            longer_log: false,
         },
     );
     assert_eq!((c.leader, c.term, c.revision), (1, 2, 33));
@@ -209,21 +213,24 @@ fn votes_go_only_to_newer_terms() {
         sent(&on(&mut c, 2, 0, 3, Payload::RequestVote { term: 1 })),
         vec![Payload::Vote {
             term: 1,
-            granted: false
+            granted: false,
+            longer_log: false,
         }]
     );
     assert_eq!(
         sent(&on(&mut c, 2, 0, 3, Payload::RequestVote { term: 2 })),
         vec![Payload::Vote {
             term: 2,
-            granted: true
+            granted: true,
+            longer_log: false,
         }]
     );
     assert_eq!(
         sent(&on(&mut c, 2, 0, 4, Payload::RequestVote { term: 2 })),
         vec![Payload::Vote {
             term: 2,
-            granted: false
+            granted: false,
+            longer_log: false,
         }]
     );
 }
@@ -237,7 +244,8 @@ fn a_leader_that_sees_a_higher_term_steps_down() {
         sent(&out),
         vec![Payload::Vote {
             term: 5,
-            granted: true
+            granted: true,
+            longer_log: false,
         }]
     );
     assert!(!c.leads(0));
@@ -252,7 +260,8 @@ fn pre_votes_go_only_to_a_later_term_when_no_leader_is_heard() {
         sent(&on(&mut c, 1, 0, 4, Payload::PreVote { term: 2 })),
         vec![Payload::PreVoteReply {
             term: 2,
-            granted: true
+            granted: true,
+            longer_log: false,
         }]
     );
     assert_eq!(c.nodes[1].term, 1, "a pre-vote changes no term");
@@ -260,15 +269,18 @@ fn pre_votes_go_only_to_a_later_term_when_no_leader_is_heard() {
         sent(&on(&mut c, 1, 0, 4, Payload::PreVote { term: 1 })),
         vec![Payload::PreVoteReply {
             term: 1,
-            granted: false
+            granted: false,
+            longer_log: false,
         }]
     );
-    // The leader itself never grants one.
+    // The leader itself never grants one; its refusal carries its own term (etcd raft), so it
+    // does not move the asker to term 2.
     assert_eq!(
         sent(&on(&mut c, 0, 0, 4, Payload::PreVote { term: 2 })),
         vec![Payload::PreVoteReply {
-            term: 2,
-            granted: false
+            term: 1,
+            granted: false,
+            longer_log: false,
         }]
     );
 }
@@ -292,6 +304,7 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
             key: "lock:k",
             names: &names,
             leader_ok: true,
+            peers_ok: &[true; 3],
             rng: &mut rng,
             fx: &mut fx,
         },
@@ -317,4 +330,62 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
             leader: None
         }]
     );
+}
+
+#[test]
+fn a_later_entry_never_commits_past_an_earlier_one() {
+    let mut c = Cluster::new(3, 2, 33, 300);
+    let ask = |c: &mut Cluster, worker: NodeId| {
+        let appends = sent(&on(
+            c,
+            0,
+            0,
+            worker,
+            Payload::LockReq {
+                req: 1,
+                ttl_ms: 5000,
+                session: None,
+            },
+        ));
+        let Payload::Append { term, proposal, .. } = appends.last().cloned().unwrap() else {
+            panic!("{appends:?}")
+        };
+        (term, proposal, appends)
+    };
+    let (term, first, _) = ask(&mut c, 0);
+    // The second append to node-3 carries the first entry again, ahead of the new one.
+    let (_, second, appends) = ask(&mut c, 1);
+    assert_eq!(appends.len(), 4, "{appends:?}");
+    // node-3 acknowledges only the later entry: nothing commits yet.
+    let out = sent(&on(
+        &mut c,
+        0,
+        1,
+        4,
+        Payload::AppendAck {
+            term,
+            proposal: second,
+        },
+    ));
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(c.revision, 32);
+    // The earlier entry reaches a majority: both commit, in log order, at 33 then 34.
+    let out = sent(&on(
+        &mut c,
+        0,
+        2,
+        4,
+        Payload::AppendAck {
+            term,
+            proposal: first,
+        },
+    ));
+    let revs: Vec<u64> = out
+        .iter()
+        .filter_map(|p| match p {
+            Payload::LockReply { rev, .. } => Some(*rev),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(revs, vec![33, 34]);
 }

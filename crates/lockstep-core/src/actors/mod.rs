@@ -52,6 +52,8 @@ pub enum Timer {
     LockDelayOver,
     /// A consensus leader checks that it still reaches a majority (etcd's CheckQuorum).
     CheckQuorum,
+    /// A consensus leader's heartbeat round: followers that answer and lack an entry get it again.
+    Heartbeat,
     /// A consensus client's keepalive sent at `sent_local` should have been answered by now.
     KeepAliveDue { sent_local: i64 },
     /// A suspended consensus client's lease has surely run out.

@@ -513,6 +513,24 @@ impl Sim {
         cluster.leading && st.alive && st.paused_until.is_none() && self.reachable(leader, me)
     }
 
+    /// Which consensus nodes would answer `me`'s heartbeat now: up, not paused, and reachable
+    /// both ways (by index in the cluster; `me` itself counts as answering).
+    fn peers_ok(&self, me: NodeId) -> Vec<bool> {
+        let Some(cluster) = &self.cluster else {
+            return Vec::new();
+        };
+        (0..cluster.nodes.len())
+            .map(|j| {
+                let node = cluster.base + j as NodeId;
+                let st = &self.nodes[usize::from(node)];
+                st.alive
+                    && st.paused_until.is_none()
+                    && self.reachable(me, node)
+                    && self.reachable(node, me)
+            })
+            .collect()
+    }
+
     /// Lets a Redis-like instance react with its context, then carries out its effects.
     fn with_redis(
         &mut self,
@@ -565,6 +583,7 @@ impl Sim {
             }
             Role::ConsensusNode => {
                 let leader_ok = self.leader_ok(node);
+                let peers_ok = self.peers_ok(node);
                 if let Some(cluster) = &mut self.cluster {
                     let mut cx = ConsensusCtx {
                         me: usize::from(node - cluster.base),
@@ -572,6 +591,7 @@ impl Sim {
                         key: &params.lock.key,
                         names: &params.names,
                         leader_ok,
+                        peers_ok: &peers_ok,
                         rng: &mut self.rng.0,
                         fx: &mut fx,
                     };

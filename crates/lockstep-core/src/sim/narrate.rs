@@ -179,7 +179,7 @@ impl Sim {
                 let holder = self.name(to);
                 match self.last_freed(from, holder) {
                     Some(f) if f.reason == FreeReason::Released => format!(
-                        "{holder}'s own earlier unlock, at {} ms, had already deleted its key and lease; only its answer was lost. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc).",
+                        "{holder}'s own earlier unlock, at {} ms, had already deleted its key (etcd's Mutex.Unlock deletes only the key; the session's lease went as the session closed); only its answer was lost. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc).",
                         f.time_ms
                     ),
                     _ => explanation,
