@@ -99,7 +99,7 @@ pub(crate) fn duplicate_row(p: &Painter, r: Rect) -> Result<(), RenderError> {
 /// Length of a dash (and of the gap after it) on a dashed outline, in px.
 const DASH: f64 = 8.0;
 
-/// A rectangle's outline in dashes, 3 px wide: a header that warns.
+/// A rectangle's outline in dashes, 2 px wide (3 px is kept for arrow shafts): a header that warns.
 pub(crate) fn dashed_rect(p: &Painter, r: Rect, c: Rgb) -> Result<(), RenderError> {
     let corners = [
         Point::new(r.x0, r.y0),
@@ -114,7 +114,7 @@ pub(crate) fn dashed_rect(p: &Painter, r: Rect, c: Rgb) -> Result<(), RenderErro
         while t < len {
             let u = (t + DASH).min(len);
             let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
-            p.line(&[at(t), at(u)], c, 3, 1.0)?;
+            p.line(&[at(t), at(u)], c, 2, 1.0)?;
             t += 2.0 * DASH;
         }
     }
