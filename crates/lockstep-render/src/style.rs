@@ -208,7 +208,11 @@ mod tests {
         assert_ne!(REFUSED_ROW, DUPLICATE_ROW);
         assert_ne!(REFUSED_ROW, DANGER);
         // Refused rows are green-dominant (stopped, safe); duplicates red-dominant (danger).
-        assert!(REFUSED_ROW.1 > REFUSED_ROW.0 && REFUSED_ROW.1 > REFUSED_ROW.2);
-        assert!(DUPLICATE_ROW.0 > DUPLICATE_ROW.1 && DUPLICATE_ROW.0 > DUPLICATE_ROW.2);
+        let strongest = |c: Rgb| {
+            let ch = [c.0, c.1, c.2];
+            (0..3).max_by_key(|&i| ch[i]).unwrap_or(0)
+        };
+        assert_eq!(strongest(REFUSED_ROW), 1, "refused rows: green");
+        assert_eq!(strongest(DUPLICATE_ROW), 0, "duplicate rows: red");
     }
 }
