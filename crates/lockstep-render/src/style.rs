@@ -15,9 +15,10 @@ impl Rgb {
 }
 
 /// One colour per worker, in the order workers appear in the trace (blue, orange, purple, teal...).
+/// Each reads at WCAG AA (4.5:1) on a label's background, even over a band.
 pub const WORKERS: [Rgb; 6] = [
     Rgb(0x15, 0x65, 0xC0),
-    Rgb(0xE6, 0x51, 0x00),
+    Rgb(0xB3, 0x47, 0x00),
     Rgb(0x6A, 0x1B, 0x9A),
     Rgb(0x00, 0x79, 0x6B),
     Rgb(0xAD, 0x14, 0x57),
@@ -32,20 +33,23 @@ pub const OK: Rgb = Rgb(0x2E, 0x7D, 0x32);
 /// Expiry and delay marks.
 pub const TIMER: Rgb = Rgb(0x37, 0x47, 0x4F);
 /// Lease renewals.
-pub const RENEW: Rgb = Rgb(0x00, 0x83, 0x8F);
+pub const RENEW: Rgb = Rgb(0x00, 0x70, 0x7A);
 /// Body text.
 pub const TEXT: Rgb = Rgb(0x1B, 0x1F, 0x24);
-/// Secondary text (gutter, roles).
-pub const MUTED: Rgb = Rgb(0x4A, 0x55, 0x60);
+/// Secondary text (gutter, roles): dark enough to read at 4.5:1 on a row band.
+pub const MUTED: Rgb = Rgb(0x3A, 0x44, 0x4E);
 /// Lifelines. No other element uses this colour, so lifelines can be counted in the SVG.
 pub const LIFELINE: Rgb = Rgb(0x8F, 0x9B, 0xA7);
 /// Page background.
 pub const BACKGROUND: Rgb = Rgb(0xFF, 0xFF, 0xFF);
-/// Behind labels, so lines crossing them do not hurt reading.
+/// Behind labels, so lines crossing them do not hurt reading. Kept near white on purpose: it is
+/// the ground of the label's text, so bands under it must not darken it.
 pub const LABEL_BACKGROUND: Rgb = Rgb(0xFF, 0xFF, 0xFF);
-/// Paused ("frozen") spans: fill and hatching.
-pub const FROZEN_FILL: Rgb = Rgb(0xD6, 0xEE, 0xFA);
-pub const FROZEN_HATCH: Rgb = Rgb(0x4F, 0xA3, 0xD1);
+pub const LABEL_BACKGROUND_ALPHA: f64 = 0.9;
+/// Paused ("frozen") spans: fill and hatching. The fill alone reaches 1.8:1 against the page.
+pub const FROZEN_FILL: Rgb = Rgb(0x8C, 0xC4, 0xEA);
+pub const FROZEN_FILL_ALPHA: f64 = 0.95;
+pub const FROZEN_HATCH: Rgb = Rgb(0x1F, 0x6F, 0xA8);
 /// Crashed ("down") spans: fill and hatching.
 pub const DOWN_FILL: Rgb = Rgb(0xE4, 0xE4, 0xE4);
 pub const DOWN_HATCH: Rgb = Rgb(0x75, 0x75, 0x75);
@@ -61,12 +65,21 @@ pub const GLOBAL_FILL: Rgb = Rgb(0xE8, 0xEA, 0xF6);
 pub const GLOBAL_BORDER: Rgb = Rgb(0x39, 0x49, 0xAB);
 pub const DANGER_FILL: Rgb = Rgb(0xFF, 0xEB, 0xEE);
 /// The danger band (two workers believe they hold the lock): a tint strong enough for a
-/// washed-out projector, with a solid bar at its left edge.
-pub const DANGER_BAND_ALPHA: f64 = 0.26;
-/// The tint behind a row where the database refused an access or paid twice: its own hue, so it
-/// never reads as the danger band.
-pub const REFUSED_ROW: Rgb = Rgb(0x7E, 0x57, 0xC2);
-pub const REFUSED_ROW_ALPHA: f64 = 0.30;
+/// washed-out projector (1.8:1 against the page), with a solid bar at its left edge.
+pub const DANGER_BAND_ALPHA: f64 = 0.36;
+/// The tint behind a row where the database refused an access (fencing worked: stopped, safe):
+/// green, the family of accepted writes, never the danger hue.
+pub const REFUSED_ROW: Rgb = Rgb(0x38, 0x8E, 0x3C);
+pub const REFUSED_ROW_ALPHA: f64 = 0.48;
+/// The tint behind a row where the database paid twice (money lost): the danger family, told
+/// from the danger band by solid edges along its top and bottom.
+pub const DUPLICATE_ROW: Rgb = Rgb(0xB7, 0x1C, 0x1C);
+pub const DUPLICATE_ROW_ALPHA: f64 = 0.34;
+/// Height of the duplicate row's solid edges, in px.
+pub const DUPLICATE_ROW_EDGE: f64 = 3.0;
+/// A permissive database's header (it takes writes without a token): warning fill, dashed edge.
+pub const PERMISSIVE_FILL: Rgb = Rgb(0xFF, 0xE0, 0xB2);
+pub const PERMISSIVE_BORDER: Rgb = Rgb(0xBF, 0x36, 0x0C);
 /// Partition walls between lanes.
 pub const PARTITION: Rgb = Rgb(0x39, 0x49, 0xAB);
 pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
@@ -97,5 +110,109 @@ pub fn tone(t: Tone) -> Rgb {
         Tone::Ok => OK,
         Tone::Timer => TIMER,
         Tone::Renew => RENEW,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Projector legibility, computed from the constants above: tints composited over the white
+    //! page, contrast as WCAG 2 defines it.
+    use super::*;
+
+    fn linear(c: f64) -> f64 {
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    }
+
+    type Mixed = [f64; 3];
+
+    fn solid(c: Rgb) -> Mixed {
+        [c.0, c.1, c.2].map(|v| f64::from(v) / 255.0)
+    }
+
+    /// `c` at `alpha` over `under`.
+    fn over(c: Rgb, alpha: f64, under: Mixed) -> Mixed {
+        let c = solid(c);
+        [0, 1, 2].map(|i| alpha * c[i] + (1.0 - alpha) * under[i])
+    }
+
+    fn luminance(c: Mixed) -> f64 {
+        0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2])
+    }
+
+    fn contrast(a: Mixed, b: Mixed) -> f64 {
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    /// Every band or tint drawn behind rows and spans, over the page.
+    fn tints() -> Vec<(&'static str, Mixed)> {
+        let page = solid(BACKGROUND);
+        vec![
+            ("danger band", over(DANGER, DANGER_BAND_ALPHA, page)),
+            ("refused row", over(REFUSED_ROW, REFUSED_ROW_ALPHA, page)),
+            (
+                "duplicate row",
+                over(DUPLICATE_ROW, DUPLICATE_ROW_ALPHA, page),
+            ),
+            ("pause fill", over(FROZEN_FILL, FROZEN_FILL_ALPHA, page)),
+        ]
+    }
+
+    #[test]
+    fn bands_and_tints_show_on_a_washed_out_projector() {
+        for (name, tint) in tints() {
+            let c = contrast(tint, solid(BACKGROUND));
+            assert!(c >= 1.8, "{name}: {c:.2}:1 against the page");
+        }
+    }
+
+    #[test]
+    fn text_over_bands_keeps_wcag_aa() {
+        // Where a duplicate or refused row crosses the danger band, both tints stack.
+        let mut grounds = tints();
+        let band = grounds[0].1;
+        grounds.push((
+            "duplicate in band",
+            over(DUPLICATE_ROW, DUPLICATE_ROW_ALPHA, band),
+        ));
+        grounds.push((
+            "refused in band",
+            over(REFUSED_ROW, REFUSED_ROW_ALPHA, band),
+        ));
+        let label_tones = WORKERS
+            .iter()
+            .copied()
+            .chain([INFRA, DANGER, OK, TIMER, RENEW, TEXT, MUTED]);
+        for (i, (name, ground)) in grounds.into_iter().enumerate() {
+            // Gutter text sits on a row's tint itself (the danger band stops short of the
+            // gutter, so only single tints).
+            for t in [TEXT, MUTED].into_iter().filter(|_| i < 4) {
+                let c = contrast(solid(t), ground);
+                assert!(c >= 4.5, "{} on {name}: {c:.2}:1", t.hex());
+            }
+            // Labels sit on their own background over the band.
+            let label = over(LABEL_BACKGROUND, LABEL_BACKGROUND_ALPHA, ground);
+            for t in label_tones.clone() {
+                let c = contrast(solid(t), label);
+                assert!(c >= 4.5, "label {} on {name}: {c:.2}:1", t.hex());
+            }
+        }
+    }
+
+    #[test]
+    fn fencing_that_worked_and_money_lost_never_share_a_colour() {
+        assert_ne!(REFUSED_ROW, DUPLICATE_ROW);
+        assert_ne!(REFUSED_ROW, DANGER);
+        // Refused rows are green-dominant (stopped, safe); duplicates red-dominant (danger).
+        let strongest = |c: Rgb| {
+            let ch = [c.0, c.1, c.2];
+            (0..3).max_by_key(|&i| ch[i]).unwrap_or(0)
+        };
+        assert_eq!(strongest(REFUSED_ROW), 1, "refused rows: green");
+        assert_eq!(strongest(DUPLICATE_ROW), 0, "duplicate rows: red");
     }
 }

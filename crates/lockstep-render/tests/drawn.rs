@@ -115,6 +115,67 @@ fn a_permissive_database_says_so() {
 }
 
 #[test]
+fn a_permissive_database_is_drawn_as_a_warning() {
+    let (scenario, run) = common::load("migration-wrong-order");
+    assert_eq!(
+        scenario.resource.fencing,
+        lockstep_core::scenario::FencingMode::Permissive
+    );
+    let l = layout(&run.trace, &Options::default().for_scenario(&scenario));
+    let permissive: Vec<&str> = l
+        .lanes
+        .iter()
+        .filter(|lane| lane.is_permissive_db())
+        .map(|lane| lane.name.as_str())
+        .collect();
+    assert_eq!(permissive, ["db"]);
+    let fills = |svg: &str, c: style::Rgb| {
+        let doc = roxmltree::Document::parse(svg).expect("xml");
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some(&c.hex()))
+            .count()
+    };
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    // Header and footer: warning fill, dashed edge (many short strokes).
+    assert_eq!(fills(&svg, style::PERMISSIVE_FILL), 2);
+    assert!(svg.matches(&style::PERMISSIVE_BORDER.hex()).count() >= 8);
+    let (scenario, run) = common::load("fenced-gc-pause");
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    assert_eq!(fills(&svg, style::PERMISSIVE_FILL), 0);
+}
+
+#[test]
+fn refused_rows_and_rows_paid_twice_paint_different_colours() {
+    let fills = |svg: &str, c: style::Rgb| {
+        let doc = roxmltree::Document::parse(svg).expect("xml");
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some(&c.hex()))
+            .count()
+    };
+    // Fencing worked: the refused row, its own tint and legend entry, no "paid twice".
+    let (scenario, run) = common::load("fenced-gc-pause");
+    let l = layout(&run.trace, &Options::default());
+    let kinds: Vec<LegendKind> = l.legend.iter().map(|e| e.kind).collect();
+    assert!(kinds.contains(&LegendKind::RefusedRow));
+    assert!(!kinds.contains(&LegendKind::DuplicateRow));
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    assert!(fills(&svg, style::REFUSED_ROW) >= 2, "row and swatch");
+    assert_eq!(fills(&svg, style::DUPLICATE_ROW), 0);
+    // Money lost: the duplicate row in the danger family, with its own legend entry.
+    let (scenario, run) = common::load("naive-gc-pause");
+    let l = layout(&run.trace, &Options::default());
+    let kinds: Vec<LegendKind> = l.legend.iter().map(|e| e.kind).collect();
+    assert!(kinds.contains(&LegendKind::DuplicateRow));
+    assert!(!kinds.contains(&LegendKind::RefusedRow));
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    assert!(fills(&svg, style::DUPLICATE_ROW) >= 2, "row and swatch");
+    assert_eq!(fills(&svg, style::REFUSED_ROW), 0);
+    assert_ne!(style::REFUSED_ROW, style::DUPLICATE_ROW);
+    let texts: Vec<&str> = l.legend.iter().map(|e| e.text.text.as_str()).collect();
+    assert!(texts.iter().any(|t| t.contains("paid a second time")));
+}
+
+#[test]
 fn refused_rows_have_their_own_tint_and_legend_entry() {
     let (scenario, run) = common::load("fenced-gc-pause");
     let l = layout(&run.trace, &Options::default());
@@ -137,7 +198,10 @@ fn refused_rows_have_their_own_tint_and_legend_entry() {
         })
         .expect("danger band");
     let opacity: f64 = band.attribute("opacity").unwrap().parse().unwrap();
-    assert!(opacity >= 0.25, "danger band opacity {opacity}");
+    assert!(
+        (opacity - style::DANGER_BAND_ALPHA).abs() < 0.01,
+        "danger band opacity {opacity}"
+    );
 }
 
 #[test]

@@ -61,10 +61,13 @@ pub(super) fn header(name: &str, role: &str, x: f64, top: f64) -> ([TextBox; 2],
     header_with(name, role, x, top)
 }
 
+/// The role line of a database that takes writes without a token.
+pub(super) const PERMISSIVE_ROLE: &str = "database (permissive)";
+
 /// A lane's role line: a permissive database says that it takes writes without a token.
 pub(super) fn role_line(role: Role, permissive_db: bool) -> &'static str {
     if permissive_db && role == Role::Database {
-        "database (permissive)"
+        PERMISSIVE_ROLE
     } else {
         role_text(role)
     }

@@ -34,13 +34,12 @@ impl Present {
         if has_span(|k| matches!(k, SpanKind::Overlap { .. })) {
             out.push(LegendKind::Overlap);
         }
-        if highlights.iter().any(|h| {
-            matches!(
-                h.kind,
-                HighlightKind::RejectedAccess | HighlightKind::DuplicatePayout
-            )
-        }) {
+        let has_highlight = |k: HighlightKind| highlights.iter().any(|h| h.kind == k);
+        if has_highlight(HighlightKind::RejectedAccess) {
             out.push(LegendKind::RefusedRow);
+        }
+        if has_highlight(HighlightKind::DuplicatePayout) {
+            out.push(LegendKind::DuplicateRow);
         }
         if walls {
             out.push(LegendKind::Partition);
@@ -92,11 +91,12 @@ impl Present {
 }
 
 /// Legend order.
-const ORDER: [LegendKind; 18] = [
+const ORDER: [LegendKind; 19] = [
     LegendKind::Believes,
     LegendKind::ServiceHolds,
     LegendKind::Overlap,
     LegendKind::RefusedRow,
+    LegendKind::DuplicateRow,
     LegendKind::Partition,
     LegendKind::ClockJump,
     LegendKind::Paused,
@@ -131,7 +131,8 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::Mark(MarkKind::InFlight) => "message still in the network",
         LegendKind::Mark(MarkKind::Paused) => "node paused",
         LegendKind::Current => "the current step",
-        LegendKind::RefusedRow => "violet row: refused by the database, or paid twice",
+        LegendKind::RefusedRow => "green row: refused by the database (fencing stopped it)",
+        LegendKind::DuplicateRow => "red-edged row: paid a second time (money lost)",
         LegendKind::Partition => "hatched wall: the network is cut between these lanes",
         LegendKind::ClockJump => "break on a lifeline: its clock jumped",
     }

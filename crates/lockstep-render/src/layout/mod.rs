@@ -119,6 +119,13 @@ pub struct Lane {
     pub footer_box: Rect,
 }
 
+impl Lane {
+    /// A database that takes writes without a token (its header is drawn as a warning).
+    pub fn is_permissive_db(&self) -> bool {
+        self.role == Role::Database && self.header[1].text == lanes::PERMISSIVE_ROLE
+    }
+}
+
 /// One event's row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -304,8 +311,10 @@ pub enum LegendKind {
     Overlap,
     Mark(MarkKind),
     Current,
-    /// The tint behind a row where the database refused an access or paid twice.
+    /// The tint behind a row where the database refused an access (fencing worked).
     RefusedRow,
+    /// The tint behind a row where the database paid twice (money lost).
+    DuplicateRow,
     /// A wall between lanes a network partition cuts apart.
     Partition,
     /// A break on a lifeline where the node's clock jumped.

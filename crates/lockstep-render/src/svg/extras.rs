@@ -5,7 +5,7 @@ use super::Painter;
 use crate::error::RenderError;
 use crate::geom::{Point, Rect};
 use crate::layout::{Layout, LegendKind, SpanKind, Tone};
-use crate::style;
+use crate::style::{self, Rgb};
 
 /// A piece of a crash between notes shorter than this is left out (a sliver reads as a smudge).
 const MIN_PIECE: f64 = 3.0;
@@ -87,6 +87,40 @@ pub(crate) fn jumps(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     Ok(())
 }
 
+/// The band behind a row paid twice: a danger tint with solid edges along its top and bottom, so
+/// it never reads as the danger band (whose solid bar is at its left).
+pub(crate) fn duplicate_row(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    p.fill_rect(r, style::DUPLICATE_ROW, style::DUPLICATE_ROW_ALPHA)?;
+    let e = style::DUPLICATE_ROW_EDGE;
+    p.fill_rect(Rect::new(r.x0, r.y0, r.x1, r.y0 + e), style::DANGER, 0.9)?;
+    p.fill_rect(Rect::new(r.x0, r.y1 - e, r.x1, r.y1), style::DANGER, 0.9)
+}
+
+/// Length of a dash (and of the gap after it) on a dashed outline, in px.
+const DASH: f64 = 8.0;
+
+/// A rectangle's outline in dashes, 2 px wide (3 px is kept for arrow shafts): a header that warns.
+pub(crate) fn dashed_rect(p: &Painter, r: Rect, c: Rgb) -> Result<(), RenderError> {
+    let corners = [
+        Point::new(r.x0, r.y0),
+        Point::new(r.x1, r.y0),
+        Point::new(r.x1, r.y1),
+        Point::new(r.x0, r.y1),
+    ];
+    for i in 0..4 {
+        let (a, b) = (corners[i], corners[(i + 1) % 4]);
+        let len = (b.x - a.x).hypot(b.y - a.y);
+        let mut t = 0.0;
+        while t < len {
+            let u = (t + DASH).min(len);
+            let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
+            p.line(&[at(t), at(u)], c, 2, 1.0)?;
+            t += 2.0 * DASH;
+        }
+    }
+    Ok(())
+}
+
 /// The swatch of a legend entry.
 pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), RenderError> {
     let c = s.center();
@@ -107,8 +141,9 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
         LegendKind::RefusedRow => {
             p.fill_rect(s, style::REFUSED_ROW, style::REFUSED_ROW_ALPHA)?;
         }
+        LegendKind::DuplicateRow => duplicate_row(p, s)?,
         LegendKind::Paused => {
-            p.fill_rect(s, style::FROZEN_FILL, 0.95)?;
+            p.fill_rect(s, style::FROZEN_FILL, style::FROZEN_FILL_ALPHA)?;
             p.hatch(s, style::FROZEN_HATCH, 7.0, false)?;
             p.stroke_rect(s, style::FROZEN_HATCH, 1)?;
         }

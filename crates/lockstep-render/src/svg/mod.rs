@@ -503,9 +503,10 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
                     let edge = Rect::new(r.x0, r.y0, r.x0 + 6.0, r.y1);
                     p.fill_rect(edge, style::CURRENT_POINTER, 0.95)?;
                 }
-                HighlightKind::RejectedAccess | HighlightKind::DuplicatePayout => {
+                HighlightKind::RejectedAccess => {
                     p.fill_rect(r, style::REFUSED_ROW, style::REFUSED_ROW_ALPHA)?
                 }
+                HighlightKind::DuplicatePayout => extras::duplicate_row(p, r)?,
             }
         }
     }
@@ -540,7 +541,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         .iter()
         .filter(|s| matches!(s.kind, SpanKind::Paused { .. }))
     {
-        p.fill_rect(s.rect, style::FROZEN_FILL, 0.95)?;
+        p.fill_rect(s.rect, style::FROZEN_FILL, style::FROZEN_FILL_ALPHA)?;
         p.hatch(s.rect, style::FROZEN_HATCH, 9.0, false)?;
         p.stroke_rect(s.rect, style::FROZEN_HATCH, 1)?;
     }
@@ -667,8 +668,14 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             (lane.header_box, &lane.header),
             (lane.footer_box, &lane.footer),
         ] {
-            p.fill_rect(boxed, style::HEADER_FILL, 1.0)?;
-            p.stroke_rect(boxed, c, 2)?;
+            if lane.is_permissive_db() {
+                // Drawn, not only written: a warning fill and a dashed edge.
+                p.fill_rect(boxed, style::PERMISSIVE_FILL, 1.0)?;
+                extras::dashed_rect(p, boxed, style::PERMISSIVE_BORDER)?;
+            } else {
+                p.fill_rect(boxed, style::HEADER_FILL, 1.0)?;
+                p.stroke_rect(boxed, c, 2)?;
+            }
             p.text(&texts[0], c)?;
             p.text(&texts[1], style::MUTED)?;
         }

@@ -128,7 +128,11 @@ impl Painter<'_, '_> {
 
     /// A label on a white box (so lines under it do not hurt reading).
     pub fn boxed_text(&self, t: &TextBox, c: Rgb) -> Result<(), RenderError> {
-        self.fill_rect(t.rect, style::LABEL_BACKGROUND, 0.9)?;
+        self.fill_rect(
+            t.rect,
+            style::LABEL_BACKGROUND,
+            style::LABEL_BACKGROUND_ALPHA,
+        )?;
         self.text(t, c)
     }
 
