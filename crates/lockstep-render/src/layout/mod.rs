@@ -19,6 +19,7 @@ mod pack;
 mod pieces;
 mod place;
 mod scene;
+mod shapes;
 mod spans;
 mod ticks;
 

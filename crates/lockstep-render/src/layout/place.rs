@@ -12,6 +12,7 @@ use super::frame::Frame;
 use super::lanes::LABEL_INSET;
 use super::pack::{Board, Item, Kind, Shape};
 use super::pieces::{Link, Piece};
+use super::shapes::{HEAD_LEN, SHAFT_HALF, head};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, TextBox};
@@ -31,10 +32,6 @@ pub(super) const BREAK_H: f64 = 72.0;
 /// to let a slanted arrow through would make the picture taller than it needs to be.
 const LOGICAL_FRESH: usize = 1;
 const MAX_FRESH: usize = 2;
-/// Half the height of a level shaft's box and of an arrow head's box.
-const SHAFT_HALF: f64 = 3.0;
-const HEAD_HALF: f64 = 8.0;
-const HEAD_LEN: f64 = 16.0;
 
 /// One line of the drawing.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -648,17 +645,6 @@ impl Placer<'_> {
         let t = self.input.events[i].time_ms;
         self.line(c, t);
         self.assign(i, c);
-    }
-}
-
-/// The box of an arrow head at `to` on the line at `y`.
-fn head(frame: &Frame, from: usize, to: usize, y: f64, owner: usize) -> Item {
-    let xt = frame.x(to);
-    let back = xt - frame.dir(from, to) * HEAD_LEN;
-    Item {
-        shape: Shape::Box(Rect::new(xt, y - HEAD_HALF, back, y + HEAD_HALF)),
-        kind: Kind::Shaft,
-        owner,
     }
 }
 

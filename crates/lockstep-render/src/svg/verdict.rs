@@ -1,0 +1,114 @@
+//! The footer's words: the whole run's verdict, or what a step render has seen so far.
+
+use lockstep_core::actors::db::money;
+use lockstep_core::{Outcome, Verdict};
+
+use crate::layout::{Layout, MarkKind, SpanKind};
+use crate::style::{self, Rgb};
+
+/// The verdict as a headline, its colour and symbol, and detail lines.
+pub(crate) fn verdict_text(v: &Verdict) -> (String, Rgb, MarkKind, Vec<String>) {
+    let (headline, color, mark) = match v.outcome {
+        Outcome::Safe => (
+            "Verdict: safe. Every payout was paid exactly once.".to_string(),
+            style::OK,
+            MarkKind::WriteAccepted,
+        ),
+        Outcome::DoubleWrite => (
+            format!(
+                "Verdict: double-write. {} paid twice.",
+                money(v.money_paid_twice_cents)
+            ),
+            style::DANGER,
+            MarkKind::Duplicate,
+        ),
+        Outcome::NotProcessed => (
+            "Verdict: not processed. Nothing paid twice, but the batch was not paid.".to_string(),
+            style::TIMER,
+            MarkKind::AccessRejected,
+        ),
+        Outcome::Inconclusive => (
+            "Verdict: inconclusive. A limit stopped the run before it finished.".to_string(),
+            style::TIMER,
+            MarkKind::AccessRejected,
+        ),
+    };
+    let mut lines = Vec::new();
+    let mut paid = format!("payouts applied: {} of {}", v.payouts_applied, v.payouts);
+    if v.payouts_duplicated > 0 {
+        paid.push_str(&format!(
+            "; applied more than once: {} ({} paid twice)",
+            v.payouts_duplicated,
+            money(v.money_paid_twice_cents)
+        ));
+    }
+    lines.push(paid);
+    let mut writes = format!(
+        "writes accepted: {}, refused by fencing: {}",
+        v.writes_accepted, v.writes_rejected
+    );
+    if v.reads_rejected > 0 {
+        writes.push_str(&format!("; reads refused by fencing: {}", v.reads_rejected));
+    }
+    if v.idempotent_noops > 0 {
+        writes.push_str(&format!(
+            "; repeats made harmless by idempotency keys: {}",
+            v.idempotent_noops
+        ));
+    }
+    lines.push(writes);
+    for o in &v.overlaps {
+        lines.push(format!(
+            "{} and {} both believed they held the lock from {} to {} ms",
+            o.first, o.second, o.from_ms, o.to_ms
+        ));
+    }
+    (headline, color, mark, lines)
+}
+
+/// What the steps `layout` shows did, as a headline, its colour and symbol, and detail lines:
+/// the database's record so far and the danger zones that have begun.
+pub(super) fn so_far_text(layout: &Layout) -> (String, Rgb, MarkKind, Vec<String>) {
+    let f = layout.so_far;
+    let (headline, color, mark) = if f.payouts_paid_twice > 0 {
+        (
+            format!(
+                "So far (step {} of {}): {} paid twice.",
+                layout.rows.len(),
+                layout.total_steps,
+                money(f.cents_paid_twice)
+            ),
+            style::DANGER,
+            MarkKind::Duplicate,
+        )
+    } else {
+        (
+            format!(
+                "So far (step {} of {}): nothing paid twice.",
+                layout.rows.len(),
+                layout.total_steps
+            ),
+            style::TEXT,
+            MarkKind::InFlight,
+        )
+    };
+    let mut lines = vec![format!(
+        "writes accepted: {}, refused by fencing: {}",
+        f.writes_accepted, f.writes_rejected
+    )];
+    for s in &layout.spans {
+        if let SpanKind::Overlap { first, second } = &s.kind {
+            let from = layout.rows[s.from_row].time_ms;
+            lines.push(match s.to_row.and_then(|r| layout.rows.get(r)) {
+                Some(to) => format!(
+                    "{first} and {second} both believed they held the lock from {from} to {} ms",
+                    to.time_ms
+                ),
+                None => {
+                    format!("{first} and {second} both believe they hold the lock since {from} ms")
+                }
+            });
+        }
+    }
+    (headline, color, mark, lines)
+}
