@@ -4,15 +4,15 @@
 //! reason. Each test runs the reviewer's scenario and checks golden times and labels.
 
 use lockstep_core::trace::EventKind;
+mod common;
+
 use lockstep_core::{Run, parse_scenario, run};
 
 const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\nseed = 1\n";
 const CONSENSUS: &str = "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n[resource]\nfencing = \"enforce\"\n";
 
 fn run_body(body: &str) -> Run {
-    let text = format!("{HEAD}{CONSENSUS}{body}");
-    let s = parse_scenario("test.toml", text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    run(&s)
+    common::run_text(&format!("{HEAD}{CONSENSUS}"), body)
 }
 
 /// The run's sends as "time from -> to label".
@@ -35,21 +35,7 @@ fn sends(r: &Run) -> Vec<String> {
 
 /// `expect` appears in order among the run's sends; no send contains any of `absent`.
 fn check(r: &Run, expect: &[&str], absent: &[&str]) {
-    let lines = sends(r);
-    let mut at = 0;
-    for want in expect {
-        match lines[at..].iter().position(|l| l == want) {
-            Some(i) => at += i + 1,
-            None => panic!("missing {want:?} (in order) in:\n{}", lines.join("\n")),
-        }
-    }
-    for not in absent {
-        assert!(
-            !lines.iter().any(|l| l.contains(not)),
-            "unexpected {not:?} in:\n{}",
-            lines.join("\n")
-        );
-    }
+    common::check_in_order(&sends(r), expect, absent);
 }
 
 /// s16: a 190 ms partition cuts node-1 off as it appends A's entry, and heals before

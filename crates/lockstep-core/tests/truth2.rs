@@ -4,14 +4,14 @@
 //! behaviour produces.
 
 use lockstep_core::trace::EventKind;
-use lockstep_core::{Outcome, Run, parse_scenario, run};
+mod common;
+
+use lockstep_core::{Outcome, Run, run};
 
 const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
 
 fn run_body(body: &str) -> Run {
-    let text = format!("{HEAD}{body}");
-    let s = parse_scenario("test.toml", text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    run(&s)
+    common::run_text(HEAD, body)
 }
 
 fn lines(r: &Run) -> Vec<String> {
@@ -24,21 +24,7 @@ fn lines(r: &Run) -> Vec<String> {
 
 /// `expect` appears in order among the run's "time label" lines; no line contains any of `absent`.
 fn check(r: &Run, expect: &[&str], absent: &[&str]) {
-    let lines = lines(r);
-    let mut at = 0;
-    for want in expect {
-        match lines[at..].iter().position(|l| l == want) {
-            Some(i) => at += i + 1,
-            None => panic!("missing {want:?} (in order) in:\n{}", lines.join("\n")),
-        }
-    }
-    for not in absent {
-        assert!(
-            !lines.iter().any(|l| l.contains(not)),
-            "unexpected {not:?} in:\n{}",
-            lines.join("\n")
-        );
-    }
+    common::check_in_order(&lines(r), expect, absent);
 }
 
 /// The sends of one node, as "time from -> to label".
