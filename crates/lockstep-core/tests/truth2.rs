@@ -434,3 +434,37 @@ fn a_retried_unlock_of_its_own_session_deletes_nothing_else() {
     );
     assert_eq!(r.verdict.outcome, Outcome::Safe);
 }
+
+/// An unlock lost to a crashed leader (review s6-9): the worker's timeout says it got no answer
+/// and what follows from it (the key stays until the lease runs out), before it finishes.
+#[test]
+fn an_unanswered_unlock_says_the_key_stays_until_the_lease_runs_out() {
+    let r = run_body(&format!(
+        "seed = 1\n{CONSENSUS}[resource]\nfencing = \"enforce\"\n\
+         [[workers]]\nname = \"A\"\nstart_ms = 0\nwork_ms = 2000\nfencing = true\n\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 300\nfencing = true\n\
+         [[faults]]\nat_ms = 500\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
+         [[faults]]\nat_ms = 3000\nkind = \"restart\"\ntarget = \"node-1\"\n"
+    ));
+    check(
+        &r,
+        &[
+            "2009 lost: unlock lock:batch-42",
+            "3008 no answer to the unlock",
+            "3008 A done",
+            "6105 lease 1 (A) expired",
+        ],
+        &[],
+    );
+    let note = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "no answer to the unlock")
+        .map(|e| e.explanation.clone())
+        .unwrap_or_default();
+    assert!(
+        note.contains("key stays until its lease runs out"),
+        "{note}"
+    );
+}

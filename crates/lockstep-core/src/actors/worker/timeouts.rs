@@ -68,7 +68,26 @@ impl Worker {
                 );
                 self.send_unlock(None, cx);
             }
-            Phase::Releasing => self.finish(cx, "done"),
+            Phase::Releasing => {
+                // The unlock may have been lost or only its answer: either way the worker
+                // cannot tell, and whoever waits for the lock now waits on the service's
+                // own expiry (review s6-9: a lost unlock went unmentioned).
+                let until = match cx.lock.kind {
+                    LockKind::Consensus => format!(
+                        "If the delete was lost, {name}'s key stays until its lease runs out on the leader (a TTL of {} s, and no keepalives are coming), so a waiter waits that long.",
+                        cx.lock.ttl_ms.div_ceil(1000)
+                    ),
+                    _ => format!(
+                        "If the delete was lost, the key stays until its TTL of {} ms runs out, so another worker waits that long.",
+                        cx.lock.ttl_ms
+                    ),
+                };
+                cx.fx.note(
+                    "no answer to the unlock",
+                    format!("{name}'s unlock got no answer within {} ms. {name} gives up on it and finishes. {until}", self.cfg.request_timeout_ms),
+                );
+                self.finish(cx, "done");
+            }
             _ => {}
         }
     }

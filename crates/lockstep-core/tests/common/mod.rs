@@ -1,0 +1,29 @@
+//! Helpers the golden-number model tests share: run a scenario written inline, and check that
+//! lines appear in order and that others never appear.
+
+use lockstep_core::{Run, parse_scenario, run};
+
+/// Runs a scenario whose text is `head` followed by `body`; a parse error names the text.
+pub fn run_text(head: &str, body: &str) -> Run {
+    let text = format!("{head}{body}");
+    let s = parse_scenario("test.toml", text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    run(&s)
+}
+
+/// Each of `expect` appears in `lines`, in that order; no line contains any of `absent`.
+pub fn check_in_order(lines: &[String], expect: &[&str], absent: &[&str]) {
+    let mut at = 0;
+    for want in expect {
+        match lines[at..].iter().position(|l| l == want) {
+            Some(i) => at += i + 1,
+            None => panic!("missing {want:?} (in order) in:\n{}", lines.join("\n")),
+        }
+    }
+    for not in absent {
+        assert!(
+            !lines.iter().any(|l| l.contains(not)),
+            "unexpected {not:?} in:\n{}",
+            lines.join("\n")
+        );
+    }
+}
