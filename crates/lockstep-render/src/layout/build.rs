@@ -212,9 +212,10 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         fold::folds(trace)
     };
     for f in &folds {
-        let lanes: Vec<usize> = events[f.first..=f.last]
+        let lanes: Vec<usize> = f
+            .events
             .iter()
-            .flat_map(|e| [e.from, e.to])
+            .flat_map(|&i| [events[i].from, events[i].to])
             .filter_map(|n| lane_of.get(usize::from(n)).copied().flatten())
             .collect();
         let (lo, hi) = (
@@ -227,8 +228,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             text: f.text.clone(),
             icon: None,
         };
-        for p in &mut pieces[f.first + 1..=f.last] {
-            *p = Piece::Nothing;
+        for &i in &f.events[1..] {
+            pieces[i] = Piece::Nothing;
         }
     }
     let max_time = events.iter().map(|e| e.time_ms).max().unwrap_or(0);
