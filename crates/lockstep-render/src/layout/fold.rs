@@ -58,6 +58,15 @@ fn shape_hash(e: &TraceEvent, answer: bool) -> u64 {
     h.finish()
 }
 
+/// An event's shape, mixed for summing: see [`shape_hash`].
+fn shape_of(trace: &Trace, e: &TraceEvent) -> u64 {
+    let role = |n: u16| trace.participants.get(usize::from(n)).map(|p| p.role);
+    let answer = e.message.is_some()
+        && role(e.from).is_some_and(Role::is_lock_service)
+        && role(e.to) == Some(Role::Worker);
+    mix(shape_hash(e, answer))
+}
+
 /// Feeds `text` to `h` with every run of digits as one `#`.
 fn hash_digits_as_one(text: &str, h: &mut DefaultHasher) {
     let mut in_digits = false;
@@ -126,7 +135,8 @@ fn foldable(e: &TraceEvent) -> bool {
 pub fn folds(trace: &Trace) -> Vec<Fold> {
     let events = &trace.events;
     let all: Vec<usize> = (0..events.len()).collect();
-    let mut out = fold_in(trace, &all, None);
+    let shapes: Vec<u64> = events.iter().map(|e| shape_of(trace, e)).collect();
+    let mut out = fold_in(trace, &shapes, &all, None);
     let mut folded = vec![false; events.len()];
     for f in &out {
         for &i in &f.events {
@@ -150,7 +160,7 @@ pub fn folds(trace: &Trace) -> Vec<Fold> {
         {
             continue;
         }
-        for f in fold_in(trace, &mine, Some(actor)) {
+        for f in fold_in(trace, &shapes, &mine, Some(actor)) {
             if !whole_messages(events, &f.events, &folded) {
                 continue;
             }
@@ -181,7 +191,8 @@ fn whole_messages(events: &[TraceEvent], fold: &[usize], folded: &[bool]) -> boo
 
 /// The folds among the events `idx` (indices into the trace, in order), each a cycle repeated
 /// back to back within `idx`; `actor` names whose rounds they are when `idx` is one actor's.
-fn fold_in(trace: &Trace, idx: &[usize], actor: Option<u16>) -> Vec<Fold> {
+/// `shapes`: each trace event's [`shape_of`].
+fn fold_in(trace: &Trace, shapes: &[u64], idx: &[usize], actor: Option<u16>) -> Vec<Fold> {
     let events = &trace.events;
     let ev = |k: usize| &events[idx[k]];
     let n = idx.len();
@@ -193,11 +204,7 @@ fn fold_in(trace: &Trace, idx: &[usize], actor: Option<u16>) -> Vec<Fold> {
     let mut sum2 = vec![0u64; n + 1];
     let mut stuck = vec![0usize; n + 1];
     for k in 0..n {
-        let e = ev(k);
-        let answer = e.message.is_some()
-            && role(e.from).is_some_and(Role::is_lock_service)
-            && role(e.to) == Some(Role::Worker);
-        let h = mix(shape_hash(e, answer));
+        let h = shapes[idx[k]];
         sum1[k + 1] = sum1[k].wrapping_add(h);
         sum2[k + 1] = sum2[k].wrapping_add(mix(h ^ 0x9E37_79B9_7F4A_7C15));
         stuck[k + 1] = stuck[k] + usize::from(!foldable(ev(k)));
@@ -217,7 +224,8 @@ fn fold_in(trace: &Trace, idx: &[usize], actor: Option<u16>) -> Vec<Fold> {
                 break;
             }
             if stuck[i + p] > stuck[i] {
-                continue;
+                // Every longer round holds this event that may not fold too.
+                break;
             }
             let first = sig(i, p);
             let mut r = 1;
