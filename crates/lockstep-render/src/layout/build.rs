@@ -471,18 +471,18 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             f64::max,
         )
         .max(full.as_ref().map_or(0.0, |f| f.area.x1));
+    let shown_lines = rows.iter().map(|r| r.line).max().map_or(0, |l| l + 1);
+    let lines: Vec<(f64, u64)> = placed.lines[..shown_lines]
+        .iter()
+        .map(|l| (l.y, l.time_ms))
+        .collect();
     let stretches = if ms_scale > 0.0 && !rows.is_empty() {
-        let shown_lines = rows.iter().map(|r| r.line).max().map_or(0, |l| l + 1);
-        let lines: Vec<(f64, u64)> = placed.lines[..shown_lines]
-            .iter()
-            .map(|l| (l.y, l.time_ms))
-            .collect();
         ticks::stretches(&lines, ms_scale, &placed.breaks, right + 12.0)
     } else {
         Vec::new()
     };
     let ticks = if ms_scale > 0.0 {
-        ticks::ticks(&rows, ms_scale, right + 12.0, &stretches)
+        ticks::ticks(&lines, ms_scale, right + 12.0, &stretches)
     } else {
         Vec::new()
     };
