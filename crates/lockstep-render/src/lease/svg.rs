@@ -116,8 +116,10 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
             for iv in &row.intervals {
                 let (x0, x1) = (
                     page.x(iv.from_ms),
-                    // At least a symbol's width: a grant held for a moment stays visible.
-                    page.x(iv.to_ms).max(page.x(iv.from_ms) + 8.0),
+                    // At least a symbol's width: a grant held for a moment stays visible; one
+                    // still open at a step render's last step never reaches past that step.
+                    page.x(iv.to_ms)
+                        .max(page.x(iv.from_ms) + if iv.open { 3.0 } else { 8.0 }),
                 );
                 let r = Rect::new(x0, cy - BAR_H / 2.0, x1, cy + BAR_H / 2.0);
                 match row.kind {
