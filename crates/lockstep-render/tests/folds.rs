@@ -114,3 +114,63 @@ fn whole_redlock_rounds_fold_in_both_time_modes() {
         );
     }
 }
+
+#[test]
+fn rounds_alike_but_not_identical_fold_into_one_labelled_line() {
+    // Redlock clients retrying at once after random back-off: each client's rounds differ in
+    // timing, in which instances said yes and in how the other clients' rounds interleave.
+    let (_, run) = common::load("redlock-split-votes");
+    let l = layout(&run.trace, &Options::default());
+    for who in ["A retried 3 more times", "B retried 3 more times"] {
+        let f = l
+            .folds
+            .iter()
+            .find(|f| f.text.starts_with(who))
+            .unwrap_or_else(|| panic!("no fold {who:?}: {:?}", l.folds));
+        // Back-off differs between rounds: the line gives the range.
+        assert!(
+            f.text.contains("–") && f.text.contains("ms apart"),
+            "{}",
+            f.text
+        );
+        assert!(l.notes.iter().any(|n| n.text.text == f.text));
+    }
+    assert!(l.height < 5000.0, "{} px (8,065 px before)", l.height);
+
+    // An isolated leader's pre-votes, again and again with random election timeouts.
+    let (_, run) = common::load("consensus-quorum-loss-fail-closed");
+    let l = layout(&run.trace, &Options::default());
+    assert!(
+        l.folds.iter().any(|f| f.text.starts_with("node-1 retried")),
+        "{:?}",
+        l.folds
+    );
+}
+
+#[test]
+fn a_fold_never_leaves_half_a_message_behind() {
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        let folded: std::collections::BTreeSet<usize> = l
+            .folds
+            .iter()
+            .flat_map(|f| f.events.iter().copied())
+            .collect();
+        for f in &l.folds {
+            assert!(f.events.len() >= 2 && f.first == f.events[0], "{id}: {f:?}");
+            for &i in &f.events {
+                let Some(m) = run.trace.events[i].message else {
+                    continue;
+                };
+                for (j, e) in run.trace.events.iter().enumerate() {
+                    assert!(
+                        e.message != Some(m) || folded.contains(&j),
+                        "{id}: message {m} folded at step {} but drawn at step {}",
+                        i + 1,
+                        j + 1
+                    );
+                }
+            }
+        }
+    }
+}

@@ -83,3 +83,42 @@ fn no_zoom_says_zero_ms() {
         }
     }
 }
+
+#[test]
+fn constant_pixels_per_second_between_ticks_outside_breaks_and_zooms() {
+    let mut report = Vec::new();
+    for (id, scenario, run) in common::catalogue() {
+        let options = Options {
+            time_mode: TimeMode::ToScale,
+            ..Options::default()
+        }
+        .for_scenario(&scenario);
+        let l = layout(&run.trace, &options);
+        let marked = |y0: f64, y1: f64| {
+            l.stretches
+                .iter()
+                .any(|s| s.y0 < y1 - 0.5 && s.y1 > y0 + 0.5)
+        };
+        let mut checked = 0;
+        for w in l.ticks.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            if marked(a.y, b.y) {
+                continue;
+            }
+            let want = (b.time_ms - a.time_ms) as f64 * l.ms_scale;
+            let px = b.y - a.y;
+            assert!(
+                (px - want).abs() < 2.0,
+                "{id}: {} -> {} ms is {px:.1} px, not {want:.1} px at the picture's scale",
+                a.time_ms,
+                b.time_ms
+            );
+            checked += 1;
+        }
+        report.push(format!(
+            "{id}: {checked} tick gaps at one scale, {:.0} px tall",
+            l.height
+        ));
+    }
+    println!("{}", report.join("\n"));
+}

@@ -212,9 +212,10 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         fold::folds(trace)
     };
     for f in &folds {
-        let lanes: Vec<usize> = events[f.first..=f.last]
+        let lanes: Vec<usize> = f
+            .events
             .iter()
-            .flat_map(|e| [e.from, e.to])
+            .flat_map(|&i| [events[i].from, events[i].to])
             .filter_map(|n| lane_of.get(usize::from(n)).copied().flatten())
             .collect();
         let (lo, hi) = (
@@ -227,8 +228,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             text: f.text.clone(),
             icon: None,
         };
-        for p in &mut pieces[f.first + 1..=f.last] {
-            *p = Piece::Nothing;
+        for &i in &f.events[1..] {
+            pieces[i] = Piece::Nothing;
         }
     }
     let max_time = events.iter().map(|e| e.time_ms).max().unwrap_or(0);
@@ -470,18 +471,18 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             f64::max,
         )
         .max(full.as_ref().map_or(0.0, |f| f.area.x1));
+    let shown_lines = rows.iter().map(|r| r.line).max().map_or(0, |l| l + 1);
+    let lines: Vec<(f64, u64)> = placed.lines[..shown_lines]
+        .iter()
+        .map(|l| (l.y, l.time_ms))
+        .collect();
     let stretches = if ms_scale > 0.0 && !rows.is_empty() {
-        let shown_lines = rows.iter().map(|r| r.line).max().map_or(0, |l| l + 1);
-        let lines: Vec<(f64, u64)> = placed.lines[..shown_lines]
-            .iter()
-            .map(|l| (l.y, l.time_ms))
-            .collect();
         ticks::stretches(&lines, ms_scale, &placed.breaks, right + 12.0)
     } else {
         Vec::new()
     };
     let ticks = if ms_scale > 0.0 {
-        ticks::ticks(&rows, ms_scale, right + 12.0, &stretches)
+        ticks::ticks(&lines, ms_scale, right + 12.0, &stretches)
     } else {
         Vec::new()
     };

@@ -1,6 +1,6 @@
 //! Time marks for the to-scale mode: round times, where they fall among the rows.
 
-use super::{Row, Stretch, StretchKind, Tick};
+use super::{Stretch, StretchKind, Tick};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{Align, TextBox};
@@ -10,16 +10,20 @@ const TICK_SPACING: f64 = 100.0;
 /// Padding of tick labels.
 const TICK_PAD: f64 = 1.0;
 
-/// The y of simulated time `t` among `rows`: a row's y at its time, linear in between.
-pub(super) fn y_at(rows: &[Row], t: u64) -> Option<f64> {
-    let j = rows.partition_point(|r| r.time_ms < t);
-    let after = rows.get(j)?;
-    if after.time_ms == t || j == 0 {
-        return Some(after.y);
+/// The y of simulated time `t` on the axis of `lines` (each line's y and time, top to bottom):
+/// a line's y at its time, linear in between. Several lines of one instant (a burst pushed
+/// apart) are a zoom: time runs on from the lowest line of the instant before to the highest
+/// line of the one after. (Rows will not do: a delivery may sit level with its send, on a line
+/// of an earlier instant.)
+pub(super) fn y_at(lines: &[(f64, u64)], t: u64) -> Option<f64> {
+    let j = lines.partition_point(|&(_, time)| time < t);
+    let &(top, after_t) = lines.get(j)?;
+    if after_t == t || j == 0 {
+        return Some(top);
     }
-    let before = &rows[j - 1];
-    let f = (t - before.time_ms) as f64 / (after.time_ms - before.time_ms) as f64;
-    Some(before.y + f * (after.y - before.y))
+    let (bottom, before_t) = lines[j - 1];
+    let f = (t - before_t) as f64 / (after_t - before_t) as f64;
+    Some(bottom + f * (top - bottom))
 }
 
 /// The smallest of 1, 2, 5, 10, 20, 50... ms that is at least [`TICK_SPACING`] px on the scale.
@@ -101,17 +105,22 @@ pub(super) fn stretches(
     out
 }
 
-/// Round times across the rows, labelled at `label_x` where labels do not crowd each other or
-/// the stretches' labels; none inside a break.
-pub(super) fn ticks(rows: &[Row], ms_scale: f64, label_x: f64, stretches: &[Stretch]) -> Vec<Tick> {
-    let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+/// Round times along the lines (each line's y and time, top to bottom), labelled at `label_x`
+/// where labels do not crowd each other or the stretches' labels; none inside a break.
+pub(super) fn ticks(
+    lines: &[(f64, u64)],
+    ms_scale: f64,
+    label_x: f64,
+    stretches: &[Stretch],
+) -> Vec<Tick> {
+    let (Some(&(_, first)), Some(&(_, last))) = (lines.first(), lines.last()) else {
         return Vec::new();
     };
     let step = step(ms_scale);
     let mut out = Vec::new();
     let mut last_label: Option<Rect> = None;
-    let mut t = first.time_ms.div_ceil(step) * step;
-    while t <= last.time_ms {
+    let mut t = first.div_ceil(step) * step;
+    while t <= last {
         // Inside a break the axis has no scale, so no tick; a zoom keeps its order of time
         // (y_at follows its rows), so a round second falling in a burst still gets its tick.
         let inside = |y: f64| {
@@ -119,7 +128,7 @@ pub(super) fn ticks(rows: &[Row], ms_scale: f64, label_x: f64, stretches: &[Stre
                 .iter()
                 .any(|s| s.kind == StretchKind::Break && y > s.y0 - 1.0 && y < s.y1 + 1.0)
         };
-        if let Some(y) = y_at(rows, t).filter(|&y| !inside(y)) {
+        if let Some(y) = y_at(lines, t).filter(|&y| !inside(y)) {
             let b = TextBox::new(
                 label(t, step),
                 style::GUTTER_SIZE,

@@ -2,6 +2,10 @@
 //! believes it holds the lock" and "X is paused", and the danger zones where two workers' beliefs
 //! overlap. [`svg`] draws it.
 
+mod draw;
+pub mod nodes;
+pub mod page;
+pub mod story;
 pub mod svg;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -11,6 +15,7 @@ use lockstep_core::topology::Role;
 use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
 use crate::layout::{MarkKind, Options};
+pub use story::{Incident, IncidentKind, WorkerNote};
 
 /// A stretch of simulated time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -63,15 +68,6 @@ pub struct LeaseMark {
     pub kind: MarkKind,
 }
 
-/// Something that happened to a node or the network: a crash, a restart, a failover, a clock jump,
-/// a new leader, a partition or its end.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Incident {
-    pub at_ms: u64,
-    /// "redis-2 crashes", "redis-3 clock +9000 ms", ...
-    pub text: String,
-}
-
 /// A worker's message that spent a long time in the network (at least [`LONG_FLIGHT_MS`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Flight {
@@ -106,6 +102,8 @@ pub struct LeaseChart {
     /// rescales it.
     pub axis_end_ms: u64,
     pub incidents: Vec<Incident>,
+    /// What workers noted on their own lanes ("no answer from the lock service").
+    pub notes: Vec<WorkerNote>,
     pub flights: Vec<Flight>,
     /// What the database did up to the last step shown: writes accepted, writes refused,
     /// payouts paid twice and the money.
@@ -206,12 +204,41 @@ fn switch(
     );
 }
 
+/// A holder as one service node records it (the node only where each node gets its own row).
+type HolderOn = (String, Option<usize>);
+
+/// A service node's name and, in a run with a failover, its part: "redis (old master)",
+/// "redis-replica (promoted)".
+fn node_title(trace: &Trace, node: usize) -> String {
+    let name = trace
+        .participants
+        .get(node)
+        .map_or("?", |p| p.name.as_str());
+    let failed_over = |n: usize| {
+        trace
+            .events
+            .iter()
+            .any(|e| usize::from(e.from) == n && e.tag == Some(Tag::FailedOver))
+    };
+    let promoted = trace
+        .participants
+        .iter()
+        .enumerate()
+        .any(|(i, p)| p.role == Role::RedisReplica && failed_over(i));
+    match trace.participants.get(node).map(|p| p.role) {
+        Some(Role::Redis) if promoted => format!("{name} (old master)"),
+        Some(Role::RedisReplica) if failed_over(node) => format!("{name} (promoted)"),
+        _ => name.to_string(),
+    }
+}
+
 /// Builds the chart of the steps `options.upto_step` shows (all by default).
 pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let total = trace.events.len();
     let shown = options.upto_step.map_or(total, |s| s.min(total));
     let events = &trace.events[..shown];
-    let start_ms = trace.events.first().map_or(0, |e| e.time_ms);
+    // The axis starts at the run's start, time 0, whenever the first event happens.
+    let start_ms = 0;
     let end_ms = events.last().map_or(start_ms, |e| e.time_ms);
     let ps = &trace.participants;
     let workers: Vec<usize> = (0..ps.len())
@@ -227,41 +254,25 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     };
     let name = |i: usize| ps.get(i).map_or("?", |p| p.name.as_str());
 
-    // Per holder: +1/-1 as service nodes record or drop it.
+    // A Redis master with a replica that can take over: two nodes may each say someone holds
+    // the lock, so each node gets its own row, named ("redis (old master) says A holds it").
+    let per_node = service.iter().any(|&i| ps[i].role == Role::RedisReplica);
+    let node_key = |node: usize| per_node.then_some(node);
+    // Per holder (and node, for a master with a replica): +1/-1 as service nodes record or
+    // drop it.
     let mut held: BTreeSet<(usize, String)> = BTreeSet::new();
-    let mut changes: BTreeMap<String, Vec<(u64, i64)>> = BTreeMap::new();
+    let mut changes: BTreeMap<HolderOn, Vec<(u64, i64)>> = BTreeMap::new();
     let mut belief: BTreeMap<usize, Vec<(u64, i64)>> = BTreeMap::new();
     let mut pause: BTreeMap<usize, Vec<(u64, i64)>> = BTreeMap::new();
     let mut believing: BTreeSet<usize> = BTreeSet::new();
     let mut paused: BTreeSet<usize> = BTreeSet::new();
     // (holder or worker, at, kind) for marks.
-    let mut service_marks: Vec<(String, u64, MarkKind)> = Vec::new();
+    let mut service_marks: Vec<((String, Option<usize>), u64, MarkKind)> = Vec::new();
     let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
     let mut last_writer: Option<usize> = None;
-    let mut incidents = Vec::new();
+    let (incidents, mut notes) = story::story(trace, events);
     let so_far = SoFar::of(events);
     for e in events {
-        let who = name(usize::from(e.from)).to_string();
-        let incident = match &e.tag {
-            Some(Tag::Crashed) => Some(format!("{who} crashes")),
-            Some(Tag::Restarted { persistent }) => Some(if *persistent {
-                format!("{who} restarts")
-            } else {
-                format!("{who} restarts empty")
-            }),
-            Some(Tag::FailedOver) => Some(format!("{who} becomes master")),
-            Some(Tag::ClockJumped { by_ms }) => Some(format!("{who} clock {by_ms:+} ms")),
-            Some(Tag::Leader { term }) => Some(format!("{who} leader (term {term})")),
-            Some(Tag::Partition { .. }) => Some("partition".to_string()),
-            Some(Tag::Healed) => Some("partition healed".to_string()),
-            _ => None,
-        };
-        if let Some(text) = incident {
-            incidents.push(Incident {
-                at_ms: e.time_ms,
-                text,
-            });
-        }
         let node = usize::from(e.from);
         let t = e.time_ms;
         if e.kind == EventKind::Deliver
@@ -272,7 +283,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         match &e.tag {
             Some(Tag::ServiceGrants { holder, .. }) => {
                 let fresh = held.insert((node, holder.clone()));
-                record(&mut changes, holder.clone(), t, if fresh { 1 } else { 0 });
+                let key = (holder.clone(), node_key(node));
+                record(&mut changes, key, t, if fresh { 1 } else { 0 });
             }
             Some(Tag::ServiceFrees { holder, reason }) => {
                 let key = if held.contains(&(node, holder.clone())) {
@@ -280,12 +292,20 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
                 } else {
                     held.iter().find(|(_, h)| h == holder).cloned()
                 };
+                let freed_on = key.as_ref().map_or(node, |k| k.0);
                 if let Some(key) = key {
                     held.remove(&key);
-                    changes.entry(holder.clone()).or_default().push((t, -1));
+                    changes
+                        .entry((holder.clone(), node_key(key.0)))
+                        .or_default()
+                        .push((t, -1));
                 }
                 if *reason == FreeReason::Expired {
-                    service_marks.push((holder.clone(), t, MarkKind::Expired));
+                    service_marks.push((
+                        (holder.clone(), node_key(freed_on)),
+                        t,
+                        MarkKind::Expired,
+                    ));
                 }
             }
             Some(Tag::Renewed) => {
@@ -328,27 +348,53 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     };
     let mut rows = Vec::new();
     let mut row_of: BTreeMap<(usize, u8), usize> = BTreeMap::new();
+    let mut service_row_of: BTreeMap<(String, Option<usize>), usize> = BTreeMap::new();
     for (k, &w) in workers.iter().enumerate() {
         let wname = name(w).to_string();
-        let service_iv = intervals_at_least(
-            changes.get(&wname).map_or(&[][..], Vec::as_slice),
-            quorum as i64,
-            end_ms,
-        );
+        // The nodes that ever record the worker (in the whole run, so that stepping never
+        // adds rows); one row with no node for a service without a replica.
+        let mut nodes: Vec<Option<usize>> = if per_node {
+            service
+                .iter()
+                .copied()
+                .filter(|&n| {
+                    trace.events.iter().any(|e| {
+                        usize::from(e.from) == n
+                            && matches!(&e.tag, Some(Tag::ServiceGrants { holder, .. }) if *holder == wname)
+                    })
+                })
+                .map(Some)
+                .collect()
+        } else {
+            vec![None]
+        };
+        if nodes.is_empty() {
+            nodes.push(None);
+        }
         if !service.is_empty() || whole_run_has(&wname, LeaseRowKind::ServiceHolds) {
             row_of.insert((w, 0), rows.len());
-            let label = if quorum > 1 {
-                format!("a majority say {wname} holds it")
-            } else {
-                format!("service says {wname} holds it")
-            };
-            rows.push(LeaseRow {
-                kind: LeaseRowKind::ServiceHolds,
-                worker: wname.clone(),
-                worker_index: k,
-                label,
-                intervals: service_iv,
-            });
+            for node in nodes {
+                service_row_of.insert((wname.clone(), node), rows.len());
+                let says = match node {
+                    Some(n) => format!("{} says", node_title(trace, n)),
+                    None if quorum > 1 => "a majority say".to_string(),
+                    None if per_node => "no node says".to_string(),
+                    None => "service says".to_string(),
+                };
+                rows.push(LeaseRow {
+                    kind: LeaseRowKind::ServiceHolds,
+                    worker: wname.clone(),
+                    worker_index: k,
+                    label: format!("{says} {wname} holds it"),
+                    intervals: intervals_at_least(
+                        changes
+                            .get(&(wname.clone(), node))
+                            .map_or(&[][..], Vec::as_slice),
+                        quorum as i64,
+                        end_ms,
+                    ),
+                });
+            }
         }
         row_of.insert((w, 1), rows.len());
         rows.push(LeaseRow {
@@ -375,9 +421,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     }
 
     let mut marks = Vec::new();
-    for (holder, at_ms, kind) in service_marks {
-        let w = workers.iter().copied().find(|&w| name(w) == holder);
-        if let Some(&row) = w.and_then(|w| row_of.get(&(w, 0))) {
+    for (key, at_ms, kind) in service_marks {
+        if let Some(&row) = service_row_of.get(&key) {
             marks.push(LeaseMark { row, at_ms, kind });
         }
     }
@@ -388,6 +433,12 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
     marks.sort_by_key(|m| (m.row, m.at_ms, m.kind as u8));
+    notes.retain_mut(|n| {
+        row_of.get(&(n.worker, 1)).is_some_and(|&row| {
+            n.row = row;
+            true
+        })
+    });
 
     // Danger zones: pairwise overlaps of beliefs.
     let mut danger = Vec::new();
@@ -489,6 +540,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             .map_or(start_ms, |e| e.time_ms)
             .max(end_ms),
         incidents,
+        notes,
         flights,
         so_far,
         start_ms,

@@ -293,7 +293,8 @@ fn lane_color(l: &layout::Lane) -> Rgb {
 /// Draws a layout (and its page) as an SVG document.
 pub fn draw_timeline(layout: &Layout, caption: &Caption) -> Result<String, RenderError> {
     let page = Page::new(layout, caption);
-    let mut out = String::new();
+    // About half a kilobyte of SVG per row: reserved at once, not regrown while drawing.
+    let mut out = String::with_capacity(16_384 + 512 * layout.rows.len());
     {
         let size = (page.width as u32, page.height as u32);
         let root = SVGBackend::with_string(&mut out, size).into_drawing_area();

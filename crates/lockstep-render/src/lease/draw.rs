@@ -1,0 +1,94 @@
+//! Drawing the lease chart's nodes-and-network lanes: partitions as hatched bands, down time as
+//! grey hatched bars, clock jumps as arrows as long as the jump, instants as ticks; and their
+//! legend swatches.
+
+use super::nodes::NodeShape;
+use super::page::{LeasePage, Swatch};
+use crate::error::RenderError;
+use crate::geom::{Point, Rect};
+use crate::style;
+use crate::svg::Painter;
+
+/// A partition band: tinted, hatched, outlined, so it survives a washed-out projector.
+fn partition(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    p.fill_rect(r, style::GLOBAL_FILL, 1.0)?;
+    p.hatch(r, style::PARTITION, 8.0, false)?;
+    p.stroke_rect(r, style::PARTITION, 2)
+}
+
+/// A node's down time: grey, cross-hatched like a crashed lane in the timeline.
+fn down(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    p.fill_rect(r, style::DOWN_FILL, 1.0)?;
+    p.hatch(r, style::DOWN_HATCH, 7.0, true)?;
+    p.stroke_rect(r, style::DOWN_HATCH, 1)
+}
+
+/// A clock jump: a thick arrow from the instant to where the node's clock now reads.
+fn jump(p: &Painter, from: Point, to: Point) -> Result<(), RenderError> {
+    let c = style::DANGER;
+    let dir = if to.x >= from.x { 1.0 } else { -1.0 };
+    p.line(
+        &[
+            Point::new(from.x, from.y - 9.0),
+            Point::new(from.x, from.y + 9.0),
+        ],
+        c,
+        2,
+        1.0,
+    )?;
+    p.line(&[from, Point::new(to.x - dir * 8.0, to.y)], c, 3, 1.0)?;
+    p.polygon(
+        &[
+            to,
+            Point::new(to.x - dir * 10.0, to.y - 7.0),
+            Point::new(to.x - dir * 10.0, to.y + 7.0),
+        ],
+        c,
+        1.0,
+    )
+}
+
+/// An instant: a short upright bar.
+fn tick(p: &Painter, at: Point) -> Result<(), RenderError> {
+    p.line(
+        &[Point::new(at.x, at.y - 8.0), Point::new(at.x, at.y + 8.0)],
+        style::GLOBAL_BORDER,
+        3,
+        1.0,
+    )
+}
+
+/// Every shape of the nodes-and-network lanes, with a faint line along each lane.
+pub(crate) fn node_shapes(p: &Painter, page: &LeasePage) -> Result<(), RenderError> {
+    for &y in &page.node_lanes {
+        p.line(
+            &[Point::new(page.plot.x0, y), Point::new(page.plot.x1, y)],
+            style::NOTE_BORDER,
+            1,
+            0.35,
+        )?;
+    }
+    for shape in &page.node_shapes {
+        match *shape {
+            NodeShape::Partition(r) => partition(p, r)?,
+            NodeShape::Down(r) => down(p, r)?,
+            NodeShape::Jump { from, to } => jump(p, from, to)?,
+            NodeShape::Tick(at) => tick(p, at)?,
+        }
+    }
+    Ok(())
+}
+
+/// The legend swatch of a nodes-and-network shape or a worker's note.
+pub(crate) fn swatch(p: &Painter, kind: Swatch, s: Rect) -> Result<(), RenderError> {
+    let c = s.center();
+    match kind {
+        Swatch::Partition => partition(p, s),
+        Swatch::Down => down(p, s),
+        Swatch::Jump => jump(p, Point::new(s.x0, c.y), Point::new(s.x1, c.y)),
+        _ => {
+            p.circle(c, 5.0, style::BACKGROUND, true, 1)?;
+            p.circle(c, 5.0, style::TEXT, false, 2)
+        }
+    }
+}

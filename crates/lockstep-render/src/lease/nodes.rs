@@ -1,0 +1,188 @@
+//! The lease chart's "nodes & network" lanes and its symbols: one lane for the network
+//! (partitions as bands over their whole duration) and one per node something happened to
+//! (crashes as down bars until the restart, clock jumps as arrows as long as the jump, elections
+//! and failovers as ticks), each label beside its shape without overlapping another; and the
+//! rows' marks set side by side, inside the axis, never on top of each other.
+
+use super::story::{Incident, IncidentKind, NETWORK};
+use crate::geom::{Point, Rect};
+use crate::style;
+use crate::svg::PageText;
+use crate::text::{self, Align, TextBox};
+
+/// Height of one node lane: a shape on the centre line and two levels of labels.
+pub const LANE_H: f64 = 54.0;
+/// Height of a band (partition, down time) in a lane.
+pub const BAND_H: f64 = 16.0;
+
+/// A shape in the nodes-and-network lanes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NodeShape {
+    /// A partition: from its start to its healing (or the end of the axis).
+    Partition(Rect),
+    /// A node down from its crash to its restart (or the end of the axis).
+    Down(Rect),
+    /// A clock jump: an arrow from the instant to where the clock now reads.
+    Jump { from: Point, to: Point },
+    /// An instant: a failover, a restart, a leader, an election.
+    Tick(Point),
+}
+
+/// The lanes' names in order: the network first, then nodes in order of their first incident.
+pub fn lanes(incidents: &[Incident]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if incidents.iter().any(|i| i.node == NETWORK) {
+        out.push(NETWORK.to_string());
+    }
+    for i in incidents {
+        if !out.contains(&i.node) {
+            out.push(i.node.clone());
+        }
+    }
+    out
+}
+
+/// Places the incidents in their lanes (`lane_y`: each lane's centre, in [`lanes`] order):
+/// shapes, and labels clear of each other in two levels per lane.
+pub fn place(
+    incidents: &[Incident],
+    lane_y: &[f64],
+    plot: Rect,
+    x: impl Fn(u64) -> f64,
+    end_ms: u64,
+    texts: &mut Vec<PageText>,
+) -> Vec<NodeShape> {
+    let names = lanes(incidents);
+    let mut shapes = Vec::new();
+    // Per lane and level: label boxes placed so far.
+    let mut taken: Vec<[Vec<Rect>; 2]> = vec![[Vec::new(), Vec::new()]; names.len()];
+    for inc in incidents {
+        let Some(lane) = names.iter().position(|n| *n == inc.node) else {
+            continue;
+        };
+        let cy = lane_y[lane];
+        let x0 = x(inc.at_ms);
+        let band = |to: Option<u64>| {
+            Rect::new(
+                x0,
+                cy - BAND_H / 2.0,
+                x(to.unwrap_or(end_ms)).max(x0 + 4.0),
+                cy + BAND_H / 2.0,
+            )
+        };
+        let label_x = match inc.kind {
+            IncidentKind::Partition => {
+                let r = band(inc.to_ms);
+                shapes.push(NodeShape::Partition(r));
+                r.x0 + 4.0
+            }
+            IncidentKind::Crash => {
+                let r = band(inc.to_ms);
+                shapes.push(NodeShape::Down(r));
+                r.x0 + 4.0
+            }
+            IncidentKind::ClockJump { by_ms } => {
+                let to_t = (inc.at_ms as i64 + by_ms).max(0) as u64;
+                let to_x = x(to_t).clamp(plot.x0, plot.x1);
+                shapes.push(NodeShape::Jump {
+                    from: Point::new(x0, cy),
+                    to: Point::new(to_x, cy),
+                });
+                x0.min(to_x) + 4.0
+            }
+            _ => {
+                for &t in &inc.times {
+                    shapes.push(NodeShape::Tick(Point::new(x(t), cy)));
+                }
+                x0 + 6.0
+            }
+        };
+        // The lane names the node: its labels need not ("node-2 pre-vote" reads "pre-vote").
+        let label = inc
+            .text
+            .strip_prefix(&format!("{} ", inc.node))
+            .unwrap_or(&inc.text)
+            .to_string();
+        let w = text::width(&label, style::GUTTER_SIZE);
+        let h = text::line_height(style::GUTTER_SIZE);
+        let level_y = |level: usize| {
+            if level == 0 {
+                cy - BAND_H / 2.0 - h / 2.0 - 1.0
+            } else {
+                cy + BAND_H / 2.0 + h / 2.0 + 1.0
+            }
+        };
+        // At the shape, above it or below it; else shifted right past labels in the way.
+        let start = label_x.min(plot.x1 - w).max(plot.x0);
+        let fits = |level: usize, lx: f64| {
+            let ly = level_y(level);
+            let r = Rect::new(lx, ly - h / 2.0, lx + w, ly + h / 2.0);
+            match taken[lane][level].iter().find(|o| o.overlaps(&r)) {
+                None => Ok(r),
+                Some(o) => Err(o.x1 + 16.0),
+            }
+        };
+        let mut placed = None;
+        'levels: for (level, shift) in [(0, false), (1, false), (0, true), (1, true)] {
+            let mut lx = start;
+            for _ in 0..if shift { 8 } else { 1 } {
+                match fits(level, lx) {
+                    Ok(r) => {
+                        placed = Some((level, lx, level_y(level), r));
+                        break 'levels;
+                    }
+                    Err(next) if next + w <= plot.x1 => lx = next,
+                    Err(_) => break,
+                }
+            }
+        }
+        if let Some((level, lx, ly, r)) = placed {
+            taken[lane][level].push(r);
+            texts.push(PageText {
+                text: TextBox::new(
+                    label,
+                    style::GUTTER_SIZE,
+                    Align::Left,
+                    Point::new(lx, ly),
+                    0.0,
+                ),
+                color: style::TEXT,
+            });
+        }
+    }
+    shapes
+}
+
+/// Sets symbols on one row side by side: each at its instant's x unless that would overlap the
+/// one before, and the whole run of them shifted left where it would pass `right`.
+/// `items`: (x, half width) in time order; returns the centres.
+pub fn side_by_side(items: &[(f64, f64)], left: f64, right: f64) -> Vec<f64> {
+    let mut xs: Vec<f64> = Vec::with_capacity(items.len());
+    for (i, &(x, hw)) in items.iter().enumerate() {
+        let min = match i {
+            0 => left + hw,
+            _ => xs[i - 1] + items[i - 1].1 + hw + 2.0,
+        };
+        xs.push(x.max(min));
+    }
+    for i in (0..items.len()).rev() {
+        let max = match items.get(i + 1) {
+            None => right - items[i].1,
+            Some(&(_, next_hw)) => xs[i + 1] - next_hw - items[i].1 - 2.0,
+        };
+        xs[i] = xs[i].min(max);
+    }
+    xs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_at_the_end_of_the_axis_stand_side_by_side_inside_it() {
+        let xs = side_by_side(&[(100.0, 10.0), (500.0, 10.0), (500.0, 10.0)], 0.0, 505.0);
+        assert_eq!(xs[0], 100.0);
+        assert!(xs[2] <= 495.0 && xs[1] <= xs[2] - 22.0, "{xs:?}");
+    }
+}
