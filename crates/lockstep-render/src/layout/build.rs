@@ -392,7 +392,18 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             placed.labels[leader].clone(),
             scene.arrows.iter().position(|b| b.group == Some(leader)),
         ) {
-            scene.arrows[k].label = label;
+            // Over the arrow that carries it, on that arrow's own line (a fan-in's arrows leave
+            // their senders on different lines).
+            let b = &scene.arrows[k];
+            if (b.start.y - label.rect.y1).abs() <= PITCH / 2.0 {
+                scene.arrows[k].label = label;
+                continue;
+            }
+            // Where that line has no room for it, the leader's own late label names it.
+            let moved = frame.arrow_label(b.from_lane, b.to_lane, &label.text, b.start.y);
+            if network::clear_of(&moved.rect, &scene.arrows, &scene.notes, k) {
+                scene.arrows[k].label = moved;
+            }
         }
     }
     let Scene {

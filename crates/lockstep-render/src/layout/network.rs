@@ -73,6 +73,19 @@ pub(super) fn walls(
     out
 }
 
+/// Whether a label at `r` is clear of every label and note and of every other arrow (shaft and
+/// head, with room enough that the label still reads as arrow `own`'s).
+pub(super) fn clear_of(r: &Rect, arrows: &[Arrow], notes: &[Note], own: usize) -> bool {
+    let near = r.inflate(8.0);
+    arrows.iter().enumerate().all(|(k, a)| {
+        let head = Rect::new(a.tip.x - 16.0, a.tip.y - 8.0, a.tip.x + 16.0, a.tip.y + 8.0);
+        k == own
+            || (inside_length(a.start, a.tip, &near) <= 0.0
+                && !a.label.rect.overlaps(&near)
+                && !head.overlaps(r))
+    }) && notes.iter().all(|n| !n.rect.overlaps(&near))
+}
+
 /// `+20 s`, `-1.5 s`.
 fn jump_text(by_ms: i64) -> String {
     let sign = if by_ms < 0 { "-" } else { "+" };
