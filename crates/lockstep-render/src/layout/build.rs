@@ -195,6 +195,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         )
     });
     let order = lanes::lane_order(&trace.participants, options.lane_order);
+    let order = if options.lane_order == super::LaneOrder::WorkersAroundService {
+        lanes::partition_order(order, &trace.participants, events)
+    } else {
+        order
+    };
     let mut lane_of: Vec<Option<usize>> = vec![None; trace.participants.len()];
     for (lane, &node) in order.iter().enumerate() {
         lane_of[usize::from(node)] = Some(lane);
@@ -417,7 +422,13 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .enumerate()
         .map(|(i, l)| (l.name.as_str(), i))
         .collect();
-    let walls = network::walls(events, shown, &lane_of_name, &frame, &ys, open_end);
+    let walls = network::walls(
+        (events, shown),
+        &lane_of_name,
+        &frame,
+        (&ys, open_end),
+        &arrows,
+    );
     let taken: Vec<Rect> = rows
         .iter()
         .map(|r| r.gutter.rect)

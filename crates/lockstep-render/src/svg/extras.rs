@@ -48,9 +48,10 @@ pub(crate) fn crashes(p: &Painter, l: &Layout) -> Result<(), RenderError> {
 /// Partition walls, hatched, under the arrows (which cross them).
 pub(crate) fn walls(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     for w in &l.walls {
-        p.fill_rect(w.rect, style::GLOBAL_FILL, 1.0)?;
+        // Projector strength: a mid-tone fill under the hatching and a 2 px edge.
+        p.fill_rect(w.rect, style::PARTITION_FILL, 1.0)?;
         p.hatch(w.rect, style::PARTITION, 8.0, false)?;
-        p.stroke_rect(w.rect, style::PARTITION, 1)?;
+        p.stroke_rect(w.rect, style::PARTITION, 2)?;
     }
     Ok(())
 }
@@ -153,9 +154,10 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             p.stroke_rect(s, style::DOWN_HATCH, 1)?;
         }
         LegendKind::Partition => {
-            let w = Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1);
+            let w = Rect::new(c.x - 8.0, s.y0, c.x + 8.0, s.y1);
+            p.fill_rect(w, style::PARTITION_FILL, 1.0)?;
             p.hatch(w, style::PARTITION, 8.0, false)?;
-            p.stroke_rect(w, style::PARTITION, 1)?;
+            p.stroke_rect(w, style::PARTITION, 2)?;
         }
         LegendKind::ClockJump => {
             p.line(
