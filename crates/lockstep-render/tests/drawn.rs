@@ -290,3 +290,28 @@ fn no_outline_is_a_closed_polyline() {
         }
     }
 }
+
+#[test]
+fn a_tokenless_write_a_permissive_database_took_is_marked() {
+    let (scenario, run) = common::load("migration-wrong-order");
+    let options = Options::default().for_scenario(&scenario);
+    assert!(options.permissive_db);
+    let l = layout(&run.trace, &options);
+    let marked: Vec<&str> = l
+        .arrows
+        .iter()
+        .map(|a| a.label.text.as_str())
+        .filter(|t| t.contains("NO TOKEN"))
+        .collect();
+    // A's write with no token (step 31), which the database accepted, says so.
+    assert_eq!(marked, ["write 3 payouts · NO TOKEN"]);
+    // Writes with a token and databases that check tokens carry no such mark.
+    for id in ["fenced-gc-pause", "naive-gc-pause"] {
+        let (scenario, run) = common::load(id);
+        let l = layout(&run.trace, &Options::default().for_scenario(&scenario));
+        assert!(
+            l.arrows.iter().all(|a| !a.label.text.contains("NO TOKEN")),
+            "{id}"
+        );
+    }
+}

@@ -210,7 +210,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|&n| workers[usize::from(n)].map(Tone::Worker))
         .collect();
     let links = pieces::link_messages(events);
-    let mut pieces = pieces::pieces(trace, &links, &lane_of);
+    let mut pieces = pieces::pieces(trace, &links, &lane_of, options.permissive_db);
     let folds = if options.unfold_retries {
         Vec::new()
     } else {

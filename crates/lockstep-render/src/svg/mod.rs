@@ -532,7 +532,8 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
 
     // Arrow labels, on white so crossing lines do not hurt reading.
     for a in &l.arrows {
-        if a.rejected {
+        // Refused, or taken without a token by a permissive database: in the danger colour.
+        if a.rejected || a.label.text.ends_with(layout::NO_TOKEN) {
             p.boxed_text(&a.label.clone().bold(), style::DANGER)?;
         } else {
             p.boxed_text(&a.label, style::TEXT)?;
