@@ -18,7 +18,7 @@ use super::{
     Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, TimeMode, Tone,
     legend, ticks,
 };
-use super::{fold, network};
+use super::{flight, fold, network};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
@@ -400,14 +400,17 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             // Over the arrow that carries it, on that arrow's own line (a fan-in's arrows leave
             // their senders on different lines).
             let b = &scene.arrows[k];
-            if (b.start.y - label.rect.y1).abs() <= PITCH / 2.0 {
+            let home = frame.arrow_label(b.from_lane, b.to_lane, &label.text, b.start.y);
+            let from_leader = matches!(pieces[leader], Piece::Arrow { from, .. }
+                if frame.x(from) == b.start.x && ys[leader] == b.start.y);
+            if from_leader {
+                // From the leader's own point (a fan-out): the label stays where it was placed.
                 scene.arrows[k].label = label;
                 continue;
             }
-            // Where that line has no room for it, the leader's own late label names it.
-            let moved = frame.arrow_label(b.from_lane, b.to_lane, &label.text, b.start.y);
-            if network::clear_of(&moved.rect, &scene.arrows, &scene.notes, k) {
-                scene.arrows[k].label = moved;
+            // Where that arrow has no room for it, the leader's own late label names it.
+            if network::clear_of(&home.rect, &scene.arrows, &scene.notes, k) {
+                scene.arrows[k].label = home;
             }
         }
     }
@@ -417,6 +420,17 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         marks,
         mut highlights,
     } = scene;
+    // A step render draws the whole run's stubs of the messages arrived so far (whether a stub is
+    // needed depends on arrows that may come later), so stepping never changes one.
+    let flights = match &full {
+        Some(f) => f
+            .flights
+            .iter()
+            .filter(|x| x.end_row < shown)
+            .cloned()
+            .collect(),
+        None => flight::flights(&arrows, &placed, &frame, &ys),
+    };
     let lane_of_name: BTreeMap<&str, usize> = lanes_out
         .iter()
         .enumerate()
@@ -610,6 +624,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         stretches,
         walls,
         jumps,
+        flights,
         so_far: crate::lease::SoFar::of(&events[..shown]),
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::TimeMode;
+use super::flight;
 use super::frame::Frame;
 use super::lanes::LABEL_INSET;
 use super::pack::{Board, Item, Kind, Shape};
@@ -465,20 +466,8 @@ impl Placer<'_> {
             return;
         };
         let events = self.input.events;
-        let base = if group.is_some() || label.is_empty() {
-            events[start].label.as_str()
-        } else {
-            label.as_str()
-        };
-        // "(sent #N)" when it fits before the head (the gutter gives step N's time).
         let frame = self.input.frame;
-        let span = (frame.x(to) - frame.x(from)).abs() - LABEL_INSET - HEAD_LEN - 8.0;
-        let with_step = format!("{base} (sent #{})", start + 1);
-        let text = if text::width(&with_step, style::LABEL_SIZE) <= span {
-            with_step
-        } else {
-            base.to_string()
-        };
+        let text = flight::arrival_label(events, (start, i), (from, to), label, frame);
         if let Some(id) = self.reserved[start].take() {
             self.board.remove(id);
         }

@@ -109,15 +109,31 @@ pub(crate) fn dashed_rect(p: &Painter, r: Rect, c: Rgb) -> Result<(), RenderErro
         Point::new(r.x0, r.y1),
     ];
     for i in 0..4 {
-        let (a, b) = (corners[i], corners[(i + 1) % 4]);
-        let len = (b.x - a.x).hypot(b.y - a.y);
-        let mut t = 0.0;
-        while t < len {
-            let u = (t + DASH).min(len);
-            let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
-            p.line(&[at(t), at(u)], c, 2, 1.0)?;
-            t += 2.0 * DASH;
-        }
+        dashed_line(p, corners[i], corners[(i + 1) % 4], c, DASH)?;
+    }
+    Ok(())
+}
+
+/// A line from `a` to `b` in dashes `dash` long, 2 px wide.
+fn dashed_line(p: &Painter, a: Point, b: Point, c: Rgb, dash: f64) -> Result<(), RenderError> {
+    let len = (b.x - a.x).hypot(b.y - a.y);
+    let mut t = 0.0;
+    while t < len {
+        let u = (t + dash).min(len);
+        let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
+        p.line(&[at(t), at(u)], c, 2, 1.0)?;
+        t += 2.0 * dash;
+    }
+    Ok(())
+}
+
+/// Messages drawn level where they arrive: on the send row, a dashed stub leaving the sender
+/// (the message went into the network here) under the send's label, with an open end.
+pub(crate) fn flights(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    for f in &l.flights {
+        let c = style::tone(f.tone);
+        dashed_line(p, f.start, f.tip, c, 5.0)?;
+        p.boxed_text(&f.label, style::TEXT)?;
     }
     Ok(())
 }

@@ -530,6 +530,9 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     extras::crashes(p, l)?;
     extras::jumps(p, l)?;
 
+    // Messages that arrive where no slanted arrow could reach: their stubs on the send row.
+    extras::flights(p, l)?;
+
     // Arrow labels, on white so crossing lines do not hurt reading.
     for a in &l.arrows {
         // Refused, or taken without a token by a permissive database: in the danger colour.
