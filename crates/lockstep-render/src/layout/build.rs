@@ -51,13 +51,15 @@ impl Gutter {
     }
 }
 
-/// Steps sharing a line: `12`, `12-14` when they follow each other, else `12,15` or `12…19`.
+/// Steps sharing a line: `12`, `12-14` when they follow each other, else each of up to three
+/// (`36,38,40`: a range would claim the steps between, drawn on other lines), else `12…19`.
 fn step_list(steps: &[usize]) -> String {
     match steps {
         [] => String::new(),
         [one] => one.to_string(),
         [a, .., b] if b - a + 1 == steps.len() => format!("{a}-{b}"),
         [a, b] => format!("{a},{b}"),
+        [a, b, c] => format!("{a},{b},{c}"),
         [a, .., b] => format!("{a}…{b}"),
     }
 }
@@ -110,7 +112,7 @@ fn frame(
     let gaps = lanes::gaps(order.len(), &arrow_widths, &halves);
     let max_step = trace.events.len().max(1);
     let max_time = trace.events.iter().map(|e| e.time_ms).max().unwrap_or(0);
-    let widest = format!("{max_step}-{max_step}");
+    let widest = format!("{max_step},{max_step},{max_step}");
     let gutter_w = text::width(&gutter.text(&widest, max_time), style::GUTTER_SIZE)
         .max(text::width(GUTTER_TITLE, style::GUTTER_SIZE));
     let gutter_right = (MARGIN + gutter_w).ceil();
