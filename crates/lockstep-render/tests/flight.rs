@@ -122,3 +122,19 @@ fn the_send_check_can_fail() {
     l.flights.clear();
     assert_eq!(unshown_sends(&l).len(), 1);
 }
+
+#[test]
+fn a_message_still_in_the_network_is_dashed() {
+    let (scenario, run) = common::load("naive-network-delay");
+    let gap = "stroke=\"#FFFFFF\" stroke-width=\"5\"";
+    let svg = |upto| {
+        let options = Options {
+            upto_step: upto,
+            ..Options::default()
+        };
+        lockstep_render::run_svg(&scenario, &run, &options).expect("draws")
+    };
+    // Step 20: the write is in the network; at the end it has arrived and nothing is.
+    assert!(svg(Some(20)).contains(gap));
+    assert!(!svg(None).contains(gap));
+}

@@ -127,6 +127,19 @@ fn dashed_line(p: &Painter, a: Point, b: Point, c: Rgb, dash: f64) -> Result<(),
     Ok(())
 }
 
+/// Gaps of background along the line `a`-`b` (drawn over a shaft, they make it dashed).
+pub(crate) fn gaps(p: &Painter, a: Point, b: Point) -> Result<(), RenderError> {
+    let len = (b.x - a.x).hypot(b.y - a.y);
+    let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
+    // From past the sender's bars to short of the tip's mark.
+    let mut t = 24.0;
+    while t + 5.0 < len - 8.0 {
+        p.line(&[at(t), at(t + 5.0)], style::BACKGROUND, 5, 1.0)?;
+        t += 12.0;
+    }
+    Ok(())
+}
+
 /// Messages drawn level where they arrive: on the send row, a dashed stub leaving the sender
 /// (the message went into the network here) under the send's label, with an open end.
 pub(crate) fn flights(p: &Painter, l: &Layout) -> Result<(), RenderError> {

@@ -505,6 +505,11 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             ArrowEnd::Lost | ArrowEnd::InFlight => a.tip,
         };
         p.line(&[a.start, end], c, style::ARROW_STROKE, 1.0)?;
+        if a.end == ArrowEnd::InFlight {
+            // Still in the network: dashed (gaps painted over the one shaft, so every message
+            // stays one line of the arrow width).
+            extras::gaps(p, a.start, end)?;
+        }
     }
 
     // Notes.
