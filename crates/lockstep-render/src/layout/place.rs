@@ -219,6 +219,7 @@ impl Placer<'_> {
         // clears (the lines tried after it are dropped, so no run of empty lines stretches the
         // axis for nothing).
         let mut first_fresh: Option<(usize, Vec<Item>)> = None;
+        let mut tried = false;
         loop {
             let is_fresh = c >= self.out.lines.len();
             if !is_fresh && (!self.time_fits(c, t) || !self.order_ok(c)) {
@@ -231,8 +232,13 @@ impl Placer<'_> {
                 return (c, ok.clone());
             }
             // A note or label in the way may slide aside (rather than this label going below
-            // its arrow, where it would read as the next arrow's).
-            if let Some(ok) = options.iter().find(|items| self.make_way(items)) {
+            // its arrow, where it would read as the next arrow's): tried on the first line the
+            // event may take and on fresh lines only (sliding is dear; later lines often fit).
+            let first = !tried;
+            tried = true;
+            if (first || is_fresh)
+                && let Some(ok) = options.iter().find(|items| self.make_way(items))
+            {
                 return (c, ok.clone());
             }
             if is_fresh {
