@@ -82,6 +82,8 @@ pub const PERMISSIVE_FILL: Rgb = Rgb(0xFF, 0xE0, 0xB2);
 pub const PERMISSIVE_BORDER: Rgb = Rgb(0xBF, 0x36, 0x0C);
 /// Partition walls between lanes.
 pub const PARTITION: Rgb = Rgb(0x39, 0x49, 0xAB);
+/// Under a wall's hatching: dark enough to survive a washed-out projector.
+pub const PARTITION_FILL: Rgb = Rgb(0x9F, 0xA8, 0xDA);
 pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
 
 /// Stroke width of message arrows. Only arrow shafts use it, so arrows can be counted in the SVG.

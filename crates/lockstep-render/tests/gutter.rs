@@ -40,3 +40,36 @@ fn gutter_times_never_go_back() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A line's gutter names exactly the steps drawn on it (up to three): no range claims a step
+/// drawn on another line.
+#[test]
+fn gutter_steps_are_the_lines_own() {
+    let mut failures = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default());
+        for r in l.rows.iter().filter(|r| !r.gutter.text.is_empty()) {
+            let on_line: Vec<usize> = l
+                .rows
+                .iter()
+                .filter(|o| o.line == r.line)
+                .map(|o| o.step)
+                .collect();
+            let named = r.gutter.text.trim_start_matches('#');
+            let named = named.split(' ').next().unwrap_or("");
+            let listed: Vec<usize> = if let Some((a, b)) = named.split_once('-') {
+                (a.parse().unwrap_or(0)..=b.parse().unwrap_or(0)).collect()
+            } else if named.contains('…') && on_line.len() > 3 {
+                continue;
+            } else {
+                named.split(',').filter_map(|n| n.parse().ok()).collect()
+            };
+            if listed != on_line {
+                failures.push(format!(
+                    "{id}: gutter {named:?} on a line of steps {on_line:?}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -18,7 +18,7 @@ use super::{
     Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, TimeMode, Tone,
     legend, ticks,
 };
-use super::{fold, network};
+use super::{flight, fold, network};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
@@ -51,13 +51,15 @@ impl Gutter {
     }
 }
 
-/// Steps sharing a line: `12`, `12-14` when they follow each other, else `12,15` or `12…19`.
+/// Steps sharing a line: `12`, `12-14` when they follow each other, else each of up to three
+/// (`36,38,40`: a range would claim the steps between, drawn on other lines), else `12…19`.
 fn step_list(steps: &[usize]) -> String {
     match steps {
         [] => String::new(),
         [one] => one.to_string(),
         [a, .., b] if b - a + 1 == steps.len() => format!("{a}-{b}"),
         [a, b] => format!("{a},{b}"),
+        [a, b, c] => format!("{a},{b},{c}"),
         [a, .., b] => format!("{a}…{b}"),
     }
 }
@@ -110,7 +112,7 @@ fn frame(
     let gaps = lanes::gaps(order.len(), &arrow_widths, &halves);
     let max_step = trace.events.len().max(1);
     let max_time = trace.events.iter().map(|e| e.time_ms).max().unwrap_or(0);
-    let widest = format!("{max_step}-{max_step}");
+    let widest = format!("{max_step},{max_step},{max_step}");
     let gutter_w = text::width(&gutter.text(&widest, max_time), style::GUTTER_SIZE)
         .max(text::width(GUTTER_TITLE, style::GUTTER_SIZE));
     let gutter_right = (MARGIN + gutter_w).ceil();
@@ -195,6 +197,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         )
     });
     let order = lanes::lane_order(&trace.participants, options.lane_order);
+    let order = if options.lane_order == super::LaneOrder::WorkersAroundService {
+        lanes::partition_order(order, &trace.participants, events)
+    } else {
+        order
+    };
     let mut lane_of: Vec<Option<usize>> = vec![None; trace.participants.len()];
     for (lane, &node) in order.iter().enumerate() {
         lane_of[usize::from(node)] = Some(lane);
@@ -205,7 +212,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|&n| workers[usize::from(n)].map(Tone::Worker))
         .collect();
     let links = pieces::link_messages(events);
-    let mut pieces = pieces::pieces(trace, &links, &lane_of);
+    let mut pieces = pieces::pieces(trace, &links, &lane_of, options.permissive_db);
     let folds = if options.unfold_retries {
         Vec::new()
     } else {
@@ -393,7 +400,21 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             placed.labels[leader].clone(),
             scene.arrows.iter().position(|b| b.group == Some(leader)),
         ) {
-            scene.arrows[k].label = label;
+            // Over the arrow that carries it, on that arrow's own line (a fan-in's arrows leave
+            // their senders on different lines).
+            let b = &scene.arrows[k];
+            let home = frame.arrow_label(b.from_lane, b.to_lane, &label.text, b.start.y);
+            let from_leader = matches!(pieces[leader], Piece::Arrow { from, .. }
+                if frame.x(from) == b.start.x && ys[leader] == b.start.y);
+            if from_leader {
+                // From the leader's own point (a fan-out): the label stays where it was placed.
+                scene.arrows[k].label = label;
+                continue;
+            }
+            // Where that arrow has no room for it, the leader's own late label names it.
+            if network::clear_of(&home.rect, &scene.arrows, &scene.notes, k) {
+                scene.arrows[k].label = home;
+            }
         }
     }
     let Scene {
@@ -402,12 +423,29 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         marks,
         mut highlights,
     } = scene;
+    // A step render draws the whole run's stubs of the messages arrived so far (whether a stub is
+    // needed depends on arrows that may come later), so stepping never changes one.
+    let flights = match &full {
+        Some(f) => f
+            .flights
+            .iter()
+            .filter(|x| x.end_row < shown)
+            .cloned()
+            .collect(),
+        None => flight::flights(&arrows, &placed, &frame, &ys),
+    };
     let lane_of_name: BTreeMap<&str, usize> = lanes_out
         .iter()
         .enumerate()
         .map(|(i, l)| (l.name.as_str(), i))
         .collect();
-    let walls = network::walls(events, shown, &lane_of_name, &frame, &ys, open_end);
+    let walls = network::walls(
+        (events, shown),
+        &lane_of_name,
+        &frame,
+        (&ys, open_end),
+        &arrows,
+    );
     let taken: Vec<Rect> = rows
         .iter()
         .map(|r| r.gutter.rect)
@@ -589,6 +627,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         stretches,
         walls,
         jumps,
+        flights,
         so_far: crate::lease::SoFar::of(&events[..shown]),
     }
 }

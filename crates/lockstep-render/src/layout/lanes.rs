@@ -44,6 +44,38 @@ pub fn lane_order(participants: &[Participant], order: LaneOrder) -> Vec<NodeId>
     }
 }
 
+/// `order` with the lanes a network partition names grouped by side (each side's lanes next to
+/// each other, in the places those lanes had), so a wall between the sides does not stand between
+/// two nodes that still talk. The first partition of the run decides; unnamed lanes stay put.
+pub(super) fn partition_order(
+    order: Vec<NodeId>,
+    participants: &[Participant],
+    events: &[lockstep_core::trace::TraceEvent],
+) -> Vec<NodeId> {
+    use lockstep_core::trace::Tag;
+    let Some(groups) = events.iter().find_map(|e| match &e.tag {
+        Some(Tag::Partition { groups }) => Some(groups),
+        _ => None,
+    }) else {
+        return order;
+    };
+    let side = |n: NodeId| {
+        let name = &participants[usize::from(n)].name;
+        groups.iter().position(|g| g.contains(name))
+    };
+    let places: Vec<usize> = (0..order.len())
+        .filter(|&i| side(order[i]).is_some())
+        .collect();
+    let mut named: Vec<NodeId> = places.iter().map(|&i| order[i]).collect();
+    // Stable: within a side, the usual order.
+    named.sort_by_key(|&n| side(n));
+    let mut out = order;
+    for (&i, n) in places.iter().zip(named) {
+        out[i] = n;
+    }
+    out
+}
+
 /// A short description of a role for the lane header.
 pub(super) fn role_text(role: Role) -> &'static str {
     match role {

@@ -10,6 +10,7 @@
 
 mod build;
 mod describe;
+mod flight;
 mod fold;
 mod frame;
 mod lanes;
@@ -32,6 +33,7 @@ use crate::text::TextBox;
 
 pub use fold::Fold;
 pub use lanes::lane_order;
+pub(crate) use pieces::NO_TOKEN;
 
 /// Space above the lane headers.
 pub const MARGIN_TOP: f64 = build::MARGIN;
@@ -189,6 +191,26 @@ pub struct Arrow {
     /// The send (its event index) that leads the fan-out or fan-in this arrow belongs to: the
     /// group shares one line and one label, on the leader's arrow (the others' labels are empty).
     pub group: Option<usize>,
+}
+
+/// A message drawn level where it arrives (no slanted arrow from its send was clear): on its
+/// send row a dashed stub leaves the sender under the send's label, so that row shows the message
+/// going into the network; its arrow says when it was sent and how long it was in flight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flight {
+    pub send_row: usize,
+    /// Row of the arrival (flights are drawn once the message has arrived; before, the message's
+    /// own arrow is the stub).
+    pub end_row: usize,
+    pub from_lane: usize,
+    pub to_lane: usize,
+    /// On the sender's lifeline at the send row...
+    pub start: Point,
+    /// ...to where the stub stops.
+    pub tip: Point,
+    /// The send's label, above the stub.
+    pub label: TextBox,
+    pub tone: Tone,
 }
 
 /// What a note says.
@@ -424,6 +446,8 @@ pub struct Layout {
     pub walls: Vec<Wall>,
     /// Clock jumps, as breaks on the lifelines.
     pub jumps: Vec<Jump>,
+    /// Send rows of messages drawn level where they arrived.
+    pub flights: Vec<Flight>,
     /// What the database did in the steps shown (a step render's footer tells this, not the
     /// whole run's verdict).
     pub so_far: crate::lease::SoFar,
@@ -437,7 +461,11 @@ impl Layout {
             .iter()
             .flat_map(|l| l.header.iter().chain(l.footer.iter()));
         let rows = self.rows.iter().map(|r| &r.gutter);
-        let arrows = self.arrows.iter().map(|a| &a.label);
+        let arrows = self
+            .arrows
+            .iter()
+            .map(|a| &a.label)
+            .chain(self.flights.iter().map(|f| &f.label));
         let notes = self.notes.iter().map(|n| &n.text);
         let legend = self.legend.iter().map(|e| &e.text);
         let ticks = self
@@ -464,6 +492,7 @@ impl Layout {
         }
         out.extend(self.rows.iter().map(|r| r.gutter.rect));
         out.extend(self.arrows.iter().map(|a| a.label.rect));
+        out.extend(self.flights.iter().map(|f| f.label.rect));
         out.extend(self.notes.iter().map(|n| n.rect));
         out.extend(self.legend.iter().map(|e| e.text.rect.union(&e.swatch)));
         out.extend(

@@ -7,25 +7,28 @@ use std::collections::BTreeMap;
 use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::frame::Frame;
-use super::{Arrow, Jump, Note, Wall};
+use super::{Arrow, ArrowEnd, Jump, Note, Wall};
 use crate::geom::{Point, Rect, inside_length};
 use crate::style;
 use crate::text::{Align, TextBox};
 
-/// Half the width of a partition wall.
-const WALL_HALF: f64 = 5.0;
+/// Half the width of a partition wall (wide enough to read on a projector).
+const WALL_HALF: f64 = 8.0;
+/// A delivered arrow passes through a gap this much taller than it, each side.
+const WALL_GAP: f64 = 9.0;
 /// The break sits this far below its note (or its row).
 const JUMP_DROP: f64 = 6.0;
 
 /// The walls of every partition among the first `shown` events. `lane_of_name` gives a node's
-/// lane; lanes of nodes no group names are not cut off from anything.
+/// lane; lanes of nodes no group names are not cut off from anything, so a delivered arrow
+/// between such a lane and a cut one passes through a gap in the wall: no arrow that got through
+/// crosses a mark saying the network is cut.
 pub(super) fn walls(
-    events: &[TraceEvent],
-    shown: usize,
+    (events, shown): (&[TraceEvent], usize),
     lane_of_name: &BTreeMap<&str, usize>,
     frame: &Frame,
-    ys: &[f64],
-    open_end: f64,
+    (ys, open_end): (&[f64], f64),
+    arrows: &[Arrow],
 ) -> Vec<Wall> {
     let mut out = Vec::new();
     // The partition in force: its row and the lane pairs it cuts.
@@ -35,12 +38,15 @@ pub(super) fn walls(
             let y1 = to.map_or(open_end, |r| ys[r]);
             for (a, b) in pairs {
                 let x = (frame.x(a) + frame.x(b)) / 2.0;
-                out.push(Wall {
-                    from_row: from,
-                    to_row: to,
-                    lanes: (a, b),
-                    rect: Rect::new(x - WALL_HALF, ys[from], x + WALL_HALF, y1),
-                });
+                let rect = Rect::new(x - WALL_HALF, ys[from], x + WALL_HALF, y1);
+                for piece in around_arrows(rect, arrows) {
+                    out.push(Wall {
+                        from_row: from,
+                        to_row: to,
+                        lanes: (a, b),
+                        rect: piece,
+                    });
+                }
             }
         }
     };
@@ -71,6 +77,52 @@ pub(super) fn walls(
     }
     close(&mut open, None);
     out
+}
+
+/// The pieces of wall `r` left after cutting a gap wherever a delivered arrow crosses it.
+fn around_arrows(r: Rect, arrows: &[Arrow]) -> Vec<Rect> {
+    let mut gaps: Vec<(f64, f64)> = arrows
+        .iter()
+        .filter(|a| a.end == ArrowEnd::Delivered && inside_length(a.start, a.tip, &r) > 0.0)
+        .map(|a| {
+            let (lo, hi) = (a.start.y.min(a.tip.y), a.start.y.max(a.tip.y));
+            // The arrow's height within the wall's width (all of it, for a level arrow).
+            let (dx, dy) = (a.tip.x - a.start.x, a.tip.y - a.start.y);
+            let (y0, y1) = if dx.abs() < 1e-9 {
+                (lo, hi)
+            } else {
+                let at = |x: f64| a.start.y + dy * ((x - a.start.x) / dx).clamp(0.0, 1.0);
+                (at(r.x0).min(at(r.x1)), at(r.x0).max(at(r.x1)))
+            };
+            (y0 - WALL_GAP, y1 + WALL_GAP)
+        })
+        .collect();
+    gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out = Vec::new();
+    let mut y = r.y0;
+    for (g0, g1) in gaps {
+        if g0 > y + 4.0 {
+            out.push(Rect::new(r.x0, y, r.x1, g0));
+        }
+        y = y.max(g1);
+    }
+    if r.y1 > y + 4.0 {
+        out.push(Rect::new(r.x0, y, r.x1, r.y1));
+    }
+    out
+}
+
+/// Whether a label at `r` is clear of every label and note and of every other arrow (shaft and
+/// head, with room enough that the label still reads as arrow `own`'s).
+pub(super) fn clear_of(r: &Rect, arrows: &[Arrow], notes: &[Note], own: usize) -> bool {
+    let near = r.inflate(8.0);
+    arrows.iter().enumerate().all(|(k, a)| {
+        let head = Rect::new(a.tip.x - 16.0, a.tip.y - 8.0, a.tip.x + 16.0, a.tip.y + 8.0);
+        k == own
+            || (inside_length(a.start, a.tip, &near) <= 0.0
+                && !a.label.rect.overlaps(&near)
+                && !head.overlaps(r))
+    }) && notes.iter().all(|n| !n.rect.overlaps(&near))
 }
 
 /// `+20 s`, `-1.5 s`.

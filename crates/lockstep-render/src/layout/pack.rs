@@ -9,6 +9,9 @@ use crate::geom::{Point, Rect, inside_length};
 const BUCKET_H: f64 = 48.0;
 /// Smallest gap between two boxes that must not touch.
 pub(super) const CLEAR: f64 = 2.0;
+/// A slanted shaft keeps this far from a label or note: nearer, the label would look like the
+/// slanted arrow's (a label sits 3 px above its own arrow).
+const SLANT_CLEAR: f64 = 6.0;
 
 /// What a drawn thing is, for deciding what may cross what.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +22,15 @@ pub(super) enum Kind {
     Shaft,
     /// A mark beside a lifeline.
     Mark,
+    /// An arrow head, as a shaft; it names its own send, so that a fan-out's or fan-in's label
+    /// (owned by the group) still keeps clear of the other members' heads.
+    Head(usize),
+}
+
+impl Kind {
+    fn is_shaft(self) -> bool {
+        matches!(self, Kind::Shaft | Kind::Head(_))
+    }
 }
 
 /// A drawn thing's outline.
@@ -45,14 +57,32 @@ pub(super) struct Item {
     pub owner: usize,
 }
 
+impl Item {
+    fn shape_box(&self) -> Option<Rect> {
+        match self.shape {
+            Shape::Box(r) => Some(r),
+            Shape::Segment(..) => None,
+        }
+    }
+}
+
 /// Whether two things may not be drawn together.
 fn clash(a: &Item, b: &Item) -> bool {
     if a.owner == b.owner {
-        return false;
+        // Only a group member's head against the group's label.
+        return match (a.kind, b.kind) {
+            (Kind::Head(m), Kind::Text) | (Kind::Text, Kind::Head(m)) => {
+                m != a.owner
+                    && a.shape_box()
+                        .zip(b.shape_box())
+                        .is_some_and(|(x, y)| x.overlaps(&y))
+            }
+            _ => false,
+        };
     }
     match (a.shape, b.shape) {
         (Shape::Box(x), Shape::Box(y)) => {
-            let both_shafts = a.kind == Kind::Shaft && b.kind == Kind::Shaft;
+            let both_shafts = a.kind.is_shaft() && b.kind.is_shaft();
             let margin = if both_shafts { 0.0 } else { CLEAR };
             x.inflate(margin / 2.0).overlaps(&y.inflate(margin / 2.0))
         }
@@ -62,7 +92,7 @@ fn clash(a: &Item, b: &Item) -> bool {
             } else {
                 b
             };
-            boxed.kind != Kind::Shaft && inside_length(p, q, &r.inflate(CLEAR)) > 0.5
+            !boxed.kind.is_shaft() && inside_length(p, q, &r.inflate(SLANT_CLEAR)) > 0.5
         }
         (Shape::Segment(..), Shape::Segment(..)) => false,
     }

@@ -154,10 +154,43 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize) -> String {
     }
 }
 
-/// What each event of `trace` draws; `lane_of` maps a node to its lane.
-pub(super) fn pieces(trace: &Trace, links: &[Link], lane_of: &[Option<usize>]) -> Vec<Piece> {
+/// The sends of writes the database took without a token: the request the database answered
+/// with an accepted write carrying no token (the delivery to it just before the reply).
+fn tokenless_writes(events: &[TraceEvent], links: &[Link]) -> Vec<bool> {
+    let mut out = vec![false; events.len()];
+    for (i, e) in events.iter().enumerate() {
+        if !matches!(e.tag, Some(Tag::WriteAccepted { token: None, .. })) {
+            continue;
+        }
+        let request = (0..i).rev().find(|&j| {
+            events[j].kind == EventKind::Deliver && events[j].to == e.from && events[j].from == e.to
+        });
+        if let Some(Link::End(Some(send))) = request.map(|j| links[j]) {
+            out[send] = true;
+        }
+    }
+    out
+}
+
+/// Marks a write a permissive database took without a fencing token.
+pub(crate) const NO_TOKEN: &str = "NO TOKEN";
+
+/// What each event of `trace` draws; `lane_of` maps a node to its lane. A permissive database's
+/// reply to a write it took without a token says so ("no token"): that is the hole the story
+/// shows.
+pub(super) fn pieces(
+    trace: &Trace,
+    links: &[Link],
+    lane_of: &[Option<usize>],
+    permissive_db: bool,
+) -> Vec<Piece> {
     let leader = groups(&trace.events);
     let tokens = last_tokens(&trace.events);
+    let tokenless = if permissive_db {
+        tokenless_writes(&trace.events, links)
+    } else {
+        vec![false; trace.events.len()]
+    };
     let lane_for = |node: NodeId| lane_of.get(usize::from(node)).copied().flatten();
     let lanes = lane_of.iter().flatten().count();
     trace
@@ -176,6 +209,7 @@ pub(super) fn pieces(trace: &Trace, links: &[Link], lane_of: &[Option<usize>]) -
                             Some(_) => String::new(),
                             None => match tokens[i] {
                                 Some(t) => format!("{} · db last_token={t}", arrow_label(e)),
+                                None if tokenless[i] => format!("{} · {NO_TOKEN}", arrow_label(e)),
                                 None => arrow_label(e),
                             },
                         },

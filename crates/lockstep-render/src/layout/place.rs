@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::TimeMode;
+use super::flight;
 use super::frame::Frame;
 use super::lanes::LABEL_INSET;
 use super::pack::{Board, Item, Kind, Shape};
 use super::pieces::{Link, Piece};
-use super::shapes::{HEAD_LEN, SHAFT_HALF, head};
+use super::shapes::{HEAD_LEN, SHAFT_HALF, head, label_near};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, TextBox};
@@ -218,6 +219,7 @@ impl Placer<'_> {
         // clears (the lines tried after it are dropped, so no run of empty lines stretches the
         // axis for nothing).
         let mut first_fresh: Option<(usize, Vec<Item>)> = None;
+        let mut tried = false;
         loop {
             let is_fresh = c >= self.out.lines.len();
             if !is_fresh && (!self.time_fits(c, t) || !self.order_ok(c)) {
@@ -227,6 +229,16 @@ impl Placer<'_> {
             let y = self.line(c, t);
             let options = make(self, c, y);
             if let Some(ok) = options.iter().find(|items| !self.board.any_clash(items)) {
+                return (c, ok.clone());
+            }
+            // A note or label in the way may slide aside (rather than this label going below
+            // its arrow, where it would read as the next arrow's): tried on the first line the
+            // event may take and on fresh lines only (sliding is dear; later lines often fit).
+            let first = !tried;
+            tried = true;
+            if (first || is_fresh)
+                && let Some(ok) = options.iter().find(|items| self.make_way(items))
+            {
                 return (c, ok.clone());
             }
             if is_fresh {
@@ -266,19 +278,12 @@ impl Placer<'_> {
             .chain((1..=3).map(|k| frame.dir(from, to) * room * f64::from(k) / 3.0))
             .filter(|d| room > 0.0 || *d == 0.0)
             .collect();
-        // Above the arrow first; just below it if every spot above is taken.
-        let below = text::line_height(style::LABEL_SIZE) + 7.0;
-        let shifts: Vec<(f64, f64)> = [0.0, below]
-            .iter()
-            .flat_map(|&dy| along.iter().map(move |&dx| (dx, dy)))
-            .collect();
-        let (c, items) = self.find(lb, e.time_ms, 1, |p, c, y| {
-            // Below the arrow only on a new line at the bottom (a note just above it takes the
-            // room for the label): elsewhere the next line does as well and crowds less.
-            let empty = !p.used.get(c).copied().unwrap_or(false) && c + 1 == p.out.lines.len();
+        // Always above its own arrow (one rule for every row, as in Kleppmann's figures): a
+        // label below its arrow sits just above the next one and reads as that arrow's.
+        let shifts: Vec<(f64, f64)> = along.iter().map(|&dx| (dx, 0.0)).collect();
+        let (c, items) = self.find(lb, e.time_ms, 1, |_, _, y| {
             shifts
                 .iter()
-                .filter(|(_, dy)| *dy == 0.0 || empty)
                 .map(|&(dx, dy)| {
                     let mut items = vec![Item {
                         shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
@@ -308,7 +313,7 @@ impl Placer<'_> {
                         });
                     }
                     if orphan {
-                        items.push(head(frame, from, to, y, owner));
+                        items.push(head(frame, from, to, y, (owner, i)));
                     }
                     items
                 })
@@ -375,7 +380,7 @@ impl Placer<'_> {
                 continue;
             }
             let y = self.line(c, e.time_ms);
-            let mut items = vec![head(frame, from, to, y, owner)];
+            let mut items = vec![head(frame, from, to, y, (owner, start))];
             if c != ls {
                 let a = Point::new(frame.x(from), self.out.lines[ls].y);
                 // Its own owner: a slanted member of a fan-out or fan-in may not cross the
@@ -386,7 +391,16 @@ impl Placer<'_> {
                     owner: start,
                 });
             }
-            if self.make_way(&items) {
+            // A slanted arrow keeps its label (above its start) beside its shaft.
+            let label_ok = c == ls
+                || self.out.labels[start].as_ref().is_none_or(|l| {
+                    label_near(
+                        &l.rect,
+                        Point::new(frame.x(from), self.out.lines[ls].y),
+                        Point::new(frame.x(to), y),
+                    )
+                });
+            if label_ok && self.make_way(&items) {
                 break items;
             }
             if is_fresh {
@@ -404,7 +418,7 @@ impl Placer<'_> {
                     self.out.lines.truncate(c0 + 1);
                     self.out.breaks.retain(|&b| b < c0);
                     let y = self.out.lines[c0].y;
-                    let head = head(frame, from, to, y, owner);
+                    let head = head(frame, from, to, y, (owner, start));
                     if !self.board.any_clash(std::slice::from_ref(&head)) {
                         c = c0;
                         let a = Point::new(frame.x(from), self.out.lines[ls].y);
@@ -458,20 +472,8 @@ impl Placer<'_> {
             return;
         };
         let events = self.input.events;
-        let base = if group.is_some() || label.is_empty() {
-            events[start].label.as_str()
-        } else {
-            label.as_str()
-        };
-        // "(sent #N)" when it fits before the head (the gutter gives step N's time).
         let frame = self.input.frame;
-        let span = (frame.x(to) - frame.x(from)).abs() - LABEL_INSET - HEAD_LEN - 8.0;
-        let with_step = format!("{base} (sent #{})", start + 1);
-        let text = if text::width(&with_step, style::LABEL_SIZE) <= span {
-            with_step
-        } else {
-            base.to_string()
-        };
+        let text = flight::arrival_label(events, (start, i), (from, to), label, frame);
         if let Some(id) = self.reserved[start].take() {
             self.board.remove(id);
         }
@@ -489,7 +491,7 @@ impl Placer<'_> {
                     kind: Kind::Text,
                     owner: start,
                 },
-                head(frame, from, to, y, start),
+                head(frame, from, to, y, (start, start)),
             ]]
         });
         for item in items {
@@ -602,12 +604,9 @@ impl Placer<'_> {
                     (xt + 20.0, xf - 20.0 - r.width())
                 };
                 if hi >= lo {
+                    // Along its arrow, always above it.
                     let along = [hi - r.x0, (lo + hi) / 2.0 - r.x0, lo - r.x0];
-                    // Above the arrow first; below it (as close) if that is all that is free.
-                    let below = r.height() + 2.0 * 2.0;
                     shifts.extend(along.map(|dx| (dx, 0.0)));
-                    shifts.push((0.0, below));
-                    shifts.extend(along.map(|dx| (dx, below)));
                 }
             }
             Piece::Note { lanes, .. } if lanes.0 == lanes.1 => {

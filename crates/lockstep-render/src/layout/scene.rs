@@ -3,6 +3,7 @@
 
 use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
+use super::flight::stub_tip;
 use super::frame::{Frame, ICON_W, NOTE_PAD_X};
 use super::pieces::Link;
 use super::place::{PITCH, Placed};
@@ -73,9 +74,17 @@ impl Scene {
             }
             Link::Start(_) if rows.placed.late[i].is_some() => {
                 // Still in the network, with no clear path to where it will arrive: a stub.
-                let dx = frame.x(to) - start.x;
-                let tip = Point::new(start.x + dx.signum() * (dx.abs() / 2.0).min(48.0), y);
-                (None, ArrowEnd::InFlight, tip)
+                (
+                    None,
+                    ArrowEnd::InFlight,
+                    stub_tip(
+                        frame,
+                        from,
+                        to,
+                        y,
+                        rows.placed.labels[i].as_ref().map(|l| &l.rect),
+                    ),
+                )
             }
             Link::Start(later) => {
                 // Still in the network at the last row shown: stop partway along its path.

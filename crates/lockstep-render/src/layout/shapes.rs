@@ -2,20 +2,60 @@
 
 use super::frame::Frame;
 use super::pack::{Item, Kind, Shape};
-use crate::geom::Rect;
+use crate::geom::{Point, Rect, inside_length};
 
 /// Half the height of a level shaft's box and of an arrow head's box.
 pub(super) const SHAFT_HALF: f64 = 3.0;
 pub(super) const HEAD_HALF: f64 = 8.0;
 pub(super) const HEAD_LEN: f64 = 16.0;
 
-/// The box of an arrow head at `to` on the line at `y`.
-pub(super) fn head(frame: &Frame, from: usize, to: usize, y: f64, owner: usize) -> Item {
+/// The box of an arrow head at `to` on the line at `y`, of send `own` drawn by `owner` (its
+/// group's leader, or itself).
+pub(super) fn head(
+    frame: &Frame,
+    from: usize,
+    to: usize,
+    y: f64,
+    (owner, own): (usize, usize),
+) -> Item {
     let xt = frame.x(to);
     let back = xt - frame.dir(from, to) * HEAD_LEN;
     Item {
         shape: Shape::Box(Rect::new(xt, y - HEAD_HALF, back, y + HEAD_HALF)),
-        kind: Kind::Shaft,
+        kind: Kind::Head(own),
         owner,
     }
+}
+
+/// A label this far or nearer from its arrow's shaft reads as that arrow's (a level arrow's
+/// label sits 3 px above it; other shafts keep at least 8 px away).
+const LABEL_NEAR: f64 = 6.0;
+
+/// Whether a label at `r` is near enough the shaft `a`-`b` to read as its label: a slanted arrow
+/// that leaves its label behind would leave the label nearer some other arrow.
+pub(super) fn label_near(r: &Rect, a: Point, b: Point) -> bool {
+    if inside_length(a, b, &r.inflate(LABEL_NEAR)) > 0.0 {
+        return true;
+    }
+    // Near a corner of the box (the shaft runs past it diagonally).
+    [
+        Point::new(r.x0, r.y0),
+        Point::new(r.x1, r.y0),
+        Point::new(r.x0, r.y1),
+        Point::new(r.x1, r.y1),
+    ]
+    .iter()
+    .any(|&c| point_segment(c, a, b) <= LABEL_NEAR)
+}
+
+/// Distance from `p` to the segment `a`-`b`.
+fn point_segment(p: Point, a: Point, b: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+    };
+    (p.x - a.x - t * dx).hypot(p.y - a.y - t * dy)
 }

@@ -48,9 +48,10 @@ pub(crate) fn crashes(p: &Painter, l: &Layout) -> Result<(), RenderError> {
 /// Partition walls, hatched, under the arrows (which cross them).
 pub(crate) fn walls(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     for w in &l.walls {
-        p.fill_rect(w.rect, style::GLOBAL_FILL, 1.0)?;
+        // Projector strength: a mid-tone fill under the hatching and a 2 px edge.
+        p.fill_rect(w.rect, style::PARTITION_FILL, 1.0)?;
         p.hatch(w.rect, style::PARTITION, 8.0, false)?;
-        p.stroke_rect(w.rect, style::PARTITION, 1)?;
+        p.stroke_rect(w.rect, style::PARTITION, 2)?;
     }
     Ok(())
 }
@@ -108,15 +109,44 @@ pub(crate) fn dashed_rect(p: &Painter, r: Rect, c: Rgb) -> Result<(), RenderErro
         Point::new(r.x0, r.y1),
     ];
     for i in 0..4 {
-        let (a, b) = (corners[i], corners[(i + 1) % 4]);
-        let len = (b.x - a.x).hypot(b.y - a.y);
-        let mut t = 0.0;
-        while t < len {
-            let u = (t + DASH).min(len);
-            let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
-            p.line(&[at(t), at(u)], c, 2, 1.0)?;
-            t += 2.0 * DASH;
-        }
+        dashed_line(p, corners[i], corners[(i + 1) % 4], c, DASH)?;
+    }
+    Ok(())
+}
+
+/// A line from `a` to `b` in dashes `dash` long, 2 px wide.
+fn dashed_line(p: &Painter, a: Point, b: Point, c: Rgb, dash: f64) -> Result<(), RenderError> {
+    let len = (b.x - a.x).hypot(b.y - a.y);
+    let mut t = 0.0;
+    while t < len {
+        let u = (t + dash).min(len);
+        let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
+        p.line(&[at(t), at(u)], c, 2, 1.0)?;
+        t += 2.0 * dash;
+    }
+    Ok(())
+}
+
+/// Gaps of background along the line `a`-`b` (drawn over a shaft, they make it dashed).
+pub(crate) fn gaps(p: &Painter, a: Point, b: Point) -> Result<(), RenderError> {
+    let len = (b.x - a.x).hypot(b.y - a.y);
+    let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
+    // From past the sender's bars to short of the tip's mark.
+    let mut t = 24.0;
+    while t + 5.0 < len - 8.0 {
+        p.line(&[at(t), at(t + 5.0)], style::BACKGROUND, 5, 1.0)?;
+        t += 12.0;
+    }
+    Ok(())
+}
+
+/// Messages drawn level where they arrive: on the send row, a dashed stub leaving the sender
+/// (the message went into the network here) under the send's label, with an open end.
+pub(crate) fn flights(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    for f in &l.flights {
+        let c = style::tone(f.tone);
+        dashed_line(p, f.start, f.tip, c, 5.0)?;
+        p.boxed_text(&f.label, style::TEXT)?;
     }
     Ok(())
 }
@@ -153,9 +183,10 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             p.stroke_rect(s, style::DOWN_HATCH, 1)?;
         }
         LegendKind::Partition => {
-            let w = Rect::new(c.x - 5.0, s.y0, c.x + 5.0, s.y1);
+            let w = Rect::new(c.x - 8.0, s.y0, c.x + 8.0, s.y1);
+            p.fill_rect(w, style::PARTITION_FILL, 1.0)?;
             p.hatch(w, style::PARTITION, 8.0, false)?;
-            p.stroke_rect(w, style::PARTITION, 1)?;
+            p.stroke_rect(w, style::PARTITION, 2)?;
         }
         LegendKind::ClockJump => {
             p.line(

@@ -506,6 +506,11 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             ArrowEnd::Lost | ArrowEnd::InFlight => a.tip,
         };
         p.line(&[a.start, end], c, style::ARROW_STROKE, 1.0)?;
+        if a.end == ArrowEnd::InFlight {
+            // Still in the network: dashed (gaps painted over the one shaft, so every message
+            // stays one line of the arrow width).
+            extras::gaps(p, a.start, end)?;
+        }
     }
 
     // Notes.
@@ -531,9 +536,13 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     extras::crashes(p, l)?;
     extras::jumps(p, l)?;
 
+    // Messages that arrive where no slanted arrow could reach: their stubs on the send row.
+    extras::flights(p, l)?;
+
     // Arrow labels, on white so crossing lines do not hurt reading.
     for a in &l.arrows {
-        if a.rejected {
+        // Refused, or taken without a token by a permissive database: in the danger colour.
+        if a.rejected || a.label.text.ends_with(layout::NO_TOKEN) {
             p.boxed_text(&a.label.clone().bold(), style::DANGER)?;
         } else {
             p.boxed_text(&a.label, style::TEXT)?;

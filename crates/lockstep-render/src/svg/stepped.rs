@@ -112,6 +112,7 @@ fn empty_like(full: &Layout) -> Layout {
         stretches: Vec::new(),
         walls: Vec::new(),
         jumps: Vec::new(),
+        flights: Vec::new(),
         so_far: full.so_far,
     }
 }
@@ -304,6 +305,11 @@ impl Stepper {
                     .arrows
                     .push(head_only(a));
             }
+        }
+        for f in &full.flights {
+            at(&mut groups, &empty, LABELS, f.end_row + 1)
+                .flights
+                .push(f.clone());
         }
         for n in &full.notes {
             at(&mut groups, &empty, NOTES, n.row + 1)

@@ -1,0 +1,140 @@
+//! A message in flight is drawn in flight, in logical time as well: slanted from its send row to
+//! its arrival row where the path is clear, else a dashed stub leaving the sender on its send row
+//! and a level arrow where it arrives saying when it was sent (and, held up in the network, for
+//! how long); in a step render before it arrives, a stub marked as still in the network.
+
+mod common;
+
+use lockstep_render::layout::ArrowEnd;
+use lockstep_render::{Layout, Options, TimeMode, layout};
+
+/// Messages drawn level where they arrive with nothing on their send row.
+fn unshown_sends(l: &Layout) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in &l.arrows {
+        let Some(end) = a.end_row else { continue };
+        let (sent_y, end_y) = (l.rows[a.send_row].y, l.rows[end].y);
+        let level_at_arrival = a.start.y == end_y && sent_y != end_y;
+        // A fan-out's other arrows leave from the same point on the send row.
+        let grouped = a.group.is_some()
+            || l.arrows
+                .iter()
+                .any(|b| b.start.y == sent_y && b.start.x == a.start.x && b.send_row != a.send_row);
+        if level_at_arrival && !grouped && !l.flights.iter().any(|f| f.send_row == a.send_row) {
+            out.push(format!("{:?} (step {})", a.label.text, a.send_row + 1));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_message_shows_where_it_was_sent() {
+    let mut failures = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        let total = run.trace.events.len();
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            for upto in [None, Some(total / 2), Some(total * 3 / 4)] {
+                let l = layout(
+                    &run.trace,
+                    &Options {
+                        time_mode: mode,
+                        upto_step: upto,
+                        ..Options::default()
+                    },
+                );
+                for f in unshown_sends(&l) {
+                    failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
+                }
+                for f in &l.flights {
+                    // The stub leaves the sender on the send row, under its label.
+                    assert_eq!(f.start.y, l.rows[f.send_row].y, "{id}");
+                    assert_eq!(f.start.x, l.lanes[f.from_lane].x, "{id}");
+                    assert!(f.label.rect.y1 <= f.start.y, "{id}: label above its stub");
+                    // No stub runs through a label or a note.
+                    let boxes = l
+                        .arrows
+                        .iter()
+                        .map(|a| a.label.rect)
+                        .chain(l.notes.iter().map(|n| n.rect))
+                        .chain(l.flights.iter().filter(|g| *g != f).map(|g| g.label.rect));
+                    for r in boxes {
+                        let inside = lockstep_render::geom::inside_length(f.start, f.tip, &r);
+                        if inside > 1.0 {
+                            failures.push(format!(
+                                "{id} {mode:?} {upto:?}: stub of step {} through {r:?}",
+                                f.send_row + 1
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_delayed_write_is_drawn_in_flight() {
+    let (_, run) = common::load("naive-network-delay");
+    let l = layout(&run.trace, &Options::default());
+    // Sent at step 10, delivered at step 30, 8 s later.
+    let write = l
+        .arrows
+        .iter()
+        .find(|a| a.send_row == 9)
+        .expect("the write");
+    assert_eq!(write.end_row, Some(29));
+    let slanted = write.start.y == l.rows[9].y && write.tip.y == l.rows[29].y;
+    if !slanted {
+        let f = l.flights.iter().find(|f| f.send_row == 9).expect("a stub");
+        assert_eq!(f.end_row, 29);
+        assert!(f.label.text.starts_with("write 3 payouts"), "{:?}", f.label);
+        assert!(
+            write.label.text.contains("(sent #10, 8001 ms in flight)"),
+            "{:?}",
+            write.label.text
+        );
+    }
+    // Step 20: still in the network, drawn from its send row and marked so.
+    let at20 = layout(
+        &run.trace,
+        &Options {
+            upto_step: Some(20),
+            ..Options::default()
+        },
+    );
+    let a = at20
+        .arrows
+        .iter()
+        .find(|a| a.send_row == 9)
+        .expect("in flight");
+    assert_eq!(a.end, ArrowEnd::InFlight);
+    assert_eq!(a.start.y, at20.rows[9].y);
+    assert!(a.tip.x > a.start.x + 40.0, "a stub towards the database");
+    assert!(at20.flights.is_empty());
+}
+
+#[test]
+fn the_send_check_can_fail() {
+    let (_, run) = common::load("naive-network-delay");
+    let mut l = layout(&run.trace, &Options::default());
+    assert!(unshown_sends(&l).is_empty());
+    l.flights.clear();
+    assert_eq!(unshown_sends(&l).len(), 1);
+}
+
+#[test]
+fn a_message_still_in_the_network_is_dashed() {
+    let (scenario, run) = common::load("naive-network-delay");
+    let gap = "stroke=\"#FFFFFF\" stroke-width=\"5\"";
+    let svg = |upto| {
+        let options = Options {
+            upto_step: upto,
+            ..Options::default()
+        };
+        lockstep_render::run_svg(&scenario, &run, &options).expect("draws")
+    };
+    // Step 20: the write is in the network; at the end it has arrived and nothing is.
+    assert!(svg(Some(20)).contains(gap));
+    assert!(!svg(None).contains(gap));
+}

@@ -1,0 +1,81 @@
+//! Partition walls never contradict the arrows: no message that was delivered crosses a mark
+//! saying the network is cut, over every built-in scenario, both time modes and several steps;
+//! and the sides of a partition sit next to each other, so one wall separates them.
+
+mod common;
+
+use lockstep_render::geom::inside_length;
+use lockstep_render::layout::ArrowEnd;
+use lockstep_render::{Layout, Options, TimeMode, layout};
+
+fn crossings(l: &Layout) -> Vec<String> {
+    let mut out = Vec::new();
+    for w in &l.walls {
+        for a in l.arrows.iter().filter(|a| a.end == ArrowEnd::Delivered) {
+            let inside = inside_length(a.start, a.tip, &w.rect);
+            if inside > 0.0 {
+                out.push(format!(
+                    "arrow {:?} (step {}) crosses the wall between {} and {} ({inside:.0} px)",
+                    a.label.text,
+                    a.send_row + 1,
+                    l.lanes[w.lanes.0].name,
+                    l.lanes[w.lanes.1].name
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_delivered_message_crosses_a_partition_wall() {
+    let mut failures = Vec::new();
+    let mut walls = 0;
+    for (id, _, run) in common::catalogue() {
+        let total = run.trace.events.len();
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            for upto in [None, Some(total / 3), Some(total / 2), Some(total * 3 / 4)] {
+                let l = layout(
+                    &run.trace,
+                    &Options {
+                        time_mode: mode,
+                        upto_step: upto,
+                        ..Options::default()
+                    },
+                );
+                walls += l.walls.len();
+                for f in crossings(&l) {
+                    failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
+                }
+            }
+        }
+    }
+    assert!(walls > 0, "no scenario draws a partition");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_sides_of_the_sentinel_split_sit_together() {
+    let (_, run) = common::load("redis-sentinel-split-brain");
+    let l = layout(&run.trace, &Options::default());
+    let names: Vec<&str> = l.lanes.iter().map(|l| l.name.as_str()).collect();
+    let at = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    // {A, redis} | {B, redis-replica}: each side's lanes are neighbours.
+    assert_eq!(at("A").abs_diff(at("redis")), 1, "{names:?}");
+    assert_eq!(at("B").abs_diff(at("redis-replica")), 1, "{names:?}");
+    let pairs: std::collections::BTreeSet<(usize, usize)> =
+        l.walls.iter().map(|w| w.lanes).collect();
+    assert_eq!(pairs.len(), 1, "one wall between the sides: {pairs:?}");
+}
+
+#[test]
+fn the_crossing_check_can_fail() {
+    let (_, run) = common::load("redis-sentinel-split-brain");
+    let mut l = layout(&run.trace, &Options::default());
+    assert!(crossings(&l).is_empty());
+    // A wall across the whole drawing is crossed by something delivered.
+    let w = &mut l.walls[0];
+    w.rect.y0 = 0.0;
+    w.rect.y1 = l.height;
+    assert!(!crossings(&l).is_empty());
+}
