@@ -11,9 +11,12 @@ fs.mkdirSync(outDir, { recursive: true });
 const { server, base } = await serve();
 const browser = await launch();
 const shot = (page, name) => page.screenshot({ path: path.join(outDir, `${name}.png`) });
-/** The text the timeline shows (hidden groups of later steps left out). */
-const svgText = (page) => page.locator(".page > svg").first().evaluate((s) =>
-  [...s.querySelectorAll("text")].filter((t) => t.getClientRects().length > 0).map((t) => t.textContent).join("\n"));
+/** The text the timeline shows (hidden groups of later steps left out), across its stack of <svg>s. */
+const svgText = (page) => page.locator(".page").first().evaluate((p) =>
+  [...p.querySelectorAll("svg text")].filter((t) => t.getClientRects().length > 0).map((t) => t.textContent).join("\n"));
+/** The whole picture: every <svg> of the stack. */
+const svgHtml = (page) => page.locator(".page").first().evaluate((p) =>
+  [...p.querySelectorAll(":scope > svg")].map((s) => s.innerHTML).join("\n"));
 const verdict = (page) => text(page, "[data-testid=verdict]");
 
 /** The native lockstep binary, built once (cargo prints where it is). */
@@ -48,7 +51,8 @@ await test(browser, "a step keeps the SVG element and shows what lockstep-render
     const m = await import("./lockstep_web.js");
     const texts = (svg) => [...svg.querySelectorAll("text")]
       .filter((t) => t.getClientRects().length > 0).map((t) => t.textContent.trim()).filter(Boolean).sort();
-    const shown = texts(document.querySelector("#ls-timeline"));
+    // The picture is a stack of <svg>s (web/src/stack.rs), #ls-timeline first.
+    const shown = texts(document.querySelector("#ls-timeline").parentElement);
     const holder = document.createElement("div");
     holder.innerHTML = m.step_svg(id, step, false);
     document.body.append(holder);
@@ -135,11 +139,11 @@ await test(browser, "the share link round-trips", async (page) => {
   await page.keyboard.press("ArrowRight");
   const link = await page.inputValue("[data-testid=share-link]");
   assert(link.includes("step=7") && link.includes("mode=scale") && link.includes("whatif="), link);
-  const before = { svg: await page.locator(".page > svg").first().innerHTML(), verdict: await verdict(page) };
+  const before = { svg: await svgHtml(page), verdict: await verdict(page) };
   const again = await page.context().newPage();
   await again.goto(link);
   await ready(again);
-  const after = { svg: await again.locator(".page > svg").first().innerHTML(), verdict: await verdict(again) };
+  const after = { svg: await svgHtml(again), verdict: await verdict(again) };
   assert(after.svg === before.svg, "the same picture after opening the link");
   assert(after.verdict === before.verdict, "the same verdict");
   assert(again.url() === link, `the link is stable: ${again.url()}`);
@@ -371,24 +375,23 @@ await test(browser, "keyboard focus is visible and controls have labels", async 
 await test(browser, "click an event to jump, hover for its explanation, play, lease chart, embed snippet", async (page) => {
   await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=end`);
   await ready(page);
-  // Hovering an event's band shows its explanation; clicking it jumps there. (Events that share
-  // a line in the layout share a band: the later one answers, so pick a band that is on top.)
-  const bands = page.locator(".hits rect.hit");
+  // Hovering an event's row shows its explanation and its band; clicking it jumps there. The page
+  // finds the row from the mouse's y (no element per row): move down the picture until a row
+  // past the first few answers.
+  const svg = await page.locator("#ls-timeline").boundingBox();
+  const scroller = await page.locator(".timeline-scroller").boundingBox();
   let n = 0;
-  for (let i = 9; i < (await bands.count()) && !n; i++) {
-    await bands.nth(i).scrollIntoViewIfNeeded();
-    const onTop = await bands.nth(i).evaluate((r) => {
-      const b = r.getBoundingClientRect();
-      return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === r;
-    });
-    if (onTop) n = i + 1;
+  let at = null;
+  for (let y = Math.max(svg.y, scroller.y) + 5; y < scroller.y + scroller.height && !n; y += 6) {
+    await page.mouse.move(svg.x + svg.width / 2, y);
+    const card = await page.locator(".hover-card strong").first().textContent({ timeout: 200 }).catch(() => "");
+    const step = Number(/^Step (\d+) ·/.exec(card ?? "")?.[1] ?? 0);
+    if (step >= 10) [n, at] = [step, y];
   }
-  assert(n > 0, "some band is on top");
-  const band = bands.nth(n - 1);
-  await band.hover();
-  await page.waitForSelector(".hover-card");
-  assert((await text(page, ".hover-card")).startsWith(`Step ${n} ·`), await text(page, ".hover-card"));
-  await band.click();
+  assert(n > 0, "hovering a row shows its card");
+  const band = await page.locator(".hits rect.hover-band").boundingBox();
+  assert(band && band.height > 4 && band.y <= at && band.y + band.height >= at, `the hovered row's band is under the mouse: ${JSON.stringify(band)}`);
+  await page.mouse.click(svg.x + svg.width / 2, at);
   await page.waitForFunction((n) => location.hash.includes(`step=${n}`), n);
   assert((await page.inputValue("input[aria-label='Current step']")) === String(n), "the step box follows");
   // Play moves on by itself; P pauses.

@@ -78,11 +78,15 @@ pub fn App() -> Html {
         });
         use_effect_with(view, |view| {
             if let Some(hash) = view {
-                dom::replace_hash(hash);
+                dom::replace_hash_after_frame(hash.clone());
             }
         });
         use_effect_with(presenter, |on| dom::full_screen(*on));
-        use_effect_with(state.rev, |_| dom::mark("lockstep:drawn"));
+        let drawn = state.clone();
+        use_effect_with(state.rev, move |_| {
+            dom::mark("lockstep:drawn");
+            super::state::prefetch_after_frame(&drawn);
+        });
     }
     let title = state
         .viewer

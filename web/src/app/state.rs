@@ -155,6 +155,37 @@ pub enum Action {
     Notice(Option<Notice>),
 }
 
+/// Once the browser has shown the current frame, computes the frames of the steps next to it
+/// (see [`Viewer::prefetch`]), so that the next step costs the page only its DOM update.
+pub fn prefetch_after_frame(state: &AppState) {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+    let (Some(viewer), Some(picture)) = (state.viewer.clone(), state.picture.clone()) else {
+        return;
+    };
+    if state.chart != Chart::Timeline {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    // A frame callback runs before the frame is painted; a timeout set from it runs after.
+    let after_paint = Closure::once_into_js(move || {
+        let work = Closure::once_into_js(move || {
+            if let Ok(v) = viewer.try_borrow()
+                && v.branch() == picture.key.0
+            {
+                v.prefetch(&picture);
+            }
+        });
+        if let Some(w) = web_sys::window() {
+            let _ =
+                w.set_timeout_with_callback_and_timeout_and_arguments_0(work.unchecked_ref(), 0);
+        }
+    });
+    let _ = window.request_animation_frame(after_paint.unchecked_ref());
+}
+
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
