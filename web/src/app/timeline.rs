@@ -371,7 +371,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}
                 style={format!("--page-w: {w:.0}px")}>
                 <Base picture={pic.clone()} />
-                { for card }
+                // Always there, so that yew, which matches unkeyed children from the end, never
+                // takes the card's arrival for a change of the picture (and puts it in again).
+                <div class="hover-slot">{ for card }</div>
             </div>
         </div>
     }
