@@ -19,6 +19,12 @@ pub fn live_id(layer: usize) -> String {
     format!("ls-live-{layer}")
 }
 
+/// The id of the group holding the changing pieces of the layer named `name` (the presenter's
+/// pinned legend shows `ls-legend-live` with a `<use>`).
+pub fn live_layer_id(name: &str) -> String {
+    format!("ls-{name}-live")
+}
+
 /// One layer to stack: its name, extra classes, its groups (in step order) and what its
 /// changing `<svg>` starts with.
 #[derive(Debug)]
@@ -67,8 +73,11 @@ pub fn stack(size: (u32, u32), layers: &[Layer]) -> String {
         }
         open(&mut out, &live_id(i), size, over);
         out.push_str(&format!(
-            "<g class=\"ls-shift\"><g class=\"ls-layer ls-live {}\" data-layer=\"{}\">{}</g></g></svg>",
-            layer.class, layer.name, layer.live
+            "<g class=\"ls-shift\"><g id=\"{}\" class=\"ls-layer ls-live {}\" data-layer=\"{}\">{}</g></g></svg>",
+            live_layer_id(layer.name),
+            layer.class,
+            layer.name,
+            layer.live
         ));
     }
     open(&mut out, "ls-top", size, over);
@@ -120,7 +129,9 @@ mod tests {
         let c1 = html.find("ls-c0-1").unwrap();
         assert!(html[..c1].contains(&format!("<text>{}</text>", CHUNK - 1)));
         assert!(html[c1..].contains(&format!("<text>{CHUNK}</text>")));
-        assert!(html.contains("class=\"ls-layer ls-live hits\" data-layer=\"b\"><rect/>"));
+        assert!(html.contains(
+            "<g id=\"ls-b-live\" class=\"ls-layer ls-live hits\" data-layer=\"b\"><rect/>"
+        ));
         assert_eq!(html.matches("viewBox=\"0 0 10 20\"").count(), ids.len());
     }
 }

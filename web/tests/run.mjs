@@ -187,14 +187,21 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
   assert((await page.locator("button").count()) === 0, "controls=none has no buttons");
   await page.setViewportSize({ width: 375, height: 667 });
   await shot(page, "embed-none-375x667");
-  // In an 800x500 frame the picture fits the frame: it touches both sides or top and bottom.
+  // In an 800x500 frame the picture takes the frame's whole width (no letterbox), the scroller
+  // fills its height, and the current step is in view.
   await page.setViewportSize({ width: 800, height: 500 });
-  const fit = await page.locator(".page > svg").first().evaluate((s) => {
-    const r = s.getBoundingClientRect();
-    const k = Math.min(r.width / s.viewBox.baseVal.width, r.height / s.viewBox.baseVal.height);
-    return { w: s.viewBox.baseVal.width * k, h: s.viewBox.baseVal.height * k };
+  await page.reload();
+  await ready(page);
+  await page.waitForTimeout(300);
+  const fit = await page.evaluate(() => {
+    const s = document.querySelector(".timeline-scroller");
+    const pic = document.querySelector("#ls-timeline").getBoundingClientRect();
+    const box = s.getBoundingClientRect();
+    const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+    return { w: pic.width, inner: s.clientWidth, h: box.height, curIn: cur.top >= box.top && cur.bottom <= box.bottom };
   });
-  assert(fit.w > 790 || fit.h > 490, `the picture fills the frame: ${JSON.stringify(fit)}`);
+  assert(fit.w >= fit.inner - 1 && fit.h > 480, `the picture fills the frame: ${JSON.stringify(fit)}`);
+  assert(fit.curIn, "the current step is in view");
   await shot(page, "embed-none-800x500");
   await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=full`);
   await page.reload();
@@ -277,8 +284,18 @@ await test(browser, "presenter mode keeps labels between 13.5 and 27 px, the leg
       const s = document.querySelector(".timeline-scroller");
       return s.scrollWidth <= s.clientWidth + 1;
     });
-    // (Redlock runs are 3,100-3,340 px wide: at 13.5 px labels they still scroll sideways.)
-    if (!id.startsWith("redlock")) assert(legendShown, `${id}: the picture is wider than the screen in presenter mode`);
+    // Redlock runs are 3,100-3,340 px wide: at 13.5 px labels they still scroll sideways, and the
+    // legend is pinned beside the story instead, whole and on screen.
+    if (!legendShown) {
+      await page.waitForSelector(".legend-pin:not([hidden])", { timeout: 3000 });
+      const pin = await page.evaluate(() => {
+        const r = document.querySelector(".legend-pin svg").getBoundingClientRect();
+        const texts = [...document.querySelectorAll("#ls-legend-live text")].length;
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: r.width, texts };
+      });
+      assert(pin.w > 100 && pin.texts > 0 && pin.left >= 0 && pin.right <= 1920 && pin.top >= 0 && pin.bottom <= 1080,
+        `${id}: the pinned legend is whole and on screen: ${JSON.stringify(pin)}`);
+    }
     await page.keyboard.press("Escape");
   }
   console.log(`      presenter label sizes: ${sizes.join(", ")}`);

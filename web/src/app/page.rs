@@ -8,6 +8,7 @@ use super::dom;
 use super::explain::{Explanation, VerdictPanel};
 use super::inspector::Inspector;
 use super::keys::{use_hash_change, use_keys, use_player};
+use super::legend_pin::LegendPin;
 use super::picker::Picker;
 use super::search::SearchPanel;
 use super::share_bar::ShareBar;
@@ -122,6 +123,9 @@ pub fn App() -> Html {
                 <aside class="side">
                     <Explanation state={state.clone()} />
                     <VerdictPanel state={state.clone()} />
+                    if state.presenter && state.chart == Chart::Timeline {
+                        <LegendPin rev={state.rev} />
+                    }
                     <SearchPanel state={state.clone()} />
                     <Inspector state={state.clone()} />
                     <WhatIfMenu state={state.clone()} />
