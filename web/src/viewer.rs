@@ -460,14 +460,24 @@ impl Viewer {
     /// Computes the frames of the steps next to the current one, so that the next step (a
     /// clicker's, or a key's) finds its frame ready. Meant for idle time, after a frame is shown.
     pub fn prefetch(&self, picture: &Picture) {
+        self.prefetch_next(picture, true);
+        self.prefetch_next(picture, false);
+    }
+
+    /// Computes the frame of the step after the current one (`forward`) or before it, unless
+    /// it is kept already; one at a time, so that a key pressed meanwhile waits for one at most.
+    pub fn prefetch_next(&self, picture: &Picture, forward: bool) {
         let n = self.pos();
-        for m in [Some(n + 1), n.checked_sub(1)].into_iter().flatten() {
-            if m <= self.total()
-                && self.kept(picture, m).is_none()
-                && let Ok(f) = self.frame_at(picture, m)
-            {
-                self.keep(picture, f);
-            }
+        let m = if forward {
+            Some(n + 1)
+        } else {
+            n.checked_sub(1)
+        };
+        if let Some(m) = m.filter(|&m| m <= self.total())
+            && self.kept(picture, m).is_none()
+            && let Ok(f) = self.frame_at(picture, m)
+        {
+            self.keep(picture, f);
         }
     }
 
