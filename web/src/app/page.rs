@@ -127,7 +127,11 @@ pub fn App() -> Html {
                         <LegendPin rev={state.rev} />
                     }
                     <SearchPanel state={state.clone()} />
-                    <Inspector state={state.clone()} />
+                    // Presenter mode hides the inspector (style.css): not rendering its tables
+                    // spares every step their update.
+                    if !state.presenter {
+                        <Inspector state={state.clone()} />
+                    }
                     <WhatIfMenu state={state.clone()} />
                     <ShareBar state={state.clone()} />
                     <Upload state={state.clone()} />
