@@ -6,6 +6,7 @@
 pub mod inspector;
 pub mod search_from;
 pub mod share;
+pub mod stack;
 pub mod viewer;
 pub mod whatif;
 

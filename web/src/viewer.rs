@@ -2,6 +2,8 @@
 //! branch (so the picture keeps its positions while stepping), and the pictures and documents
 //! lockstep-render and lockstep-core make of it. Browser-free, so it is tested natively.
 
+use std::cell::RefCell;
+
 use lockstep_core::catalogue;
 use lockstep_core::document::TraceDocument;
 use lockstep_core::inspect::Inspection;
@@ -13,6 +15,9 @@ use lockstep_render::{Caption, Options, RenderError, TimeMode, draw_timeline, la
 
 use crate::inspector::{Table, tables};
 use crate::share::{Chart, StepTarget, View};
+use crate::stack::{Layer, stack};
+
+mod frames;
 
 /// Where a scenario came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,17 +60,33 @@ pub struct HitRow {
 /// per layer and step, which a step shows or hides, and the rows a click or hover can hit.
 #[derive(Debug)]
 pub struct Picture {
-    /// The `<svg>` document: `#ls-before`, then `#ls-layers` (one `g.ls-layer` per layer of
-    /// [`LAYERS`] and one for the click bands, each holding its groups in step order and then
-    /// a `g.ls-live` for the step's changing pieces), then `#ls-after`.
+    /// The stack of `<svg>` elements (see [`crate::stack`]): one layer per layer of [`LAYERS`]
+    /// and one for the marks of branch and fault rows.
     pub svg: String,
-    /// Per layer (the click bands last): the step from which each of its groups shows.
+    /// Per layer (the branch and fault marks last): the step from which each of its groups shows.
     pub groups: Vec<Vec<usize>>,
     /// Every row of the branch, in the layout's pixels.
     pub rows: Vec<HitRow>,
     /// What the picture was drawn for: the branch and the time mode.
     pub key: (u64, TimeMode),
     stepper: Stepper,
+}
+
+/// A row's band, where a click or hover finds it: a little above and below its text.
+pub fn band(r: &HitRow) -> (f64, f64) {
+    (r.top - 3.0, (r.bottom - r.top + 6.0).max(8.0))
+}
+
+impl Picture {
+    /// The row under `y` (in the layout's pixels) among steps 1..=`upto`: of rows sharing a
+    /// line, the latest one answers.
+    pub fn row_at(&self, y: f64, upto: usize) -> Option<&HitRow> {
+        let shown = &self.rows[..self.rows.partition_point(|r| r.step <= upto)];
+        shown.iter().rev().find(|r| {
+            let (top, height) = band(r);
+            (top..=top + height).contains(&y)
+        })
+    }
 }
 
 impl PartialEq for Picture {
@@ -116,6 +137,9 @@ pub struct Viewer {
     before_step: Option<Inspection>,
     /// Which branch `full` is (see [`Picture::key`]).
     branch: u64,
+    /// The last few frames shown or computed ahead by [`Viewer::prefetch`], with the picture
+    /// they are for, least recently used first.
+    ahead: RefCell<Vec<((u64, TimeMode), StepFrame)>>,
 }
 
 impl Viewer {
@@ -139,6 +163,7 @@ impl Viewer {
             session,
             before_step: None,
             branch: 0,
+            ahead: RefCell::new(Vec::new()),
         };
         viewer.finish_branch();
         Ok(viewer)
@@ -306,19 +331,28 @@ impl Viewer {
     }
 
     fn caption(&self) -> Caption {
+        self.caption_at(self.pos())
+    }
+
+    /// The caption at step `n` of this branch.
+    fn caption_at(&self, n: usize) -> Caption {
         Caption {
             title: self.scenario.title.clone(),
             name: self.scenario.name.clone(),
             summary: self.scenario.summary.clone(),
             // The whole run's verdict only once it has been reached: no spoilers mid-run.
-            verdict: self.at_end().then(|| self.final_verdict.clone()),
+            verdict: (n >= self.total()).then(|| self.final_verdict.clone()),
         }
     }
 
     fn options(&self, time_mode: TimeMode) -> Options {
+        self.options_at(time_mode, self.pos())
+    }
+
+    fn options_at(&self, time_mode: TimeMode, n: usize) -> Options {
         Options {
             time_mode,
-            upto_step: Some(self.pos()),
+            upto_step: Some(n),
             // Every event is a step here, so each needs its own row: no folded retries.
             unfold_retries: true,
             ..Options::default()
@@ -357,55 +391,53 @@ impl Viewer {
             .collect();
         let stepper = Stepper::new(full, &self.caption());
         let base = stepper.base()?;
-        let mut svg = String::with_capacity(1 << 16);
-        let (w, h) = stepper.page_size();
-        svg.push_str(&format!(
-            "<svg id=\"ls-timeline\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" "
-        ));
-        svg.push_str(
-            "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" \
-             aria-labelledby=\"ls-title ls-desc\"><title id=\"ls-title\"></title>\
-             <desc id=\"ls-desc\"></desc><g id=\"ls-before\"></g><g id=\"ls-layers\">",
-        );
-        let mut groups = Vec::with_capacity(LAYERS.len() + 1);
-        for (name, layer) in LAYERS.iter().zip(&base.layers) {
-            svg.push_str(&format!("<g class=\"ls-layer\" data-layer=\"{name}\">"));
-            for (_, g) in layer {
-                svg.push_str("<g>");
-                svg.push_str(g);
-                svg.push_str("</g>");
-            }
-            svg.push_str("<g class=\"ls-live\"></g></g>");
-            groups.push(layer.iter().map(|(s, _)| *s).collect());
-        }
-        // The click bands, one per row, on top: the page finds the row from `data-step`.
+        let mut groups: Vec<Vec<usize>> = base
+            .layers
+            .iter()
+            .map(|layer| layer.iter().map(|(s, _)| *s).collect())
+            .collect();
+        let mut layers: Vec<Layer> = LAYERS
+            .iter()
+            .zip(&base.layers)
+            .map(|(name, layer)| Layer {
+                name,
+                class: "",
+                groups: layer.iter().map(|(_, g)| g.as_str()).collect(),
+                live: "",
+            })
+            .collect();
+        // On top, the marks of the few rows that branch or are faults (no element per row: the
+        // page finds the row under the mouse from its y), then the current step's outline and
+        // the hovered row's band, which a step or a mouse move only moves.
         let width = f64::from(stepper.page_size().0);
-        svg.push_str("<g class=\"ls-layer hits\" data-layer=\"hits\">");
-        for r in &rows {
-            let class = match (r.branch, r.fault) {
-                (true, true) => "hit branch fault",
-                (true, false) => "hit branch",
-                (false, true) => "hit fault",
-                (false, false) => "hit",
-            };
-            svg.push_str(&format!(
-                "<g><rect class=\"{class}\" data-step=\"{}\" x=\"0\" y=\"{:.1}\" width=\"{width:.0}\" height=\"{:.1}\"/>",
-                r.step,
-                r.top - 3.0,
-                (r.bottom - r.top + 6.0).max(8.0)
-            ));
-            if r.branch {
-                svg.push_str(&format!(
-                    "<g class=\"branch-mark\"><rect x=\"2\" y=\"{:.1}\" width=\"8\" height=\"{:.1}\"/></g>",
-                    r.top - 3.0,
-                    (r.bottom - r.top + 6.0).max(8.0)
+        let mut marks = Vec::new();
+        let mut marked = Vec::new();
+        for r in rows.iter().filter(|r| r.branch || r.fault) {
+            let (y, height) = band(r);
+            let mut g = String::new();
+            if r.fault {
+                g.push_str(&format!(
+                    "<rect class=\"hit fault\" x=\"0\" y=\"{y:.1}\" width=\"{width:.0}\" height=\"{height:.1}\"/>"
                 ));
             }
-            svg.push_str("</g>");
+            if r.branch {
+                g.push_str(&format!(
+                    "<rect class=\"hit branch\" x=\"0\" y=\"{y:.1}\" width=\"{width:.0}\" height=\"{height:.1}\"/>\
+                     <g class=\"branch-mark\"><rect x=\"2\" y=\"{y:.1}\" width=\"8\" height=\"{height:.1}\"/></g>"
+                ));
+            }
+            marks.push(g);
+            marked.push(r.step);
         }
-        svg.push_str("<g class=\"ls-live\"><rect class=\"current-outline\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/></g></g>");
-        groups.push(rows.iter().map(|r| r.step).collect());
-        svg.push_str("</g><g id=\"ls-after\"></g></svg>");
+        layers.push(Layer {
+            name: "hits",
+            class: "hits",
+            groups: marks.iter().map(String::as_str).collect(),
+            live: "<rect class=\"hover-band\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>\
+                   <rect class=\"current-outline\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>",
+        });
+        groups.push(marked);
+        let svg = stack(stepper.page_size(), &layers);
         Ok(Picture {
             svg,
             groups,
@@ -415,14 +447,15 @@ impl Viewer {
         })
     }
 
-    /// What the current step shows on top of `picture` (drawn for this branch and mode).
-    pub fn frame(&self, picture: &Picture) -> Result<StepFrame, RenderError> {
-        let at_n = layout(&self.full, &self.options(picture.key.1));
+    /// What step `n` of this branch shows on top of `picture` (see also `frames.rs`: the
+    /// frames kept and computed ahead).
+    fn frame_at(&self, picture: &Picture, n: usize) -> Result<StepFrame, RenderError> {
+        let at_n = layout(&self.full, &self.options_at(picture.key.1, n));
         Ok(StepFrame {
-            step: self.pos(),
-            live: picture.stepper.live(&at_n, &self.caption())?,
-            title: self.title_text(),
-            description: self.description(),
+            step: n,
+            live: picture.stepper.live(&at_n, &self.caption_at(n))?,
+            title: self.title_at(n),
+            description: self.description_at(n),
         })
     }
 
@@ -441,24 +474,24 @@ impl Viewer {
     }
 
     fn title_text(&self) -> String {
-        format!(
-            "{} — step {} of {}",
-            self.scenario.title,
-            self.pos(),
-            self.total()
-        )
+        self.title_at(self.pos())
+    }
+
+    fn title_at(&self, n: usize) -> String {
+        format!("{} — step {n} of {}", self.scenario.title, self.total())
     }
 
     /// What the picture shows, for screen readers.
     pub fn description(&self) -> String {
+        self.description_at(self.pos())
+    }
+
+    fn description_at(&self, n: usize) -> String {
         let mut d = format!("Sequence timeline of the run {}. ", self.scenario.name);
-        match self.current() {
+        match n.checked_sub(1).and_then(|i| self.full.events.get(i)) {
             Some(e) => d.push_str(&format!(
-                "Step {} at {} ms: {}. {}",
-                self.pos(),
-                e.time_ms,
-                e.label,
-                e.explanation
+                "Step {n} at {} ms: {}. {}",
+                e.time_ms, e.label, e.explanation
             )),
             None => d.push_str("No event has happened yet."),
         }
@@ -536,14 +569,30 @@ mod tests {
         let (a, b) = (early.shown(&pic), later.shown(&pic));
         assert!(a.iter().zip(&b).all(|(x, y)| x <= y), "{a:?} {b:?}");
         assert!(a.iter().sum::<usize>() < b.iter().sum::<usize>());
-        // The click bands: one per step shown.
-        assert_eq!((a[a.len() - 1], b[b.len() - 1]), (5, 6));
+        // No element per row: only the fault rows (the GC pause) have marks; the page finds
+        // rows from the mouse's y.
+        let faults = pic.rows.iter().filter(|r| r.fault).count();
+        assert!(faults > 0 && faults < pic.rows.len());
+        assert_eq!(pic.groups.last().unwrap().len(), faults);
+        // The mouse finds a shown row from its y, and no row that has not happened yet.
+        let sixth = &pic.rows[5];
+        let mid = (sixth.top + sixth.bottom) / 2.0;
+        assert_eq!(pic.row_at(mid, 6).map(|r| r.step), Some(6));
+        assert!(pic.row_at(mid, 5).is_none_or(|r| r.step <= 5));
+        assert!(pic.row_at(-100.0, 6).is_none());
         assert!(
             later.live.before.contains("Step 6 of"),
             "{}",
             later.live.before
         );
         assert!(v.picture(TimeMode::ToScale).unwrap() != pic);
+        // A frame computed ahead is the frame the step shows.
+        v.prefetch(&pic);
+        v.seek(7);
+        let ahead = v.frame(&pic).unwrap();
+        assert_eq!(ahead, v.frame(&pic).unwrap());
+        v.seek(6);
+        assert_eq!(v.frame(&pic).unwrap(), later);
     }
 
     #[test]

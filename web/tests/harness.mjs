@@ -80,6 +80,8 @@ const results = [];
 
 /** Runs one test with a fresh guarded page; a test fails on a thrown error or a page problem. */
 export async function test(browser, name, fn, options) {
+  // ONLY="a|b" runs only the tests whose names contain a or b (while working on them).
+  if (process.env.ONLY && !process.env.ONLY.split("|").some((part) => name.includes(part))) return;
   const page = await guardedPage(browser, options);
   const t0 = performance.now();
   try {

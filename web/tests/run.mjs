@@ -11,9 +11,12 @@ fs.mkdirSync(outDir, { recursive: true });
 const { server, base } = await serve();
 const browser = await launch();
 const shot = (page, name) => page.screenshot({ path: path.join(outDir, `${name}.png`) });
-/** The text the timeline shows (hidden groups of later steps left out). */
-const svgText = (page) => page.locator(".page > svg").first().evaluate((s) =>
-  [...s.querySelectorAll("text")].filter((t) => t.getClientRects().length > 0).map((t) => t.textContent).join("\n"));
+/** The text the timeline shows (hidden groups of later steps left out), across its stack of <svg>s. */
+const svgText = (page) => page.locator(".page").first().evaluate((p) =>
+  [...p.querySelectorAll("svg text")].filter((t) => t.getClientRects().length > 0).map((t) => t.textContent).join("\n"));
+/** The whole picture: every <svg> of the stack. */
+const svgHtml = (page) => page.locator(".page").first().evaluate((p) =>
+  [...p.querySelectorAll(":scope > svg")].map((s) => s.innerHTML).join("\n"));
 const verdict = (page) => text(page, "[data-testid=verdict]");
 
 /** The native lockstep binary, built once (cargo prints where it is). */
@@ -48,7 +51,8 @@ await test(browser, "a step keeps the SVG element and shows what lockstep-render
     const m = await import("./lockstep_web.js");
     const texts = (svg) => [...svg.querySelectorAll("text")]
       .filter((t) => t.getClientRects().length > 0).map((t) => t.textContent.trim()).filter(Boolean).sort();
-    const shown = texts(document.querySelector("#ls-timeline"));
+    // The picture is a stack of <svg>s (web/src/stack.rs), #ls-timeline first.
+    const shown = texts(document.querySelector("#ls-timeline").parentElement);
     const holder = document.createElement("div");
     holder.innerHTML = m.step_svg(id, step, false);
     document.body.append(holder);
@@ -135,11 +139,11 @@ await test(browser, "the share link round-trips", async (page) => {
   await page.keyboard.press("ArrowRight");
   const link = await page.inputValue("[data-testid=share-link]");
   assert(link.includes("step=7") && link.includes("mode=scale") && link.includes("whatif="), link);
-  const before = { svg: await page.locator(".page > svg").first().innerHTML(), verdict: await verdict(page) };
+  const before = { svg: await svgHtml(page), verdict: await verdict(page) };
   const again = await page.context().newPage();
   await again.goto(link);
   await ready(again);
-  const after = { svg: await again.locator(".page > svg").first().innerHTML(), verdict: await verdict(again) };
+  const after = { svg: await svgHtml(again), verdict: await verdict(again) };
   assert(after.svg === before.svg, "the same picture after opening the link");
   assert(after.verdict === before.verdict, "the same verdict");
   assert(again.url() === link, `the link is stable: ${again.url()}`);
@@ -183,14 +187,21 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
   assert((await page.locator("button").count()) === 0, "controls=none has no buttons");
   await page.setViewportSize({ width: 375, height: 667 });
   await shot(page, "embed-none-375x667");
-  // In an 800x500 frame the picture fits the frame: it touches both sides or top and bottom.
+  // In an 800x500 frame the picture takes the frame's whole width (no letterbox), the scroller
+  // fills its height, and the current step is in view.
   await page.setViewportSize({ width: 800, height: 500 });
-  const fit = await page.locator(".page > svg").first().evaluate((s) => {
-    const r = s.getBoundingClientRect();
-    const k = Math.min(r.width / s.viewBox.baseVal.width, r.height / s.viewBox.baseVal.height);
-    return { w: s.viewBox.baseVal.width * k, h: s.viewBox.baseVal.height * k };
+  await page.reload();
+  await ready(page);
+  await page.waitForTimeout(300);
+  const fit = await page.evaluate(() => {
+    const s = document.querySelector(".timeline-scroller");
+    const pic = document.querySelector("#ls-timeline").getBoundingClientRect();
+    const box = s.getBoundingClientRect();
+    const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+    return { w: pic.width, inner: s.clientWidth, h: box.height, curIn: cur.top >= box.top && cur.bottom <= box.bottom };
   });
-  assert(fit.w > 790 || fit.h > 490, `the picture fills the frame: ${JSON.stringify(fit)}`);
+  assert(fit.w >= fit.inner - 1 && fit.h > 480, `the picture fills the frame: ${JSON.stringify(fit)}`);
+  assert(fit.curIn, "the current step is in view");
   await shot(page, "embed-none-800x500");
   await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=full`);
   await page.reload();
@@ -273,8 +284,18 @@ await test(browser, "presenter mode keeps labels between 13.5 and 27 px, the leg
       const s = document.querySelector(".timeline-scroller");
       return s.scrollWidth <= s.clientWidth + 1;
     });
-    // (Redlock runs are 3,100-3,340 px wide: at 13.5 px labels they still scroll sideways.)
-    if (!id.startsWith("redlock")) assert(legendShown, `${id}: the picture is wider than the screen in presenter mode`);
+    // Redlock runs are 3,100-3,340 px wide: at 13.5 px labels they still scroll sideways, and the
+    // legend is pinned beside the story instead, whole and on screen.
+    if (!legendShown) {
+      await page.waitForSelector(".legend-pin:not([hidden])", { timeout: 3000 });
+      const pin = await page.evaluate(() => {
+        const r = document.querySelector(".legend-pin svg").getBoundingClientRect();
+        const texts = [...document.querySelectorAll("#ls-legend-live text")].length;
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: r.width, texts };
+      });
+      assert(pin.w > 100 && pin.texts > 0 && pin.left >= 0 && pin.right <= 1920 && pin.top >= 0 && pin.bottom <= 1080,
+        `${id}: the pinned legend is whole and on screen: ${JSON.stringify(pin)}`);
+    }
     await page.keyboard.press("Escape");
   }
   console.log(`      presenter label sizes: ${sizes.join(", ")}`);
@@ -371,24 +392,33 @@ await test(browser, "keyboard focus is visible and controls have labels", async 
 await test(browser, "click an event to jump, hover for its explanation, play, lease chart, embed snippet", async (page) => {
   await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=end`);
   await ready(page);
-  // Hovering an event's band shows its explanation; clicking it jumps there. (Events that share
-  // a line in the layout share a band: the later one answers, so pick a band that is on top.)
-  const bands = page.locator(".hits rect.hit");
+  // Hovering an event's row shows its explanation and its band; clicking it jumps there. The page
+  // finds the row from the mouse's y (no element per row): move down the picture until a row
+  // past the first few answers.
+  await page.evaluate(() => { document.querySelector("#ls-timeline").dataset.kept = "yes"; });
+  const pic = await page.locator("#ls-timeline").boundingBox();
+  const scroller = await page.locator(".timeline-scroller").boundingBox();
   let n = 0;
-  for (let i = 9; i < (await bands.count()) && !n; i++) {
-    await bands.nth(i).scrollIntoViewIfNeeded();
-    const onTop = await bands.nth(i).evaluate((r) => {
-      const b = r.getBoundingClientRect();
-      return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === r;
-    });
-    if (onTop) n = i + 1;
+  let at = null;
+  for (let y = Math.max(pic.y, scroller.y) + 5; y < scroller.y + scroller.height && !n; y += 6) {
+    await page.mouse.move(pic.x + Math.min(pic.width, scroller.width) / 2, y);
+    const card = await page.locator(".hover-card strong").first().textContent({ timeout: 200 }).catch(() => "");
+    const step = Number(/^Step (\d+) ·/.exec(card ?? "")?.[1] ?? 0);
+    if (step >= 10) [n, at] = [step, y];
   }
-  assert(n > 0, "some band is on top");
-  const band = bands.nth(n - 1);
-  await band.hover();
-  await page.waitForSelector(".hover-card");
-  assert((await text(page, ".hover-card")).startsWith(`Step ${n} ·`), await text(page, ".hover-card"));
-  await band.click();
+  assert(n > 0, "hovering a row shows its card");
+  // The card may lag the mouse by a frame: settle on the hovered band, whose card names its step.
+  await page.waitForTimeout(100);
+  const band = await page.locator(".hits rect.hover-band").boundingBox();
+  assert(band && band.height > 4 && Math.abs(band.y + band.height / 2 - at) < 40, `the hovered row's band is at the mouse (${at}): ${JSON.stringify(band)}`);
+  const x = pic.x + Math.min(pic.width, scroller.width) / 2;
+  await page.mouse.move(x, band.y + band.height / 2);
+  await page.waitForTimeout(100);
+  n = Number(/^Step (\d+) ·/.exec(await text(page, ".hover-card strong"))?.[1] ?? 0);
+  assert(n > 0, "the band's card names its step");
+  assert(await page.evaluate(() => document.querySelector("#ls-timeline")?.dataset.kept === "yes"),
+    "hovering keeps the picture (the card's arrival does not put it in again)");
+  await page.mouse.click(x, band.y + band.height / 2);
   await page.waitForFunction((n) => location.hash.includes(`step=${n}`), n);
   assert((await page.inputValue("input[aria-label='Current step']")) === String(n), "the step box follows");
   // Play moves on by itself; P pauses.

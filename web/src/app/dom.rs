@@ -24,6 +24,33 @@ pub fn replace_hash(hash: &str) {
     }
 }
 
+/// Replaces the hash once the browser has shown the current frame (`history.replaceState` takes
+/// a few ms, which a step should not wait for); the last of several calls wins.
+pub fn replace_hash_after_frame(hash: String) {
+    use std::cell::RefCell;
+    use wasm_bindgen::closure::Closure;
+    thread_local! {
+        static PENDING: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+    let already = PENDING.with(|p| p.borrow_mut().replace(hash).is_some());
+    let Some(w) = window() else { return };
+    if already {
+        return;
+    }
+    let after_paint = Closure::once_into_js(move || {
+        let work = Closure::once_into_js(move || {
+            if let Some(h) = PENDING.with(|p| p.borrow_mut().take()) {
+                replace_hash(&h);
+            }
+        });
+        if let Some(w) = window() {
+            let _ =
+                w.set_timeout_with_callback_and_timeout_and_arguments_0(work.unchecked_ref(), 0);
+        }
+    });
+    let _ = w.request_animation_frame(after_paint.unchecked_ref());
+}
+
 /// The page's URL without its hash, so links to the other page can be built.
 pub fn base_url(page: &str) -> String {
     let href = window()

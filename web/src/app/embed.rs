@@ -41,7 +41,11 @@ pub fn Embed() -> Html {
                 s.dispatch(a);
             }
         });
-        use_effect_with(state.rev, |_| dom::mark("lockstep:drawn"));
+        let drawn = state.clone();
+        use_effect_with(state.rev, move |_| {
+            dom::mark("lockstep:drawn");
+            super::state::prefetch_after_frame(&drawn);
+        });
     }
     let Some(viewer) = &state.viewer else {
         let why = state.notice.as_ref().map_or_else(

@@ -7,6 +7,7 @@ mod embed;
 mod explain;
 mod inspector;
 mod keys;
+mod legend_pin;
 mod page;
 mod picker;
 mod search;

@@ -8,6 +8,7 @@ use super::dom;
 use super::explain::{Explanation, VerdictPanel};
 use super::inspector::Inspector;
 use super::keys::{use_hash_change, use_keys, use_player};
+use super::legend_pin::LegendPin;
 use super::picker::Picker;
 use super::search::SearchPanel;
 use super::share_bar::ShareBar;
@@ -78,11 +79,15 @@ pub fn App() -> Html {
         });
         use_effect_with(view, |view| {
             if let Some(hash) = view {
-                dom::replace_hash(hash);
+                dom::replace_hash_after_frame(hash.clone());
             }
         });
         use_effect_with(presenter, |on| dom::full_screen(*on));
-        use_effect_with(state.rev, |_| dom::mark("lockstep:drawn"));
+        let drawn = state.clone();
+        use_effect_with(state.rev, move |_| {
+            dom::mark("lockstep:drawn");
+            super::state::prefetch_after_frame(&drawn);
+        });
     }
     let title = state
         .viewer
@@ -118,8 +123,15 @@ pub fn App() -> Html {
                 <aside class="side">
                     <Explanation state={state.clone()} />
                     <VerdictPanel state={state.clone()} />
+                    if state.presenter && state.chart == Chart::Timeline {
+                        <LegendPin rev={state.rev} />
+                    }
                     <SearchPanel state={state.clone()} />
-                    <Inspector state={state.clone()} />
+                    // Presenter mode hides the inspector (style.css): not rendering its tables
+                    // spares every step their update.
+                    if !state.presenter {
+                        <Inspector state={state.clone()} />
+                    }
                     <WhatIfMenu state={state.clone()} />
                     <ShareBar state={state.clone()} />
                     <Upload state={state.clone()} />

@@ -155,6 +155,51 @@ pub enum Action {
     Notice(Option<Notice>),
 }
 
+/// Once the browser has shown the current frame, computes the frames of the steps next to it
+/// (see [`Viewer::prefetch`]), so that the next step costs the page only its DOM update.
+pub fn prefetch_after_frame(state: &AppState) {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+    let (Some(viewer), Some(picture)) = (state.viewer.clone(), state.picture.clone()) else {
+        return;
+    };
+    if state.chart != Chart::Timeline {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    // A frame callback runs before the frame is painted; a timeout set from it runs after. The
+    // next step's frame first, then the previous one's, each in a task of its own.
+    fn later(f: impl FnOnce() + 'static) {
+        let work = Closure::once_into_js(f);
+        if let Some(w) = web_sys::window() {
+            let _ =
+                w.set_timeout_with_callback_and_timeout_and_arguments_0(work.unchecked_ref(), 0);
+        }
+    }
+    let after_paint = Closure::once_into_js(move || {
+        later(move || {
+            let pos = viewer.try_borrow().ok().map(|v| {
+                if v.branch() == picture.key.0 {
+                    v.prefetch_next(&picture, true);
+                }
+                v.pos()
+            });
+            later(move || {
+                // Only if no step happened meanwhile (that step schedules its own).
+                if let Ok(v) = viewer.try_borrow()
+                    && v.branch() == picture.key.0
+                    && Some(v.pos()) == pos
+                {
+                    v.prefetch_next(&picture, false);
+                }
+            });
+        });
+    });
+    let _ = window.request_animation_frame(after_paint.unchecked_ref());
+}
+
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())

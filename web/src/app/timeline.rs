@@ -1,9 +1,9 @@
 //! The timeline: the whole branch's SVG from lockstep-render, put in the page once; a step only
 //! shows or hides the groups of the steps between the old and the new one, replaces the few
 //! small pieces that change per step (the current step, messages in flight, open spans, the
-//! title block) and moves the current step's outline. The click bands are part of the picture
-//! (one per row): a click jumps to a row, hovering shows its explanation. Keeps the current step
-//! in view.
+//! title block) and moves the current step's outline. A click jumps to the row under the mouse,
+//! hovering shows its explanation: the row is found from the mouse's y, so the picture needs no
+//! element per row. Keeps the current step in view.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -15,6 +15,7 @@ use yew::prelude::*;
 use super::dom;
 use lockstep_render::TimeMode;
 
+use crate::stack::{CHUNK, chunk_id, live_id};
 use crate::viewer::{Picture, StepFrame};
 
 #[derive(Properties, PartialEq)]
@@ -83,6 +84,7 @@ struct Shown {
     groups: Vec<usize>,
     /// Per layer: the changing pieces last put in.
     live: Vec<String>,
+    defs: String,
     before: String,
     after: String,
     size: (f64, f64),
@@ -93,12 +95,35 @@ fn set(el: &Element, name: &str, value: &str) {
     let _ = el.set_attribute(name, value);
 }
 
+/// The element of the page with this id.
+fn by_id(id: &str) -> Option<Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+/// The layer group inside one `<svg>` of the stack (under its shifting group).
+fn layer_in(svg: &Element) -> Option<Element> {
+    svg.first_element_child()?.first_element_child()
+}
+
+/// Shows or hides group `j` of layer `i`.
+fn show_group(i: usize, j: usize, on: bool) {
+    let Some(g) = by_id(&chunk_id(i, j / CHUNK))
+        .as_ref()
+        .and_then(layer_in)
+        .and_then(|l| l.children().item((j % CHUNK) as u32))
+    else {
+        return;
+    };
+    if on {
+        let _ = g.remove_attribute("display");
+    } else {
+        set(&g, "display", "none");
+    }
+}
+
 /// Brings the page's copy of `pic` to `frame`; true when that copy was new.
 fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown) -> bool {
     let Ok(Some(svg)) = page.query_selector("#ls-timeline") else {
-        return false;
-    };
-    let Ok(Some(layers)) = svg.query_selector("#ls-layers") else {
         return false;
     };
     let mut fresh = false;
@@ -119,87 +144,119 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
     let live = &frame.live;
     if shown.size != (live.width, live.height) {
         let (w, h) = (live.width, live.height);
-        set(&svg, "width", &format!("{w:.0}"));
-        set(&svg, "height", &format!("{h:.0}"));
-        set(&svg, "viewBox", &format!("0 0 {w:.0} {h:.0}"));
+        let svgs = page.children();
+        for k in 0..svgs.length() {
+            if let Some(s) = svgs.item(k).filter(|s| s.tag_name() == "svg") {
+                set(&s, "width", &format!("{w:.0}"));
+                set(&s, "height", &format!("{h:.0}"));
+                set(&s, "viewBox", &format!("0 0 {w:.0} {h:.0}"));
+            }
+        }
         shown.size = (w, h);
     }
     if shown.dy != live.layout_dy {
-        set(
-            &layers,
-            "transform",
-            &format!("translate(0 {:.0})", live.layout_dy),
-        );
+        let shift = format!("translate(0 {:.0})", live.layout_dy);
+        if let Ok(all) = page.query_selector_all(".ls-shift") {
+            for k in 0..all.length() {
+                if let Some(g) = all.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    set(&g, "transform", &shift);
+                }
+            }
+        }
         shown.dy = live.layout_dy;
     }
-    let children = layers.children();
     for (i, want) in frame.shown(pic).into_iter().enumerate() {
-        let Some(layer) = children.item(i as u32) else {
-            continue;
-        };
-        let groups = layer.children();
         let had = shown.groups[i];
         for j in want..had {
-            if let Some(g) = groups.item(j as u32) {
-                set(&g, "display", "none");
-            }
+            show_group(i, j, false);
         }
         for j in had..want {
-            if let Some(g) = groups.item(j as u32) {
-                let _ = g.remove_attribute("display");
-            }
+            show_group(i, j, true);
         }
         shown.groups[i] = want;
-        // The last group of a layer holds its changing pieces (the click bands' holds the
-        // current step's outline, moved below).
         if let Some(text) = live.layers.get(i)
             && *text != shown.live[i]
-            && let Some(g) = layer.last_element_child()
+            && let Some(g) = by_id(&live_id(i)).as_ref().and_then(layer_in)
         {
             g.set_inner_html(text);
             shown.live[i] = text.clone();
         }
     }
+    // The hatchings' patterns lead the title block: put in once, since replacing a pattern
+    // makes the browser redo everything filled with it.
+    let (defs, before) = match live.before.find("</defs>") {
+        Some(i) => live.before.split_at(i + "</defs>".len()),
+        None => ("", live.before.as_str()),
+    };
     for (id, text, was) in [
-        ("#ls-before", &live.before, &mut shown.before),
-        ("#ls-after", &live.after, &mut shown.after),
+        ("ls-defs", defs, &mut shown.defs),
+        ("ls-before", before, &mut shown.before),
+        ("ls-after", live.after.as_str(), &mut shown.after),
     ] {
-        if text != was
-            && let Ok(Some(g)) = svg.query_selector(id)
+        if text != was.as_str()
+            && let Some(g) = by_id(id)
         {
             g.set_inner_html(text);
-            *was = text.clone();
+            *was = text.to_string();
         }
     }
-    if let Ok(Some(outline)) = layers.query_selector(".current-outline") {
+    if let Ok(Some(outline)) = page.query_selector(".current-outline") {
         match frame.step.checked_sub(1).and_then(|c| pic.rows.get(c)) {
             Some(r) => {
-                set(&outline, "y", &format!("{:.1}", r.top - 3.0));
+                let (y, h) = crate::viewer::band(r);
+                set(&outline, "y", &format!("{y:.1}"));
                 set(&outline, "width", &format!("{:.0}", live.width));
-                set(
-                    &outline,
-                    "height",
-                    &format!("{:.1}", (r.bottom - r.top + 6.0).max(8.0)),
-                );
+                set(&outline, "height", &format!("{h:.1}"));
             }
             None => set(&outline, "height", "0"),
         }
     }
-    for (id, text) in [
-        ("#ls-title", &frame.title),
-        ("#ls-desc", &frame.description),
-    ] {
-        if let Ok(Some(el)) = svg.query_selector(id) {
+    for (id, text) in [("ls-title", &frame.title), ("ls-desc", &frame.description)] {
+        if let Some(el) = by_id(id) {
             el.set_text_content(Some(text));
         }
     }
     fresh
 }
 
-/// The step of the click band under an event, if any.
-fn step_at(e: &MouseEvent) -> Option<usize> {
-    let target: Element = e.target()?.dyn_into().ok()?;
-    target.get_attribute("data-step")?.parse().ok()
+/// The row under the mouse, from its y on the page's copy of the picture (one listener and
+/// some arithmetic instead of an element per row, which a step would have to restyle).
+fn row_at<'p>(
+    e: &MouseEvent,
+    page: &NodeRef,
+    pic: &'p Picture,
+    frame: &StepFrame,
+) -> Option<&'p crate::viewer::HitRow> {
+    let svg = page.cast::<Element>()?.first_element_child()?;
+    let rect = svg.get_bounding_client_rect();
+    let (w, h) = (frame.live.width, frame.live.height);
+    // The drawing keeps its aspect ratio, centred in the element (as in the embed).
+    let scale = (rect.width() / w).min(rect.height() / h);
+    if scale <= 0.0 || !scale.is_finite() {
+        return None;
+    }
+    let top = rect.top() + (rect.height() - h * scale) / 2.0;
+    let y = (f64::from(e.client_y()) - top) / scale - frame.live.layout_dy;
+    pic.row_at(y, frame.step)
+}
+
+/// Puts the hover band on `row` (or hides it).
+fn show_hover(page: &NodeRef, row: Option<&crate::viewer::HitRow>, width: f64) {
+    let Some(band) = page
+        .cast::<Element>()
+        .and_then(|p| p.query_selector(".hover-band").ok().flatten())
+    else {
+        return;
+    };
+    match row {
+        Some(r) => {
+            let (y, h) = crate::viewer::band(r);
+            set(&band, "y", &format!("{y:.1}"));
+            set(&band, "width", &format!("{width:.0}"));
+            set(&band, "height", &format!("{h:.1}"));
+        }
+        None => set(&band, "height", "0"),
+    }
 }
 
 #[component]
@@ -228,6 +285,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let fresh = page
                 .cast::<Element>()
                 .is_some_and(|el| apply(&el, &pic, &frame, &mut RefCell::borrow_mut(&shown)));
+            // A step hides the hover band until the mouse moves again (as it does the card).
+            show_hover(&page, None, 0.0);
             // A run just opened on a phone: show it from the top, not where the picker was.
             if fresh && dom::narrow() {
                 dom::scroll_page_to_top();
@@ -235,26 +294,50 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let row = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
             if let (Some(el), Some(row)) = (scroller.cast::<HtmlElement>(), row) {
                 let dy = frame.live.layout_dy;
-                keep_in_view(&el, frame.live.width, row.top + dy, row.bottom + dy, glide);
+                let (width, top, bottom) = (frame.live.width, row.top + dy, row.bottom + dy);
+                // Measured in the next frame callback: reading the scroller's size now would
+                // lay the page out once here and again for the frame.
+                let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
+                    keep_in_view(&el, width, top, bottom, glide);
+                });
+                if let Some(w) = web_sys::window() {
+                    let _ = w.request_animation_frame(follow.unchecked_ref());
+                }
             }
         });
     }
     let (w, h) = (frame.live.width, frame.live.height);
-    let on_click = props.on_seek.reform(|n: usize| n);
-    let click = Callback::from(move |e: MouseEvent| {
-        if let Some(n) = step_at(&e) {
-            on_click.emit(n);
-        }
-    });
+    let click = {
+        let (page, pic, frame) = (page.clone(), pic.clone(), frame.clone());
+        let on_seek = props.on_seek.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(r) = row_at(&e, &page, &pic, &frame) {
+                on_seek.emit(r.step);
+            }
+        })
+    };
     let moved = {
         let hovered = hovered.clone();
         let last_mouse = last_mouse.clone();
+        let (page, pic, frame) = (page.clone(), pic.clone(), frame.clone());
         Callback::from(move |e: MouseEvent| {
             let at = (e.client_x(), e.client_y());
             let really_moved = *last_mouse.borrow() != at;
             *last_mouse.borrow_mut() = at;
-            let now = step_at(&e).map(|s| (s, rev));
-            if really_moved && *hovered != now {
+            if !really_moved {
+                return;
+            }
+            let row = row_at(&e, &page, &pic, &frame);
+            let now = row.map(|r| (r.step, rev));
+            if *hovered != now {
+                show_hover(&page, row, frame.live.width);
+                // The pointer cursor over a row (style.css).
+                if let Some(el) = page.cast::<Element>() {
+                    let _ = match row {
+                        Some(_) => el.set_attribute("data-over-row", ""),
+                        None => el.remove_attribute("data-over-row"),
+                    };
+                }
                 hovered.set(now);
             }
         })
@@ -275,7 +358,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         });
     let leave = {
         let hovered = hovered.clone();
-        Callback::from(move |_: MouseEvent| hovered.set(None))
+        let page = page.clone();
+        Callback::from(move |_: MouseEvent| {
+            show_hover(&page, None, 0.0);
+            hovered.set(None);
+        })
     };
     let class = classes!("page", props.highlight_faults.then_some("faults"));
     html! {
@@ -284,7 +371,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}
                 style={format!("--page-w: {w:.0}px")}>
                 <Base picture={pic.clone()} />
-                { for card }
+                // Always there, so that yew, which matches unkeyed children from the end, never
+                // takes the card's arrival for a change of the picture (and puts it in again).
+                <div class="hover-slot">{ for card }</div>
             </div>
         </div>
     }
