@@ -282,3 +282,63 @@ fn the_isolated_leader_and_the_split_brain_tell_their_stories() {
         "the axis starts at 0, not at 1 s"
     );
 }
+
+#[test]
+fn a_renewal_sits_on_a_holder_row_only_while_that_holder_holds() {
+    use lockstep_render::layout::MarkKind;
+    for (id, _, run) in common::catalogue() {
+        let chart = lease_chart(&run.trace, &Options::default());
+        for m in chart.marks.iter().filter(|m| m.kind == MarkKind::Renewed) {
+            let row = &chart.rows[m.row];
+            if row.kind == LeaseRowKind::ServiceHolds {
+                assert!(
+                    row.intervals
+                        .iter()
+                        .any(|iv| iv.from_ms <= m.at_ms && m.at_ms <= iv.to_ms),
+                    "{id}: renewal at {} ms on {:?} outside its bars {:?}",
+                    m.at_ms,
+                    row.label,
+                    row.intervals
+                );
+            } else {
+                assert_eq!(
+                    row.kind,
+                    LeaseRowKind::Believes,
+                    "{id}: renewal on {:?}",
+                    row.label
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_labels_on_a_row_keep_their_notes_time_order() {
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let chart = lease_chart(&run.trace, &Options::default());
+        let page = LeasePage::new(&chart, &caption);
+        let below = |row: usize, r: &Rect| {
+            let cy = page.row_y[row];
+            r.y0 > cy && r.y0 < cy + 40.0
+        };
+        for row in 0..chart.rows.len() {
+            let mut notes: Vec<_> = chart.notes.iter().filter(|n| n.row == row).collect();
+            notes.sort_by_key(|n| n.times[0]);
+            let xs: Vec<(f64, &str)> = notes
+                .iter()
+                .filter_map(|n| {
+                    page.texts
+                        .iter()
+                        .find(|t| below(row, &t.text.rect) && t.text.text.contains(&n.text))
+                        .map(|t| (t.text.rect.x0, n.text.as_str()))
+                })
+                .collect();
+            assert!(
+                xs.windows(2).all(|w| w[0].0 <= w[1].0),
+                "{id}: labels out of time order on {:?}: {xs:?}",
+                chart.rows[row].label
+            );
+        }
+    }
+}

@@ -536,36 +536,73 @@ impl LeasePage {
                 _ => labels.push((note.row, x, note.text.clone())),
             }
         }
-        for (row, x, label) in labels {
-            let cy = self.row_y[row];
-            let worker_index = chart.rows[row].worker_index;
-            let w = text::width(&label, style::GUTTER_SIZE);
-            let ly = cy + BAR_H / 2.0 + 14.0;
-            let box_at = |lx: f64| Rect::new(lx, ly - h / 2.0, lx + w, ly + h / 2.0);
-            let inside = |lx: f64| lx >= plot.x0 && lx + w <= plot.x1;
-            // At the note; else just after or just before a label in the way; else ending at
-            // the note.
-            let mut candidates = vec![x.min(plot.x1 - w).max(plot.x0), x - w];
-            for o in &taken[row] {
-                candidates.push(o.x1 + 16.0);
-                candidates.push(o.x0 - 16.0 - w);
+        // Each row's labels keep their notes' time order: set side by side from their notes'
+        // instants (shifted left together near the end of the axis), then, where one would
+        // cover another label (a long flight's), moved to the nearest free place after the
+        // label before it.
+        let gap = 16.0;
+        for (row, (taken, &cy)) in taken.iter_mut().zip(&self.row_y).enumerate() {
+            let mine: Vec<&(usize, f64, String)> =
+                labels.iter().filter(|(r, _, _)| *r == row).collect();
+            if mine.is_empty() {
+                continue;
             }
-            candidates.sort_by(|a, b| (a - x).abs().total_cmp(&(b - x).abs()));
-            let free = candidates
-                .into_iter()
-                .find(|&lx| inside(lx) && !taken[row].iter().any(|o| o.overlaps(&box_at(lx))));
-            if let Some(lx) = free {
-                taken[row].push(box_at(lx));
-                self.texts.push(PageText {
-                    text: TextBox::new(
-                        label,
-                        style::GUTTER_SIZE,
-                        Align::Left,
-                        Point::new(lx, ly),
-                        0.0,
-                    ),
-                    color: style::tone(Tone::Worker(worker_index)),
+            let worker_index = chart.rows[row].worker_index;
+            let ly = cy + BAR_H / 2.0 + 14.0;
+            let widths: Vec<f64> = mine
+                .iter()
+                .map(|(_, _, l)| text::width(l, style::GUTTER_SIZE))
+                .collect();
+            let spans: Vec<(f64, f64)> = mine
+                .iter()
+                .zip(&widths)
+                .map(|(&(_, x, _), &w)| {
+                    let lx = x.min(plot.x1 - w).max(plot.x0);
+                    (lx + w / 2.0, w / 2.0 + (gap - 2.0) / 2.0)
+                })
+                .collect();
+            let centres = nodes::side_by_side(
+                &spans,
+                plot.x0 - (gap - 2.0) / 2.0,
+                plot.x1 + (gap - 2.0) / 2.0,
+            );
+            let mut after = plot.x0;
+            for ((&&(_, x, ref label), &w), c) in mine.iter().zip(&widths).zip(centres) {
+                let box_at = |lx: f64| Rect::new(lx, ly - h / 2.0, lx + w, ly + h / 2.0);
+                let free = |lx: f64| {
+                    lx >= after
+                        && lx + w <= plot.x1
+                        && !taken.iter().any(|o| o.overlaps(&box_at(lx)))
+                };
+                let mut candidates = vec![c - w / 2.0, x, x - w, after];
+                for o in taken.iter() {
+                    candidates.push(o.x1 + gap);
+                    candidates.push(o.x0 - gap - w);
+                }
+                let first = candidates[0];
+                candidates.sort_by(|a, b| (a - first).abs().total_cmp(&(b - first).abs()));
+                // A row too crowded for order keeps the label anyway, out of order.
+                let placed = candidates.iter().copied().find(|&lx| free(lx)).or_else(|| {
+                    candidates.iter().copied().find(|&lx| {
+                        lx >= plot.x0
+                            && lx + w <= plot.x1
+                            && !taken.iter().any(|o| o.overlaps(&box_at(lx)))
+                    })
                 });
+                if let Some(lx) = placed {
+                    taken.push(box_at(lx));
+                    after = lx + w + gap;
+                    self.texts.push(PageText {
+                        text: TextBox::new(
+                            label.clone(),
+                            style::GUTTER_SIZE,
+                            Align::Left,
+                            Point::new(lx, ly),
+                            0.0,
+                        ),
+                        color: style::tone(Tone::Worker(worker_index)),
+                    });
+                }
             }
         }
         for m in &chart.marks {
