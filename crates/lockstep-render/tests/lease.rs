@@ -342,3 +342,30 @@ fn the_labels_on_a_row_keep_their_notes_time_order() {
         }
     }
 }
+
+#[test]
+fn a_danger_zone_of_a_few_milliseconds_is_not_hidden_by_the_step_line() {
+    let (scenario, run) = common::load("naive-network-delay");
+    let caption = Caption::for_run(&scenario, &run);
+    let chart = lease_chart(&run.trace, &upto(20));
+    let page = LeasePage::new(&chart, &caption);
+    let now = page.x(chart.current_ms.expect("a step render has a current step"));
+    assert!(!chart.danger.is_empty(), "no danger zone at step 20");
+    for d in &chart.danger {
+        let r = page.danger_rect(d);
+        // Wider than the step line with room to spare either side of it.
+        assert!(r.width() >= 8.0, "{d:?}: band {r:?} too thin");
+        assert!(
+            r.x0 < now - 2.0 || r.x1 > now + 2.0,
+            "{d:?} hidden under the step line"
+        );
+    }
+    // The step line is drawn before (behind) the danger bands.
+    let svg = lockstep_render::run_lease_svg(&scenario, &run, &upto(20)).expect("draws");
+    let step_line = svg.find("stroke=\"#E09A00\"").expect("a step line");
+    let band = svg.find("fill=\"#C62828\"").expect("a danger band");
+    assert!(
+        step_line < band,
+        "the step line is drawn over the danger band"
+    );
+}

@@ -2,7 +2,7 @@
 //! axis, the nodes-and-network lanes, the time axis from 0, the legend and the verdict.
 
 use super::nodes::{self, LANE_H, NodeShape};
-use super::{LeaseChart, LeaseRowKind};
+use super::{Danger, LeaseChart, LeaseRowKind};
 use crate::geom::{Point, Rect};
 use crate::layout::{MarkKind, Tone};
 use crate::style;
@@ -68,6 +68,8 @@ const END_ROOM: f64 = 48.0;
 /// Half the width of a mark's symbol and of a note's dot.
 const MARK_HW: f64 = 11.0;
 const DOT_HW: f64 = 5.0;
+/// The narrowest a danger zone's band is drawn.
+pub const DANGER_MIN_W: f64 = 8.0;
 
 fn tick_step(span_ms: u64) -> u64 {
     let mut unit = 1;
@@ -97,6 +99,14 @@ impl LeasePage {
     pub fn x(&self, t: u64) -> f64 {
         let span = (self.t1 - self.t0).max(1) as f64;
         self.plot.x0 + (t.saturating_sub(self.t0)) as f64 / span * (self.plot.width() - END_ROOM)
+    }
+
+    /// A danger zone's band over every row: at least [`DANGER_MIN_W`] wide around its middle,
+    /// so a zone of a few milliseconds is seen and no 2 px step line can hide it.
+    pub fn danger_rect(&self, d: &Danger) -> Rect {
+        let (x0, x1) = (self.x(d.from_ms), self.x(d.to_ms));
+        let grow = ((DANGER_MIN_W - (x1 - x0)) / 2.0).max(0.0);
+        Rect::new(x0 - grow, self.plot.y0 - 4.0, x1 + grow, self.plot.y1 + 4.0)
     }
 
     /// Places the chart and its text.
