@@ -98,12 +98,32 @@ fn pieces(label: &str) -> Vec<&str> {
 pub fn fold_label(first: &str, last: &str, count: usize) -> String {
     let (a, b) = (pieces(first), pieces(last));
     let mut out = String::new();
-    for (x, y) in a.iter().zip(&b) {
+    let mut i = 0;
+    while i < a.len().min(b.len()) {
+        let (x, y) = (a[i], b[i]);
         out.push_str(x);
-        if x != y {
-            out.push('–');
-            out.push_str(y);
+        // A count out of a total that changed reads in words: "2/5–0/5" or "2–0/5" would
+        // be cryptic, "2/5 down to 0/5" is not.
+        let total = (a.get(i + 1) == Some(&"/") && b.get(i + 1) == Some(&"/"))
+            .then(|| a.get(i + 2).filter(|d| b.get(i + 2) == Some(d)))
+            .flatten();
+        match total {
+            Some(d) if x != y => {
+                let way = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(p), Ok(q)) if q < p => "down",
+                    _ => "up",
+                };
+                out.push_str(&format!("/{d} {way} to {y}/{d}"));
+                i += 3;
+                continue;
+            }
+            _ if x != y => {
+                out.push('–');
+                out.push_str(y);
+            }
+            _ => {}
         }
+        i += 1;
     }
     if count > 1 {
         out.push_str(&format!(" ×{count}"));
@@ -283,5 +303,17 @@ mod tests {
             "election for term 3–10 ×8"
         );
         assert_eq!(fold_label("no answer", "no answer", 1), "no answer");
+        assert_eq!(
+            fold_label(
+                "Redlock failed: 2/5, unlock all",
+                "Redlock failed: 0/5, unlock all",
+                4
+            ),
+            "Redlock failed: 2/5 down to 0/5, unlock all ×4"
+        );
+        assert_eq!(
+            fold_label("1/5 locked", "3/5 locked", 2),
+            "1/5 up to 3/5 locked ×2"
+        );
     }
 }
