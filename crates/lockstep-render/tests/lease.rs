@@ -75,7 +75,7 @@ fn every_incident_is_on_the_chart() {
         let tagged = chart
             .incidents
             .iter()
-            .filter(|i| i.kind != IncidentKind::Service)
+            .filter(|i| !matches!(i.kind, IncidentKind::Service | IncidentKind::Lost))
             .count();
         assert_eq!(tagged, incidents, "{id}");
     }
@@ -367,5 +367,60 @@ fn a_danger_zone_of_a_few_milliseconds_is_not_hidden_by_the_step_line() {
     assert!(
         step_line < band,
         "the step line is drawn over the danger band"
+    );
+}
+
+#[test]
+fn lost_keepalives_unlocks_and_replication_show_as_crosses() {
+    use lockstep_core::trace::EventKind;
+    use lockstep_render::layout::MarkKind;
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let chart = lease_chart(&run.trace, &Options::default());
+        let page = LeasePage::new(&chart, &caption);
+        let texts: Vec<&str> = page.texts.iter().map(|t| t.text.text.as_str()).collect();
+        let ps = &run.trace.participants;
+        for e in run
+            .trace
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::Lost)
+        {
+            let role = ps[usize::from(e.from)].role;
+            let wanted = match role {
+                Role::Worker if ps[usize::from(e.to)].role != Role::RedlockInstance => {
+                    page.marks.iter().any(|m| m.0 == MarkKind::Lost)
+                }
+                Role::Redis | Role::RedisReplica => page
+                    .node_shapes
+                    .iter()
+                    .any(|s| matches!(s, NodeShape::Lost(_))),
+                _ => continue,
+            };
+            assert!(
+                wanted,
+                "{id}: {:?} lost at {} ms not drawn",
+                e.label, e.time_ms
+            );
+            let what = e.label.trim_start_matches("lost: ");
+            let what = what
+                .split(|c: char| c.is_ascii_digit())
+                .next()
+                .unwrap_or(what);
+            assert!(
+                texts.iter().any(|t| t.contains(what)),
+                "{id}: no label for {:?}",
+                e.label
+            );
+        }
+    }
+    let (_, run) = common::load("redis-sentinel-split-brain");
+    let chart = lease_chart(&run.trace, &Options::default());
+    assert!(
+        chart
+            .incidents
+            .iter()
+            .any(|i| i.kind == IncidentKind::Lost && i.text.contains("replicate 1 op")),
+        "the lost replication is not on the chart"
     );
 }

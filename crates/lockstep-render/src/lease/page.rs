@@ -400,6 +400,14 @@ impl LeasePage {
                     .any(|s| matches!(s, NodeShape::Jump { .. })),
             ),
             (Swatch::Note, !page.note_dots.is_empty()),
+            (
+                Swatch::Mark(MarkKind::Lost),
+                page.marks.iter().any(|m| m.0 == MarkKind::Lost)
+                    || page
+                        .node_shapes
+                        .iter()
+                        .any(|s| matches!(s, NodeShape::Lost(_))),
+            ),
         ] {
             if shown {
                 kinds.push(k);
@@ -415,6 +423,7 @@ impl LeasePage {
             Swatch::Mark(MarkKind::AccessRejected) => "refused by fencing",
             Swatch::Mark(MarkKind::Duplicate) => "payouts paid twice",
             Swatch::Mark(MarkKind::Expired) => "TTL or lease ran out",
+            Swatch::Mark(MarkKind::Lost) => "message lost in the network",
             Swatch::Partition => "network partition, until it heals",
             Swatch::Down => "node down: crashed, until it restarts",
             Swatch::Jump => "clock jump: the node's clock leaps this far",
@@ -535,7 +544,11 @@ impl LeasePage {
             }
             let worker_index = chart.rows[note.row].worker_index;
             for &t in &note.times {
-                symbols[note.row].push((self.x(t), DOT_HW, None, worker_index));
+                symbols[note.row].push(if note.lost {
+                    (self.x(t), MARK_HW, Some(MarkKind::Lost), worker_index)
+                } else {
+                    (self.x(t), DOT_HW, None, worker_index)
+                });
             }
             let x = self.x(note.times[0]);
             match labels.iter_mut().rev().find(|(row, _, _)| *row == note.row) {
@@ -623,8 +636,11 @@ impl LeasePage {
         for (row, mut items) in symbols.into_iter().enumerate() {
             let cy = self.row_y[row];
             items.sort_by(|a, b| a.0.total_cmp(&b.0));
-            // Dots of one note closer than a dot's width are one dot.
-            items.dedup_by(|b, a| a.2.is_none() && b.2.is_none() && b.0 - a.0 < 2.0 * DOT_HW);
+            // Dots of one note closer than a dot's width are one dot; so are crosses of lost
+            // messages (a worker's request to five Redlock instances lost at once is one X).
+            items.dedup_by(|b, a| {
+                matches!(a.2, None | Some(MarkKind::Lost)) && a.2 == b.2 && b.0 - a.0 < 2.0 * a.1
+            });
             let spans: Vec<(f64, f64)> = items.iter().map(|&(x, hw, _, _)| (x, hw)).collect();
             let xs = nodes::side_by_side(&spans, plot.x0, plot.x1);
             for (&(_, _, kind, worker), x) in items.iter().zip(xs) {
