@@ -75,7 +75,7 @@ fn every_incident_is_on_the_chart() {
         let tagged = chart
             .incidents
             .iter()
-            .filter(|i| i.kind != IncidentKind::Service)
+            .filter(|i| !matches!(i.kind, IncidentKind::Service | IncidentKind::Lost))
             .count();
         assert_eq!(tagged, incidents, "{id}");
     }
@@ -280,5 +280,147 @@ fn the_isolated_leader_and_the_split_brain_tell_their_stories() {
     assert!(
         page.x(1000) > page.plot.x0 + 100.0,
         "the axis starts at 0, not at 1 s"
+    );
+}
+
+#[test]
+fn a_renewal_sits_on_a_holder_row_only_while_that_holder_holds() {
+    use lockstep_render::layout::MarkKind;
+    for (id, _, run) in common::catalogue() {
+        let chart = lease_chart(&run.trace, &Options::default());
+        for m in chart.marks.iter().filter(|m| m.kind == MarkKind::Renewed) {
+            let row = &chart.rows[m.row];
+            if row.kind == LeaseRowKind::ServiceHolds {
+                assert!(
+                    row.intervals
+                        .iter()
+                        .any(|iv| iv.from_ms <= m.at_ms && m.at_ms <= iv.to_ms),
+                    "{id}: renewal at {} ms on {:?} outside its bars {:?}",
+                    m.at_ms,
+                    row.label,
+                    row.intervals
+                );
+            } else {
+                assert_eq!(
+                    row.kind,
+                    LeaseRowKind::Believes,
+                    "{id}: renewal on {:?}",
+                    row.label
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_labels_on_a_row_keep_their_notes_time_order() {
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let chart = lease_chart(&run.trace, &Options::default());
+        let page = LeasePage::new(&chart, &caption);
+        let below = |row: usize, r: &Rect| {
+            let cy = page.row_y[row];
+            r.y0 > cy && r.y0 < cy + 40.0
+        };
+        for row in 0..chart.rows.len() {
+            let mut notes: Vec<_> = chart.notes.iter().filter(|n| n.row == row).collect();
+            notes.sort_by_key(|n| n.times[0]);
+            let xs: Vec<(f64, &str)> = notes
+                .iter()
+                .filter_map(|n| {
+                    page.texts
+                        .iter()
+                        .find(|t| below(row, &t.text.rect) && t.text.text.contains(&n.text))
+                        .map(|t| (t.text.rect.x0, n.text.as_str()))
+                })
+                .collect();
+            assert!(
+                xs.windows(2).all(|w| w[0].0 <= w[1].0),
+                "{id}: labels out of time order on {:?}: {xs:?}",
+                chart.rows[row].label
+            );
+        }
+    }
+}
+
+#[test]
+fn a_danger_zone_of_a_few_milliseconds_is_not_hidden_by_the_step_line() {
+    let (scenario, run) = common::load("naive-network-delay");
+    let caption = Caption::for_run(&scenario, &run);
+    let chart = lease_chart(&run.trace, &upto(20));
+    let page = LeasePage::new(&chart, &caption);
+    let now = page.x(chart.current_ms.expect("a step render has a current step"));
+    assert!(!chart.danger.is_empty(), "no danger zone at step 20");
+    for d in &chart.danger {
+        let r = page.danger_rect(d);
+        // Wider than the step line with room to spare either side of it.
+        assert!(r.width() >= 8.0, "{d:?}: band {r:?} too thin");
+        assert!(
+            r.x0 < now - 2.0 || r.x1 > now + 2.0,
+            "{d:?} hidden under the step line"
+        );
+    }
+    // The step line is drawn before (behind) the danger bands.
+    let svg = lockstep_render::run_lease_svg(&scenario, &run, &upto(20)).expect("draws");
+    let step_line = svg.find("stroke=\"#E09A00\"").expect("a step line");
+    let band = svg.find("fill=\"#C62828\"").expect("a danger band");
+    assert!(
+        step_line < band,
+        "the step line is drawn over the danger band"
+    );
+}
+
+#[test]
+fn lost_keepalives_unlocks_and_replication_show_as_crosses() {
+    use lockstep_core::trace::EventKind;
+    use lockstep_render::layout::MarkKind;
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let chart = lease_chart(&run.trace, &Options::default());
+        let page = LeasePage::new(&chart, &caption);
+        let texts: Vec<&str> = page.texts.iter().map(|t| t.text.text.as_str()).collect();
+        let ps = &run.trace.participants;
+        for e in run
+            .trace
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::Lost)
+        {
+            let role = ps[usize::from(e.from)].role;
+            let wanted = match role {
+                Role::Worker if ps[usize::from(e.to)].role != Role::RedlockInstance => {
+                    page.marks.iter().any(|m| m.0 == MarkKind::Lost)
+                }
+                Role::Redis | Role::RedisReplica => page
+                    .node_shapes
+                    .iter()
+                    .any(|s| matches!(s, NodeShape::Lost(_))),
+                _ => continue,
+            };
+            assert!(
+                wanted,
+                "{id}: {:?} lost at {} ms not drawn",
+                e.label, e.time_ms
+            );
+            let what = e.label.trim_start_matches("lost: ");
+            let what = what
+                .split(|c: char| c.is_ascii_digit())
+                .next()
+                .unwrap_or(what);
+            assert!(
+                texts.iter().any(|t| t.contains(what)),
+                "{id}: no label for {:?}",
+                e.label
+            );
+        }
+    }
+    let (_, run) = common::load("redis-sentinel-split-brain");
+    let chart = lease_chart(&run.trace, &Options::default());
+    assert!(
+        chart
+            .incidents
+            .iter()
+            .any(|i| i.kind == IncidentKind::Lost && i.text.contains("replicate 1 op")),
+        "the lost replication is not on the chart"
     );
 }

@@ -6,6 +6,7 @@ use super::nodes::NodeShape;
 use super::page::{LeasePage, Swatch};
 use crate::error::RenderError;
 use crate::geom::{Point, Rect};
+use crate::layout::MarkKind;
 use crate::style;
 use crate::svg::Painter;
 
@@ -74,6 +75,7 @@ pub(crate) fn node_shapes(p: &Painter, page: &LeasePage) -> Result<(), RenderErr
             NodeShape::Down(r) => down(p, r)?,
             NodeShape::Jump { from, to } => jump(p, from, to)?,
             NodeShape::Tick(at) => tick(p, at)?,
+            NodeShape::Lost(at) => p.mark(MarkKind::Lost, at, style::DANGER)?,
         }
     }
     Ok(())

@@ -427,8 +427,21 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
     for (w, at_ms, kind) in worker_marks {
-        let which = if kind == MarkKind::Renewed { 0 } else { 1 };
-        if let Some(&row) = row_of.get(&(w, which)).or_else(|| row_of.get(&(w, 1))) {
+        // A renewal sits on a "service says X holds it" row only while that row's bar is there:
+        // an etcd session keeps its lease alive while its worker still waits for the lock, and
+        // that keepalive belongs on the worker's own row.
+        let holding = (kind == MarkKind::Renewed)
+            .then(|| {
+                rows.iter().position(|r| {
+                    r.kind == LeaseRowKind::ServiceHolds
+                        && r.worker == name(w)
+                        && r.intervals
+                            .iter()
+                            .any(|iv| iv.from_ms <= at_ms && at_ms <= iv.to_ms)
+                })
+            })
+            .flatten();
+        if let Some(row) = holding.or_else(|| row_of.get(&(w, 1)).copied()) {
             marks.push(LeaseMark { row, at_ms, kind });
         }
     }

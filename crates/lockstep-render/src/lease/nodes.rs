@@ -26,6 +26,8 @@ pub enum NodeShape {
     Jump { from: Point, to: Point },
     /// An instant: a failover, a restart, a leader, an election.
     Tick(Point),
+    /// A message the node sent was lost: an X.
+    Lost(Point),
 }
 
 /// The lanes' names in order: the network first, then nodes in order of their first incident.
@@ -89,6 +91,12 @@ pub fn place(
                     to: Point::new(to_x, cy),
                 });
                 x0.min(to_x) + 4.0
+            }
+            IncidentKind::Lost => {
+                for &t in &inc.times {
+                    shapes.push(NodeShape::Lost(Point::new(x(t), cy)));
+                }
+                x0 + 12.0
             }
             _ => {
                 for &t in &inc.times {

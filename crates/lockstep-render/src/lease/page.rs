@@ -2,7 +2,7 @@
 //! axis, the nodes-and-network lanes, the time axis from 0, the legend and the verdict.
 
 use super::nodes::{self, LANE_H, NodeShape};
-use super::{LeaseChart, LeaseRowKind};
+use super::{Danger, LeaseChart, LeaseRowKind};
 use crate::geom::{Point, Rect};
 use crate::layout::{MarkKind, Tone};
 use crate::style;
@@ -68,6 +68,8 @@ const END_ROOM: f64 = 48.0;
 /// Half the width of a mark's symbol and of a note's dot.
 const MARK_HW: f64 = 11.0;
 const DOT_HW: f64 = 5.0;
+/// The narrowest a danger zone's band is drawn.
+pub const DANGER_MIN_W: f64 = 8.0;
 
 fn tick_step(span_ms: u64) -> u64 {
     let mut unit = 1;
@@ -97,6 +99,14 @@ impl LeasePage {
     pub fn x(&self, t: u64) -> f64 {
         let span = (self.t1 - self.t0).max(1) as f64;
         self.plot.x0 + (t.saturating_sub(self.t0)) as f64 / span * (self.plot.width() - END_ROOM)
+    }
+
+    /// A danger zone's band over every row: at least [`DANGER_MIN_W`] wide around its middle,
+    /// so a zone of a few milliseconds is seen and no 2 px step line can hide it.
+    pub fn danger_rect(&self, d: &Danger) -> Rect {
+        let (x0, x1) = (self.x(d.from_ms), self.x(d.to_ms));
+        let grow = ((DANGER_MIN_W - (x1 - x0)) / 2.0).max(0.0);
+        Rect::new(x0 - grow, self.plot.y0 - 4.0, x1 + grow, self.plot.y1 + 4.0)
     }
 
     /// Places the chart and its text.
@@ -390,6 +400,14 @@ impl LeasePage {
                     .any(|s| matches!(s, NodeShape::Jump { .. })),
             ),
             (Swatch::Note, !page.note_dots.is_empty()),
+            (
+                Swatch::Mark(MarkKind::Lost),
+                page.marks.iter().any(|m| m.0 == MarkKind::Lost)
+                    || page
+                        .node_shapes
+                        .iter()
+                        .any(|s| matches!(s, NodeShape::Lost(_))),
+            ),
         ] {
             if shown {
                 kinds.push(k);
@@ -405,6 +423,7 @@ impl LeasePage {
             Swatch::Mark(MarkKind::AccessRejected) => "refused by fencing",
             Swatch::Mark(MarkKind::Duplicate) => "payouts paid twice",
             Swatch::Mark(MarkKind::Expired) => "TTL or lease ran out",
+            Swatch::Mark(MarkKind::Lost) => "message lost in the network",
             Swatch::Partition => "network partition, until it heals",
             Swatch::Down => "node down: crashed, until it restarts",
             Swatch::Jump => "clock jump: the node's clock leaps this far",
@@ -525,7 +544,11 @@ impl LeasePage {
             }
             let worker_index = chart.rows[note.row].worker_index;
             for &t in &note.times {
-                symbols[note.row].push((self.x(t), DOT_HW, None, worker_index));
+                symbols[note.row].push(if note.lost {
+                    (self.x(t), MARK_HW, Some(MarkKind::Lost), worker_index)
+                } else {
+                    (self.x(t), DOT_HW, None, worker_index)
+                });
             }
             let x = self.x(note.times[0]);
             match labels.iter_mut().rev().find(|(row, _, _)| *row == note.row) {
@@ -536,36 +559,73 @@ impl LeasePage {
                 _ => labels.push((note.row, x, note.text.clone())),
             }
         }
-        for (row, x, label) in labels {
-            let cy = self.row_y[row];
-            let worker_index = chart.rows[row].worker_index;
-            let w = text::width(&label, style::GUTTER_SIZE);
-            let ly = cy + BAR_H / 2.0 + 14.0;
-            let box_at = |lx: f64| Rect::new(lx, ly - h / 2.0, lx + w, ly + h / 2.0);
-            let inside = |lx: f64| lx >= plot.x0 && lx + w <= plot.x1;
-            // At the note; else just after or just before a label in the way; else ending at
-            // the note.
-            let mut candidates = vec![x.min(plot.x1 - w).max(plot.x0), x - w];
-            for o in &taken[row] {
-                candidates.push(o.x1 + 16.0);
-                candidates.push(o.x0 - 16.0 - w);
+        // Each row's labels keep their notes' time order: set side by side from their notes'
+        // instants (shifted left together near the end of the axis), then, where one would
+        // cover another label (a long flight's), moved to the nearest free place after the
+        // label before it.
+        let gap = 16.0;
+        for (row, (taken, &cy)) in taken.iter_mut().zip(&self.row_y).enumerate() {
+            let mine: Vec<&(usize, f64, String)> =
+                labels.iter().filter(|(r, _, _)| *r == row).collect();
+            if mine.is_empty() {
+                continue;
             }
-            candidates.sort_by(|a, b| (a - x).abs().total_cmp(&(b - x).abs()));
-            let free = candidates
-                .into_iter()
-                .find(|&lx| inside(lx) && !taken[row].iter().any(|o| o.overlaps(&box_at(lx))));
-            if let Some(lx) = free {
-                taken[row].push(box_at(lx));
-                self.texts.push(PageText {
-                    text: TextBox::new(
-                        label,
-                        style::GUTTER_SIZE,
-                        Align::Left,
-                        Point::new(lx, ly),
-                        0.0,
-                    ),
-                    color: style::tone(Tone::Worker(worker_index)),
+            let worker_index = chart.rows[row].worker_index;
+            let ly = cy + BAR_H / 2.0 + 14.0;
+            let widths: Vec<f64> = mine
+                .iter()
+                .map(|(_, _, l)| text::width(l, style::GUTTER_SIZE))
+                .collect();
+            let spans: Vec<(f64, f64)> = mine
+                .iter()
+                .zip(&widths)
+                .map(|(&(_, x, _), &w)| {
+                    let lx = x.min(plot.x1 - w).max(plot.x0);
+                    (lx + w / 2.0, w / 2.0 + (gap - 2.0) / 2.0)
+                })
+                .collect();
+            let centres = nodes::side_by_side(
+                &spans,
+                plot.x0 - (gap - 2.0) / 2.0,
+                plot.x1 + (gap - 2.0) / 2.0,
+            );
+            let mut after = plot.x0;
+            for ((&&(_, x, ref label), &w), c) in mine.iter().zip(&widths).zip(centres) {
+                let box_at = |lx: f64| Rect::new(lx, ly - h / 2.0, lx + w, ly + h / 2.0);
+                let free = |lx: f64| {
+                    lx >= after
+                        && lx + w <= plot.x1
+                        && !taken.iter().any(|o| o.overlaps(&box_at(lx)))
+                };
+                let mut candidates = vec![c - w / 2.0, x, x - w, after];
+                for o in taken.iter() {
+                    candidates.push(o.x1 + gap);
+                    candidates.push(o.x0 - gap - w);
+                }
+                let first = candidates[0];
+                candidates.sort_by(|a, b| (a - first).abs().total_cmp(&(b - first).abs()));
+                // A row too crowded for order keeps the label anyway, out of order.
+                let placed = candidates.iter().copied().find(|&lx| free(lx)).or_else(|| {
+                    candidates.iter().copied().find(|&lx| {
+                        lx >= plot.x0
+                            && lx + w <= plot.x1
+                            && !taken.iter().any(|o| o.overlaps(&box_at(lx)))
+                    })
                 });
+                if let Some(lx) = placed {
+                    taken.push(box_at(lx));
+                    after = lx + w + gap;
+                    self.texts.push(PageText {
+                        text: TextBox::new(
+                            label.clone(),
+                            style::GUTTER_SIZE,
+                            Align::Left,
+                            Point::new(lx, ly),
+                            0.0,
+                        ),
+                        color: style::tone(Tone::Worker(worker_index)),
+                    });
+                }
             }
         }
         for m in &chart.marks {
@@ -576,8 +636,11 @@ impl LeasePage {
         for (row, mut items) in symbols.into_iter().enumerate() {
             let cy = self.row_y[row];
             items.sort_by(|a, b| a.0.total_cmp(&b.0));
-            // Dots of one note closer than a dot's width are one dot.
-            items.dedup_by(|b, a| a.2.is_none() && b.2.is_none() && b.0 - a.0 < 2.0 * DOT_HW);
+            // Dots of one note closer than a dot's width are one dot; so are crosses of lost
+            // messages (a worker's request to five Redlock instances lost at once is one X).
+            items.dedup_by(|b, a| {
+                matches!(a.2, None | Some(MarkKind::Lost)) && a.2 == b.2 && b.0 - a.0 < 2.0 * a.1
+            });
             let spans: Vec<(f64, f64)> = items.iter().map(|&(x, hw, _, _)| (x, hw)).collect();
             let xs = nodes::side_by_side(&spans, plot.x0, plot.x1);
             for (&(_, _, kind, worker), x) in items.iter().zip(xs) {

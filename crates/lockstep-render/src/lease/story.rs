@@ -25,6 +25,8 @@ pub enum IncidentKind {
     Partition,
     /// Something else a lock-service node did: an election, a pre-vote, a step-down.
     Service,
+    /// A message the node sent was lost (a Redis master's replication): an X.
+    Lost,
 }
 
 /// Something that happened to a node or the network.
@@ -53,6 +55,8 @@ pub struct WorkerNote {
     pub text: String,
     /// Every instant it happened (more than one for a folded run of the same note).
     pub times: Vec<u64>,
+    /// A message the worker sent that was lost: drawn as an X, not a dot.
+    pub lost: bool,
 }
 
 /// The network's "node" name for partitions.
@@ -98,12 +102,32 @@ fn pieces(label: &str) -> Vec<&str> {
 pub fn fold_label(first: &str, last: &str, count: usize) -> String {
     let (a, b) = (pieces(first), pieces(last));
     let mut out = String::new();
-    for (x, y) in a.iter().zip(&b) {
+    let mut i = 0;
+    while i < a.len().min(b.len()) {
+        let (x, y) = (a[i], b[i]);
         out.push_str(x);
-        if x != y {
-            out.push('–');
-            out.push_str(y);
+        // A count out of a total that changed reads in words: "2/5–0/5" or "2–0/5" would
+        // be cryptic, "2/5 down to 0/5" is not.
+        let total = (a.get(i + 1) == Some(&"/") && b.get(i + 1) == Some(&"/"))
+            .then(|| a.get(i + 2).filter(|d| b.get(i + 2) == Some(d)))
+            .flatten();
+        match total {
+            Some(d) if x != y => {
+                let way = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(p), Ok(q)) if q < p => "down",
+                    _ => "up",
+                };
+                out.push_str(&format!("/{d} {way} to {y}/{d}"));
+                i += 3;
+                continue;
+            }
+            _ if x != y => {
+                out.push('–');
+                out.push_str(y);
+            }
+            _ => {}
         }
+        i += 1;
     }
     if count > 1 {
         out.push_str(&format!(" ×{count}"));
@@ -189,10 +213,27 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
             Some(_) => continue,
             None => {}
         }
-        if !matches!(e.kind, EventKind::State | EventKind::Note) {
+        // A message lost matters to the story when a worker sent it to its lock service (its
+        // keepalive, its unlock) or a Redis master shipped it to its replica (the write a
+        // failover forgets). Consensus nodes' lost votes and appends are told by the partition
+        // or crash itself, and a Redlock request lost at one instance by the round's note.
+        let lost = e.kind == EventKind::Lost
+            && match role(from) {
+                Some(Role::Worker) => role(usize::from(e.to)) != Some(Role::RedlockInstance),
+                Some(Role::Redis | Role::RedisReplica) => true,
+                _ => false,
+            };
+        if !matches!(e.kind, EventKind::State | EventKind::Note) && !lost {
             continue;
         }
-        let s = shape(&e.label);
+        // A lost request's label without its details: "lost: lock lock:batch-42", not
+        // "(lease 5000 ms)" too, so that a worker's crowded row keeps room for its notes.
+        let label = if lost {
+            e.label.split(" (").next().unwrap_or(&e.label).to_string()
+        } else {
+            e.label.clone()
+        };
+        let s = shape(&label);
         if role(from).is_some_and(|r| r.is_lock_service()) {
             match last_service.get(&who) {
                 Some((k, sh, first)) if *sh == s => {
@@ -200,18 +241,22 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
                     inc.times.push(e.time_ms);
                     inc.text = fold_label(
                         &prefixed(&who, first),
-                        &prefixed(&who, &e.label),
+                        &prefixed(&who, &label),
                         inc.times.len(),
                     );
                 }
                 _ => {
-                    last_service.insert(who.clone(), (incidents.len(), s, e.label.clone()));
+                    last_service.insert(who.clone(), (incidents.len(), s, label.clone()));
                     incidents.push(Incident {
                         at_ms: e.time_ms,
                         to_ms: None,
                         node: who.clone(),
-                        kind: IncidentKind::Service,
-                        text: prefixed(&who, &e.label),
+                        kind: if lost {
+                            IncidentKind::Lost
+                        } else {
+                            IncidentKind::Service
+                        },
+                        text: prefixed(&who, &label),
                         times: vec![e.time_ms],
                     });
                 }
@@ -223,14 +268,15 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
                 Some((k, first)) => {
                     let note = &mut notes[*k];
                     note.times.push(e.time_ms);
-                    note.text = fold_label(first, &e.label, note.times.len());
+                    note.text = fold_label(first, &label, note.times.len());
                 }
                 _ => {
-                    last_note.insert((from, s), (notes.len(), e.label.clone()));
+                    last_note.insert((from, s), (notes.len(), label.clone()));
                     notes.push(WorkerNote {
                         worker: from,
                         row: 0,
-                        text: e.label.clone(),
+                        lost,
+                        text: label.clone(),
                         times: vec![e.time_ms],
                     });
                 }
@@ -283,5 +329,17 @@ mod tests {
             "election for term 3–10 ×8"
         );
         assert_eq!(fold_label("no answer", "no answer", 1), "no answer");
+        assert_eq!(
+            fold_label(
+                "Redlock failed: 2/5, unlock all",
+                "Redlock failed: 0/5, unlock all",
+                4
+            ),
+            "Redlock failed: 2/5 down to 0/5, unlock all ×4"
+        );
+        assert_eq!(
+            fold_label("1/5 locked", "3/5 locked", 2),
+            "1/5 up to 3/5 locked ×2"
+        );
     }
 }

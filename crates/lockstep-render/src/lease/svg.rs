@@ -87,13 +87,18 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
             2,
             1.0,
         )?;
+        // The current step behind the danger zones, so a zone ending at this step stays seen.
+        if let Some(now) = chart.current_ms {
+            let x = page.x(now);
+            p.line(
+                &[Point::new(x, plot.y0 - 2.0), Point::new(x, plot.y1 + 6.0)],
+                style::CURRENT_POINTER,
+                2,
+                1.0,
+            )?;
+        }
         for d in &chart.danger {
-            let r = Rect::new(
-                page.x(d.from_ms),
-                plot.y0 - 4.0,
-                page.x(d.to_ms).max(page.x(d.from_ms) + 2.0),
-                plot.y1 + 4.0,
-            );
+            let r = page.danger_rect(d);
             p.fill_rect(r, style::DANGER, style::DANGER_BAND_ALPHA)?;
             p.hatch(r, style::DANGER, 14.0, false)?;
             p.line(
@@ -167,15 +172,6 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
             let c = style::tone(Tone::Worker(worker));
             p.circle(at, 5.0, style::BACKGROUND, true, 1)?;
             p.circle(at, 5.0, c, false, 2)?;
-        }
-        if let Some(now) = chart.current_ms {
-            let x = page.x(now);
-            p.line(
-                &[Point::new(x, plot.y0 - 2.0), Point::new(x, plot.y1 + 6.0)],
-                style::CURRENT_POINTER,
-                2,
-                1.0,
-            )?;
         }
 
         // Danger markers beside their lines, legend swatches, text.
