@@ -21,6 +21,7 @@ mod pieces;
 mod place;
 mod scene;
 mod shapes;
+mod so_far;
 mod spans;
 mod ticks;
 
