@@ -104,16 +104,15 @@ fn so_far_numbers_agree_at_every_step() {
             }
             last = Some(f);
         }
-        if let Some(f) = last {
-            if (f.writes_accepted, f.writes_rejected, f.cents_paid_twice)
+        if let Some(f) = last
+            && (f.writes_accepted, f.writes_rejected, f.cents_paid_twice)
                 != (
                     v.writes_accepted,
                     v.writes_rejected,
                     v.money_paid_twice_cents,
                 )
-            {
-                failures.push(format!("{id}: last step {f:?} is not the final {v:?}"));
-            }
+        {
+            failures.push(format!("{id}: last step {f:?} is not the final {v:?}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -5,23 +5,21 @@
 
 use std::collections::BTreeMap;
 
-use lockstep_core::trace::{EventKind, Tag, TraceEvent};
+use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::TimeMode;
 use super::flight;
-use super::frame::{Frame, marker_band_half};
+use super::frame::Frame;
 use super::lanes::LABEL_INSET;
 use super::pack::{Board, Item, Kind, Shape};
 use super::pieces::{Link, Piece};
-use super::shapes::{HEAD_LEN, SHAFT_HALF, head, label_near};
+use super::shapes::{HEAD_LEN, SHAFT_HALF, cause_of, head, label_near, marker_band};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, TextBox};
 
 /// Distance between two lines.
 pub(super) const PITCH: f64 = 32.0;
-/// A marker row's band reaches this far past the last lane (over notes beside it).
-const MARKER_OVERHANG: f64 = 400.0;
 /// Events this close in time may share a line or swap places in logical time.
 const JOIN_MS: u64 = 1;
 /// In to-scale mode, an event may join a line this close to its own time on the scale (px).
@@ -519,23 +517,8 @@ impl Placer<'_> {
         let frame = self.input.frame;
         // A payout paid twice gets a line of its own: anything else on its red band would read
         // as its cause.
-        let marker = matches!(e.tag, Some(Tag::Duplicate { .. }));
-        // The write that caused it: the last message delivered to its lane; it may arrive on
-        // the same line.
-        let cause = (0..i)
-            .rev()
-            .find(|&j| {
-                let d = &self.input.events[j];
-                d.kind == EventKind::Deliver && d.to == e.from
-            })
-            .and_then(|j| match self.input.links[j] {
-                Link::End(Some(start)) => Some(match self.input.pieces[start] {
-                    Piece::Arrow { group, .. } => group.unwrap_or(start),
-                    _ => start,
-                }),
-                _ => None,
-            })
-            .unwrap_or(i);
+        let marker = matches!(e.tag, Some(Tag::Duplicate { .. }))
+            .then(|| cause_of(self.input.events, self.input.links, self.input.pieces, i));
         let (c, items) = self.find(lb, e.time_ms, 1, |_, _, y| {
             let (rect, _) = frame.note(lanes, text, icon, y);
             let mut items = vec![Item {
@@ -543,19 +526,8 @@ impl Placer<'_> {
                 kind: Kind::Text,
                 owner: i,
             }];
-            if marker {
-                let half = marker_band_half();
-                let right = frame.xs.last().copied().unwrap_or(rect.x1).max(rect.x1);
-                items.push(Item {
-                    shape: Shape::Box(Rect::new(
-                        frame.gutter_right,
-                        y - half,
-                        right + MARKER_OVERHANG,
-                        y + half,
-                    )),
-                    kind: Kind::Band(cause),
-                    owner: i,
-                });
+            if let Some(cause) = marker {
+                items.push(marker_band(frame, rect, y, (i, cause)));
             }
             vec![items]
         });
