@@ -71,3 +71,47 @@ fn duplicate_rows_hold_nothing_else_and_labels_clear_their_edges() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A refused access's row holds only its own arrow: nothing else on its line.
+#[test]
+fn refused_rows_hold_nothing_else() {
+    let mut failures = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let l = layout(
+                &run.trace,
+                &Options {
+                    time_mode: mode,
+                    ..Options::default()
+                },
+            );
+            for h in l
+                .highlights
+                .iter()
+                .filter(|h| h.kind == HighlightKind::RejectedAccess)
+            {
+                let y = l.rows[h.row].y;
+                for a in l.arrows.iter().filter(|a| a.send_row != h.row) {
+                    if a.start.y == y || a.tip.y == y {
+                        failures.push(format!(
+                            "{id} {mode:?}: arrow {:?} (step {}) on the refused row of step {}",
+                            a.label.text,
+                            a.send_row + 1,
+                            h.row + 1
+                        ));
+                    }
+                }
+                for n in &l.notes {
+                    if n.rect.y0 < y && n.rect.y1 > y {
+                        failures.push(format!(
+                            "{id} {mode:?}: note {:?} on the refused row of step {}",
+                            n.text.text,
+                            h.row + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
