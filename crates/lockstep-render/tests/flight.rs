@@ -138,3 +138,56 @@ fn a_message_still_in_the_network_is_dashed() {
     assert!(svg(Some(20)).contains(gap));
     assert!(!svg(None).contains(gap));
 }
+
+/// A stub of a message in flight points at its real receiver: its tip (where a step render
+/// puts the "still in the network" ring) sits on no other lane's lifeline, in the full picture
+/// and in the step render just after the send (naive-network-delay #10: A's write to db stopped
+/// on redis's lifeline).
+#[test]
+fn stub_tips_sit_on_no_other_lane() {
+    let mut failures = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let options = Options {
+                time_mode: mode,
+                ..Options::default()
+            };
+            let full = layout(&run.trace, &options);
+            let lanes: Vec<f64> = full.lanes.iter().map(|l| l.x).collect();
+            let on_other = |tip_x: f64, to: usize| {
+                lanes
+                    .iter()
+                    .enumerate()
+                    .any(|(k, x)| k != to && (tip_x - x).abs() < 30.0)
+            };
+            for f in &full.flights {
+                if on_other(f.tip.x, f.to_lane) {
+                    failures.push(format!(
+                        "{id} {mode:?}: stub of step {} stops on another lane",
+                        f.send_row + 1
+                    ));
+                }
+                let step = layout(
+                    &run.trace,
+                    &Options {
+                        upto_step: Some(f.send_row + 1),
+                        ..options
+                    },
+                );
+                for a in step
+                    .arrows
+                    .iter()
+                    .filter(|a| a.send_row == f.send_row && a.end == ArrowEnd::InFlight)
+                {
+                    if on_other(a.tip.x, a.to_lane) {
+                        failures.push(format!(
+                            "{id} {mode:?} --step {}: the in-flight ring sits on another lane",
+                            f.send_row + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -73,3 +73,38 @@ fn gutter_steps_are_the_lines_own() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A line's time column is true for every step it holds: each step's trace time lies within the
+/// line's printed time (or range `a–b`), in both time modes and in every step render's header.
+#[test]
+fn gutter_time_holds_every_step_of_its_line() {
+    let mut failures = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let l = layout(
+                &run.trace,
+                &Options {
+                    time_mode: mode,
+                    ..Options::default()
+                },
+            );
+            for r in l.rows.iter().filter(|r| !r.gutter.text.is_empty()) {
+                let time = r.gutter.text.split('│').nth(1).unwrap_or("");
+                let time = time.trim().trim_end_matches("ms").trim();
+                let (lo, hi) = time.split_once('–').unwrap_or((time, time));
+                let (lo, hi): (u64, u64) =
+                    (lo.parse().unwrap_or(u64::MAX), hi.parse().unwrap_or(0));
+                for o in l.rows.iter().filter(|o| o.line == r.line) {
+                    let t = run.trace.events[o.event].time_ms;
+                    if t < lo || t > hi {
+                        failures.push(format!(
+                            "{id} {mode:?}: step {} at {t} ms on line {:?}",
+                            o.step, r.gutter.text
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

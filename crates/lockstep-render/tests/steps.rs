@@ -64,3 +64,68 @@ fn a_later_step_names_the_danger_that_has_begun_and_the_last_step_the_verdict() 
         "last step: no verdict"
     );
 }
+
+/// At every step of every built-in run, the so-far footer's numbers agree with each other (money
+/// paid twice needs at least two accepted writes, counted from the same events) and never exceed
+/// the run's final record.
+#[test]
+fn so_far_numbers_agree_at_every_step() {
+    use lockstep_render::layout;
+    let mut failures = Vec::new();
+    for (id, _, run) in common::catalogue() {
+        let v = &run.verdict;
+        let mut last = None;
+        for step in 1..=run.trace.events.len() {
+            let l = layout(
+                &run.trace,
+                &Options {
+                    upto_step: Some(step),
+                    ..Options::default()
+                },
+            );
+            let f = l.so_far;
+            if f.cents_paid_twice > 0 && f.writes_accepted < 2 {
+                failures.push(format!(
+                    "{id} step {step}: {} cents paid twice with {} write(s) accepted",
+                    f.cents_paid_twice, f.writes_accepted
+                ));
+            }
+            if (f.cents_paid_twice > 0) != (f.payouts_paid_twice > 0) {
+                failures.push(format!(
+                    "{id} step {step}: money and payouts paid twice disagree"
+                ));
+            }
+            if f.writes_accepted > v.writes_accepted
+                || f.writes_rejected > v.writes_rejected
+                || f.payouts_paid_twice > v.payouts_duplicated
+                || f.cents_paid_twice > v.money_paid_twice_cents
+            {
+                failures.push(format!("{id} step {step}: {f:?} exceeds the final {v:?}"));
+            }
+            last = Some(f);
+        }
+        if let Some(f) = last
+            && (f.writes_accepted, f.writes_rejected, f.cents_paid_twice)
+                != (
+                    v.writes_accepted,
+                    v.writes_rejected,
+                    v.money_paid_twice_cents,
+                )
+        {
+            failures.push(format!("{id}: last step {f:?} is not the final {v:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The review's case: redis-sentinel-split-brain step 44 (the DUPLICATE) paid twice with the
+/// write that did it counted as accepted.
+#[test]
+fn sentinel_step_44_counts_the_duplicate_write() {
+    let svg = step_svg("redis-sentinel-split-brain", Some(44), TimeMode::Logical);
+    assert!(svg.contains("paid twice"), "step 44 shows no money lost");
+    assert!(
+        svg.contains("writes accepted: 2"),
+        "step 44 counts one write"
+    );
+}

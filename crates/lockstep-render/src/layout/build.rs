@@ -44,9 +44,15 @@ struct Gutter {
 }
 
 impl Gutter {
-    /// `#12  6001 ms`, or `#12-14  6001 ms` for a line of several steps.
-    fn text(&self, steps: &str, time: u64) -> String {
+    /// `#12  6001 ms`, or `#12-14  6001–6002 ms` for a line of several steps at different
+    /// times: the time column is true for every step the line holds.
+    fn text(&self, steps: &str, (first, last): (u64, u64)) -> String {
         let (sw, tw) = (self.step_w, self.time_w);
+        let time = if first == last {
+            first.to_string()
+        } else {
+            format!("{first}–{last}")
+        };
         format!("#{steps:<sw$} │ {time:>tw$} ms")
     }
 }
@@ -113,8 +119,11 @@ fn frame(
     let max_step = trace.events.len().max(1);
     let max_time = trace.events.iter().map(|e| e.time_ms).max().unwrap_or(0);
     let widest = format!("{max_step},{max_step},{max_step}");
-    let gutter_w = text::width(&gutter.text(&widest, max_time), style::GUTTER_SIZE)
-        .max(text::width(GUTTER_TITLE, style::GUTTER_SIZE));
+    let gutter_w = text::width(
+        &gutter.text(&widest, (max_time, max_time)),
+        style::GUTTER_SIZE,
+    )
+    .max(text::width(GUTTER_TITLE, style::GUTTER_SIZE));
     let gutter_right = (MARGIN + gutter_w).ceil();
     let area_left = gutter_right + 14.0;
     let first_half = pieces
@@ -242,7 +251,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     let max_time = events.iter().map(|e| e.time_ms).max().unwrap_or(0);
     let gutter = Gutter {
         step_w: total.max(1).to_string().len(),
-        time_w: max_time.to_string().len(),
+        // Room for a range, `4004–4005`.
+        time_w: 2 * max_time.to_string().len() + 1,
     };
     let frame = frame(trace, &order, &pieces, &gutter, options.permissive_db);
 
@@ -305,11 +315,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             };
             let steps = &steps_on[&line];
             let gutter_box = if steps[0] == i + 1 {
-                let time = steps
-                    .iter()
-                    .map(|&s| events[s - 1].time_ms)
-                    .min()
-                    .unwrap_or(0);
+                let times = steps.iter().map(|&s| events[s - 1].time_ms);
+                let time = (times.clone().min().unwrap_or(0), times.max().unwrap_or(0));
                 frame.gutter(&gutter.text(&step_list(steps), time), y)
             } else {
                 TextBox::empty(Point::new(frame.gutter_right, y))
@@ -628,6 +635,6 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         walls,
         jumps,
         flights,
-        so_far: crate::lease::SoFar::of(&events[..shown]),
+        so_far: super::so_far::so_far(events, shown),
     }
 }

@@ -16,6 +16,8 @@ use crate::text::TextBox;
 
 /// The longest stub a message in flight draws from its sender.
 const STUB_LEN: f64 = 48.0;
+/// A stub's tip keeps this far from the lifelines it passes.
+const STUB_CLEAR: f64 = 32.0;
 
 /// The label of message `start`'s level arrow where it arrives (event `end`): "write 3 payouts
 /// (sent #10, 8001 ms in flight)" for a message held up in the network when that fits before the
@@ -47,7 +49,9 @@ pub(super) fn arrival_label(
 
 /// Where the stub of a message in flight from `from` towards `to` ends, on the row at `y`: under
 /// the whole of its label (nothing else is drawn there), at least [`STUB_LEN`], short of the
-/// receiver.
+/// receiver. A stub that would reach (or stop near) a lane between the two runs on to just short
+/// of the receiver: its tip (and the "still in the network" ring on it) must not sit on another
+/// lane, where it would read as a message to that lane.
 pub(super) fn stub_tip(
     frame: &Frame,
     from: usize,
@@ -58,7 +62,14 @@ pub(super) fn stub_tip(
     let x = frame.x(from);
     let dx = frame.x(to) - x;
     let under = label.map_or(0.0, |r| if dx > 0.0 { r.x1 - x } else { x - r.x0 });
-    let len = under.max(STUB_LEN).min(dx.abs() - HEAD_LEN - 8.0).max(0.0);
+    let most = (dx.abs() - HEAD_LEN - 8.0).max(0.0);
+    let len = under.max(STUB_LEN).min(most);
+    let between = (from.min(to) + 1..from.max(to)).map(|l| (frame.x(l) - x).abs());
+    let len = if between.into_iter().any(|d| d <= len + STUB_CLEAR) {
+        most
+    } else {
+        len
+    };
     Point::new(x + dx.signum() * len, y)
 }
 

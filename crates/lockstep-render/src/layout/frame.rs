@@ -22,6 +22,14 @@ const MARK_OFFSET: f64 = 24.0;
 /// A global note reaches this far past the outer lanes.
 const GLOBAL_OVERHANG: f64 = 50.0;
 
+/// Half the height of the band behind a payout-paid-twice row: what the label of an arrow on
+/// the next line (a pitch below, its label above it) leaves free, so no label straddles the
+/// band's edges and the band costs no extra line. Its note reaches a little past it.
+pub fn marker_band_half() -> f64 {
+    let label_h = text::line_height(style::LABEL_SIZE) + 2.0 * LABEL_PAD + LABEL_LIFT;
+    super::place::PITCH - label_h - 0.5
+}
+
 /// Lane positions and the left edge labels may not cross.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Frame {

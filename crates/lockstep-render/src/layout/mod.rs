@@ -21,6 +21,7 @@ mod pieces;
 mod place;
 mod scene;
 mod shapes;
+mod so_far;
 mod spans;
 mod ticks;
 
@@ -454,6 +455,26 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The top and bottom of a highlighted row's band: a payout paid twice spans its note's line
+    /// only (so the next line's labels stay clear of its red edges); other rows what they draw.
+    pub fn highlight_band(&self, h: &Highlight) -> Option<(f64, f64)> {
+        let r = self.rows.get(h.row)?;
+        Some(match h.kind {
+            HighlightKind::DuplicatePayout => {
+                let half = frame::marker_band_half();
+                // The write that caused it may arrive on its line, labelled above its arrow.
+                let top = self
+                    .arrows
+                    .iter()
+                    .filter(|a| a.tip.y == r.y && a.end_row.is_some_and(|e| e < h.row))
+                    .map(|a| a.label.rect.y0 - 3.0)
+                    .fold(r.y - half, f64::min);
+                (top, r.y + half)
+            }
+            _ => (r.top - 3.0, r.bottom + 3.0),
+        })
+    }
+
     /// Every text label of the layout, for drawing and for overlap checks.
     pub fn labels(&self) -> impl Iterator<Item = &TextBox> {
         let lanes = self

@@ -25,6 +25,10 @@ pub(super) enum Kind {
     /// An arrow head, as a shaft; it names its own send, so that a fan-out's or fan-in's label
     /// (owned by the group) still keeps clear of the other members' heads.
     Head(usize),
+    /// The whole width of a line that shows a marker row (a payout paid twice): nothing else may
+    /// sit on it or reach into it, but a slanted arrow may pass through, and the write that
+    /// caused it (owned by the value given) may arrive on it.
+    Band(usize),
 }
 
 impl Kind {
@@ -68,6 +72,11 @@ impl Item {
 
 /// Whether two things may not be drawn together.
 fn clash(a: &Item, b: &Item) -> bool {
+    match (a.kind, b.kind) {
+        (Kind::Band(cause), _) if b.owner == cause => return false,
+        (_, Kind::Band(cause)) if a.owner == cause => return false,
+        _ => {}
+    }
     if a.owner == b.owner {
         // Only a group member's head against the group's label.
         return match (a.kind, b.kind) {
@@ -83,7 +92,9 @@ fn clash(a: &Item, b: &Item) -> bool {
     match (a.shape, b.shape) {
         (Shape::Box(x), Shape::Box(y)) => {
             let both_shafts = a.kind.is_shaft() && b.kind.is_shaft();
-            let margin = if both_shafts { 0.0 } else { CLEAR };
+            // A band may touch what is next to it (it only must not be entered).
+            let band = matches!(a.kind, Kind::Band(_)) || matches!(b.kind, Kind::Band(_));
+            let margin = if both_shafts || band { 0.0 } else { CLEAR };
             x.inflate(margin / 2.0).overlaps(&y.inflate(margin / 2.0))
         }
         (Shape::Segment(p, q), Shape::Box(r)) | (Shape::Box(r), Shape::Segment(p, q)) => {
@@ -92,7 +103,9 @@ fn clash(a: &Item, b: &Item) -> bool {
             } else {
                 b
             };
-            !boxed.kind.is_shaft() && inside_length(p, q, &r.inflate(SLANT_CLEAR)) > 0.5
+            !boxed.kind.is_shaft()
+                && !matches!(boxed.kind, Kind::Band(_))
+                && inside_length(p, q, &r.inflate(SLANT_CLEAR)) > 0.5
         }
         (Shape::Segment(..), Shape::Segment(..)) => false,
     }

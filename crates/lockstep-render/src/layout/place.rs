@@ -13,7 +13,7 @@ use super::frame::Frame;
 use super::lanes::LABEL_INSET;
 use super::pack::{Board, Item, Kind, Shape};
 use super::pieces::{Link, Piece};
-use super::shapes::{HEAD_LEN, SHAFT_HALF, head, label_near};
+use super::shapes::{HEAD_LEN, SHAFT_HALF, cause_of, head, label_near, marker_band};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, TextBox};
@@ -515,17 +515,26 @@ impl Placer<'_> {
             lb = lb.max(self.out.lines.len());
         }
         let frame = self.input.frame;
+        // A payout paid twice gets a line of its own: anything else on its red band would read
+        // as its cause.
+        let marker = matches!(e.tag, Some(Tag::Duplicate { .. }))
+            .then(|| cause_of(self.input.events, self.input.links, self.input.pieces, i));
         let (c, items) = self.find(lb, e.time_ms, 1, |_, _, y| {
             let (rect, _) = frame.note(lanes, text, icon, y);
-            vec![vec![Item {
+            let mut items = vec![Item {
                 shape: Shape::Box(rect),
                 kind: Kind::Text,
                 owner: i,
-            }]]
+            }];
+            if let Some(cause) = marker {
+                items.push(marker_band(frame, rect, y, (i, cause)));
+            }
+            vec![items]
         });
         for item in items {
+            let band = matches!(item.kind, Kind::Band(_));
             let id = self.board.add(item);
-            if !global {
+            if !global && !band {
                 self.movable.insert(id, i);
             }
         }

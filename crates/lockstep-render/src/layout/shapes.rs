@@ -1,7 +1,10 @@
 //! The boxes that arrow shafts and heads take on the placement board, so labels keep clear of them.
 
-use super::frame::Frame;
+use lockstep_core::trace::{EventKind, TraceEvent};
+
+use super::frame::{Frame, marker_band_half};
 use super::pack::{Item, Kind, Shape};
+use super::pieces::{Link, Piece};
 use crate::geom::{Point, Rect, inside_length};
 
 /// Half the height of a level shaft's box and of an arrow head's box.
@@ -58,4 +61,46 @@ fn point_segment(p: Point, a: Point, b: Point) -> f64 {
         (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
     };
     (p.x - a.x - t * dx).hypot(p.y - a.y - t * dy)
+}
+
+/// A marker row's band reaches this far past the last lane (over notes beside it).
+const MARKER_OVERHANG: f64 = 400.0;
+
+/// What caused the marker event `i` (a payout paid twice): the owner of the last message
+/// delivered to its lane, which may arrive on the marker's line; `i` itself if none.
+pub(super) fn cause_of(events: &[TraceEvent], links: &[Link], pieces: &[Piece], i: usize) -> usize {
+    let e = &events[i];
+    (0..i)
+        .rev()
+        .find(|&j| events[j].kind == EventKind::Deliver && events[j].to == e.from)
+        .and_then(|j| match links[j] {
+            Link::End(Some(start)) => Some(match pieces[start] {
+                Piece::Arrow { group, .. } => group.unwrap_or(start),
+                _ => start,
+            }),
+            _ => None,
+        })
+        .unwrap_or(i)
+}
+
+/// The band across the whole line at `y` of marker note `rect` (drawn by `owner`), which
+/// nothing but `cause` may enter.
+pub(super) fn marker_band(
+    frame: &Frame,
+    rect: Rect,
+    y: f64,
+    (owner, cause): (usize, usize),
+) -> Item {
+    let half = marker_band_half();
+    let right = frame.xs.last().copied().unwrap_or(rect.x1).max(rect.x1);
+    Item {
+        shape: Shape::Box(Rect::new(
+            frame.gutter_right,
+            y - half,
+            right + MARKER_OVERHANG,
+            y + half,
+        )),
+        kind: Kind::Band(cause),
+        owner,
+    }
 }

@@ -381,18 +381,9 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     }
 
     // Bands behind everything: highlighted rows, then the danger zone.
-    let band = |row: usize| {
-        l.rows.get(row).map(|r| {
-            Rect::new(
-                MARGIN / 2.0,
-                r.top - 3.0,
-                page_width - MARGIN / 2.0,
-                r.bottom + 3.0,
-            )
-        })
-    };
     for h in &l.highlights {
-        if let Some(r) = band(h.row) {
+        if let Some((top, bottom)) = l.highlight_band(h) {
+            let r = Rect::new(MARGIN / 2.0, top, page_width - MARGIN / 2.0, bottom);
             match h.kind {
                 HighlightKind::Current => {
                     // Amber with a solid edge: a pale band vanishes on a washed-out projector.
