@@ -65,25 +65,32 @@ fn a_later_step_names_the_danger_that_has_begun_and_the_last_step_the_verdict() 
     );
 }
 
-/// At every step of every built-in run, the so-far footer's numbers agree with each other (money
-/// paid twice needs at least two accepted writes, counted from the same events) and never exceed
-/// the run's final record.
+/// At every step of every built-in run, the so-far footer's numbers (the timeline's and the lease
+/// chart's: both count with `SoFar::of`) agree with each other (money paid twice needs at least
+/// two accepted writes, counted from the same events) and never exceed the run's final record.
 #[test]
 fn so_far_numbers_agree_at_every_step() {
     use lockstep_render::layout;
+    use lockstep_render::lease::SoFar;
     let mut failures = Vec::new();
     for (id, _, run) in common::catalogue() {
         let v = &run.verdict;
+        let events = &run.trace.events;
+        let half = events.len() / 2;
+        let drawn = layout(
+            &run.trace,
+            &Options {
+                upto_step: Some(half),
+                ..Options::default()
+            },
+        )
+        .so_far;
+        if drawn != SoFar::of(&events[..half]) {
+            failures.push(format!("{id} step {half}: the timeline counts differently"));
+        }
         let mut last = None;
-        for step in 1..=run.trace.events.len() {
-            let l = layout(
-                &run.trace,
-                &Options {
-                    upto_step: Some(step),
-                    ..Options::default()
-                },
-            );
-            let f = l.so_far;
+        for step in 1..=events.len() {
+            let f = SoFar::of(&events[..step]);
             if f.cents_paid_twice > 0 && f.writes_accepted < 2 {
                 failures.push(format!(
                     "{id} step {step}: {} cents paid twice with {} write(s) accepted",

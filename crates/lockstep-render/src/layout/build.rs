@@ -635,6 +635,6 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         walls,
         jumps,
         flights,
-        so_far: super::so_far::so_far(events, shown),
+        so_far: crate::lease::SoFar::of(&events[..shown.min(events.len())]),
     }
 }

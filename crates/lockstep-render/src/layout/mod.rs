@@ -21,7 +21,6 @@ mod pieces;
 mod place;
 mod scene;
 mod shapes;
-mod so_far;
 mod spans;
 mod ticks;
 
