@@ -81,6 +81,35 @@ await test(browser, "a step keeps the SVG element and shows what lockstep-render
   }
 });
 
+await test(browser, "a share link opened right after End shows only its own step", async (page) => {
+  // End, then at once a link to step 12 of the same run (a hashchange): nothing of the finished
+  // run (the danger band, the verdict footer) may stay on the step-12 picture.
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause`);
+  await ready(page);
+  await page.keyboard.press("End");
+  await page.evaluate(() => { location.hash = "#scenario=fenced-gc-pause&step=12"; });
+  await page.waitForFunction(() => document.querySelector("input[aria-label='Current step']")?.value === "12");
+  await page.waitForTimeout(1500);
+  assert((await verdict(page)).includes("nothing paid yet"), `the panel at step 12: ${await verdict(page)}`);
+  const { shown, want } = await page.evaluate(async () => {
+    const m = await import("./lockstep_web.js");
+    const texts = (svg) => [...svg.querySelectorAll("text")]
+      .filter((t) => t.getClientRects().length > 0).map((t) => t.textContent.trim()).filter(Boolean).sort();
+    const shown = texts(document.querySelector("#ls-timeline").parentElement);
+    const holder = document.createElement("div");
+    holder.innerHTML = m.step_svg("fenced-gc-pause", 12, false);
+    document.body.append(holder);
+    const want = texts(holder.querySelector("svg"));
+    holder.remove();
+    return { shown, want };
+  });
+  assert(JSON.stringify(shown) === JSON.stringify(want),
+    `step 12 after End: the page shows\n${shown.filter((t) => !want.includes(t)).join(" | ")}\nmore and\n${want.filter((t) => !shown.includes(t)).join(" | ")}\nless than lockstep-render draws`);
+  // Nothing drawn by a later step's changing pieces: the live layers hold what step 12 draws.
+  const footer = await page.evaluate(() => document.querySelector("#ls-after")?.textContent ?? "");
+  assert(!footer.includes("Verdict"), `the verdict footer is still drawn: ${footer}`);
+});
+
 await test(browser, "End in naive-gc-pause reaches the double write", async (page) => {
   await page.goto(`${base}index.html#scenario=naive-gc-pause`);
   await ready(page);

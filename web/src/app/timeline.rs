@@ -121,6 +121,25 @@ fn show_group(i: usize, j: usize, on: bool) {
     }
 }
 
+/// Shows the first `want` of layer `i`'s `len` groups and hides the rest, whatever the page's
+/// copy showed before (chunk by chunk: one lookup per chunk, not per group).
+fn show_all(i: usize, len: usize, want: usize) {
+    for k in 0..len.div_ceil(CHUNK) {
+        let Some(layer) = by_id(&chunk_id(i, k)).as_ref().and_then(layer_in) else {
+            continue;
+        };
+        let groups = layer.children();
+        for j in 0..groups.length() {
+            let Some(g) = groups.item(j) else { continue };
+            if k * CHUNK + (j as usize) < want {
+                let _ = g.remove_attribute("display");
+            } else {
+                set(&g, "display", "none");
+            }
+        }
+    }
+}
+
 /// Brings the page's copy of `pic` to `frame`; true when that copy was new.
 fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown) -> bool {
     let Ok(Some(svg)) = page.query_selector("#ls-timeline") else {
@@ -133,7 +152,9 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
     if shown.picture != key || svg.get_attribute("data-shown").as_deref() != Some(mark.as_str()) {
         set(&svg, "data-shown", &mark);
         fresh = true;
-        // A fresh copy: every group shows, nothing changing is in it yet.
+        // What the page's copy shows is unknown: yew keeps the old elements when the new
+        // picture's SVG text is the same (the same run opened again by a link), with the old
+        // step's groups and changing pieces in them. Every piece is set below.
         *shown = Shown {
             picture: key,
             groups: pic.groups.iter().map(Vec::len).collect(),
@@ -142,7 +163,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         };
     }
     let live = &frame.live;
-    if shown.size != (live.width, live.height) {
+    if fresh || shown.size != (live.width, live.height) {
         let (w, h) = (live.width, live.height);
         let svgs = page.children();
         for k in 0..svgs.length() {
@@ -154,7 +175,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         }
         shown.size = (w, h);
     }
-    if shown.dy != live.layout_dy {
+    if fresh || shown.dy != live.layout_dy {
         let shift = format!("translate(0 {:.0})", live.layout_dy);
         if let Ok(all) = page.query_selector_all(".ls-shift") {
             for k in 0..all.length() {
@@ -166,16 +187,20 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         shown.dy = live.layout_dy;
     }
     for (i, want) in frame.shown(pic).into_iter().enumerate() {
-        let had = shown.groups[i];
-        for j in want..had {
-            show_group(i, j, false);
-        }
-        for j in had..want {
-            show_group(i, j, true);
+        if fresh {
+            show_all(i, pic.groups[i].len(), want);
+        } else {
+            let had = shown.groups[i];
+            for j in want..had {
+                show_group(i, j, false);
+            }
+            for j in had..want {
+                show_group(i, j, true);
+            }
         }
         shown.groups[i] = want;
         if let Some(text) = live.layers.get(i)
-            && *text != shown.live[i]
+            && (fresh || *text != shown.live[i])
             && let Some(g) = by_id(&live_id(i)).as_ref().and_then(layer_in)
         {
             g.set_inner_html(text);
@@ -193,7 +218,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         ("ls-before", before, &mut shown.before),
         ("ls-after", live.after.as_str(), &mut shown.after),
     ] {
-        if text != was.as_str()
+        if (fresh || text != was.as_str())
             && let Some(g) = by_id(id)
         {
             g.set_inner_html(text);
