@@ -183,6 +183,18 @@ impl Viewer {
         Ok(viewer)
     }
 
+    /// What the page must say about a link's step that the run cannot show as asked: a step
+    /// past the end (the viewer shows the last step instead).
+    pub fn step_note(&self, target: StepTarget) -> Option<String> {
+        match target {
+            StepTarget::At(n) if n > self.total() => Some(format!(
+                "step {n} is past the end ({} steps); showing the last step",
+                self.total()
+            )),
+            _ => None,
+        }
+    }
+
     /// Runs a copy of the session to the end: the whole branch, for the picture and the verdict.
     fn finish_branch(&mut self) {
         let mut rest = self.session.clone();
@@ -627,6 +639,24 @@ mod tests {
         let again = Viewer::open_view(&View::parse(&link.to_hash()).unwrap().unwrap()).unwrap();
         assert_eq!(again.pos(), v.pos());
         assert_eq!(again.trace_json(), v.trace_json());
+    }
+
+    #[test]
+    fn a_link_past_the_end_shows_the_last_step_and_says_so() {
+        let view = View::parse("#scenario=fenced-gc-pause&step=9999")
+            .unwrap()
+            .unwrap();
+        let v = Viewer::open_view(&view).unwrap();
+        assert!(v.at_end());
+        assert_eq!(
+            v.step_note(view.step).unwrap(),
+            format!(
+                "step 9999 is past the end ({} steps); showing the last step",
+                v.total()
+            )
+        );
+        assert_eq!(v.step_note(StepTarget::At(v.total())), None);
+        assert_eq!(v.step_note(StepTarget::End), None);
     }
 
     #[test]

@@ -185,6 +185,18 @@ await test(browser, "a mangled link says what is wrong and shows the picker", as
   assert(await page.locator(".picker").isVisible(), "the picker is shown");
   await page.goto(`${base}index.html#scenario=no-such-scenario`);
   await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("no-such-scenario"));
+  // Every problem is named, not only the first.
+  await page.evaluate(() => { location.hash = "#scenario=nope&step=abc"; });
+  await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("`step=abc`"));
+  const both = await text(page, ".notice.error");
+  assert(both.includes("no built-in scenario `nope`"), both);
+  // A step past the end shows the last step and says so.
+  await page.evaluate(() => { location.hash = "#scenario=fenced-gc-pause&step=9999"; });
+  await ready(page);
+  await page.waitForFunction(() => document.querySelector(".notice")?.textContent.includes("9999"));
+  const past = await text(page, ".notice");
+  assert(/^step 9999 is past the end \(\d+ steps\); showing the last step/.test(past), past);
+  assert((await verdict(page)).includes("safe") && !(await verdict(page)).includes("so far"), `at the end: ${await verdict(page)}`);
 });
 
 await test(browser, "a bad uploaded file shows its located error", async (page) => {
@@ -469,7 +481,16 @@ await test(browser, "click an event to jump, hover for its explanation, play, le
   assert(svg.startsWith("<svg") && svg.includes("<title id=\"ls-title\">"), "a standalone SVG with a title");
   // The embed snippet names embed.html with this view.
   const snippet = await page.inputValue("[data-testid=embed-snippet]");
-  assert(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#scenario=fenced-gc-pause&step=\d+" title="lockstep: /.test(snippet), snippet);
+  assert(new RegExp(`^<iframe src="http://127\\.0\\.0\\.1:\\d+/embed\\.html#scenario=fenced-gc-pause&step=${current}&controls=minimal" title="lockstep: `).test(snippet), snippet);
+  // The controls the author picks travel in the snippet, and the embed it names shows them.
+  await page.selectOption("[data-testid=embed-controls]", "full");
+  await page.waitForFunction(() => document.querySelector("[data-testid=embed-snippet]").value.includes("controls=full"));
+  const full = (await page.inputValue("[data-testid=embed-snippet]")).match(/src="([^"]+)"/)[1];
+  assert(full.includes(`step=${current}&controls=full`), full);
+  await page.goto(full);
+  await ready(page);
+  assert(await page.locator(".embed.controls-full").count() === 1, "the embed shows the full controls");
+  assert(await page.inputValue("input[aria-label='Current step']") === current, "the embed is at the author's step");
 });
 
 await test(browser, "a pasted scenario runs and its link carries it", async (page) => {
