@@ -54,6 +54,9 @@ pub struct HitRow {
     pub branch: bool,
     /// A fault (pause, crash, restart, clock jump, failover): highlighted in a counterexample.
     pub fault: bool,
+    /// Horizontal extent of what the row draws (its arrows, their labels, its notes), in the
+    /// layout's pixels, so the page can scroll it into view sideways; None when it draws none.
+    pub span: Option<(f64, f64)>,
 }
 
 /// The timeline of the whole branch, drawn once: lockstep-render's unchanging pieces in groups
@@ -388,10 +391,13 @@ impl Viewer {
         };
         let full = layout(&self.full, &options);
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
+        let spans = row_spans(&full);
         let rows: Vec<HitRow> = full
             .rows
             .iter()
-            .map(|r| HitRow {
+            .zip(spans)
+            .map(|(r, span)| HitRow {
+                span,
                 step: r.step,
                 top: r.top,
                 bottom: r.bottom,
@@ -519,6 +525,31 @@ impl Viewer {
     }
 }
 
+/// Per row of `layout`: the horizontal extent of its arrows (sent or arriving there, with their
+/// labels) and notes.
+fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
+    let mut spans: Vec<Option<(f64, f64)>> = vec![None; layout.rows.len()];
+    let mut widen = |row: usize, a: f64, b: f64| {
+        if let Some(s) = spans.get_mut(row) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            *s = Some(s.map_or((lo, hi), |(x0, x1)| (x0.min(lo), x1.max(hi))));
+        }
+    };
+    for a in &layout.arrows {
+        let label = (!a.label.text.is_empty()).then_some((a.label.rect.x0, a.label.rect.x1));
+        for row in std::iter::once(a.send_row).chain(a.end_row) {
+            widen(row, a.start.x, a.tip.x);
+            if let Some((x0, x1)) = label {
+                widen(row, x0, x1);
+            }
+        }
+    }
+    for n in &layout.notes {
+        widen(n.row, n.rect.x0, n.rect.x1);
+    }
+    spans
+}
+
 fn escape_xml(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -598,6 +629,19 @@ mod tests {
             later.live.before
         );
         assert!(v.picture(TimeMode::ToScale).unwrap() != pic);
+        // Every row of this run draws an arrow or a note: each has a horizontal extent, within
+        // the page, for scrolling it into view sideways.
+        let page_width = later.live.width;
+        for r in &pic.rows {
+            let (x0, x1) = r
+                .span
+                .unwrap_or_else(|| panic!("row {} has no extent", r.step));
+            assert!(
+                0.0 <= x0 && x0 < x1 && x1 <= page_width,
+                "row {}: {x0}..{x1}",
+                r.step
+            );
+        }
         // A frame computed ahead is the frame the step shows.
         v.prefetch(&pic);
         v.seek(7);

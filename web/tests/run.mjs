@@ -303,6 +303,39 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   await shot(page, "presenter-redlock-end-1920x1080");
 });
 
+await test(browser, "presenter mode scrolls sideways to keep the current step's arrows in view, legend pinned", async (page) => {
+  await page.goto(`${base}index.html#scenario=redlock-happy-path&present=1`);
+  await ready(page);
+  if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
+  await page.waitForSelector(".app.presenter");
+  let sideways = 0;
+  for (let step = 1; step <= 45; step++) {
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((s) => location.hash.includes(`step=${s}`), step);
+    // In view once the scroll has happened (instant: the test asks for reduced motion).
+    const where = await page.waitForFunction(() => {
+      const outline = document.querySelector(".hits rect.current-outline");
+      const span = outline?.dataset.span?.split(" ").map(Number);
+      if (!span) return false;
+      const svg = document.querySelector("#ls-timeline");
+      const box = svg.getBoundingClientRect();
+      const scale = box.width / svg.viewBox.baseVal.width;
+      const scroller = document.querySelector(".timeline-scroller");
+      const view = scroller.getBoundingClientRect();
+      const [x0, x1] = span.map((x) => box.left + x * scale);
+      const cur = outline.getBoundingClientRect();
+      const fits = x1 - x0 <= view.width;
+      const across = fits ? x0 >= view.left - 1 && x1 <= view.right + 1 : x0 >= view.left - 20 && x0 < view.right;
+      return across && cur.top >= view.top - 1 && cur.bottom <= view.bottom + 1 && { left: scroller.scrollLeft };
+    }, null, { timeout: 3000 }).catch(() => null);
+    assert(where, `step ${step}: the current step's arrows are not in view`);
+    if ((await where.jsonValue()).left > 0) sideways++;
+  }
+  assert(sideways > 0, "no step needed the picture scrolled sideways: the test shows nothing");
+  assert(await page.locator(".legend-pin").isVisible(), "the legend stays pinned");
+  await shot(page, "presenter-redlock-sideways-1920x1080");
+}, { reducedMotion: "reduce" });
+
 await test(browser, "presenter mode keeps labels between 13.5 and 27 px, the legend in view and the step in view at once", async (page) => {
   const sizes = [];
   for (const [id, step] of [["naive-happy-path", 5], ["naive-gc-pause", 32], ["redlock-happy-path", 60], ["redlock-delayed-restart", 700]]) {
