@@ -74,7 +74,27 @@ pub enum HashError {
         "the link has an unknown part `{0}` (known: scenario, step, mode, chart, whatif, src, present, controls)"
     )]
     UnknownKey(String),
+    #[error("there is no built-in scenario `{0}`; pick one from the list")]
+    UnknownScenario(String),
 }
+
+/// Everything wrong with a hash, in the order of its parts (at least one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HashErrors(pub Vec<HashError>);
+
+impl std::fmt::Display for HashErrors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for HashErrors {}
 
 fn bad(key: &str, value: &str, expected: &'static str) -> HashError {
     HashError::BadValue {
@@ -132,14 +152,45 @@ impl View {
     }
 
     /// Reads a location hash (with or without the leading `#`). An empty hash is `Ok(None)`.
-    pub fn parse(hash: &str) -> Result<Option<View>, HashError> {
+    /// Every mangled part is reported, and so is a built-in scenario that does not exist.
+    pub fn parse(hash: &str) -> Result<Option<View>, HashErrors> {
         let hash = hash.strip_prefix('#').unwrap_or(hash).trim();
         if hash.is_empty() {
             return Ok(None);
         }
         let mut view = View::default();
         let mut has_scenario = false;
+        let mut errors = Vec::new();
         for part in hash.split('&').filter(|p| !p.is_empty()) {
+            if let Err(e) = view.read_part(part, &mut has_scenario) {
+                errors.push(e);
+            }
+        }
+        if !has_scenario
+            && !errors
+                .iter()
+                .any(|e| matches!(e, HashError::BadValue { key, .. } if key == "scenario"))
+        {
+            errors.push(HashError::NoScenario);
+        }
+        // An uploaded scenario travels in `src`; any other id must be a built-in one.
+        if has_scenario
+            && view.source.is_none()
+            && !lockstep_core::catalogue::ids().any(|id| id == view.scenario)
+        {
+            errors.push(HashError::UnknownScenario(view.scenario.clone()));
+        }
+        if errors.is_empty() {
+            Ok(Some(view))
+        } else {
+            Err(HashErrors(errors))
+        }
+    }
+
+    /// Reads one `key=value` part of a hash into the view.
+    fn read_part(&mut self, part: &str, has_scenario: &mut bool) -> Result<(), HashError> {
+        let view = self;
+        {
             let (key, value) = part.split_once('=').unwrap_or((part, ""));
             let value = percent_decode(value);
             match key {
@@ -153,7 +204,7 @@ impl View {
                         return Err(bad(key, &value, "a scenario id such as fenced-gc-pause"));
                     }
                     view.scenario = value;
-                    has_scenario = true;
+                    *has_scenario = true;
                 }
                 "step" => {
                     view.step = match value.as_str() {
@@ -214,17 +265,26 @@ impl View {
                 other => return Err(HashError::UnknownKey(other.chars().take(40).collect())),
             }
         }
-        if !has_scenario {
-            return Err(HashError::NoScenario);
-        }
-        Ok(Some(view))
+        Ok(())
     }
 
     /// Writes the view as a hash (with the leading `#`). `step` is the current step and `at_end`
     /// says whether it is the last one (then the link says `step=end`).
     pub fn to_hash(&self) -> String {
+        self.write_hash(false)
+    }
+
+    /// The embed page's hash: as [`View::to_hash`], but always naming the step and the controls
+    /// (`controls=minimal` too), so that a snippet says what it shows.
+    pub fn to_embed_hash(&self) -> String {
+        self.write_hash(true)
+    }
+
+    /// Writes the hash; `explicit` writes the step and controls even where they are the defaults.
+    fn write_hash(&self, explicit: bool) -> String {
         let mut out = format!("#scenario={}", self.scenario);
         match self.step {
+            StepTarget::Start if explicit => out.push_str("&step=0"),
             StepTarget::Start => {}
             StepTarget::At(n) => out.push_str(&format!("&step={n}")),
             StepTarget::End => out.push_str("&step=end"),
@@ -238,7 +298,7 @@ impl View {
         if self.presenter {
             out.push_str("&present=1");
         }
-        if self.controls != Controls::Minimal {
+        if explicit || self.controls != Controls::Minimal {
             let c = match self.controls {
                 Controls::None => "none",
                 Controls::Minimal => "minimal",
@@ -319,9 +379,40 @@ mod tests {
     }
 
     #[test]
+    fn an_embed_hash_names_the_step_and_the_controls() {
+        let mut v = View::of("fenced-gc-pause");
+        assert_eq!(
+            v.to_embed_hash(),
+            "#scenario=fenced-gc-pause&step=0&controls=minimal"
+        );
+        v.step = StepTarget::At(12);
+        v.controls = Controls::Full;
+        assert_eq!(
+            v.to_embed_hash(),
+            "#scenario=fenced-gc-pause&step=12&controls=full"
+        );
+        assert_eq!(View::parse(&v.to_embed_hash()), Ok(Some(v)));
+    }
+
+    #[test]
+    fn every_problem_of_a_hash_is_reported() {
+        let e = View::parse("#scenario=nope&step=abc").unwrap_err();
+        let msg = e.to_string();
+        assert_eq!(e.0.len(), 2, "{msg}");
+        assert!(msg.contains("`step=abc`"), "{msg}");
+        assert!(msg.contains("no built-in scenario `nope`"), "{msg}");
+        // An uploaded scenario's name is not a built-in id, and needs not be.
+        let own = format!("#scenario=mine&src={}", pack("name = \"mine\""));
+        assert!(View::parse(&own).unwrap().is_some());
+        let e = View::parse("#mode=fast&chart=pie").unwrap_err();
+        assert_eq!(e.0.len(), 3, "{e}");
+        assert_eq!(e.0[2], HashError::NoScenario);
+    }
+
+    #[test]
     fn percent_escapes_are_decoded() {
         let v = View::parse("#scenario%3Dx").unwrap_err();
-        assert!(matches!(v, HashError::UnknownKey(_)));
+        assert!(matches!(v.0[0], HashError::UnknownKey(_)));
         let v = View::parse("#scenario=fenced%2Dgc-pause").unwrap().unwrap();
         assert_eq!(v.scenario, "fenced-gc-pause");
     }

@@ -18,6 +18,9 @@ use crate::share::{Chart, StepTarget, View};
 use crate::stack::{Layer, stack};
 
 mod frames;
+mod spans;
+
+use spans::row_spans;
 
 /// Where a scenario came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +57,9 @@ pub struct HitRow {
     pub branch: bool,
     /// A fault (pause, crash, restart, clock jump, failover): highlighted in a counterexample.
     pub fault: bool,
+    /// Horizontal extent of what the row draws (its arrows, their labels, its notes), in the
+    /// layout's pixels, so the page can scroll it into view sideways; None when it draws none.
+    pub span: Option<(f64, f64)>,
 }
 
 /// The timeline of the whole branch, drawn once: lockstep-render's unchanging pieces in groups
@@ -181,6 +187,18 @@ impl Viewer {
         let mut viewer = Viewer::open(source, &view.whatifs)?;
         viewer.go(view.step);
         Ok(viewer)
+    }
+
+    /// What the page must say about a link's step that the run cannot show as asked: a step
+    /// past the end (the viewer shows the last step instead).
+    pub fn step_note(&self, target: StepTarget) -> Option<String> {
+        match target {
+            StepTarget::At(n) if n > self.total() => Some(format!(
+                "step {n} is past the end ({} steps); showing the last step",
+                self.total()
+            )),
+            _ => None,
+        }
     }
 
     /// Runs a copy of the session to the end: the whole branch, for the picture and the verdict.
@@ -376,10 +394,13 @@ impl Viewer {
         };
         let full = layout(&self.full, &options);
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
+        let spans = row_spans(&full);
         let rows: Vec<HitRow> = full
             .rows
             .iter()
-            .map(|r| HitRow {
+            .zip(spans)
+            .map(|(r, span)| HitRow {
+                span,
                 step: r.step,
                 top: r.top,
                 bottom: r.bottom,
@@ -586,6 +607,19 @@ mod tests {
             later.live.before
         );
         assert!(v.picture(TimeMode::ToScale).unwrap() != pic);
+        // Every row of this run draws an arrow or a note: each has a horizontal extent, within
+        // the page, for scrolling it into view sideways.
+        let page_width = later.live.width;
+        for r in &pic.rows {
+            let (x0, x1) = r
+                .span
+                .unwrap_or_else(|| panic!("row {} has no extent", r.step));
+            assert!(
+                0.0 <= x0 && x0 < x1 && x1 <= page_width,
+                "row {}: {x0}..{x1}",
+                r.step
+            );
+        }
         // A frame computed ahead is the frame the step shows.
         v.prefetch(&pic);
         v.seek(7);
@@ -627,6 +661,24 @@ mod tests {
         let again = Viewer::open_view(&View::parse(&link.to_hash()).unwrap().unwrap()).unwrap();
         assert_eq!(again.pos(), v.pos());
         assert_eq!(again.trace_json(), v.trace_json());
+    }
+
+    #[test]
+    fn a_link_past_the_end_shows_the_last_step_and_says_so() {
+        let view = View::parse("#scenario=fenced-gc-pause&step=9999")
+            .unwrap()
+            .unwrap();
+        let v = Viewer::open_view(&view).unwrap();
+        assert!(v.at_end());
+        assert_eq!(
+            v.step_note(view.step).unwrap(),
+            format!(
+                "step 9999 is past the end ({} steps); showing the last step",
+                v.total()
+            )
+        );
+        assert_eq!(v.step_note(StepTarget::At(v.total())), None);
+        assert_eq!(v.step_note(StepTarget::End), None);
     }
 
     #[test]

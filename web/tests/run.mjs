@@ -81,6 +81,35 @@ await test(browser, "a step keeps the SVG element and shows what lockstep-render
   }
 });
 
+await test(browser, "a share link opened right after End shows only its own step", async (page) => {
+  // End, then at once a link to step 12 of the same run (a hashchange): nothing of the finished
+  // run (the danger band, the verdict footer) may stay on the step-12 picture.
+  await page.goto(`${base}index.html#scenario=fenced-gc-pause`);
+  await ready(page);
+  await page.keyboard.press("End");
+  await page.evaluate(() => { location.hash = "#scenario=fenced-gc-pause&step=12"; });
+  await page.waitForFunction(() => document.querySelector("input[aria-label='Current step']")?.value === "12");
+  await page.waitForTimeout(1500);
+  assert((await verdict(page)).includes("nothing paid yet"), `the panel at step 12: ${await verdict(page)}`);
+  const { shown, want } = await page.evaluate(async () => {
+    const m = await import("./lockstep_web.js");
+    const texts = (svg) => [...svg.querySelectorAll("text")]
+      .filter((t) => t.getClientRects().length > 0).map((t) => t.textContent.trim()).filter(Boolean).sort();
+    const shown = texts(document.querySelector("#ls-timeline").parentElement);
+    const holder = document.createElement("div");
+    holder.innerHTML = m.step_svg("fenced-gc-pause", 12, false);
+    document.body.append(holder);
+    const want = texts(holder.querySelector("svg"));
+    holder.remove();
+    return { shown, want };
+  });
+  assert(JSON.stringify(shown) === JSON.stringify(want),
+    `step 12 after End: the page shows\n${shown.filter((t) => !want.includes(t)).join(" | ")}\nmore and\n${want.filter((t) => !shown.includes(t)).join(" | ")}\nless than lockstep-render draws`);
+  // Nothing drawn by a later step's changing pieces: the live layers hold what step 12 draws.
+  const footer = await page.evaluate(() => document.querySelector("#ls-after")?.textContent ?? "");
+  assert(!footer.includes("Verdict"), `the verdict footer is still drawn: ${footer}`);
+});
+
 await test(browser, "End in naive-gc-pause reaches the double write", async (page) => {
   await page.goto(`${base}index.html#scenario=naive-gc-pause`);
   await ready(page);
@@ -156,6 +185,18 @@ await test(browser, "a mangled link says what is wrong and shows the picker", as
   assert(await page.locator(".picker").isVisible(), "the picker is shown");
   await page.goto(`${base}index.html#scenario=no-such-scenario`);
   await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("no-such-scenario"));
+  // Every problem is named, not only the first.
+  await page.evaluate(() => { location.hash = "#scenario=nope&step=abc"; });
+  await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("`step=abc`"));
+  const both = await text(page, ".notice.error");
+  assert(both.includes("no built-in scenario `nope`"), both);
+  // A step past the end shows the last step and says so.
+  await page.evaluate(() => { location.hash = "#scenario=fenced-gc-pause&step=9999"; });
+  await ready(page);
+  await page.waitForFunction(() => document.querySelector(".notice")?.textContent.includes("9999"));
+  const past = await text(page, ".notice");
+  assert(/^step 9999 is past the end \(\d+ steps\); showing the last step/.test(past), past);
+  assert((await verdict(page)).includes("safe") && !(await verdict(page)).includes("so far"), `at the end: ${await verdict(page)}`);
 });
 
 await test(browser, "a bad uploaded file shows its located error", async (page) => {
@@ -261,6 +302,39 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   }, null, { timeout: 5000 });
   await shot(page, "presenter-redlock-end-1920x1080");
 });
+
+await test(browser, "presenter mode scrolls sideways to keep the current step's arrows in view, legend pinned", async (page) => {
+  await page.goto(`${base}index.html#scenario=redlock-happy-path&present=1`);
+  await ready(page);
+  if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
+  await page.waitForSelector(".app.presenter");
+  let sideways = 0;
+  for (let step = 1; step <= 45; step++) {
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((s) => location.hash.includes(`step=${s}`), step);
+    // In view once the scroll has happened (instant: the test asks for reduced motion).
+    const where = await page.waitForFunction(() => {
+      const outline = document.querySelector(".hits rect.current-outline");
+      const span = outline?.dataset.span?.split(" ").map(Number);
+      if (!span) return false;
+      const svg = document.querySelector("#ls-timeline");
+      const box = svg.getBoundingClientRect();
+      const scale = box.width / svg.viewBox.baseVal.width;
+      const scroller = document.querySelector(".timeline-scroller");
+      const view = scroller.getBoundingClientRect();
+      const [x0, x1] = span.map((x) => box.left + x * scale);
+      const cur = outline.getBoundingClientRect();
+      const fits = x1 - x0 <= view.width;
+      const across = fits ? x0 >= view.left - 1 && x1 <= view.right + 1 : x0 >= view.left - 20 && x0 < view.right;
+      return across && cur.top >= view.top - 1 && cur.bottom <= view.bottom + 1 && { left: scroller.scrollLeft };
+    }, null, { timeout: 3000 }).catch(() => null);
+    assert(where, `step ${step}: the current step's arrows are not in view`);
+    if ((await where.jsonValue()).left > 0) sideways++;
+  }
+  assert(sideways > 0, "no step needed the picture scrolled sideways: the test shows nothing");
+  assert(await page.locator(".legend-pin").isVisible(), "the legend stays pinned");
+  await shot(page, "presenter-redlock-sideways-1920x1080");
+}, { reducedMotion: "reduce" });
 
 await test(browser, "presenter mode keeps labels between 13.5 and 27 px, the legend in view and the step in view at once", async (page) => {
   const sizes = [];
@@ -440,7 +514,16 @@ await test(browser, "click an event to jump, hover for its explanation, play, le
   assert(svg.startsWith("<svg") && svg.includes("<title id=\"ls-title\">"), "a standalone SVG with a title");
   // The embed snippet names embed.html with this view.
   const snippet = await page.inputValue("[data-testid=embed-snippet]");
-  assert(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#scenario=fenced-gc-pause&step=\d+" title="lockstep: /.test(snippet), snippet);
+  assert(new RegExp(`^<iframe src="http://127\\.0\\.0\\.1:\\d+/embed\\.html#scenario=fenced-gc-pause&step=${current}&controls=minimal" title="lockstep: `).test(snippet), snippet);
+  // The controls the author picks travel in the snippet, and the embed it names shows them.
+  await page.selectOption("[data-testid=embed-controls]", "full");
+  await page.waitForFunction(() => document.querySelector("[data-testid=embed-snippet]").value.includes("controls=full"));
+  const full = (await page.inputValue("[data-testid=embed-snippet]")).match(/src="([^"]+)"/)[1];
+  assert(full.includes(`step=${current}&controls=full`), full);
+  await page.goto(full);
+  await ready(page);
+  assert(await page.locator(".embed.controls-full").count() === 1, "the embed shows the full controls");
+  assert(await page.inputValue("input[aria-label='Current step']") === current, "the embed is at the author's step");
 });
 
 await test(browser, "a pasted scenario runs and its link carries it", async (page) => {

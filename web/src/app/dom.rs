@@ -24,14 +24,21 @@ pub fn replace_hash(hash: &str) {
     }
 }
 
+thread_local! {
+    /// The hash [`replace_hash_after_frame`] is about to write.
+    static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Drops a hash write still waiting for its frame: the user navigated to a hash of their own (a
+/// link opened right after a step), which the older view's hash must not overwrite.
+pub fn cancel_pending_hash() {
+    PENDING.with(|p| p.borrow_mut().take());
+}
+
 /// Replaces the hash once the browser has shown the current frame (`history.replaceState` takes
 /// a few ms, which a step should not wait for); the last of several calls wins.
 pub fn replace_hash_after_frame(hash: String) {
-    use std::cell::RefCell;
     use wasm_bindgen::closure::Closure;
-    thread_local! {
-        static PENDING: RefCell<Option<String>> = const { RefCell::new(None) };
-    }
     let already = PENDING.with(|p| p.borrow_mut().replace(hash).is_some());
     let Some(w) = window() else { return };
     if already {

@@ -131,8 +131,19 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
 #[hook]
 pub fn use_hash_change(on_change: Callback<String>) {
     use_effect_with((), move |_| {
-        let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
-            on_change.emit(super::dom::hash());
+        let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+            // The hash navigated to wins over a write of the previous view's hash still
+            // waiting for its frame (or already done: the event's new URL says what was asked).
+            super::dom::cancel_pending_hash();
+            let asked = js_sys::Reflect::get(&e, &wasm_bindgen::JsValue::from_str("newURL"))
+                .ok()
+                .and_then(|u| u.as_string())
+                .and_then(|u| u.split_once('#').map(|(_, h)| format!("#{h}")));
+            let hash = asked.unwrap_or_else(super::dom::hash);
+            if hash != super::dom::hash() {
+                super::dom::replace_hash(&hash);
+            }
+            on_change.emit(hash);
         });
         let win = web_sys::window();
         if let Some(w) = &win {

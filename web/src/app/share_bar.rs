@@ -16,6 +16,8 @@ pub struct ShareProps {
 pub fn ShareBar(props: &ShareProps) -> Html {
     let state = &props.state;
     let copied = use_state(|| None::<&'static str>);
+    // How much of the embed page's chrome the snippet asks for.
+    let controls = use_state(|| Controls::Minimal);
     let Some(viewer) = &state.viewer else {
         return html! {};
     };
@@ -29,11 +31,11 @@ pub fn ShareBar(props: &ShareProps) -> Html {
     };
     let link = format!("{}{}", dom::base_url("index.html"), view.to_hash());
     let mut embed_view = view.clone();
-    embed_view.controls = Controls::Minimal;
+    embed_view.controls = *controls;
     let snippet = format!(
         "<iframe src=\"{}{}\" title=\"lockstep: {}\" width=\"100%\" height=\"640\" style=\"border:0\" loading=\"lazy\"></iframe>",
         dom::base_url("embed.html"),
-        embed_view.to_hash(),
+        embed_view.to_embed_hash(),
         title.replace('"', "&quot;")
     );
     let copy = |text: String, what: &'static str| {
@@ -44,6 +46,19 @@ pub fn ShareBar(props: &ShareProps) -> Html {
             } else {
                 "select and copy the text below"
             }));
+        })
+    };
+    let choose_controls = {
+        let controls = controls.clone();
+        Callback::from(move |e: Event| {
+            let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() else {
+                return;
+            };
+            controls.set(match select.value().as_str() {
+                "none" => Controls::None,
+                "full" => Controls::Full,
+                _ => Controls::Minimal,
+            });
         })
     };
     let svg_download = {
@@ -88,6 +103,17 @@ pub fn ShareBar(props: &ShareProps) -> Html {
             <label>
                 <span>{ "Link to this view" }</span>
                 <input type="text" readonly=true value={link} data-testid="share-link" />
+            </label>
+            <label>
+                <span>{ "Embed controls" }</span>
+                <select data-testid="embed-controls" onchange={choose_controls}>
+                    { for [(Controls::None, "none", "None: the picture only"),
+                           (Controls::Minimal, "minimal", "Minimal: back, forward, step"),
+                           (Controls::Full, "full", "Full: every control and the explanation")]
+                        .into_iter().map(|(c, value, label)| html! {
+                            <option {value} selected={*controls == c}>{ label }</option>
+                        }) }
+                </select>
             </label>
             <label>
                 <span>{ "Embed snippet" }</span>

@@ -309,7 +309,9 @@ impl Reducible for AppState {
                     next.time_mode = view.time_mode;
                     next.chart = view.chart;
                     next.presenter = view.presenter;
-                    next.notice = None;
+                    next.notice = v
+                        .step_note(view.step)
+                        .map(|text| Notice { text, error: false });
                     next.open(v);
                 }
                 Err(e) => {

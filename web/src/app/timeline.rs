@@ -33,29 +33,71 @@ pub struct TimelineProps {
     pub presenter: bool,
 }
 
-/// Scrolls `scroller` so that the band `top..bottom` (in page pixels) is visible.
-fn keep_in_view(scroller: &HtmlElement, page_width: f64, top: f64, bottom: f64, glide: bool) {
+/// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
+/// `at..at + size`: None when it shows already; else centred, or its start when it is wider than
+/// the window.
+fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64) -> Option<f64> {
+    if lo >= at && hi <= at + size {
+        return None;
+    }
+    let to = if hi - lo > size {
+        lo - 16.0
+    } else {
+        (lo + hi) / 2.0 - size / 2.0
+    };
+    Some(to.max(0.0))
+}
+
+/// Scrolls `scroller` so that the band `top..bottom` (in page pixels) is visible, and so that the
+/// row's horizontal extent `span` is too (a Redlock run in presenter mode is wider than the screen).
+fn keep_in_view(
+    scroller: &HtmlElement,
+    page_width: f64,
+    (top, bottom): (f64, f64),
+    span: Option<(f64, f64)>,
+    glide: bool,
+) {
     // The page is drawn at the scroller's width (or wider, on a phone).
     let drawn = f64::from(scroller.scroll_width());
     if drawn <= 0.0 || page_width <= 0.0 {
         return;
     }
     let scale = drawn / page_width;
-    let (y0, y1) = (top * scale, bottom * scale);
-    let view0 = f64::from(scroller.scroll_top());
-    let view1 = view0 + f64::from(scroller.client_height());
-    if y0 < view0 || y1 > view1 {
-        let centre = (y0 + y1) / 2.0 - f64::from(scroller.client_height()) / 2.0;
-        let opts = web_sys::ScrollToOptions::new();
-        opts.set_top(centre.max(0.0));
-        // Glide to the step, unless the user asked for less motion.
-        opts.set_behavior(if !glide || dom::reduced_motion() {
-            web_sys::ScrollBehavior::Instant
-        } else {
-            web_sys::ScrollBehavior::Smooth
-        });
-        scroller.scroll_to_with_scroll_to_options(&opts);
+    let down = scroll_to_show(
+        top * scale,
+        bottom * scale,
+        f64::from(scroller.scroll_top()),
+        f64::from(scroller.client_height()),
+    );
+    let across = span.and_then(|(x0, x1)| {
+        let width = f64::from(scroller.client_width());
+        // Only when the picture is wider than its window.
+        (drawn > width + 1.0).then(|| {
+            scroll_to_show(
+                x0 * scale,
+                x1 * scale,
+                f64::from(scroller.scroll_left()),
+                width,
+            )
+        })?
+    });
+    if down.is_none() && across.is_none() {
+        return;
     }
+    let opts = web_sys::ScrollToOptions::new();
+    if let Some(y) = down {
+        opts.set_top(y);
+    }
+    if let Some(x) = across {
+        opts.set_left(x);
+    }
+    // Glide to the step, unless the user asked for less motion.
+    opts.set_behavior(if !glide || dom::reduced_motion() {
+        web_sys::ScrollBehavior::Instant
+    } else {
+        web_sys::ScrollBehavior::Smooth
+    });
+    scroller.scroll_to_with_scroll_to_options(&opts);
 }
 
 #[derive(Properties)]
@@ -121,6 +163,25 @@ fn show_group(i: usize, j: usize, on: bool) {
     }
 }
 
+/// Shows the first `want` of layer `i`'s `len` groups and hides the rest, whatever the page's
+/// copy showed before (chunk by chunk: one lookup per chunk, not per group).
+fn show_all(i: usize, len: usize, want: usize) {
+    for k in 0..len.div_ceil(CHUNK) {
+        let Some(layer) = by_id(&chunk_id(i, k)).as_ref().and_then(layer_in) else {
+            continue;
+        };
+        let groups = layer.children();
+        for j in 0..groups.length() {
+            let Some(g) = groups.item(j) else { continue };
+            if k * CHUNK + (j as usize) < want {
+                let _ = g.remove_attribute("display");
+            } else {
+                set(&g, "display", "none");
+            }
+        }
+    }
+}
+
 /// Brings the page's copy of `pic` to `frame`; true when that copy was new.
 fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown) -> bool {
     let Ok(Some(svg)) = page.query_selector("#ls-timeline") else {
@@ -133,7 +194,9 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
     if shown.picture != key || svg.get_attribute("data-shown").as_deref() != Some(mark.as_str()) {
         set(&svg, "data-shown", &mark);
         fresh = true;
-        // A fresh copy: every group shows, nothing changing is in it yet.
+        // What the page's copy shows is unknown: yew keeps the old elements when the new
+        // picture's SVG text is the same (the same run opened again by a link), with the old
+        // step's groups and changing pieces in them. Every piece is set below.
         *shown = Shown {
             picture: key,
             groups: pic.groups.iter().map(Vec::len).collect(),
@@ -142,7 +205,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         };
     }
     let live = &frame.live;
-    if shown.size != (live.width, live.height) {
+    if fresh || shown.size != (live.width, live.height) {
         let (w, h) = (live.width, live.height);
         let svgs = page.children();
         for k in 0..svgs.length() {
@@ -154,7 +217,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         }
         shown.size = (w, h);
     }
-    if shown.dy != live.layout_dy {
+    if fresh || shown.dy != live.layout_dy {
         let shift = format!("translate(0 {:.0})", live.layout_dy);
         if let Ok(all) = page.query_selector_all(".ls-shift") {
             for k in 0..all.length() {
@@ -166,16 +229,20 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         shown.dy = live.layout_dy;
     }
     for (i, want) in frame.shown(pic).into_iter().enumerate() {
-        let had = shown.groups[i];
-        for j in want..had {
-            show_group(i, j, false);
-        }
-        for j in had..want {
-            show_group(i, j, true);
+        if fresh {
+            show_all(i, pic.groups[i].len(), want);
+        } else {
+            let had = shown.groups[i];
+            for j in want..had {
+                show_group(i, j, false);
+            }
+            for j in had..want {
+                show_group(i, j, true);
+            }
         }
         shown.groups[i] = want;
         if let Some(text) = live.layers.get(i)
-            && *text != shown.live[i]
+            && (fresh || *text != shown.live[i])
             && let Some(g) = by_id(&live_id(i)).as_ref().and_then(layer_in)
         {
             g.set_inner_html(text);
@@ -193,7 +260,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         ("ls-before", before, &mut shown.before),
         ("ls-after", live.after.as_str(), &mut shown.after),
     ] {
-        if text != was.as_str()
+        if (fresh || text != was.as_str())
             && let Some(g) = by_id(id)
         {
             g.set_inner_html(text);
@@ -204,6 +271,13 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         match frame.step.checked_sub(1).and_then(|c| pic.rows.get(c)) {
             Some(r) => {
                 let (y, h) = crate::viewer::band(r);
+                // The row's horizontal extent, for the tests of scrolling it into view.
+                match r.span {
+                    Some((x0, x1)) => set(&outline, "data-span", &format!("{x0:.0} {x1:.0}")),
+                    None => {
+                        let _ = outline.remove_attribute("data-span");
+                    }
+                }
                 set(&outline, "y", &format!("{y:.1}"));
                 set(&outline, "width", &format!("{:.0}", live.width));
                 set(&outline, "height", &format!("{h:.1}"));
@@ -294,11 +368,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let row = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
             if let (Some(el), Some(row)) = (scroller.cast::<HtmlElement>(), row) {
                 let dy = frame.live.layout_dy;
-                let (width, top, bottom) = (frame.live.width, row.top + dy, row.bottom + dy);
+                let (width, band, span) =
+                    (frame.live.width, (row.top + dy, row.bottom + dy), row.span);
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
                 let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
-                    keep_in_view(&el, width, top, bottom, glide);
+                    keep_in_view(&el, width, band, span, glide);
                 });
                 if let Some(w) = web_sys::window() {
                     let _ = w.request_animation_frame(follow.unchecked_ref());
