@@ -1,0 +1,166 @@
+//! The viewer's tests: stepping, branching by what-ifs and the links that replay them.
+
+use super::*;
+use lockstep_core::Outcome;
+use lockstep_core::scenario::{Fault, FaultKind};
+
+fn builtin(id: &str) -> Viewer {
+    Viewer::open(Source::Builtin(id.into()), &[]).unwrap()
+}
+
+#[test]
+fn the_end_of_fenced_gc_pause_shows_the_rejection_and_safe() {
+    let mut v = builtin("fenced-gc-pause");
+    v.go(StepTarget::End);
+    assert!(v.at_end());
+    assert_eq!(v.verdict_so_far().outcome, Outcome::Safe);
+    let svg = v.step_svg(TimeMode::Logical).unwrap();
+    assert!(svg.contains("rejected"));
+    assert!(svg.contains("<title id=\"ls-title\">"));
+    let pic = v.picture(TimeMode::Logical).unwrap();
+    assert_eq!(pic.rows.len(), v.total());
+    assert!(v.frame(&pic).unwrap().live.after.contains("Verdict: safe"));
+}
+
+#[test]
+fn a_step_keeps_the_picture_and_shows_one_more_step_of_it() {
+    let mut v = builtin("naive-gc-pause");
+    let pic = v.picture(TimeMode::Logical).unwrap();
+    v.seek(5);
+    let early = v.frame(&pic).unwrap();
+    v.seek(6);
+    // The same branch and mode: the picture drawn once still fits.
+    assert!(v.picture(TimeMode::Logical).unwrap() == pic);
+    let later = v.frame(&pic).unwrap();
+    let (a, b) = (early.shown(&pic), later.shown(&pic));
+    assert!(a.iter().zip(&b).all(|(x, y)| x <= y), "{a:?} {b:?}");
+    assert!(a.iter().sum::<usize>() < b.iter().sum::<usize>());
+    // No element per row: only the fault rows (the GC pause) have marks; the page finds
+    // rows from the mouse's y.
+    let faults = pic.rows.iter().filter(|r| r.fault).count();
+    assert!(faults > 0 && faults < pic.rows.len());
+    assert_eq!(pic.groups.last().unwrap().len(), faults);
+    // The mouse finds a shown row from its y, and no row that has not happened yet.
+    let sixth = &pic.rows[5];
+    let mid = (sixth.top + sixth.bottom) / 2.0;
+    assert_eq!(pic.row_at(mid, 6).map(|r| r.step), Some(6));
+    assert!(pic.row_at(mid, 5).is_none_or(|r| r.step <= 5));
+    assert!(pic.row_at(-100.0, 6).is_none());
+    assert!(
+        later.live.before.contains("Step 6 of"),
+        "{}",
+        later.live.before
+    );
+    assert!(v.picture(TimeMode::ToScale).unwrap() != pic);
+    // Every row of this run draws an arrow or a note: each has a horizontal extent, within
+    // the page, for scrolling it into view sideways.
+    let page_width = later.live.width;
+    for r in &pic.rows {
+        let (x0, x1) = r
+            .span
+            .unwrap_or_else(|| panic!("row {} has no extent", r.step));
+        assert!(
+            0.0 <= x0 && x0 < x1 && x1 <= page_width,
+            "row {}: {x0}..{x1}",
+            r.step
+        );
+    }
+    // A frame computed ahead is the frame the step shows.
+    v.prefetch(&pic);
+    v.seek(7);
+    let ahead = v.frame(&pic).unwrap();
+    assert_eq!(ahead, v.frame(&pic).unwrap());
+    v.seek(6);
+    assert_eq!(v.frame(&pic).unwrap(), later);
+}
+
+#[test]
+fn a_pause_what_if_branches_and_its_link_replays_the_branch() {
+    let mut v = builtin("naive-happy-path");
+    assert_eq!(v.final_verdict().outcome, Outcome::Safe);
+    let granted = v
+        .full_trace()
+        .events
+        .iter()
+        .position(|e| e.label == "A holds the lock")
+        .unwrap();
+    v.seek(granted + 1);
+    let pause = Fault {
+        target: Some("A".into()),
+        duration_ms: Some(10_000),
+        ..Fault::new(FaultKind::Pause)
+    };
+    v.apply(Change::Fault(pause)).unwrap();
+    assert!(v.total() > v.pos());
+    let branch_at = v.pos() + 1;
+    v.forward();
+    let pic = v.picture(TimeMode::Logical).unwrap();
+    let marked: Vec<usize> = pic
+        .rows
+        .iter()
+        .filter(|r| r.branch)
+        .map(|r| r.step)
+        .collect();
+    assert_eq!(marked, vec![branch_at]);
+    let link = v.view(TimeMode::Logical, Chart::Timeline);
+    let again = Viewer::open_view(&View::parse(&link.to_hash()).unwrap().unwrap()).unwrap();
+    assert_eq!(again.pos(), v.pos());
+    assert_eq!(again.trace_json(), v.trace_json());
+}
+
+#[test]
+fn a_link_past_the_end_shows_the_last_step_and_says_so() {
+    let view = View::parse("#scenario=fenced-gc-pause&step=9999")
+        .unwrap()
+        .unwrap();
+    let v = Viewer::open_view(&view).unwrap();
+    assert!(v.at_end());
+    assert_eq!(
+        v.step_note(view.step).unwrap(),
+        format!(
+            "step 9999 is past the end ({} steps); showing the last step",
+            v.total()
+        )
+    );
+    assert_eq!(v.step_note(StepTarget::At(v.total())), None);
+    assert_eq!(v.step_note(StepTarget::End), None);
+}
+
+#[test]
+fn an_unknown_id_and_a_bad_file_say_what_is_wrong() {
+    let e = Viewer::open(Source::Builtin("nope".into()), &[]).unwrap_err();
+    assert!(e.to_string().contains("no built-in scenario `nope`"));
+    let e = Viewer::open(
+        Source::Own {
+            file: "mine.toml".into(),
+            toml: "name = \"x\"\ntitle = 3\n".into(),
+        },
+        &[],
+    )
+    .unwrap_err();
+    assert!(e.to_string().starts_with("mine.toml:2:"), "{e}");
+}
+
+#[test]
+fn the_json_matches_the_native_document_for_every_builtin() {
+    for id in catalogue::ids() {
+        let v = builtin(id);
+        let scenario = catalogue::load(id).unwrap().unwrap();
+        let run = lockstep_core::run(&scenario);
+        let doc = TraceDocument::new(&scenario, &run.trace, &run.verdict);
+        assert_eq!(
+            v.trace_json(),
+            serde_json::to_string_pretty(&doc).unwrap(),
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn titles_are_escaped() {
+    let s = with_title("<svg width=\"1\">x</svg>", "a<b", "c&d");
+    assert_eq!(
+        s,
+        "<svg width=\"1\" role=\"img\" aria-labelledby=\"ls-title ls-desc\"><title id=\"ls-title\">a&lt;b</title><desc id=\"ls-desc\">c&amp;d</desc>x</svg>"
+    );
+}
