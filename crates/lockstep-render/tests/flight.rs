@@ -30,46 +30,33 @@ fn unshown_sends(l: &Layout) -> Vec<String> {
 #[test]
 fn every_message_shows_where_it_was_sent() {
     let mut failures = Vec::new();
-    for (id, _, run) in common::catalogue() {
-        let total = run.trace.events.len();
-        for mode in [TimeMode::Logical, TimeMode::ToScale] {
-            for upto in [None, Some(total / 2), Some(total * 3 / 4)] {
-                let l = layout(
-                    &run.trace,
-                    &Options {
-                        time_mode: mode,
-                        upto_step: upto,
-                        ..Options::default()
-                    },
-                );
-                for f in unshown_sends(&l) {
-                    failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
-                }
-                for f in &l.flights {
-                    // The stub leaves the sender on the send row, under its label.
-                    assert_eq!(f.start.y, l.rows[f.send_row].y, "{id}");
-                    assert_eq!(f.start.x, l.lanes[f.from_lane].x, "{id}");
-                    assert!(f.label.rect.y1 <= f.start.y, "{id}: label above its stub");
-                    // No stub runs through a label or a note.
-                    let boxes = l
-                        .arrows
-                        .iter()
-                        .map(|a| a.label.rect)
-                        .chain(l.notes.iter().map(|n| n.rect))
-                        .chain(l.flights.iter().filter(|g| *g != f).map(|g| g.label.rect));
-                    for r in boxes {
-                        let inside = lockstep_render::geom::inside_length(f.start, f.tip, &r);
-                        if inside > 1.0 {
-                            failures.push(format!(
-                                "{id} {mode:?} {upto:?}: stub of step {} through {r:?}",
-                                f.send_row + 1
-                            ));
-                        }
-                    }
+    common::each_layout(&[(1, 2), (3, 4)], |name, l| {
+        for f in unshown_sends(l) {
+            failures.push(format!("{name}: {f}"));
+        }
+        for f in &l.flights {
+            // The stub leaves the sender on the send row, under its label.
+            assert_eq!(f.start.y, l.rows[f.send_row].y, "{name}");
+            assert_eq!(f.start.x, l.lanes[f.from_lane].x, "{name}");
+            assert!(f.label.rect.y1 <= f.start.y, "{name}: label above its stub");
+            // No stub runs through a label or a note.
+            let boxes = l
+                .arrows
+                .iter()
+                .map(|a| a.label.rect)
+                .chain(l.notes.iter().map(|n| n.rect))
+                .chain(l.flights.iter().filter(|g| *g != f).map(|g| g.label.rect));
+            for r in boxes {
+                let inside = lockstep_render::geom::inside_length(f.start, f.tip, &r);
+                if inside > 1.0 {
+                    failures.push(format!(
+                        "{name}: stub of step {} through {r:?}",
+                        f.send_row + 1
+                    ));
                 }
             }
         }
-    }
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -7,7 +7,7 @@ mod common;
 
 use lockstep_render::geom::{Point, Rect};
 use lockstep_render::layout::Arrow;
-use lockstep_render::{Layout, Options, TimeMode, layout};
+use lockstep_render::{Layout, Options, layout};
 
 /// Distance from `p` to the segment `a`-`b`.
 fn point_segment(p: Point, a: Point, b: Point) -> f64 {
@@ -108,24 +108,11 @@ fn misplaced(l: &Layout) -> Vec<String> {
 #[test]
 fn every_label_is_nearest_its_own_arrow() {
     let mut failures = Vec::new();
-    for (id, _, run) in common::catalogue() {
-        let total = run.trace.events.len();
-        for mode in [TimeMode::Logical, TimeMode::ToScale] {
-            for upto in [None, Some(total / 3), Some(total / 2), Some(total * 3 / 4)] {
-                let l = layout(
-                    &run.trace,
-                    &Options {
-                        time_mode: mode,
-                        upto_step: upto,
-                        ..Options::default()
-                    },
-                );
-                for f in misplaced(&l) {
-                    failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
-                }
-            }
+    common::each_layout(&[(1, 3), (1, 2), (3, 4)], |name, l| {
+        for f in misplaced(l) {
+            failures.push(format!("{name}: {f}"));
         }
-    }
+    });
     assert!(
         failures.is_empty(),
         "{} labels misplaced:\n{}",

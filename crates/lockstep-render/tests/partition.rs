@@ -6,7 +6,7 @@ mod common;
 
 use lockstep_render::geom::inside_length;
 use lockstep_render::layout::ArrowEnd;
-use lockstep_render::{Layout, Options, TimeMode, layout};
+use lockstep_render::{Layout, Options, layout};
 
 fn crossings(l: &Layout) -> Vec<String> {
     let mut out = Vec::new();
@@ -31,25 +31,12 @@ fn crossings(l: &Layout) -> Vec<String> {
 fn no_delivered_message_crosses_a_partition_wall() {
     let mut failures = Vec::new();
     let mut walls = 0;
-    for (id, _, run) in common::catalogue() {
-        let total = run.trace.events.len();
-        for mode in [TimeMode::Logical, TimeMode::ToScale] {
-            for upto in [None, Some(total / 3), Some(total / 2), Some(total * 3 / 4)] {
-                let l = layout(
-                    &run.trace,
-                    &Options {
-                        time_mode: mode,
-                        upto_step: upto,
-                        ..Options::default()
-                    },
-                );
-                walls += l.walls.len();
-                for f in crossings(&l) {
-                    failures.push(format!("{id} {mode:?} {upto:?}: {f}"));
-                }
-            }
+    common::each_layout(&[(1, 3), (1, 2), (3, 4)], |name, l| {
+        walls += l.walls.len();
+        for f in crossings(l) {
+            failures.push(format!("{name}: {f}"));
         }
-    }
+    });
     assert!(walls > 0, "no scenario draws a partition");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

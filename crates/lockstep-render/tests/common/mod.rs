@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use lockstep_core::{EventKind, Run, Scenario, Trace};
+use lockstep_render::{Layout, Options, TimeMode, layout};
 
 /// Every built-in scenario with its run.
 pub fn catalogue() -> Vec<(String, Scenario, Run)> {
@@ -58,4 +59,27 @@ pub fn lost_messages(trace: &Trace) -> usize {
         .iter()
         .filter(|e| e.kind == EventKind::Lost)
         .count()
+}
+
+/// Lays out every built-in scenario in both time modes, in full and stopped at each fraction
+/// `(num, den)` of its steps, and hands each layout to `check` with a name for failure messages
+/// ("naive-gc-pause ToScale Some(20)").
+pub fn each_layout(fractions: &[(usize, usize)], mut check: impl FnMut(&str, &Layout)) {
+    for (id, _, run) in catalogue() {
+        let total = run.trace.events.len();
+        let stops = std::iter::once(None).chain(fractions.iter().map(|(n, d)| Some(total * n / d)));
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            for upto in stops.clone() {
+                let l = layout(
+                    &run.trace,
+                    &Options {
+                        time_mode: mode,
+                        upto_step: upto,
+                        ..Options::default()
+                    },
+                );
+                check(&format!("{id} {mode:?} {upto:?}"), &l);
+            }
+        }
+    }
 }
