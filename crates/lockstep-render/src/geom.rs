@@ -121,3 +121,15 @@ pub fn inside_length(a: Point, b: Point, r: &Rect) -> f64 {
         (t1 - t0) * (dx * dx + dy * dy).sqrt()
     }
 }
+
+/// Distance from `p` to the segment `a`-`b`.
+pub fn point_segment(p: Point, a: Point, b: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+    };
+    (p.x - a.x - t * dx).hypot(p.y - a.y - t * dy)
+}

@@ -5,22 +5,9 @@
 
 mod common;
 
-use lockstep_render::geom::{Point, Rect};
+use lockstep_render::geom::{Point, Rect, point_segment};
 use lockstep_render::layout::Arrow;
 use lockstep_render::{Layout, Options, layout};
-
-/// Distance from `p` to the segment `a`-`b`.
-fn point_segment(p: Point, a: Point, b: Point) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 == 0.0 {
-        0.0
-    } else {
-        (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
-    };
-    let (cx, cy) = (a.x + t * dx, a.y + t * dy);
-    ((p.x - cx).powi(2) + (p.y - cy).powi(2)).sqrt()
-}
 
 /// Distance from a box to the segment `a`-`b` (0 when it crosses the box).
 fn box_segment(r: &Rect, a: Point, b: Point) -> f64 {

@@ -5,7 +5,7 @@ use lockstep_core::trace::{EventKind, TraceEvent};
 use super::frame::{Frame, marker_band_half};
 use super::pack::{Item, Kind, Shape};
 use super::pieces::{Link, Piece};
-use crate::geom::{Point, Rect, inside_length};
+use crate::geom::{Point, Rect, inside_length, point_segment};
 
 /// Half the height of a level shaft's box and of an arrow head's box.
 pub(super) const SHAFT_HALF: f64 = 3.0;
@@ -49,18 +49,6 @@ pub(super) fn label_near(r: &Rect, a: Point, b: Point) -> bool {
     ]
     .iter()
     .any(|&c| point_segment(c, a, b) <= LABEL_NEAR)
-}
-
-/// Distance from `p` to the segment `a`-`b`.
-fn point_segment(p: Point, a: Point, b: Point) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 == 0.0 {
-        0.0
-    } else {
-        (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
-    };
-    (p.x - a.x - t * dx).hypot(p.y - a.y - t * dy)
 }
 
 /// A marker row's band reaches this far past the last lane (over notes beside it).
