@@ -84,6 +84,10 @@ pub const PERMISSIVE_BORDER: Rgb = Rgb(0xBF, 0x36, 0x0C);
 pub const PARTITION: Rgb = Rgb(0x39, 0x49, 0xAB);
 /// Under a wall's hatching: dark enough to survive a washed-out projector.
 pub const PARTITION_FILL: Rgb = Rgb(0x9F, 0xA8, 0xDA);
+/// A local zoom on the to-scale axis: a tinted band across the lanes, its bracket and marks.
+pub const ZOOM_FILL: Rgb = Rgb(0xD1, 0xC4, 0xE9);
+pub const ZOOM_FILL_ALPHA: f64 = 0.55;
+pub const ZOOM_EDGE: Rgb = Rgb(0x5E, 0x35, 0xB1);
 pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
 
 /// Stroke width of message arrows. Only arrow shafts use it, so arrows can be counted in the SVG.

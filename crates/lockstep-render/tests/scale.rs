@@ -122,3 +122,217 @@ fn constant_pixels_per_second_between_ticks_outside_breaks_and_zooms() {
     }
     println!("{}", report.join("\n"));
 }
+
+/// Every line's y and time (the time of the first event put on it), top to bottom.
+fn lines(l: &lockstep_render::Layout) -> Vec<(f64, u64)> {
+    let mut out: Vec<(usize, f64, u64)> = Vec::new();
+    for r in &l.rows {
+        if !out.iter().any(|&(line, ..)| line == r.line) {
+            out.push((r.line, r.y, r.time_ms));
+        }
+    }
+    out.sort_by_key(|&(line, ..)| line);
+    out.into_iter().map(|(_, y, t)| (y, t)).collect()
+}
+
+fn each_to_scale() -> Vec<(String, lockstep_render::Layout)> {
+    common::catalogue()
+        .into_iter()
+        .map(|(id, scenario, run)| {
+            let options = Options {
+                time_mode: TimeMode::ToScale,
+                ..Options::default()
+            }
+            .for_scenario(&scenario);
+            (id, layout(&run.trace, &options))
+        })
+        .collect()
+}
+
+#[test]
+fn a_zoom_keeps_its_own_scale_and_says_how_much_it_zooms() {
+    let mut checked = 0;
+    for (id, l) in each_to_scale() {
+        let stacks: Vec<_> = l
+            .stretches
+            .iter()
+            .filter(|s| s.kind == StretchKind::Stack)
+            .collect();
+        for z in l.stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
+            assert!(
+                z.px_per_ms >= 2.0 * l.ms_scale,
+                "{id}: a zoom at {} px/ms on a picture at {} px/ms",
+                z.px_per_ms,
+                l.ms_scale
+            );
+            // Bounded: its time span at its own scale is a few lines, not the picture.
+            assert!(
+                (z.to_ms - z.from_ms) as f64 * z.px_per_ms <= 256.0 + 1e-6,
+                "{id}: {z:?}"
+            );
+            if let Some(label) = &z.label {
+                assert!(label.text.starts_with("zoom ×"), "{id}: {}", label.text);
+                assert!(label.text.contains(" ms = "), "{id}: {}", label.text);
+            }
+            // Its own time marks: one scale between them, except where rows of one instant
+            // stack (marked).
+            for w in z.ticks.windows(2) {
+                let stacked = stacks
+                    .iter()
+                    .any(|s| s.y0 < w[1] - 0.5 && s.y1 > w[0] + 0.5);
+                if stacked {
+                    continue;
+                }
+                let want = z.tick_ms as f64 * z.px_per_ms;
+                assert!(
+                    (w[1] - w[0] - want).abs() < 1.0,
+                    "{id}: zoom marks {:.0} px apart, not {want:.0}: {z:?}",
+                    w[1] - w[0]
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} zoom marks checked");
+}
+
+#[test]
+fn rows_of_one_instant_stack_marked_as_such() {
+    for (id, l) in each_to_scale() {
+        for w in lines(&l).windows(2) {
+            let ((y0, t0), (y1, t1)) = (w[0], w[1]);
+            if t0 != t1 {
+                continue;
+            }
+            assert!(
+                l.stretches
+                    .iter()
+                    .any(|s| s.kind == StretchKind::Stack && s.y0 <= y0 && s.y1 >= y1),
+                "{id}: two lines at {t0} ms ({y0:.0}, {y1:.0}) with no stack mark"
+            );
+        }
+    }
+}
+
+#[test]
+fn zooms_are_few_and_small() {
+    for (id, l) in each_to_scale() {
+        // No burst swallows a span the picture's scale can draw: a zoom lasts a few ms.
+        for z in l.stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
+            assert!(
+                (z.to_ms - z.from_ms) as f64 * l.ms_scale < 32.0 * 4.0,
+                "{id}: a zoom of {} ms on a picture at {} px/ms",
+                z.to_ms - z.from_ms,
+                l.ms_scale
+            );
+        }
+    }
+    for id in [
+        "naive-gc-pause",
+        "fenced-gc-pause",
+        "naive-network-delay",
+        "redlock-gc-pause",
+        "redlock-happy-path",
+        "write-retry-duplicates",
+    ] {
+        let l = to_scale(id);
+        let axis = l.rows.last().unwrap().y - l.rows[0].y;
+        let zoomed: f64 = l
+            .stretches
+            .iter()
+            .filter(|s| s.kind == StretchKind::Zoom)
+            .map(|s| s.y1 - s.y0)
+            .sum();
+        assert!(
+            zoomed <= 0.5 * axis,
+            "{id}: zooms take {zoomed:.0} of {axis:.0} px"
+        );
+    }
+}
+
+#[test]
+fn long_idle_stretches_break_marked_with_the_time_cut() {
+    let mut breaks = 0;
+    for (id, l) in each_to_scale() {
+        for b in l.stretches.iter().filter(|s| s.kind == StretchKind::Break) {
+            breaks += 1;
+            assert_eq!(b.y1 - b.y0, 72.0, "{id}: {b:?}");
+            assert!(b.to_ms - b.from_ms >= 2000, "{id}: {b:?}");
+            let cut = (b.to_ms - b.from_ms) as f64 / 1000.0;
+            let label = b.label.as_ref().expect("a break says what it cuts");
+            assert_eq!(label.text, format!("… {cut:.1} s …"), "{id}");
+            assert!(
+                l.rows.iter().all(|r| r.y <= b.y0 || r.y >= b.y1),
+                "{id}: a row inside a break"
+            );
+            assert!(
+                l.ticks.iter().all(|t| t.y <= b.y0 || t.y >= b.y1),
+                "{id}: a time mark inside a break"
+            );
+        }
+    }
+    assert!(breaks >= 3, "{breaks} breaks over the catalogue");
+    // Drawn across the lanes: the label and the zig-zags.
+    let (scenario, run) = common::load("migration-right-order");
+    let options = Options {
+        time_mode: TimeMode::ToScale,
+        ..Options::default()
+    };
+    let svg = lockstep_render::run_svg(&scenario, &run, &options).unwrap();
+    assert!(svg.contains("… "), "no break label in the SVG");
+}
+
+#[test]
+fn the_danger_band_runs_at_the_pictures_scale_wherever_no_mark_says_otherwise() {
+    let mut checked = 0;
+    for (id, l) in each_to_scale() {
+        let lines = lines(&l);
+        for s in &l.spans {
+            let lockstep_render::layout::SpanKind::Overlap { .. } = s.kind else {
+                continue;
+            };
+            // Each stretch of the band between two lines is as long as its time at the
+            // picture's scale, or inside a marked zoom, stack or break.
+            for w in lines.windows(2) {
+                let ((y0, t0), (y1, t1)) = (w[0], w[1]);
+                if y0 < s.rect.y0 - 0.5 || y1 > s.rect.y1 + 0.5 {
+                    continue;
+                }
+                let marked = l
+                    .stretches
+                    .iter()
+                    .any(|st| st.y0 <= y0 + 0.5 && st.y1 >= y1 - 0.5);
+                if !marked {
+                    let want = (t1 - t0) as f64 * l.ms_scale;
+                    assert!(
+                        (y1 - y0 - want).abs() < 1.0,
+                        "{id}: the danger band's {t0}–{t1} ms is {:.0} px, {want:.0} at the \
+                         picture's scale, and no mark says why",
+                        y1 - y0
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "{checked}");
+}
+
+#[test]
+fn every_gap_off_the_pictures_scale_is_marked() {
+    for (id, l) in each_to_scale() {
+        for w in lines(&l).windows(2) {
+            let ((y0, t0), (y1, t1)) = (w[0], w[1]);
+            let want = (t1 - t0) as f64 * l.ms_scale;
+            let marked = l
+                .stretches
+                .iter()
+                .any(|st| st.y0 <= y0 + 0.5 && st.y1 >= y1 - 0.5);
+            assert!(
+                marked || (y1 - y0 - want).abs() < 1.0,
+                "{id}: {t0}–{t1} ms is {:.0} px, not {want:.0}, unmarked",
+                y1 - y0
+            );
+        }
+    }
+}

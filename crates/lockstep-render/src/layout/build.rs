@@ -11,12 +11,12 @@ use lockstep_core::trace::{EventKind, Tag, TraceEvent};
 use super::frame::{Frame, GUTTER_PAD, note_width};
 use super::lanes::{self, MIN_GAP};
 use super::pieces::{self, Piece};
-use super::place::{self, BREAK_MS, PITCH};
+use super::place::{self, PITCH};
 use super::scene::{Rows, Scene};
 use super::spans::{LaneInfo, SpanBuilder};
 use super::{
-    Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, TimeMode, Tone,
-    legend, ticks,
+    Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, Tone, legend,
+    ticks,
 };
 use super::{flight, fold, network};
 use crate::geom::{Point, Rect};
@@ -25,13 +25,6 @@ use crate::text::{self, Align, TextBox};
 
 /// Space around the drawing.
 pub(super) const MARGIN: f64 = 24.0;
-/// Target height of the time axis in to-scale mode, before labels push rows apart...
-const SCALE_TARGET: f64 = 1400.0;
-/// ...within these bounds (px per simulated ms), so a short run is not stretched.
-const SCALE_MIN: f64 = 0.02;
-const SCALE_MAX: f64 = 0.25;
-/// The most a run of a few milliseconds is zoomed in (px per ms).
-const SHORT_RUN_SCALE_MAX: f64 = 64.0;
 /// Above the gutter's columns.
 const GUTTER_TITLE: &str = "step │ time";
 /// The first lane's lifeline is at most this far right of the gutter (for wide notes on it).
@@ -153,43 +146,6 @@ fn frame(
     }
 }
 
-/// Pixels per simulated ms in to-scale mode: the run's time, less its idle stretches (which
-/// become axis breaks), fills about [`SCALE_TARGET`].
-fn ms_scale(trace: &Trace, mode: TimeMode) -> f64 {
-    let t0 = trace.events.first().map_or(0, |e| e.time_ms);
-    let t1 = trace.events.iter().map(|e| e.time_ms).max().unwrap_or(0);
-    let idle: u64 = trace
-        .events
-        .windows(2)
-        .map(|w| w[1].time_ms.saturating_sub(w[0].time_ms))
-        .filter(|&gap| gap >= BREAK_MS)
-        .sum();
-    let duration = t1.saturating_sub(t0).saturating_sub(idle);
-    match mode {
-        TimeMode::ToScale if duration > 0 => {
-            let target = SCALE_TARGET.max(trace.events.len() as f64 * PITCH * 0.75);
-            let scale = (target / duration as f64).clamp(SCALE_MIN, SCALE_MAX);
-            // A run of a few milliseconds (parallel Redlock clients) would be all burst: zoom in
-            // until its longest pause between events spans two lines, so time still shows.
-            let longest = trace
-                .events
-                .windows(2)
-                .map(|w| w[1].time_ms.saturating_sub(w[0].time_ms))
-                .filter(|&gap| gap < BREAK_MS)
-                .max()
-                .unwrap_or(0);
-            if longest > 0 && longest as f64 * scale < 2.0 * PITCH {
-                (2.0 * PITCH / longest as f64)
-                    .min(SHORT_RUN_SCALE_MAX)
-                    .max(scale)
-            } else {
-                scale
-            }
-        }
-        _ => 0.0,
-    }
-}
-
 pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     let events = &trace.events;
     let total = events.len();
@@ -282,7 +238,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
 
     // Every event's line, over the whole trace.
     let origin = header_bottom + 30.0;
-    let ms_scale = ms_scale(trace, options.time_mode);
+    let axis = place::scale::Plan::new(events, options.time_mode);
+    let ms_scale = axis.ms_scale;
     let placed = place::place(&place::Input {
         events,
         links: &links,
@@ -290,7 +247,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         frame: &frame,
         lanes: order.len(),
         mode: options.time_mode,
-        ms_scale,
+        axis: &axis,
         origin,
     });
     let ys: Vec<f64> = (0..total).map(|i| placed.y(i)).collect();
@@ -418,8 +375,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
                 scene.arrows[k].label = label;
                 continue;
             }
-            // Where that arrow has no room for it, the leader's own late label names it.
-            if network::clear_of(&home.rect, &scene.arrows, &scene.notes, k) {
+            // Where that arrow has no room for it, the leader's own late label names it (and
+            // a leader drawn late keeps its label on its stub).
+            if placed.late[leader].is_none()
+                && network::clear_of(&home.rect, &scene.arrows, &scene.notes, k)
+            {
                 scene.arrows[k].label = home;
             }
         }
@@ -522,7 +482,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|l| (l.y, l.time_ms))
         .collect();
     let stretches = if ms_scale > 0.0 && !rows.is_empty() {
-        ticks::stretches(&lines, ms_scale, &placed.breaks, right + 12.0)
+        ticks::stretches(&lines, &axis, &placed.breaks, right + 12.0)
     } else {
         Vec::new()
     };
@@ -544,7 +504,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     // zooms a step shows depends on the step), so stepping never widens the picture.
     let tick_right = if ms_scale > 0.0 {
         tick_right
-            .max(right + 12.0 + 14.0 + text::width("zoom: 99999 ms", style::GUTTER_SIZE) + 2.0)
+            .max(right + 12.0 + 14.0 + text::width(ticks::WIDEST_LABEL, style::GUTTER_SIZE) + 2.0)
     } else {
         tick_right
     };

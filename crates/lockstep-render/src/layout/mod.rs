@@ -384,12 +384,17 @@ pub struct Tick {
     pub label: Option<TextBox>,
 }
 
-/// How the to-scale time axis leaves its scale over a stretch.
+/// How the to-scale time axis leaves the picture's scale over a stretch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StretchKind {
-    /// A burst of events within milliseconds, pushed apart so their labels fit: a local zoom.
+    /// A burst of events within milliseconds, drawn at its own larger scale: a local zoom (a
+    /// tinted band across the lanes, a bracket with its factor, its own time marks).
     Zoom,
-    /// A long idle stretch (nothing happens, nothing in flight) cut short.
+    /// Rows of one instant (or of a few ms, closer than a line apart even in a zoom) stacked one
+    /// line apart: the axis does not run over them.
+    Stack,
+    /// A long idle stretch (nothing in flight, no node paused) cut short: a break across every
+    /// lane, as tall whatever its length.
     Break,
 }
 
@@ -401,7 +406,12 @@ pub struct Stretch {
     pub y1: f64,
     pub from_ms: u64,
     pub to_ms: u64,
-    /// "zoom: 4 ms" or "≈ 12.0 s idle", beside the time marks.
+    /// A zoom's own scale, in px per ms (0 for stacks and breaks).
+    pub px_per_ms: f64,
+    /// A zoom's own time marks: every `tick_ms` from its start, at these ys.
+    pub tick_ms: u64,
+    pub ticks: Vec<f64>,
+    /// "zoom ×250 (1 ms = 32 px)", "same ms" or "… 8.0 s …", beside the time marks.
     pub label: Option<TextBox>,
 }
 

@@ -1,7 +1,8 @@
 //! Puts every event on a line. Logical time: a line per step of the story, shared by events that
 //! do not get in each other's way (a message's send and delivery, a fan-out, unrelated events
-//! within a millisecond). To scale: lines sit at their time on one fixed scale, except in bursts
-//! (lines pushed apart to make room: a marked local zoom) and long idle stretches (a marked break).
+//! within a millisecond). To scale: lines sit at their time on the picture's one scale, except in
+//! bursts (a marked local zoom at its own scale, see [`scale`]) and long idle stretches (a marked
+//! break).
 
 use std::collections::BTreeMap;
 
@@ -18,6 +19,7 @@ use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, TextBox};
 
+pub(super) mod scale;
 mod slide;
 
 /// Distance between two lines.
@@ -26,9 +28,7 @@ pub(super) const PITCH: f64 = 32.0;
 const JOIN_MS: u64 = 1;
 /// In to-scale mode, an event may join a line this close to its own time on the scale (px).
 const JOIN_PX: f64 = 3.0;
-/// Idle stretches at least this long (with no message in flight) become axis breaks...
-pub(super) const BREAK_MS: u64 = 10_000;
-/// ...drawn this tall.
+/// The height of an axis break (an idle stretch cut short, to scale).
 pub(super) const BREAK_H: f64 = 72.0;
 /// How many fresh lines a slanted arrow may go down to find a path clear of labels (in logical
 /// time and to scale), before it is drawn level where it arrives instead: blank lines made only
@@ -74,7 +74,8 @@ pub(super) struct Input<'a> {
     pub frame: &'a Frame,
     pub lanes: usize,
     pub mode: TimeMode,
-    pub ms_scale: f64,
+    /// The to-scale axis (its scale, bursts and breakable stretches).
+    pub axis: &'a scale::Plan,
     pub origin: f64,
 }
 
@@ -140,17 +141,19 @@ impl Placer<'_> {
         self.lowest_used = self.lowest_used.max(c);
     }
 
-    fn join_ms(&self) -> u64 {
+    fn join_ms(&self, t: u64) -> u64 {
         match self.input.mode {
             TimeMode::Logical => JOIN_MS,
-            TimeMode::ToScale => JOIN_MS.max((JOIN_PX / self.input.ms_scale.max(1e-9)) as u64),
+            TimeMode::ToScale => {
+                JOIN_MS.max((JOIN_PX / self.input.axis.scale_at(t).max(1e-9)) as u64)
+            }
         }
     }
 
     /// The first line an event at `t` may use: after every line begun by an earlier event (lines
     /// are begun in time order).
     fn time_bound(&self, t: u64) -> usize {
-        let limit = t.saturating_sub(self.join_ms());
+        let limit = t.saturating_sub(self.join_ms(t));
         self.out.lines.partition_point(|l| l.time_ms < limit)
     }
 
@@ -170,7 +173,8 @@ impl Placer<'_> {
     }
 
     /// Line `c`, making it (and any before it) if it does not exist yet. To scale, a new line goes
-    /// at its time on the scale, or lower to keep the pitch; after a long idle stretch, a break.
+    /// at its time on the scale (a burst's own in a burst), or lower to keep the pitch (rows
+    /// stacked within an instant, marked); after a long idle stretch, a break.
     fn line(&mut self, c: usize, t: u64) -> f64 {
         while self.out.lines.len() <= c {
             let y = match self.out.lines.last() {
@@ -179,12 +183,16 @@ impl Placer<'_> {
                     let gap = t.saturating_sub(last.time_ms);
                     match self.input.mode {
                         TimeMode::Logical => last.y + PITCH,
-                        TimeMode::ToScale if gap >= BREAK_MS && self.in_flight == 0 => {
+                        TimeMode::ToScale
+                            if self.in_flight == 0
+                                && self.input.axis.may_break(last.time_ms, t) =>
+                        {
                             self.out.breaks.push(self.out.lines.len() - 1);
                             last.y + BREAK_H
                         }
                         TimeMode::ToScale => {
-                            (last.y + gap as f64 * self.input.ms_scale).max(last.y + PITCH)
+                            let px = self.input.axis.scale_between(last.time_ms, t);
+                            (last.y + gap as f64 * px).max(last.y + PITCH)
                         }
                     }
                 }
@@ -200,7 +208,8 @@ impl Placer<'_> {
             TimeMode::Logical => true,
             TimeMode::ToScale => {
                 let line = &self.out.lines[c];
-                t.abs_diff(line.time_ms) as f64 * self.input.ms_scale <= JOIN_PX
+                let px = self.input.axis.scale_between(line.time_ms, t);
+                t.abs_diff(line.time_ms) as f64 * px <= JOIN_PX
                     || t.abs_diff(line.time_ms) <= JOIN_MS
             }
         }

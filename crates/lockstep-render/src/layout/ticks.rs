@@ -1,5 +1,7 @@
-//! Time marks for the to-scale mode: round times, where they fall among the rows.
+//! Time marks for the to-scale mode: round times, where they fall among the rows, and the
+//! marked stretches where the axis leaves the picture's scale (zooms, stacks, breaks).
 
+use super::place::scale::Plan;
 use super::{Stretch, StretchKind, Tick};
 use crate::geom::{Point, Rect};
 use crate::style;
@@ -28,14 +30,7 @@ pub(super) fn y_at(lines: &[(f64, u64)], t: u64) -> Option<f64> {
 
 /// The smallest of 1, 2, 5, 10, 20, 50... ms that is at least [`TICK_SPACING`] px on the scale.
 fn step(ms_scale: f64) -> u64 {
-    for unit in (0..15).map(|k| 10u64.pow(k)) {
-        for m in [1, 2, 5] {
-            if (unit * m) as f64 * ms_scale >= TICK_SPACING {
-                return unit * m;
-            }
-        }
-    }
-    10u64.pow(15)
+    step_at(ms_scale, TICK_SPACING)
 }
 
 fn label(t: u64, step: u64) -> String {
@@ -48,60 +43,138 @@ fn label(t: u64, step: u64) -> String {
     }
 }
 
-/// Where the time axis leaves its scale: bursts of events pushed apart for their labels (local
-/// zooms) and idle stretches cut short (breaks). `lines` are each line's y and time, top to bottom;
-/// `breaks` the lines after which the axis breaks.
+/// Room a zoom's label may need (the widest the picture reserves beside the time marks).
+pub(super) const WIDEST_LABEL: &str = "zoom ×9990 (1 ms = 32 px)";
+/// A zoom's own time marks are at least this far apart.
+const ZOOM_TICK_SPACING: f64 = 16.0;
+
+/// "×250", "×16", "×2.5": a zoom's factor, to two figures.
+fn factor(f: f64) -> String {
+    if f >= 100.0 {
+        format!("{}", (f / 10.0).round() * 10.0)
+    } else if f >= 10.0 {
+        format!("{}", f.round())
+    } else {
+        format!("{}", (f * 10.0).round() / 10.0)
+    }
+}
+
+/// "8.0 s" or "624 ms".
+fn duration(ms: u64) -> String {
+    if ms >= 1000 {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+/// The smallest of 1, 2, 5, 10... ms that is at least `spacing` px at `px_per_ms`.
+fn step_at(px_per_ms: f64, spacing: f64) -> u64 {
+    for unit in (0..15).map(|k| 10u64.pow(k)) {
+        for m in [1, 2, 5] {
+            if (unit * m) as f64 * px_per_ms >= spacing {
+                return unit * m;
+            }
+        }
+    }
+    10u64.pow(15)
+}
+
+fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Stretch {
+    Stretch {
+        kind,
+        y0,
+        y1,
+        from_ms: t0,
+        to_ms: t1,
+        px_per_ms: 0.0,
+        tick_ms: 0,
+        ticks: Vec::new(),
+        label: None,
+    }
+}
+
+/// Where the time axis leaves the picture's scale: bursts drawn at their own scale (local
+/// zooms), rows stacked within an instant, and idle stretches cut short (breaks). `lines` are
+/// each line's y and time, top to bottom; `breaks` the lines after which the axis breaks.
 pub(super) fn stretches(
     lines: &[(f64, u64)],
-    ms_scale: f64,
+    axis: &Plan,
     breaks: &[usize],
     label_x: f64,
 ) -> Vec<Stretch> {
     let mut out: Vec<Stretch> = Vec::new();
+    for &k in breaks {
+        if let (Some(&a), Some(&b)) = (lines.get(k), lines.get(k + 1)) {
+            out.push(stretch(StretchKind::Break, a, b));
+        }
+    }
+    for burst in &axis.bursts {
+        let from = lines.partition_point(|l| l.1 < burst.from_ms);
+        let to = lines.partition_point(|l| l.1 <= burst.to_ms);
+        if to < from + 2 || lines[to - 1].1 == lines[from].1 {
+            continue;
+        }
+        let mut z = stretch(StretchKind::Zoom, lines[from], lines[to - 1]);
+        z.px_per_ms = burst.px_per_ms;
+        z.tick_ms = step_at(burst.px_per_ms, ZOOM_TICK_SPACING);
+        let mut t = z.from_ms;
+        while t <= z.to_ms {
+            if let Some(y) = y_at(&lines[from..to], t) {
+                z.ticks.push(y);
+            }
+            t += z.tick_ms;
+        }
+        out.push(z);
+    }
+    // Rows pushed apart within an instant (or a few ms, closer than a line at the scale there).
     for (k, w) in lines.windows(2).enumerate() {
         let ((y0, t0), (y1, t1)) = (w[0], w[1]);
-        let kind = if breaks.contains(&k) {
-            StretchKind::Break
-        } else if y1 - y0 > t1.saturating_sub(t0) as f64 * ms_scale + 0.5 {
-            StretchKind::Zoom
-        } else {
+        if breaks.contains(&k) || y1 - y0 <= (t1 - t0) as f64 * axis.scale_between(t0, t1) + 0.5 {
             continue;
-        };
+        }
         match out.last_mut() {
-            Some(last) if last.kind == kind && kind == StretchKind::Zoom && last.y1 == y0 => {
+            Some(last) if last.kind == StretchKind::Stack && last.y1 == y0 => {
                 last.y1 = y1;
                 last.to_ms = t1;
             }
-            _ => out.push(Stretch {
-                kind,
-                y0,
-                y1,
-                from_ms: t0,
-                to_ms: t1,
-                label: None,
-            }),
+            _ => out.push(stretch(StretchKind::Stack, w[0], w[1])),
         }
     }
-    let mut last: Option<Rect> = None;
-    for s in &mut out {
-        let text = match s.kind {
-            // Events in the same millisecond, drawn apart to be read.
-            StretchKind::Zoom if s.to_ms == s.from_ms => "zoom: < 1 ms".to_string(),
-            StretchKind::Zoom => format!("zoom: {} ms", s.to_ms - s.from_ms),
-            StretchKind::Break => format!("≈ {:.1} s idle", (s.to_ms - s.from_ms) as f64 / 1000.0),
-        };
-        let b = TextBox::new(
-            text,
-            style::GUTTER_SIZE,
-            Align::Left,
-            Point::new(label_x + 14.0, (s.y0 + s.y1) / 2.0),
-            TICK_PAD,
-        );
-        if last.is_none_or(|l| l.y1 + 4.0 <= b.rect.y0) {
-            last = Some(b.rect);
-            s.label = Some(b);
+    // Labels: zooms' and breaks' first, then stacks' where there is room.
+    let mut taken: Vec<Rect> = Vec::new();
+    for pass in [false, true] {
+        for s in out
+            .iter_mut()
+            .filter(|s| (s.kind == StretchKind::Stack) == pass)
+        {
+            let text = match s.kind {
+                StretchKind::Zoom => format!(
+                    "zoom ×{} ({} ms = {} px)",
+                    factor(s.px_per_ms / axis.ms_scale.max(1e-9)),
+                    s.tick_ms,
+                    s.tick_ms as f64 * s.px_per_ms
+                ),
+                StretchKind::Stack if s.to_ms == s.from_ms => "same ms".to_string(),
+                StretchKind::Stack => format!("within {} ms", s.to_ms - s.from_ms),
+                StretchKind::Break => format!("… {} …", duration(s.to_ms - s.from_ms)),
+            };
+            // A stack's label sits beside its marks, right of a zoom's bracket.
+            let x = if pass { label_x + 30.0 } else { label_x + 14.0 };
+            let b = TextBox::new(
+                text,
+                style::GUTTER_SIZE,
+                Align::Left,
+                Point::new(x, (s.y0 + s.y1) / 2.0),
+                TICK_PAD,
+            );
+            if !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect)) {
+                taken.push(b.rect);
+                s.label = Some(b);
+            }
         }
     }
+    out.sort_by(|a, b| a.y0.total_cmp(&b.y0));
     out
 }
 

@@ -1,6 +1,7 @@
 //! The timeline as SVG, drawn with plotters' SVG backend from a [`Layout`]: a title block above
 //! it (title, summary, the current step's explanation) and a verdict footer below it.
 
+mod axis;
 mod extras;
 mod paint;
 mod verdict;
@@ -339,46 +340,8 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         }
     }
 
-    // Where the axis leaves its scale: a bracket beside a zoomed burst, a double zigzag across
-    // the lanes for an idle break.
-    for st in &l.stretches {
-        let x = st
-            .label
-            .as_ref()
-            .map_or(l.area.x1 + 14.0, |lb| lb.rect.x0 - 8.0);
-        match st.kind {
-            layout::StretchKind::Zoom => {
-                p.line(
-                    &[
-                        Point::new(x - 5.0, st.y0),
-                        Point::new(x, st.y0),
-                        Point::new(x, st.y1),
-                        Point::new(x - 5.0, st.y1),
-                    ],
-                    style::CURRENT_POINTER,
-                    2,
-                    1.0,
-                )?;
-            }
-            layout::StretchKind::Break => {
-                let mid = (st.y0 + st.y1) / 2.0;
-                for dy in [-4.0, 4.0] {
-                    let mut pts = Vec::new();
-                    let mut px = l.area.x0;
-                    let mut up = true;
-                    while px <= x {
-                        pts.push(Point::new(px, mid + dy + if up { -5.0 } else { 5.0 }));
-                        px += 12.0;
-                        up = !up;
-                    }
-                    p.line(&pts, style::MUTED, 2, 1.0)?;
-                }
-            }
-        }
-        if let Some(lb) = &st.label {
-            p.text(lb, style::MUTED)?;
-        }
-    }
+    // Where the axis leaves its scale: zooms and stacks (breaks come over the lifelines).
+    axis::zooms(p, l)?;
 
     // Bands behind everything: highlighted rows, then the danger zone.
     for h in &l.highlights {
@@ -422,6 +385,8 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             1.0,
         )?;
     }
+    // Idle stretches cut short: a break across every lane, interrupting the lifelines.
+    axis::breaks(p, l)?;
 
     // Pauses under the bars (crashes come above the notes).
     for s in l

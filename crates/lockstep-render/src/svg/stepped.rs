@@ -357,7 +357,13 @@ impl Stepper {
         let mut parts: Vec<Layout> = vec![empty.clone(); LAYERS.len()];
 
         parts[TICKS].ticks = at_n.ticks.clone();
-        parts[TICKS].stretches = at_n.stretches.clone();
+        // Zooms and stacks behind everything; breaks over the lifelines.
+        let (breaks, marks): (Vec<_>, Vec<_>) = at_n
+            .stretches
+            .iter()
+            .cloned()
+            .partition(|s| s.kind == crate::layout::StretchKind::Break);
+        parts[TICKS].stretches = marks;
 
         // Bands need their rows (and nothing else of them).
         let mut band_rows = Vec::new();
@@ -408,6 +414,7 @@ impl Stepper {
         }
         parts[LIFELINES].lifeline_top = at_n.lifeline_top;
         parts[LIFELINES].lifeline_bottom = at_n.lifeline_bottom;
+        parts[LIFELINES].stretches = breaks;
         // The footers' lane layer draws no lifeline: one of no length.
         parts[LANES].lifeline_top = at_n.lifeline_bottom;
         parts[LANES].lifeline_bottom = at_n.lifeline_bottom;

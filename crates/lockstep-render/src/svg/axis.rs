@@ -1,0 +1,123 @@
+//! The to-scale axis where it leaves the picture's scale: local zooms (a tinted band across the
+//! lanes, brackets with the zoom factor, the zoom's own time marks), rows stacked within an
+//! instant, and idle stretches cut short by a break across every lane and the gutter.
+
+use super::Painter;
+use crate::error::RenderError;
+use crate::geom::{Point, Rect};
+use crate::layout::{Layout, Stretch, StretchKind};
+use crate::style;
+
+/// Left of the lanes, the band starts here (it covers the gutter too).
+const LEFT: f64 = 12.0;
+/// A zoom's band reaches this far above its first line and below its last (its first row's
+/// label sits above its line).
+const BAND_PAD: f64 = 14.0;
+/// Half the height of a break's zig-zag.
+const ZIG: f64 = 5.0;
+
+/// Where a stretch's marks go: its label's left edge, less a gap (or where it would be).
+fn mark_x(l: &Layout, st: &Stretch) -> f64 {
+    st.label
+        .as_ref()
+        .map_or(l.area.x1 + 14.0, |lb| lb.rect.x0 - 8.0)
+}
+
+/// Zooms and stacks, behind everything else.
+pub(crate) fn zooms(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    // Between the time marks' lines (which end at area.x1 + 6) and their labels.
+    let tick_x = l.area.x1 + 9.0;
+    for st in &l.stretches {
+        match st.kind {
+            StretchKind::Zoom => {
+                let band = Rect::new(LEFT, st.y0 - BAND_PAD, l.area.x1 + 6.0, st.y1 + BAND_PAD);
+                p.fill_rect(band, style::ZOOM_FILL, style::ZOOM_FILL_ALPHA)?;
+                for y in [band.y0, band.y1] {
+                    p.line(
+                        &[Point::new(band.x0, y), Point::new(band.x1, y)],
+                        style::ZOOM_EDGE,
+                        1,
+                        0.8,
+                    )?;
+                }
+                // A bracket in the gutter, and one beside the time marks with the zoom's own
+                // marks on it.
+                let gx = l.area.x0 - 6.0;
+                bracket(p, gx, (band.y0, band.y1), 5.0)?;
+                bracket(p, tick_x, (band.y0, band.y1), -5.0)?;
+                for &y in &st.ticks {
+                    p.line(
+                        &[Point::new(tick_x - 7.0, y), Point::new(tick_x, y)],
+                        style::ZOOM_EDGE,
+                        2,
+                        1.0,
+                    )?;
+                }
+                if let Some(lb) = &st.label {
+                    p.boxed_text(lb, style::ZOOM_EDGE)?;
+                }
+            }
+            StretchKind::Stack => {
+                // Two short bars: these rows share one instant, the axis stands still.
+                let x = tick_x - 14.0;
+                for dx in [0.0, 3.0] {
+                    p.line(
+                        &[Point::new(x + dx, st.y0), Point::new(x + dx, st.y1)],
+                        style::MUTED,
+                        1,
+                        1.0,
+                    )?;
+                }
+                if let Some(lb) = &st.label {
+                    p.text(lb, style::MUTED)?;
+                }
+            }
+            StretchKind::Break => {}
+        }
+    }
+    Ok(())
+}
+
+/// A bracket at `x` from `y0` to `y1`, its ends pointing `dx` sideways.
+fn bracket(p: &Painter, x: f64, (y0, y1): (f64, f64), dx: f64) -> Result<(), RenderError> {
+    p.line(
+        &[
+            Point::new(x + dx, y0),
+            Point::new(x, y0),
+            Point::new(x, y1),
+            Point::new(x + dx, y1),
+        ],
+        style::ZOOM_EDGE,
+        2,
+        1.0,
+    )
+}
+
+/// The zig-zag of a break at `y`, from `x0` to `x1`.
+fn zigzag(p: &Painter, y: f64, (x0, x1): (f64, f64)) -> Result<(), RenderError> {
+    let mut pts = Vec::new();
+    let mut x = x0;
+    let mut up = true;
+    while x <= x1 {
+        pts.push(Point::new(x, y + if up { -ZIG } else { ZIG }));
+        x += 12.0;
+        up = !up;
+    }
+    p.line(&pts, style::MUTED, 2, 1.0)
+}
+
+/// Breaks, over the lifelines (which they interrupt) and under the bars (which run on across
+/// them): a blank band between two zig-zags across every lane and the gutter, with the time cut.
+pub(crate) fn breaks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    for st in l.stretches.iter().filter(|s| s.kind == StretchKind::Break) {
+        let x1 = mark_x(l, st);
+        let (top, bottom) = (st.y0 + 16.0, st.y1 - 16.0);
+        p.fill_rect(Rect::new(LEFT, top, x1, bottom), style::BACKGROUND, 1.0)?;
+        zigzag(p, top, (LEFT, x1))?;
+        zigzag(p, bottom, (LEFT, x1))?;
+        if let Some(lb) = &st.label {
+            p.text(&lb.clone().bold(), style::MUTED)?;
+        }
+    }
+    Ok(())
+}
