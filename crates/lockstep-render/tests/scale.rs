@@ -336,3 +336,28 @@ fn every_gap_off_the_pictures_scale_is_marked() {
         }
     }
 }
+
+#[test]
+fn the_legend_explains_zooms_stacks_and_breaks() {
+    use lockstep_render::layout::LegendKind;
+    let mut seen = [false; 3];
+    for (id, l) in each_to_scale() {
+        for (k, (stretch, entry)) in [
+            (StretchKind::Zoom, LegendKind::Zoom),
+            (StretchKind::Stack, LegendKind::Stack),
+            (StretchKind::Break, LegendKind::Break),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let drawn = l.stretches.iter().any(|s| s.kind == stretch);
+            let listed = l.legend.iter().any(|e| e.kind == entry);
+            assert_eq!(
+                drawn, listed,
+                "{id}: {stretch:?} drawn {drawn}, in the legend {listed}"
+            );
+            seen[k] |= drawn;
+        }
+    }
+    assert_eq!(seen, [true; 3]);
+}

@@ -15,8 +15,8 @@ use super::place::{self, PITCH};
 use super::scene::{Rows, Scene};
 use super::spans::{LaneInfo, SpanBuilder};
 use super::{
-    Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, Tone, legend,
-    ticks,
+    Highlight, HighlightKind, Lane, Layout, LegendKind, NoteKind, Options, Row, Span, SpanKind,
+    StretchKind, Tone, legend, ticks,
 };
 use super::{flight, fold, network};
 use crate::geom::{Point, Rect};
@@ -543,6 +543,16 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         (!walls.is_empty(), !jumps.is_empty()),
         current.is_some(),
     );
+    // To scale: the marks where the axis leaves the picture's scale.
+    for (kind, entry) in [
+        (StretchKind::Zoom, LegendKind::Zoom),
+        (StretchKind::Stack, LegendKind::Stack),
+        (StretchKind::Break, LegendKind::Break),
+    ] {
+        if stretches.iter().any(|s| s.kind == kind) {
+            present.0.push(entry);
+        }
+    }
     if let Some(f) = &full {
         // Every step of a run has the same legend: what the whole run uses, and messages in
         // flight (most steps have some).

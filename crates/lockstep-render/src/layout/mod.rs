@@ -342,6 +342,12 @@ pub enum LegendKind {
     Partition,
     /// A break on a lifeline where the node's clock jumped.
     ClockJump,
+    /// To scale: a burst drawn at its own larger scale.
+    Zoom,
+    /// To scale: rows of one instant stacked.
+    Stack,
+    /// To scale: an idle stretch cut short.
+    Break,
 }
 
 /// A swatch and its explanation.

@@ -5,7 +5,7 @@
 use super::Painter;
 use crate::error::RenderError;
 use crate::geom::{Point, Rect};
-use crate::layout::{Layout, Stretch, StretchKind};
+use crate::layout::{Layout, LegendKind, Stretch, StretchKind};
 use crate::style;
 
 /// Left of the lanes, the band starts here (it covers the gutter too).
@@ -117,6 +117,32 @@ pub(crate) fn breaks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
         zigzag(p, bottom, (LEFT, x1))?;
         if let Some(lb) = &st.label {
             p.text(&lb.clone().bold(), style::MUTED)?;
+        }
+    }
+    Ok(())
+}
+
+/// The legend's swatch of a zoom, a stack or a break.
+pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), RenderError> {
+    match kind {
+        LegendKind::Zoom => {
+            p.fill_rect(s, style::ZOOM_FILL, style::ZOOM_FILL_ALPHA)?;
+            bracket(p, s.x1 - 3.0, (s.y0, s.y1), -5.0)?;
+        }
+        LegendKind::Stack => {
+            let x = s.center().x;
+            for dx in [0.0, 3.0] {
+                p.line(
+                    &[Point::new(x + dx, s.y0), Point::new(x + dx, s.y1)],
+                    style::MUTED,
+                    1,
+                    1.0,
+                )?;
+            }
+        }
+        _ => {
+            zigzag(p, s.y0 + ZIG, (s.x0, s.x1))?;
+            zigzag(p, s.y1 - ZIG, (s.x0, s.x1))?;
         }
     }
     Ok(())

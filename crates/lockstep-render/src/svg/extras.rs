@@ -197,6 +197,9 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             )?;
             jump_break(p, c)?;
         }
+        LegendKind::Zoom | LegendKind::Stack | LegendKind::Break => {
+            super::axis::swatch(p, kind, s)?
+        }
         LegendKind::Mark(k) => p.mark(k, c, style::INFRA)?,
         LegendKind::Current => {
             p.fill_rect(s, style::CURRENT, 0.55)?;

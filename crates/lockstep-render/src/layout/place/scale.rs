@@ -199,12 +199,12 @@ impl Plan {
         let (base, mut best) = loop {
             let base = fill(idle.iter().map(|(a, b)| b - a).sum()).min(most);
             let plan = plan_at(base, &idle);
-            // A picture that is all breaks and bursts shows no time at all: the longest break
+            // A picture that is all breaks and bursts shows no time at all: the shortest break
             // goes back to scale until some stretch is drawn at the picture's scale.
             let at_scale = times.windows(2).any(|w| {
                 !plan.idle.contains(&(w[0], w[1])) && plan.scale_between(w[0], w[1]) == base
             });
-            match idle.iter().enumerate().max_by_key(|(_, (a, b))| b - a) {
+            match idle.iter().enumerate().min_by_key(|(_, (a, b))| b - a) {
                 Some((k, _)) if !at_scale => {
                     idle.remove(k);
                 }
