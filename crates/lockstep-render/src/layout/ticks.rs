@@ -153,7 +153,7 @@ pub(super) fn stretches(
                     "zoom ×{} ({} ms = {} px)",
                     factor(s.px_per_ms / axis.ms_scale.max(1e-9)),
                     s.tick_ms,
-                    s.tick_ms as f64 * s.px_per_ms
+                    (s.tick_ms as f64 * s.px_per_ms * 10.0).round() / 10.0
                 ),
                 StretchKind::Stack if s.to_ms == s.from_ms => "same ms".to_string(),
                 StretchKind::Stack => format!("within {} ms", s.to_ms - s.from_ms),

@@ -105,35 +105,46 @@ fn nice(px: f64) -> f64 {
 /// The bursts at scale `s`: runs of times closer than a line apart, each at its own scale.
 fn bursts(times: &[u64], idle: &[(u64, u64)], s: f64) -> Vec<Burst> {
     let mut out: Vec<Burst> = Vec::new();
-    let mut start: Option<u64> = None;
-    for w in times.windows(2) {
+    let mut start: Option<usize> = None;
+    for (k, w) in times.windows(2).enumerate() {
         let (a, b) = (w[0], w[1]);
         let close = ((b - a) as f64) * s < PITCH && !idle.contains(&(a, b));
         // A burst lasts a few lines at the picture's scale: a long chain of close events
         // (retries 100 ms apart) is cut into several, the stacks between them marked.
-        let long = start.is_some_and(|from| (b - from) as f64 * s > MAX_BURST_PX);
+        let long = start.is_some_and(|from| (b - times[from]) as f64 * s > MAX_BURST_PX);
         if long && let Some(from) = start.take() {
-            out.push(burst(from, a, s));
+            out.push(burst(&times[from..=k], s));
         }
         match (close && !long, start) {
-            (true, None) => start = Some(a),
+            (true, None) => start = Some(k),
             (false, Some(from)) => {
-                out.push(burst(from, a, s));
+                out.push(burst(&times[from..=k], s));
                 start = None;
             }
             _ => {}
         }
     }
-    if let (Some(from), Some(&to)) = (start, times.last()) {
-        out.push(burst(from, to, s));
+    if let Some(from) = start {
+        out.push(burst(&times[from..], s));
     }
     out
 }
 
-fn burst(from_ms: u64, to_ms: u64, s: f64) -> Burst {
+/// A burst of these distinct times: zoomed in until its closest times are a line apart, but
+/// no further than [`ZOOM_MAX`] nor taller than [`ZOOM_SPAN`]; at least [`MIN_FACTOR`] times the
+/// picture's scale `s`.
+fn burst(times: &[u64], s: f64) -> Burst {
+    let (from_ms, to_ms) = (times[0], times[times.len() - 1]);
     let span = (to_ms - from_ms).max(1) as f64;
-    // At least MIN_FACTOR times the picture's scale.
-    let px_per_ms = nice((ZOOM_SPAN / span).min(ZOOM_MAX)).max(MIN_FACTOR * s);
+    let closest = times
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .min()
+        .unwrap_or(1)
+        .max(1);
+    let need = PITCH / closest as f64;
+    let most = (ZOOM_SPAN / span).min(ZOOM_MAX);
+    let px_per_ms = nice(need.min(most)).max(MIN_FACTOR * s);
     Burst {
         from_ms,
         to_ms,
@@ -267,9 +278,14 @@ mod tests {
     fn a_burst_has_its_own_power_of_two_scale() {
         assert_eq!(nice(31.0), 16.0);
         assert_eq!(nice(32.0), 32.0);
-        let b = burst(6000, 6003, 0.127);
+        // Times 1 ms apart: a line per ms.
+        let b = burst(&[6000, 6001, 6002, 6003], 0.127);
         assert_eq!(b.px_per_ms, 32.0);
-        let b = burst(0, 271, 0.25);
+        // A long burst: no taller than ZOOM_SPAN.
+        let b = burst(&[0, 1, 271], 0.25);
         assert_eq!(b.px_per_ms, 0.5);
+        // Two times 56 ms apart: just enough to part them (twice the picture's scale).
+        let b = burst(&[1500, 1556], 0.486);
+        assert_eq!(b.px_per_ms, 0.972);
     }
 }
