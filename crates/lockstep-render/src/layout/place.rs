@@ -103,7 +103,10 @@ struct Placer<'a> {
     /// Whether each line holds an event (lines made while looking for room may stay empty).
     used: Vec<bool>,
     /// The time of the event being placed, and the lowest line holding an earlier event: an
-    /// empty line above it would put this event above an earlier one in the gutter.
+    /// empty line above it would put this event above an earlier one in the gutter. Sends,
+    /// notes and slanted arrivals go no higher than `lowest_used` (the lowest line holding an
+    /// earlier step), so the gutter reads down the page; only an arrival drawn level (on its
+    /// send's line, or level where it arrives) may share a line above later steps.
     now_ms: u64,
     earlier_bottom: usize,
     lowest_used: usize,
@@ -270,7 +273,10 @@ impl Placer<'_> {
         let e = &self.input.events[i];
         let owner = group.unwrap_or(i);
         let orphan = matches!(self.input.links[i], Link::End(None));
-        let mut lb = self.time_bound(e.time_ms).max(self.lane_bound(from, group));
+        let mut lb = self
+            .time_bound(e.time_ms)
+            .max(self.lane_bound(from, group))
+            .max(self.lowest_used);
         if orphan {
             lb = lb.max(self.lane_bound(to, group));
         }
@@ -394,6 +400,12 @@ impl Placer<'_> {
                 return;
             }
             let is_fresh = c >= self.out.lines.len();
+            // A slanted arrival never ends above an earlier step's line (the gutter would read
+            // backwards); only an arrival drawn level may share a line with earlier steps.
+            if c != ls && c < self.lowest_used {
+                c = self.lowest_used;
+                continue;
+            }
             if !is_fresh && (!self.time_fits(c, e.time_ms) || !self.order_ok(c)) {
                 c += 1;
                 continue;
@@ -582,7 +594,7 @@ impl Placer<'_> {
     fn note(&mut self, i: usize, lanes: (usize, usize), text: &str, icon: bool) {
         let e = &self.input.events[i];
         let global = lanes.0 != lanes.1;
-        let mut lb = self.time_bound(e.time_ms);
+        let mut lb = self.time_bound(e.time_ms).max(self.lowest_used);
         for lane in lanes.0..=lanes.1 {
             lb = lb.max(self.lane_bound(lane, None));
         }
@@ -621,9 +633,10 @@ impl Placer<'_> {
         }
     }
 
-    /// An event that draws nothing: on the line of the event before it.
+    /// An event that draws nothing (folded, or of a node without a lane): on the lowest line
+    /// holding an earlier step, so the gutter still reads down the page.
     fn nothing(&mut self, i: usize) {
-        let c = if i == 0 { 0 } else { self.out.line_of[i - 1] };
+        let c = self.lowest_used;
         let t = self.input.events[i].time_ms;
         self.line(c, t);
         self.assign(i, c);
