@@ -178,3 +178,50 @@ fn stub_tips_sit_on_no_other_lane() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every stub says what it is: a message drawn level where it arrives leaves its sender on its
+/// send row under a label (its own, or for a fan-in's member the message's words and the step
+/// it arrives at), never as a bare dashed line.
+#[test]
+fn every_stub_says_what_it_is() {
+    let mut failures = Vec::new();
+    common::each_layout(&[(1, 2), (3, 4)], |name, l| {
+        for f in l.flights.iter().filter(|f| f.label.text.is_empty()) {
+            failures.push(format!(
+                "{name}: the stub of step {} ({} -> {}) has no label",
+                f.send_row + 1,
+                l.lanes[f.from_lane].name,
+                l.lanes[f.to_lane].name
+            ));
+        }
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// In logical time a slanted arrow goes down at most three lines: a longer one crosses rows it
+/// has nothing to do with (redlock-split-votes had 16 running down 4 to 30 lines).
+#[test]
+fn logical_slants_are_short() {
+    let mut failures = Vec::new();
+    common::each_layout(&[(1, 2)], |name, l| {
+        if l.mode != TimeMode::Logical {
+            return;
+        }
+        let mut lines: Vec<f64> = l.rows.iter().map(|r| r.y).collect();
+        lines.sort_by(f64::total_cmp);
+        lines.dedup();
+        for a in l.arrows.iter().filter(|a| a.tip.y > a.start.y) {
+            let down = lines
+                .iter()
+                .filter(|&&y| y > a.start.y && y <= a.tip.y)
+                .count();
+            if down > 3 {
+                failures.push(format!(
+                    "{name}: the arrow of step {} goes down {down} lines",
+                    a.send_row + 1
+                ));
+            }
+        }
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

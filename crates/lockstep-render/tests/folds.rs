@@ -174,3 +174,37 @@ fn a_fold_never_leaves_half_a_message_behind() {
         }
     }
 }
+
+/// consensus-isolated-leader: the cut-off node-1 runs the same pre-vote round (asks node-2 and
+/// node-3, both asks lost) again and again while others' messages to it fall between its
+/// rounds; every round after the first folds (six were drawn, one fold held two).
+#[test]
+fn an_isolated_nodes_pre_votes_fold_all_alike_rounds() {
+    let (_, run) = common::load("consensus-isolated-leader");
+    let l = layout(&run.trace, &Options::default());
+    let node1 = run
+        .trace
+        .participants
+        .iter()
+        .position(|p| p.name == "node-1")
+        .expect("node-1");
+    let folded: Vec<usize> = l.folds.iter().flat_map(|f| f.events.clone()).collect();
+    let drawn: Vec<usize> = run
+        .trace
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(i, e)| {
+            usize::from(e.from) == node1
+                && e.kind == lockstep_core::EventKind::State
+                && e.label.starts_with("pre-vote for term")
+                && !folded.contains(i)
+        })
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(
+        drawn.len() <= 1,
+        "node-1's pre-vote rounds drawn at steps {drawn:?}; folds: {:?}",
+        l.folds.iter().map(|f| &f.text).collect::<Vec<_>>()
+    );
+}

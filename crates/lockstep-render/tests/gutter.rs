@@ -108,3 +108,37 @@ fn gutter_time_holds_every_step_of_its_line() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The gutter reads down the page: a send, a note or a slanted arrival never sits on a line above
+/// an earlier step's line, in any catalogue layout (both time modes, in full and stopped
+/// part-way). Only a message's arrival drawn level (on its send's line, or level where it
+/// arrives, saying when it was sent) may share a line above later steps.
+#[test]
+fn steps_go_down_the_page_but_for_level_arrivals() {
+    use lockstep_core::EventKind;
+    let mut failures = Vec::new();
+    common::each_layout(&[(1, 4), (1, 2), (3, 4)], |name, l| {
+        let mut rows: Vec<_> = l.rows.iter().collect();
+        rows.sort_by_key(|r| r.step);
+        let mut lowest = f64::NEG_INFINITY;
+        for r in rows {
+            let level_arrival = matches!(r.kind, EventKind::Deliver | EventKind::Lost)
+                && l.arrows
+                    .iter()
+                    .any(|a| a.end_row == Some(r.event) && a.start.y == a.tip.y);
+            if r.y < lowest && !level_arrival {
+                failures.push(format!(
+                    "{name}: step {} ({:?} {:?}) sits above an earlier step's line",
+                    r.step, r.kind, r.label
+                ));
+            }
+            lowest = lowest.max(r.y);
+        }
+    });
+    assert!(
+        failures.is_empty(),
+        "{} steps:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -10,7 +10,8 @@ use lockstep_render::{Layout, Options, layout};
 
 fn crossings(l: &Layout) -> Vec<String> {
     let mut out = Vec::new();
-    for w in &l.walls {
+    // A delivered message passes only through a gate.
+    for w in l.walls.iter().filter(|w| !w.gate) {
         for a in l.arrows.iter().filter(|a| a.end == ArrowEnd::Delivered) {
             let inside = inside_length(a.start, a.tip, &w.rect);
             if inside > 0.0 {
@@ -65,4 +66,39 @@ fn the_crossing_check_can_fail() {
     w.rect.y0 = 0.0;
     w.rect.y1 = l.height;
     assert!(!crossings(&l).is_empty());
+}
+
+/// Where a message to a node no group names passes, the wall has a gate, not a hole: a
+/// partition's pieces and gates between two lanes touch top to bottom, so it reads as one wall
+/// (the sentinel split's wall was three pieces with two holes).
+#[test]
+fn a_partition_is_one_unbroken_wall() {
+    let mut failures = Vec::new();
+    let mut gates = 0;
+    common::each_layout(&[(1, 2)], |name, l| {
+        let mut by_partition: std::collections::BTreeMap<(usize, (usize, usize)), Vec<_>> =
+            Default::default();
+        for w in &l.walls {
+            by_partition
+                .entry((w.from_row, w.lanes))
+                .or_default()
+                .push(w);
+            gates += usize::from(w.gate);
+        }
+        for ((row, lanes), mut pieces) in by_partition {
+            pieces.sort_by(|a, b| a.rect.y0.total_cmp(&b.rect.y0));
+            for w in pieces.windows(2) {
+                if (w[1].rect.y0 - w[0].rect.y1).abs() > 0.5 {
+                    failures.push(format!(
+                        "{name}: the wall of step {} between lanes {lanes:?} breaks from {:.0} to {:.0}",
+                        row + 1,
+                        w[0].rect.y1,
+                        w[1].rect.y0
+                    ));
+                }
+            }
+        }
+    });
+    assert!(gates > 0, "no message passes a wall through a gate");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

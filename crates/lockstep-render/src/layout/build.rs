@@ -399,7 +399,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             .filter(|x| x.end_row < shown)
             .cloned()
             .collect(),
-        None => flight::flights(&arrows, &placed, &frame, &ys),
+        None => flight::flights(events, &arrows, &placed, &frame, &ys),
     };
     let lane_of_name: BTreeMap<&str, usize> = lanes_out
         .iter()

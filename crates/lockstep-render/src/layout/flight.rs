@@ -76,7 +76,13 @@ pub(super) fn stub_tip(
 /// The send rows of the messages drawn level where they arrived: a stub from the sender, unless a
 /// fan-out's other arrows already leave from that point; with the send's label when the send
 /// still has its own (a fan-in's label went to another of its arrows).
-pub(super) fn flights(arrows: &[Arrow], placed: &Placed, frame: &Frame, ys: &[f64]) -> Vec<Flight> {
+pub(super) fn flights(
+    events: &[TraceEvent],
+    arrows: &[Arrow],
+    placed: &Placed,
+    frame: &Frame,
+    ys: &[f64],
+) -> Vec<Flight> {
     let mut out = Vec::new();
     for a in arrows {
         let (i, Some(end)) = (a.send_row, a.end_row) else {
@@ -89,14 +95,23 @@ pub(super) fn flights(arrows: &[Arrow], placed: &Placed, frame: &Frame, ys: &[f6
         if arrows.iter().any(|b| b.send_row != i && b.start == start) {
             continue;
         }
-        let label = placed.labels[i]
-            .clone()
-            .filter(|l| {
-                !arrows
+        // Its own label; a fan-in leader's label went to another of its arrows: the message's
+        // own words in its place (shorter than the group's label, so within its room); a
+        // member's: the one placed over its stub.
+        let label = match placed.labels[i].clone() {
+            Some(l)
+                if arrows
                     .iter()
-                    .any(|b| b.label.rect == l.rect && b.send_row != i)
-            })
-            .unwrap_or_else(|| TextBox::empty(start));
+                    .any(|b| b.label.rect == l.rect && b.send_row != i) =>
+            {
+                let pad = (l.rect.height() - text::line_height(l.size)) / 2.0;
+                TextBox::new(&events[i].label, l.size, l.align, l.anchor, pad)
+            }
+            Some(l) => l,
+            None => placed.stub_labels[i]
+                .clone()
+                .unwrap_or_else(|| TextBox::empty(start)),
+        };
         out.push(Flight {
             send_row: i,
             end_row: end,

@@ -160,7 +160,19 @@ pub fn folds(trace: &Trace) -> Vec<Fold> {
         {
             continue;
         }
-        for f in fold_in(trace, &shapes, &mine, Some(actor)) {
+        let mut found = fold_in(trace, &shapes, &mine, Some(actor));
+        // A lock-service node's rounds (an isolated node's pre-votes) are what it sends and
+        // what becomes of those messages: others' requests to it (a worker's lock request, the
+        // new leader's appends, all lost) fall between its rounds and would break them up.
+        if p.role.is_lock_service() {
+            let own = own_events(events, actor, &folded);
+            let other = fold_in(trace, &shapes, &own, Some(actor));
+            let count = |fs: &[Fold]| fs.iter().map(|f| f.events.len()).sum::<usize>();
+            if count(&other) > count(&found) {
+                found = other;
+            }
+        }
+        for f in found {
             if !whole_messages(events, &f.events, &folded) {
                 continue;
             }
@@ -171,6 +183,32 @@ pub fn folds(trace: &Trace) -> Vec<Fold> {
         }
     }
     out.sort_by_key(|f| f.first);
+    out
+}
+
+/// The events `actor` does (sends, state changes, notes) and the deliveries and losses of the
+/// messages it sent, not yet folded.
+fn own_events(events: &[TraceEvent], actor: u16, folded: &[bool]) -> Vec<usize> {
+    let mut sent = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        let own = if e.from == actor && e.kind == EventKind::Send {
+            if let Some(m) = e.message {
+                sent.insert(m);
+            }
+            true
+        } else {
+            match e.kind {
+                EventKind::Deliver | EventKind::Lost => {
+                    e.message.is_some_and(|m| sent.contains(&m))
+                }
+                _ => e.from == actor,
+            }
+        };
+        if own && !folded[i] {
+            out.push(i);
+        }
+    }
     out
 }
 

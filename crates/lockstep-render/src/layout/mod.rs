@@ -367,6 +367,10 @@ pub struct Wall {
     /// The lanes either side of the wall.
     pub lanes: (usize, usize),
     pub rect: Rect,
+    /// A gate in the wall rather than wall: where a delivered message between a cut-off lane
+    /// and a lane no group names passes (the network did not cut them apart). A partition's
+    /// pieces and gates together run unbroken from its first row to its last.
+    pub gate: bool,
 }
 
 /// A node's clock stepping, drawn as a break across its lifeline with how far it jumped.

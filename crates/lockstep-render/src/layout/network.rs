@@ -39,12 +39,13 @@ pub(super) fn walls(
             for (a, b) in pairs {
                 let x = (frame.x(a) + frame.x(b)) / 2.0;
                 let rect = Rect::new(x - WALL_HALF, ys[from], x + WALL_HALF, y1);
-                for piece in around_arrows(rect, arrows) {
+                for (piece, gate) in around_arrows(rect, arrows) {
                     out.push(Wall {
                         from_row: from,
                         to_row: to,
                         lanes: (a, b),
                         rect: piece,
+                        gate,
                     });
                 }
             }
@@ -79,8 +80,9 @@ pub(super) fn walls(
     out
 }
 
-/// The pieces of wall `r` left after cutting a gap wherever a delivered arrow crosses it.
-fn around_arrows(r: Rect, arrows: &[Arrow]) -> Vec<Rect> {
+/// Wall `r` cut into pieces of wall and gates (`true`) wherever a delivered arrow crosses it,
+/// top to bottom and touching, so that together they are one wall.
+fn around_arrows(r: Rect, arrows: &[Arrow]) -> Vec<(Rect, bool)> {
     let mut gaps: Vec<(f64, f64)> = arrows
         .iter()
         .filter(|a| a.end == ArrowEnd::Delivered && inside_length(a.start, a.tip, &r) > 0.0)
@@ -98,16 +100,35 @@ fn around_arrows(r: Rect, arrows: &[Arrow]) -> Vec<Rect> {
         })
         .collect();
     gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Overlapping gaps (and gaps with only a sliver of wall between) make one gate.
+    let mut merged: Vec<(f64, f64)> = Vec::new();
+    for (g0, g1) in gaps {
+        let (g0, g1) = (g0.max(r.y0), g1.min(r.y1));
+        if g1 <= g0 {
+            continue;
+        }
+        match merged.last_mut() {
+            Some(last) if g0 <= last.1 + 4.0 => last.1 = last.1.max(g1),
+            _ => merged.push((g0, g1)),
+        }
+    }
     let mut out = Vec::new();
     let mut y = r.y0;
-    for (g0, g1) in gaps {
+    for (g0, g1) in merged {
         if g0 > y + 4.0 {
-            out.push(Rect::new(r.x0, y, r.x1, g0));
+            out.push((Rect::new(r.x0, y, r.x1, g0), false));
+            out.push((Rect::new(r.x0, g0, r.x1, g1), true));
+        } else {
+            // A sliver of wall above the gate goes into the gate.
+            out.push((Rect::new(r.x0, y, r.x1, g1), true));
         }
-        y = y.max(g1);
+        y = g1;
     }
     if r.y1 > y + 4.0 {
-        out.push(Rect::new(r.x0, y, r.x1, r.y1));
+        out.push((Rect::new(r.x0, y, r.x1, r.y1), false));
+    } else if let Some(last) = out.last_mut() {
+        // A sliver of wall below the last gate goes into it.
+        last.0.y1 = r.y1;
     }
     out
 }

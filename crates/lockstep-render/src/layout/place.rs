@@ -35,6 +35,11 @@ pub(super) const BREAK_H: f64 = 72.0;
 /// to let a slanted arrow through would make the picture taller than it needs to be.
 const LOGICAL_FRESH: usize = 1;
 const MAX_FRESH: usize = 2;
+/// In logical time, the most lines a slanted arrow goes down (further, it is drawn level where
+/// it arrives, with a stub where it was sent).
+const LOGICAL_MAX_SLANT: usize = 3;
+/// Places along its stub tried for the label of a stub that has none of its own.
+const STUB_LABEL_STOPS: u8 = 8;
 
 /// One line of the drawing.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,6 +63,9 @@ pub(super) struct Placed {
     /// Per send: the label of a message drawn level where it arrives (no slanted path was
     /// clear), on its arrival line.
     pub late: Vec<Option<TextBox>>,
+    /// Per send drawn late that had no label of its own (a fan-in's member): the label over its
+    /// stub on the send line, so the stub says what it is.
+    pub stub_labels: Vec<Option<TextBox>>,
 }
 
 impl Placed {
@@ -96,7 +104,10 @@ struct Placer<'a> {
     /// Whether each line holds an event (lines made while looking for room may stay empty).
     used: Vec<bool>,
     /// The time of the event being placed, and the lowest line holding an earlier event: an
-    /// empty line above it would put this event above an earlier one in the gutter.
+    /// empty line above it would put this event above an earlier one in the gutter. Sends,
+    /// notes and slanted arrivals go no higher than `lowest_used` (the lowest line holding an
+    /// earlier step), so the gutter reads down the page; only an arrival drawn level (on its
+    /// send's line, or level where it arrives) may share a line above later steps.
     now_ms: u64,
     earlier_bottom: usize,
     lowest_used: usize,
@@ -271,7 +282,10 @@ impl Placer<'_> {
         let e = &self.input.events[i];
         let owner = group.unwrap_or(i);
         let orphan = matches!(self.input.links[i], Link::End(None));
-        let mut lb = self.time_bound(e.time_ms).max(self.lane_bound(from, group));
+        let mut lb = self
+            .time_bound(e.time_ms)
+            .max(self.lane_bound(from, group))
+            .max(self.lowest_used);
         if orphan {
             lb = lb.max(self.lane_bound(to, group));
         }
@@ -385,7 +399,22 @@ impl Placer<'_> {
         // from here on are dropped, so no run of empty lines stretches the axis for nothing.
         let mut first_fresh = None;
         let items = loop {
+            if self.input.mode == TimeMode::Logical && c > ls + LOGICAL_MAX_SLANT {
+                // A long slanted arrow in logical time crosses many rows it has nothing to do
+                // with: drawn level where it arrives instead.
+                if let Some(c0) = first_fresh {
+                    self.out.lines.truncate(c0);
+                }
+                self.late(i, start, lb);
+                return;
+            }
             let is_fresh = c >= self.out.lines.len();
+            // A slanted arrival never ends above an earlier step's line (the gutter would read
+            // backwards); only an arrival drawn level may share a line with earlier steps.
+            if c != ls && c < self.lowest_used {
+                c = self.lowest_used;
+                continue;
+            }
             if !is_fresh && (!self.time_fits(c, e.time_ms) || !self.order_ok(c)) {
                 c += 1;
                 continue;
@@ -488,6 +517,9 @@ impl Placer<'_> {
         if let Some(id) = self.reserved[start].take() {
             self.board.remove(id);
         }
+        if self.out.labels[start].is_none() {
+            self.stub_label(start, (from, to));
+        }
         let t = events[i].time_ms;
         let (c, items) = self.find(lb, t, 64, |_, _, y| {
             let (xf, xt) = (frame.x(from), frame.x(to));
@@ -515,10 +547,63 @@ impl Placer<'_> {
         self.in_flight = self.in_flight.saturating_sub(1);
     }
 
+    /// A label over the stub of send `start` (drawn late, with no label of its own): the
+    /// message's own words where they fit on its send line, else the step it arrives at.
+    fn stub_label(&mut self, start: usize, (from, to): (usize, usize)) {
+        let frame = self.input.frame;
+        let y = self.out.lines[self.out.line_of[start]].y;
+        let end = match self.input.links[start] {
+            Link::Start(Some(end)) => end,
+            _ => return,
+        };
+        let own = &self.input.events[start].label;
+        let texts = [format!("{own} (→ #{})", end + 1), format!("→ #{}", end + 1)];
+        let span = (frame.x(to) - frame.x(from)).abs() - LABEL_INSET - HEAD_LEN - 8.0;
+        // To scale, a message held up in the network is drawn slanted across labels (see
+        // `arrive`): as a last resort the stub's label may lie across such a shaft too.
+        let passes: &[bool] = match self.input.mode {
+            TimeMode::Logical => &[false],
+            TimeMode::ToScale => &[false, true],
+        };
+        for &across_slants in passes {
+            for text in &texts {
+                let home = frame.arrow_label(from, to, text, y);
+                let room = span - home.rect.width();
+                if room < 0.0 {
+                    continue;
+                }
+                // At the stub's start, else slid along it (the stub runs on under its label).
+                for k in 0..=STUB_LABEL_STOPS {
+                    let along = f64::from(k) / f64::from(STUB_LABEL_STOPS);
+                    let tb = home.shifted(frame.dir(from, to) * room * along, 0.0);
+                    let item = Item {
+                        shape: Shape::Box(tb.rect),
+                        kind: Kind::Text,
+                        owner: start,
+                    };
+                    let fits = if across_slants {
+                        self.board.clashing(&item).iter().all(|&id| {
+                            self.board
+                                .get(id)
+                                .is_some_and(|o| matches!(o.shape, Shape::Segment(..)))
+                        })
+                    } else {
+                        self.make_way(std::slice::from_ref(&item))
+                    };
+                    if fits {
+                        self.board.add(item);
+                        self.out.stub_labels[start] = Some(tb);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
     fn note(&mut self, i: usize, lanes: (usize, usize), text: &str, icon: bool) {
         let e = &self.input.events[i];
         let global = lanes.0 != lanes.1;
-        let mut lb = self.time_bound(e.time_ms);
+        let mut lb = self.time_bound(e.time_ms).max(self.lowest_used);
         for lane in lanes.0..=lanes.1 {
             lb = lb.max(self.lane_bound(lane, None));
         }
@@ -557,9 +642,10 @@ impl Placer<'_> {
         }
     }
 
-    /// An event that draws nothing: on the line of the event before it.
+    /// An event that draws nothing (folded, or of a node without a lane): on the lowest line
+    /// holding an earlier step, so the gutter still reads down the page.
     fn nothing(&mut self, i: usize) {
-        let c = if i == 0 { 0 } else { self.out.line_of[i - 1] };
+        let c = self.lowest_used;
         let t = self.input.events[i].time_ms;
         self.line(c, t);
         self.assign(i, c);
@@ -577,6 +663,7 @@ pub(super) fn place(input: &Input) -> Placed {
             notes: vec![None; n],
             labels: vec![None; n],
             late: vec![None; n],
+            stub_labels: vec![None; n],
             ..Placed::default()
         },
         lane_last: vec![None; input.lanes],

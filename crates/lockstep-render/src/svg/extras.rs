@@ -48,10 +48,24 @@ pub(crate) fn crashes(p: &Painter, l: &Layout) -> Result<(), RenderError> {
 /// Partition walls, hatched, under the arrows (which cross them).
 pub(crate) fn walls(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     for w in &l.walls {
+        let r = w.rect;
+        if w.gate {
+            // A gate: the wall's edges run on beside the message passing through, so the wall
+            // still reads as one.
+            for x in [r.x0, r.x1] {
+                p.line(
+                    &[Point::new(x, r.y0), Point::new(x, r.y1)],
+                    style::PARTITION,
+                    2,
+                    1.0,
+                )?;
+            }
+            continue;
+        }
         // Projector strength: a mid-tone fill under the hatching and a 2 px edge.
-        p.fill_rect(w.rect, style::PARTITION_FILL, 1.0)?;
-        p.hatch(w.rect, style::PARTITION, 8.0, false)?;
-        p.stroke_rect(w.rect, style::PARTITION, 2)?;
+        p.fill_rect(r, style::PARTITION_FILL, 1.0)?;
+        p.hatch(r, style::PARTITION, 8.0, false)?;
+        p.stroke_rect(r, style::PARTITION, 2)?;
     }
     Ok(())
 }
