@@ -578,11 +578,20 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .and_then(|f| f.legend.first())
         .map_or(tick_right, |e| tick_right.max(e.swatch.x0 - 36.0));
     let width = (tick_right + MARGIN + 8.0).ceil();
-    let mut present = legend::Present::of(
-        (&spans, &marks, &highlights),
-        (!walls.is_empty(), !jumps.is_empty()),
-        current.is_some(),
-    );
+    let mut present = legend::Present::of(&legend::Drawn {
+        spans: &spans,
+        marks: &marks,
+        highlights: &highlights,
+        lanes: &lanes_out,
+        notes: &notes,
+        folds: &folds,
+        arrows: &arrows,
+        flights: &flights,
+        stretches: &stretches,
+        walls: !walls.is_empty(),
+        jumps: !jumps.is_empty(),
+        current: current.is_some(),
+    });
     if let Some(f) = &full {
         // Every step of a run has the same legend: what the whole run uses, and messages in
         // flight (most steps have some).

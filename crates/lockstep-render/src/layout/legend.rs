@@ -1,6 +1,10 @@
 //! The legend: one entry per kind of span or mark the drawing actually uses, in a grid.
 
-use super::{Highlight, HighlightKind, LegendEntry, LegendKind, Mark, MarkKind, Span, SpanKind};
+use super::pieces::NO_TOKEN;
+use super::{
+    Arrow, ArrowEnd, Flight, Fold, Highlight, HighlightKind, Lane, LegendEntry, LegendKind, Mark,
+    MarkKind, Note, NoteKind, Span, SpanKind, Stretch, StretchKind,
+};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
@@ -15,44 +19,80 @@ const ROW_GAP: f64 = 10.0;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Present(pub Vec<LegendKind>);
 
+/// What a layout draws, for its legend.
+pub(crate) struct Drawn<'a> {
+    pub spans: &'a [Span],
+    pub marks: &'a [Mark],
+    pub highlights: &'a [Highlight],
+    pub lanes: &'a [Lane],
+    pub notes: &'a [Note],
+    pub folds: &'a [Fold],
+    pub arrows: &'a [Arrow],
+    pub flights: &'a [Flight],
+    pub stretches: &'a [Stretch],
+    /// Whether partition walls and clock-jump breaks are drawn.
+    pub walls: bool,
+    pub jumps: bool,
+    /// Whether a current step is shown.
+    pub current: bool,
+}
+
 impl Present {
-    /// `network` says whether partitions and clock jumps are drawn.
-    pub fn of(
-        (spans, marks, highlights): (&[Span], &[Mark], &[Highlight]),
-        (walls, jumps): (bool, bool),
-        current: bool,
-    ) -> Present {
-        let has_span = |f: fn(&SpanKind) -> bool| spans.iter().any(|s| f(&s.kind));
-        let has_mark = |k: MarkKind| marks.iter().any(|m| m.kind == k);
-        let mut out = Vec::new();
-        if has_span(|k| matches!(k, SpanKind::Believes { .. })) {
-            out.push(LegendKind::Believes);
-        }
-        if has_span(|k| matches!(k, SpanKind::ServiceHolds { .. })) {
-            out.push(LegendKind::ServiceHolds);
-        }
-        if has_span(|k| matches!(k, SpanKind::Overlap { .. })) {
-            out.push(LegendKind::Overlap);
-        }
-        let has_highlight = |k: HighlightKind| highlights.iter().any(|h| h.kind == k);
-        if has_highlight(HighlightKind::RejectedAccess) {
-            out.push(LegendKind::RefusedRow);
-        }
-        if has_highlight(HighlightKind::DuplicatePayout) {
-            out.push(LegendKind::DuplicateRow);
-        }
-        if walls {
-            out.push(LegendKind::Partition);
-        }
-        if jumps {
-            out.push(LegendKind::ClockJump);
-        }
-        if has_span(|k| matches!(k, SpanKind::Paused { .. })) {
-            out.push(LegendKind::Paused);
-        }
-        if has_span(|k| matches!(k, SpanKind::Down)) {
-            out.push(LegendKind::Down);
-        }
+    /// The kinds `d` draws, in legend order.
+    pub fn of(d: &Drawn) -> Present {
+        let has_span = |f: fn(&SpanKind) -> bool| d.spans.iter().any(|s| f(&s.kind));
+        let has_mark = |k: MarkKind| d.marks.iter().any(|m| m.kind == k);
+        let has_highlight = |k: HighlightKind| d.highlights.iter().any(|h| h.kind == k);
+        let has_note = |k: NoteKind| d.notes.iter().any(|n| n.kind == k);
+        let folded = d
+            .notes
+            .iter()
+            .any(|n| d.folds.iter().any(|f| f.text == n.text.text));
+        let shown = [
+            (
+                LegendKind::Believes,
+                has_span(|k| matches!(k, SpanKind::Believes { .. })),
+            ),
+            (
+                LegendKind::ServiceHolds,
+                has_span(|k| matches!(k, SpanKind::ServiceHolds { .. })),
+            ),
+            (
+                LegendKind::Overlap,
+                has_span(|k| matches!(k, SpanKind::Overlap { .. })),
+            ),
+            (
+                LegendKind::RefusedRow,
+                has_highlight(HighlightKind::RejectedAccess),
+            ),
+            (
+                LegendKind::DuplicateRow,
+                has_highlight(HighlightKind::DuplicatePayout),
+            ),
+            (LegendKind::Partition, d.walls),
+            (LegendKind::ClockJump, d.jumps),
+            (
+                LegendKind::Paused,
+                has_span(|k| matches!(k, SpanKind::Paused { .. })),
+            ),
+            (LegendKind::Down, has_span(|k| matches!(k, SpanKind::Down))),
+            (
+                LegendKind::PermissiveDb,
+                d.lanes.iter().any(Lane::is_permissive_db),
+            ),
+            (
+                LegendKind::NoToken,
+                d.arrows.iter().any(|a| a.label.text.ends_with(NO_TOKEN)),
+            ),
+            (LegendKind::GlobalNote, has_note(NoteKind::Global)),
+            (LegendKind::FaultNote, has_note(NoteKind::Fault)),
+            (LegendKind::Fold, folded),
+            (LegendKind::FlightStub, !d.flights.is_empty()),
+        ];
+        let mut out: Vec<LegendKind> = shown
+            .into_iter()
+            .filter_map(|(k, on)| on.then_some(k))
+            .collect();
         for k in [
             MarkKind::WriteAccepted,
             MarkKind::AccessRejected,
@@ -62,12 +102,23 @@ impl Present {
             MarkKind::Lost,
             MarkKind::Delayed,
             MarkKind::InFlight,
+            MarkKind::Paused,
         ] {
-            if has_mark(k) {
+            let in_flight =
+                k == MarkKind::InFlight && d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight);
+            if has_mark(k) || in_flight {
                 out.push(LegendKind::Mark(k));
             }
         }
-        if current {
+        for (k, kind) in [
+            (LegendKind::Zoom, StretchKind::Zoom),
+            (LegendKind::Break, StretchKind::Break),
+        ] {
+            if d.stretches.iter().any(|s| s.kind == kind) {
+                out.push(k);
+            }
+        }
+        if d.current {
             out.push(LegendKind::Current);
         }
         Present(out)
@@ -91,7 +142,7 @@ impl Present {
 }
 
 /// Legend order.
-const ORDER: [LegendKind; 19] = [
+const ORDER: [LegendKind; 27] = [
     LegendKind::Believes,
     LegendKind::ServiceHolds,
     LegendKind::Overlap,
@@ -101,6 +152,12 @@ const ORDER: [LegendKind; 19] = [
     LegendKind::ClockJump,
     LegendKind::Paused,
     LegendKind::Down,
+    LegendKind::PermissiveDb,
+    LegendKind::NoToken,
+    LegendKind::GlobalNote,
+    LegendKind::FaultNote,
+    LegendKind::Fold,
+    LegendKind::FlightStub,
     LegendKind::Mark(MarkKind::WriteAccepted),
     LegendKind::Mark(MarkKind::AccessRejected),
     LegendKind::Mark(MarkKind::Duplicate),
@@ -110,6 +167,8 @@ const ORDER: [LegendKind; 19] = [
     LegendKind::Mark(MarkKind::Delayed),
     LegendKind::Mark(MarkKind::InFlight),
     LegendKind::Mark(MarkKind::Paused),
+    LegendKind::Zoom,
+    LegendKind::Break,
     LegendKind::Current,
 ];
 
@@ -135,6 +194,20 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::DuplicateRow => "red-edged row: paid a second time (money lost)",
         LegendKind::Partition => "hatched wall: the network is cut between these lanes",
         LegendKind::ClockJump => "break on a lifeline: its clock jumped",
+        LegendKind::PermissiveDb => {
+            "dashed orange header: the database takes writes without a token"
+        }
+        LegendKind::NoToken => "NO TOKEN: a permissive database took a write without a token",
+        LegendKind::GlobalNote => {
+            "blue box across the lanes: the whole network (partition, heal, end)"
+        }
+        LegendKind::FaultNote => {
+            "brown-edged box: an injected fault (pause, crash, clock, drop, delay)"
+        }
+        LegendKind::Fold => "box “… retried N more times”: alike rounds folded into one line",
+        LegendKind::FlightStub => "dashed stub: sent here, arrives later (its label says when)",
+        LegendKind::Zoom => "bracket by the times: a burst spread out to be read, not to scale",
+        LegendKind::Break => "zigzag across the lanes: a long idle stretch cut short",
     }
 }
 

@@ -6,6 +6,7 @@ use crate::error::RenderError;
 use crate::geom::{Point, Rect};
 use crate::layout::{Layout, LegendKind, SpanKind, Tone};
 use crate::style::{self, Rgb};
+use crate::text::{Align, TextBox};
 
 /// A piece of a crash between notes shorter than this is left out (a sliver reads as a smudge).
 const MIN_PIECE: f64 = 3.0;
@@ -198,6 +199,57 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             jump_break(p, c)?;
         }
         LegendKind::Mark(k) => p.mark(k, c, style::INFRA)?,
+        LegendKind::PermissiveDb => {
+            p.fill_rect(s, style::PERMISSIVE_FILL, 1.0)?;
+            dashed_rect(p, s, style::PERMISSIVE_BORDER)?;
+        }
+        LegendKind::NoToken => {
+            // A write's shaft with its label's danger-coloured "!" on white.
+            p.line(
+                &[Point::new(s.x0, s.y1), Point::new(s.x1, s.y1)],
+                worker0,
+                style::ARROW_STROKE,
+                1.0,
+            )?;
+            let bang = TextBox::new("NO", style::GUTTER_SIZE - 3.0, Align::Center, c, 1.0).bold();
+            p.boxed_text(&bang, style::DANGER)?;
+        }
+        LegendKind::GlobalNote => note_swatch(p, s, style::GLOBAL_FILL, style::GLOBAL_BORDER)?,
+        LegendKind::FaultNote => note_swatch(p, s, style::FAULT_FILL, style::FAULT_BORDER)?,
+        LegendKind::Fold => fold_box(p, s)?,
+        LegendKind::FlightStub => {
+            dashed_line(
+                p,
+                Point::new(s.x0, c.y),
+                Point::new(s.x1, c.y),
+                worker0,
+                5.0,
+            )?;
+        }
+        LegendKind::Zoom => {
+            p.line(
+                &[
+                    Point::new(c.x - 5.0, s.y0),
+                    Point::new(c.x, s.y0),
+                    Point::new(c.x, s.y1),
+                    Point::new(c.x - 5.0, s.y1),
+                ],
+                style::CURRENT_POINTER,
+                2,
+                1.0,
+            )?;
+        }
+        LegendKind::Break => {
+            for dy in [-4.0, 4.0] {
+                let pts: Vec<Point> = (0..4)
+                    .map(|i| {
+                        let up = if i % 2 == 0 { -5.0 } else { 5.0 };
+                        Point::new(s.x0 + f64::from(i) * 10.0, c.y + dy + up)
+                    })
+                    .collect();
+                p.line(&pts, style::MUTED, 2, 1.0)?;
+            }
+        }
         LegendKind::Current => {
             p.fill_rect(s, style::CURRENT, 0.55)?;
             p.fill_rect(
@@ -218,3 +270,26 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
     }
     Ok(())
 }
+
+/// A note's box in a legend swatch: its fill and a 2 px border.
+fn note_swatch(p: &Painter, s: Rect, fill: Rgb, border: Rgb) -> Result<(), RenderError> {
+    p.fill_rect(s, fill, 1.0)?;
+    p.stroke_rect(s, border, 2)
+}
+
+/// A fold's note: a note box with the right edges of the folded rounds stacked behind it, all
+/// inside `r` (its padding leaves room), so the stack never reaches past the note's own box.
+pub(crate) fn fold_box(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    let d = FOLD_STACK;
+    for k in [0.0, 1.0] {
+        let behind = Rect::new(r.x0 + (2.0 - k) * d, r.y0, r.x1 - k * d, r.y1);
+        p.fill_rect(behind, style::NOTE_FILL, 1.0)?;
+        p.stroke_rect(behind, style::NOTE_BORDER, 1)?;
+    }
+    let front = Rect::new(r.x0, r.y0, r.x1 - 2.0 * d, r.y1);
+    p.fill_rect(front, style::NOTE_FILL, 1.0)?;
+    p.stroke_rect(front, style::NOTE_BORDER, 2)
+}
+
+/// How far each folded round's edge shows behind a fold's note.
+pub(crate) const FOLD_STACK: f64 = 3.0;
