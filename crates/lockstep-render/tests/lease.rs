@@ -424,3 +424,93 @@ fn lost_keepalives_unlocks_and_replication_show_as_crosses() {
         "the lost replication is not on the chart"
     );
 }
+
+#[test]
+fn every_label_lies_in_its_own_rows_band_and_no_two_notes_share_a_label() {
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let total = run.trace.events.len();
+        let whole = lease_chart(&run.trace, &upto(total));
+        let frame = LeasePage::stepped(&whole, &whole, &caption);
+        for step in [1, total / 3, total / 2, total] {
+            let chart = lease_chart(&run.trace, &upto(step));
+            let page = LeasePage::stepped(&chart, &whole, &caption);
+            // Stepping never moves a row or a lane.
+            assert_eq!(page.row_y, frame.row_y, "{id} step {step}: rows moved");
+            assert_eq!(
+                page.node_lanes, frame.node_lanes,
+                "{id} step {step}: lanes moved"
+            );
+            assert_eq!(page.plot, frame.plot, "{id} step {step}: the plot moved");
+            let bands = &page.bands;
+            assert_eq!(
+                bands.len(),
+                page.row_y.len() + page.node_lanes.len(),
+                "{id}: a band per row and lane"
+            );
+            // Bands stack without overlapping, each holding its bar or shapes.
+            for w in bands.windows(2) {
+                assert!(w[0].1 <= w[1].0, "{id} step {step}: bands {w:?} overlap");
+            }
+            for (k, &cy) in page.row_y.iter().chain(&page.node_lanes).enumerate() {
+                let (top, bottom) = bands[k];
+                assert!(
+                    top <= cy - 11.0 && cy + 12.0 <= bottom,
+                    "{id}: band {k} {:?} does not hold its bar at {cy}",
+                    bands[k]
+                );
+            }
+            // Every label of a row or lane lies inside that row's band, within the plot.
+            for &(k, r) in &page.owned {
+                let (top, bottom) = bands[k];
+                assert!(
+                    r.y0 >= top - 0.01 && r.y1 <= bottom + 0.01,
+                    "{id} step {step}: label {r:?} strays out of its band {k} {:?}",
+                    bands[k]
+                );
+                assert!(
+                    r.x0 >= page.plot.x0 - 0.01 && r.x1 <= page.plot.x1 + 0.01,
+                    "{id}"
+                );
+            }
+            // Every text inside the plot lies in one band, whole.
+            for t in &page.texts {
+                let r = t.text.rect;
+                let inside = r.x0 >= page.plot.x0 && r.y0 >= page.plot.y0 && r.y1 <= page.plot.y1;
+                if inside {
+                    assert!(
+                        bands
+                            .iter()
+                            .any(|&(top, bottom)| r.y0 >= top - 0.01 && r.y1 <= bottom + 0.01),
+                        "{id} step {step}: {:?} at {r:?} straddles two bands",
+                        t.text.text
+                    );
+                }
+            }
+            // Each note and each long flight has a label of its own, in its row's band.
+            for (text, row) in chart
+                .notes
+                .iter()
+                .map(|n| (&n.text, n.row))
+                .chain(chart.flights.iter().map(|f| (&f.label, f.row)))
+            {
+                let own = page.owned.iter().filter(|(k, _)| *k == row).any(|(_, r)| {
+                    page.texts
+                        .iter()
+                        .any(|t| t.text.rect == *r && t.text.text == *text)
+                });
+                assert!(own, "{id} step {step}: {text:?} has no label of its own");
+            }
+            // No two labels overlap.
+            let boxes: Vec<Rect> = page.owned.iter().map(|o| o.1).collect();
+            for (i, a) in boxes.iter().enumerate() {
+                for b in &boxes[i + 1..] {
+                    assert!(
+                        !a.overlaps(b),
+                        "{id} step {step}: labels {a:?} {b:?} overlap"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -21,19 +21,26 @@ pub fn lease_svg(
 ) -> Result<String, RenderError> {
     check_step(options.upto_step, trace.events.len())?;
     let chart = lease_chart(trace, options);
-    let mut page = LeasePage::new(&chart, caption);
-    if options.upto_step.is_some() {
-        // Every step of a run as tall as its last step's chart (the whole run's legend and
-        // verdict), so flicking through steps never resizes the picture.
-        let whole = lease_chart(
-            trace,
-            &Options {
-                upto_step: Some(trace.events.len()),
-                ..*options
-            },
-        );
-        page.height = page.height.max(LeasePage::new(&whole, caption).height);
-    }
+    let page = match options.upto_step {
+        Some(_) => {
+            // Every step of a run in the whole run's frame and as tall as its last step's
+            // chart (the whole run's legend and verdict), so flicking through steps never
+            // moves a row or resizes the picture.
+            let whole = lease_chart(
+                trace,
+                &Options {
+                    upto_step: Some(trace.events.len()),
+                    ..*options
+                },
+            );
+            let mut page = LeasePage::stepped(&chart, &whole, caption);
+            page.height = page
+                .height
+                .max(LeasePage::stepped(&whole, &whole, caption).height);
+            page
+        }
+        None => LeasePage::new(&chart, caption),
+    };
     draw_lease(&chart, &page)
 }
 
