@@ -212,11 +212,36 @@ fn every_lease_chart_tells_its_whole_story_inside_the_axis() {
                         .any(|s| matches!(s, NodeShape::Partition(r) if r.width() >= 4.0)),
                     "{id}: no partition band"
                 ),
+                // The database's answers with their tokens, repeats it skipped.
+                Some(
+                    Tag::WriteAccepted { token: Some(t), .. }
+                    | Tag::AccessRejected { token: Some(t), .. },
+                ) => assert!(
+                    has_text(&format!("token {t}")),
+                    "{id}: the database's answer to token {t} at {} ms not labelled",
+                    e.time_ms
+                ),
+                Some(Tag::WriteAccepted { noops, .. }) if *noops > 0 => assert!(
+                    has_text(&format!("{noops} repeats skipped")),
+                    "{id}: repeats skipped at {} ms not labelled",
+                    e.time_ms
+                ),
                 Some(Tag::FailedOver) => assert!(has_text("becomes master"), "{id}: failover"),
                 Some(Tag::Restarted { .. }) => assert!(has_text("restarts"), "{id}: restart"),
                 _ => {}
             }
         }
+        // Long flights and instants on nodes have their legend entries.
+        use lockstep_render::lease::svg::Swatch;
+        let swatch = |k: Swatch| page.swatches.iter().any(|s| s.0 == k);
+        assert_eq!(swatch(Swatch::Flight), !chart.flights.is_empty(), "{id}");
+        assert_eq!(
+            swatch(Swatch::Tick),
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Tick(_))),
+            "{id}"
+        );
         // Every incident and every note has its label.
         for inc in &chart.incidents {
             let label = inc
@@ -487,12 +512,14 @@ fn every_label_lies_in_its_own_rows_band_and_no_two_notes_share_a_label() {
                     );
                 }
             }
-            // Each note and each long flight has a label of its own, in its row's band.
+            // Each note, long flight and database answer has a label of its own, in its row's
+            // band.
             for (text, row) in chart
                 .notes
                 .iter()
                 .map(|n| (&n.text, n.row))
                 .chain(chart.flights.iter().map(|f| (&f.label, f.row)))
+                .chain(chart.accesses.iter().map(|a| (&a.text, a.row)))
             {
                 let own = page.owned.iter().filter(|(k, _)| *k == row).any(|(_, r)| {
                     page.texts

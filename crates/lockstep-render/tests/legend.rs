@@ -1,6 +1,7 @@
 //! The timeline's legend explains every kind of thing the picture draws, and only those: a
 //! permissive database's header, a fold, a partition banner, fault notes, row tints, the danger
-//! band, in-flight stubs, lost messages, NO TOKEN labels, zooms and breaks of the time axis.
+//! band, in-flight stubs, lost messages, NO TOKEN labels, zooms and breaks of the time axis; and a
+//! replica the run promotes says so in its header.
 
 mod common;
 
@@ -159,5 +160,37 @@ fn every_legend_entry_has_its_own_words_and_a_swatch() {
                 .replace('>', "&gt;");
             assert!(svg.contains(&escaped), "{id}: legend text {t:?} not drawn");
         }
+    }
+}
+
+#[test]
+fn a_promoted_replica_says_so_in_its_header() {
+    for id in [
+        "redis-sentinel-split-brain",
+        "redis-failover-token-rollback",
+    ] {
+        let (scenario, run) = common::load(id);
+        let l = layout(&run.trace, &Options::default().for_scenario(&scenario));
+        let replica = l
+            .lanes
+            .iter()
+            .find(|lane| lane.name == "redis-replica")
+            .expect("a replica lane");
+        assert_eq!(replica.header[1].text, "redis replica → master", "{id}");
+        assert_eq!(replica.footer[1].text, "master (promoted)", "{id}");
+        // Before the failover, a step render's footer still calls it what it is then.
+        let l = layout(
+            &run.trace,
+            &Options {
+                upto_step: Some(2),
+                ..Options::default().for_scenario(&scenario)
+            },
+        );
+        let replica = l.lanes.iter().find(|lane| lane.name == "redis-replica");
+        assert_eq!(
+            replica.map(|r| r.footer[1].text.as_str()),
+            Some("redis replica"),
+            "{id}"
+        );
     }
 }

@@ -83,7 +83,7 @@ fn frame(
         .iter()
         .map(|&n| {
             let p = &trace.participants[usize::from(n)];
-            lanes::header_half_width(&p.name, lanes::role_line(p.role, permissive_db))
+            lanes::header_half_width(&p.name, lanes::header_role(trace, n, permissive_db))
         })
         .collect();
     // A group's label must fit before the nearest of its arrow heads.
@@ -263,7 +263,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .enumerate()
         .map(|(i, &n)| {
             let p = &trace.participants[usize::from(n)];
-            let role = lanes::role_line(p.role, options.permissive_db);
+            let role = lanes::header_role(trace, n, options.permissive_db);
             let (header, header_box) = lanes::header(&p.name, role, frame.x(i), header_top);
             Lane {
                 node: n,

@@ -194,20 +194,14 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::DuplicateRow => "red-edged row: paid a second time (money lost)",
         LegendKind::Partition => "hatched wall: the network is cut between these lanes",
         LegendKind::ClockJump => "break on a lifeline: its clock jumped",
-        LegendKind::PermissiveDb => {
-            "dashed orange header: the database takes writes without a token"
-        }
-        LegendKind::NoToken => "NO TOKEN: a permissive database took a write without a token",
-        LegendKind::GlobalNote => {
-            "blue box across the lanes: the whole network (partition, heal, end)"
-        }
-        LegendKind::FaultNote => {
-            "brown-edged box: an injected fault (pause, crash, clock, drop, delay)"
-        }
-        LegendKind::Fold => "box “… retried N more times”: alike rounds folded into one line",
-        LegendKind::FlightStub => "dashed stub: sent here, arrives later (its label says when)",
-        LegendKind::Zoom => "bracket by the times: a burst spread out to be read, not to scale",
-        LegendKind::Break => "zigzag across the lanes: a long idle stretch cut short",
+        LegendKind::PermissiveDb => "dashed orange header: takes writes without a token",
+        LegendKind::NoToken => "NO TOKEN: a write taken without a fencing token",
+        LegendKind::GlobalNote => "blue box across the lanes: the whole network",
+        LegendKind::FaultNote => "brown box: an injected fault (pause, crash, delay…)",
+        LegendKind::Fold => "box “… retried N more times”: alike rounds folded",
+        LegendKind::FlightStub => "dashed stub: sent here, arrives later (see label)",
+        LegendKind::Zoom => "bracket by the times: a burst spread out, not to scale",
+        LegendKind::Break => "zigzag across the lanes: a long idle stretch cut",
     }
 }
 

@@ -80,6 +80,48 @@ pub struct Flight {
     pub label: String,
 }
 
+/// What the database answered a worker's access, with the tokens that decided it: "db took
+/// token 34", "write refused: token 33 < db's 34", "3 repeats skipped (idempotency keys)".
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Access {
+    /// The row it is labelled on (the worker's belief row).
+    pub row: usize,
+    pub at_ms: u64,
+    pub text: String,
+}
+
+/// The label of a database's answer, if it says more than the mark beside it: the token it
+/// took or refused and its `last_token`, repeats skipped, a write taken without a token.
+fn access_text(tag: &Tag, permissive_db: bool) -> Option<String> {
+    match *tag {
+        Tag::WriteAccepted { token, noops, .. } => {
+            let skipped =
+                (noops > 0).then(|| format!("{noops} repeats skipped (idempotency keys)"));
+            match (token, skipped) {
+                (Some(t), Some(s)) => Some(format!("db took token {t}; {s}")),
+                (Some(t), None) => Some(format!("db took token {t}")),
+                (None, Some(s)) => Some(s),
+                (None, None) if permissive_db => Some("db took it: NO TOKEN".to_string()),
+                (None, None) => None,
+            }
+        }
+        Tag::AccessRejected {
+            write,
+            token,
+            last_token,
+        } => {
+            let what = if write { "write" } else { "read" };
+            Some(match (token, last_token) {
+                (None, _) => format!("{what} refused: no token"),
+                (Some(t), Some(l)) if t == l => format!("{what} refused: token {t} already used"),
+                (Some(t), Some(l)) => format!("{what} refused: token {t} < db's {l}"),
+                (Some(t), None) => format!("{what} refused: token {t}"),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// Messages in the network at least this long are drawn on the chart.
 pub const LONG_FLIGHT_MS: u64 = 100;
 
@@ -105,6 +147,8 @@ pub struct LeaseChart {
     /// What workers noted on their own lanes ("no answer from the lock service").
     pub notes: Vec<WorkerNote>,
     pub flights: Vec<Flight>,
+    /// The database's answers to workers' accesses, with their tokens.
+    pub accesses: Vec<Access>,
     /// What the database did up to the last step shown: writes accepted, writes refused,
     /// payouts paid twice and the money.
     pub so_far: SoFar,
@@ -283,6 +327,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let mut service_marks: Vec<((String, Option<usize>), u64, MarkKind)> = Vec::new();
     let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
     let mut last_writer: Option<usize> = None;
+    // (worker, at, text) of the database's answers.
+    let mut answers: Vec<(usize, u64, String)> = Vec::new();
     let (incidents, mut notes) = story::story(trace, events);
     let so_far = SoFar::of(events);
     for e in events {
@@ -292,6 +338,13 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             && ps.get(usize::from(e.to)).map(|p| p.role) == Some(Role::Database)
         {
             last_writer = Some(node);
+        }
+        if let Some(text) = e
+            .tag
+            .as_ref()
+            .and_then(|t| access_text(t, options.permissive_db))
+        {
+            answers.push((usize::from(e.to), t, text));
         }
         match &e.tag {
             Some(Tag::ServiceGrants { holder, .. }) => {
@@ -414,7 +467,12 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             kind: LeaseRowKind::Believes,
             worker: wname.clone(),
             worker_index: k,
-            label: format!("{wname} believes it holds it"),
+            // Without a lock service there is nothing to believe: the row is the worker's.
+            label: if service.is_empty() {
+                format!("{wname} (no lock)")
+            } else {
+                format!("{wname} believes it holds it")
+            },
             intervals: intervals_at_least(belief.get(&w).map_or(&[][..], Vec::as_slice), 1, end_ms),
         });
         if pause.contains_key(&w) || whole_run_has(&wname, LeaseRowKind::Paused) {
@@ -459,6 +517,13 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
     marks.sort_by_key(|m| (m.row, m.at_ms, m.kind as u8));
+    let accesses: Vec<Access> = answers
+        .into_iter()
+        .filter_map(|(w, at_ms, text)| {
+            let row = *row_of.get(&(w, 1))?;
+            Some(Access { row, at_ms, text })
+        })
+        .collect();
     notes.retain_mut(|n| {
         row_of.get(&(n.worker, 1)).is_some_and(|&row| {
             n.row = row;
@@ -568,6 +633,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         incidents,
         notes,
         flights,
+        accesses,
         so_far,
         start_ms,
         end_ms,

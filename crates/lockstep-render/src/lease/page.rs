@@ -69,7 +69,11 @@ pub enum Swatch {
     Partition,
     Down,
     Jump,
+    /// An instant on a node's lane: a failover, a restart, a leader, an election.
+    Tick,
     Note,
+    /// A worker's message long in the network: a line from its sending to its arrival.
+    Flight,
     Mark(MarkKind),
 }
 
@@ -411,7 +415,20 @@ impl LeasePage {
 
         // Legend.
         y += 12.0;
-        let mut kinds = vec![Swatch::ServiceHolds, Swatch::Believes];
+        // Only what is drawn: a run without a lock service has no bars.
+        let has_bars = |kind: LeaseRowKind| {
+            chart
+                .rows
+                .iter()
+                .any(|r| r.kind == kind && !r.intervals.is_empty())
+        };
+        let mut kinds = Vec::new();
+        if has_bars(LeaseRowKind::ServiceHolds) {
+            kinds.push(Swatch::ServiceHolds);
+        }
+        if has_bars(LeaseRowKind::Believes) {
+            kinds.push(Swatch::Believes);
+        }
         if chart.rows.iter().any(|r| r.kind == LeaseRowKind::Paused) {
             kinds.push(Swatch::Paused);
         }
@@ -451,7 +468,14 @@ impl LeasePage {
                     .iter()
                     .any(|s| matches!(s, NodeShape::Jump { .. })),
             ),
+            (
+                Swatch::Tick,
+                page.node_shapes
+                    .iter()
+                    .any(|s| matches!(s, NodeShape::Tick(_))),
+            ),
             (Swatch::Note, !page.note_dots.is_empty()),
+            (Swatch::Flight, !chart.flights.is_empty()),
             (
                 Swatch::Mark(MarkKind::Lost),
                 page.marks.iter().any(|m| m.0 == MarkKind::Lost)
@@ -479,7 +503,9 @@ impl LeasePage {
             Swatch::Partition => "network partition, until it heals",
             Swatch::Down => "node down: crashed, until it restarts",
             Swatch::Jump => "clock jump: the node's clock leaps this far",
+            Swatch::Tick => "an instant on a node: failover, restart, election",
             Swatch::Note => "what the worker noted or decided",
+            Swatch::Flight => "a message in the network from sending to arrival",
             Swatch::Mark(_) => "lease renewed",
         };
         let col_w = kinds

@@ -204,11 +204,11 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             dashed_rect(p, s, style::PERMISSIVE_BORDER)?;
         }
         LegendKind::NoToken => {
-            // A write's shaft with its label's danger-coloured "!" on white.
+            // A write's shaft (2 px: 3 px is kept for real arrows) under a danger-coloured "NO".
             p.line(
                 &[Point::new(s.x0, s.y1), Point::new(s.x1, s.y1)],
                 worker0,
-                style::ARROW_STROKE,
+                2,
                 1.0,
             )?;
             let bang = TextBox::new("NO", style::GUTTER_SIZE - 3.0, Align::Center, c, 1.0).bold();

@@ -59,7 +59,7 @@ pub(crate) struct RowLabel {
     pub color: Rgb,
 }
 
-/// Every row's labels (long flights' and workers' notes'), in levels; `x` maps a time to its x.
+/// Every row's labels (long flights', workers' notes' and the database's answers'), in levels; `x` maps a time to its x.
 pub(crate) fn row_labels(
     chart: &LeaseChart,
     x: impl Fn(u64) -> f64,
@@ -81,6 +81,12 @@ pub(crate) fn row_labels(
         if let (Some(row), Some(&t)) = (wanted.get_mut(n.row), n.times.first()) {
             let worker = chart.rows[n.row].worker_index;
             row.push((t, n.text.clone(), style::tone(Tone::Worker(worker))));
+        }
+    }
+    for a in &chart.accesses {
+        if let Some(row) = wanted.get_mut(a.row) {
+            let worker = chart.rows[a.row].worker_index;
+            row.push((a.at_ms, a.text.clone(), style::tone(Tone::Worker(worker))));
         }
     }
     wanted
