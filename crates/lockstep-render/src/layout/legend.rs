@@ -44,10 +44,12 @@ impl Present {
         let has_mark = |k: MarkKind| d.marks.iter().any(|m| m.kind == k);
         let has_highlight = |k: HighlightKind| d.highlights.iter().any(|h| h.kind == k);
         let has_note = |k: NoteKind| d.notes.iter().any(|n| n.kind == k);
-        let folded = d
-            .notes
-            .iter()
-            .any(|n| d.folds.iter().any(|f| f.text == n.text.text));
+        let fold_texts: std::collections::BTreeSet<&str> =
+            d.folds.iter().map(|f| f.text.as_str()).collect();
+        let folded = !fold_texts.is_empty()
+            && d.notes
+                .iter()
+                .any(|n| fold_texts.contains(n.text.text.as_str()));
         let shown = [
             (
                 LegendKind::Believes,

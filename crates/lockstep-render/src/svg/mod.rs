@@ -505,6 +505,8 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     }
 
     // Notes.
+    let fold_texts: std::collections::BTreeSet<&str> =
+        l.folds.iter().map(|f| f.text.as_str()).collect();
     for n in &l.notes {
         let (fill, border) = match n.kind {
             NoteKind::Global => (style::GLOBAL_FILL, style::GLOBAL_BORDER),
@@ -513,7 +515,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         };
         let fill = if n.emphasis { style::DANGER_FILL } else { fill };
         let border = n.tone.map_or(border, style::tone);
-        if n.kind == NoteKind::Note && l.folds.iter().any(|f| f.text == n.text.text) {
+        if n.kind == NoteKind::Note && fold_texts.contains(n.text.text.as_str()) {
             // A fold: the folded rounds' edges stacked behind its box.
             extras::fold_box(p, n.rect)?;
         } else {
