@@ -193,6 +193,13 @@ fn every_lease_chart_tells_its_whole_story_inside_the_axis() {
                             && r.intervals.iter().any(|i| i.token == Some(*token))
                     });
                     assert!(shown, "{id}: {holder}'s grant with token {token} not shown");
+                    // And written, inside its bar or under it.
+                    assert!(
+                        texts
+                            .iter()
+                            .any(|t| *t == token.to_string() || *t == format!("token {token}")),
+                        "{id}: {holder}'s token {token} not written"
+                    );
                 }
                 Some(Tag::Crashed) => assert!(
                     page.node_shapes
@@ -457,7 +464,8 @@ fn every_label_lies_in_its_own_rows_band_and_no_two_notes_share_a_label() {
         let total = run.trace.events.len();
         let whole = lease_chart(&run.trace, &upto(total));
         let frame = LeasePage::stepped(&whole, &whole, &caption);
-        for step in [1, total / 3, total / 2, total] {
+        // Every step of every run.
+        for step in 1..=total {
             let chart = lease_chart(&run.trace, &upto(step));
             let page = LeasePage::stepped(&chart, &whole, &caption);
             // Stepping never moves a row or a lane.

@@ -198,7 +198,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::ClockJump => "break on a lifeline: its clock jumped",
         LegendKind::PermissiveDb => "dashed orange header: takes writes without a token",
         LegendKind::NoToken => "NO TOKEN: a write taken without a fencing token",
-        LegendKind::GlobalNote => "blue box across the lanes: the whole network",
+        LegendKind::GlobalNote => "blue box across the lanes: the whole system",
         LegendKind::FaultNote => "brown box: an injected fault (pause, crash, delay…)",
         LegendKind::Fold => "box “… retried N more times”: alike rounds folded",
         LegendKind::FlightStub => "dashed stub: sent here, arrives later (see label)",

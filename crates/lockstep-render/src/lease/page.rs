@@ -329,7 +329,7 @@ impl LeasePage {
             page.owned.push((rows + lane, t.text.rect));
             page.texts.push(t);
         }
-        // Tokens inside the bars wide enough for them.
+        // Tokens inside the bars wide enough for them (the others' are under their bars).
         for (row, &cy) in chart.rows.iter().zip(&page.row_y) {
             for iv in &row.intervals {
                 let Some(token) = iv.token else {
@@ -337,7 +337,7 @@ impl LeasePage {
                 };
                 let (x0, x1) = (page.x(iv.from_ms), page.x(iv.to_ms));
                 let t = format!("{token}");
-                if text::width(&t, style::GUTTER_SIZE) + 8.0 <= x1 - x0 {
+                if labels::fits_in_bar(token, x0, x1) {
                     let color = if row.kind == LeaseRowKind::Believes {
                         style::BACKGROUND
                     } else {

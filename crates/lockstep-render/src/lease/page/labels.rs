@@ -50,6 +50,11 @@ pub(crate) fn stagger(items: &[(f64, f64)], left: f64, right: f64) -> Vec<(usize
     out
 }
 
+/// Whether a bar from `x0` to `x1` is wide enough to hold its token's number.
+pub(crate) fn fits_in_bar(token: u64, x0: f64, x1: f64) -> bool {
+    text::width(&token.to_string(), style::GUTTER_SIZE) + 8.0 <= x1 - x0
+}
+
 /// A label under a row's bar: its text, level, left x and colour.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct RowLabel {
@@ -81,6 +86,23 @@ pub(crate) fn row_labels(
         if let (Some(row), Some(&t)) = (wanted.get_mut(n.row), n.times.first()) {
             let worker = chart.rows[n.row].worker_index;
             row.push((t, n.text.clone(), style::tone(Tone::Worker(worker))));
+        }
+    }
+    // A token whose bar is too narrow to hold it ("33" inside a grant held for a moment) is
+    // written under the bar instead; not a bar still open at the last step shown, which grows
+    // (a step render must not gain a level the whole run's frame lacks).
+    for (k, r) in chart.rows.iter().enumerate() {
+        for iv in r.intervals.iter().filter(|iv| !iv.open) {
+            if let Some(t) = iv
+                .token
+                .filter(|&t| !fits_in_bar(t, x(iv.from_ms), x(iv.to_ms)))
+            {
+                wanted[k].push((
+                    iv.from_ms,
+                    format!("token {t}"),
+                    style::tone(Tone::Worker(r.worker_index)),
+                ));
+            }
         }
     }
     for a in &chart.accesses {
