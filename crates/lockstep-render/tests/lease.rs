@@ -423,7 +423,7 @@ fn lost_keepalives_unlocks_and_replication_show_as_crosses() {
                 Role::Worker if ps[usize::from(e.to)].role != Role::RedlockInstance => {
                     page.marks.iter().any(|m| m.0 == MarkKind::Lost)
                 }
-                Role::Redis | Role::RedisReplica => page
+                Role::Redis | Role::RedisReplica | Role::Database => page
                     .node_shapes
                     .iter()
                     .any(|s| matches!(s, NodeShape::Lost(_))),
@@ -545,6 +545,43 @@ fn every_label_lies_in_its_own_rows_band_and_no_two_notes_share_a_label() {
                         "{id} step {step}: labels {a:?} {b:?} overlap"
                     );
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_database_lane_tells_lost_answers_and_forgotten_keys() {
+    let (scenario, run) = common::load("idempotency-key-expired");
+    let caption = Caption::for_run(&scenario, &run);
+    let chart = lease_chart(&run.trace, &Options::default());
+    let page = LeasePage::new(&chart, &caption);
+    let texts: Vec<&str> = page.texts.iter().map(|t| t.text.text.as_str()).collect();
+    for want in ["dropped: applied 3", "3 idempotency keys forgotten", "db"] {
+        assert!(texts.contains(&want), "no {want:?} in {texts:?}");
+    }
+    assert!(
+        page.node_shapes
+            .iter()
+            .any(|s| matches!(s, NodeShape::Lost(_))),
+        "the lost answer has no X"
+    );
+}
+
+#[test]
+fn a_token_is_never_written_under_a_mark() {
+    // consensus-session-suspended: B's session keepalive renews right where B's grant starts.
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let page = LeasePage::new(&lease_chart(&run.trace, &Options::default()), &caption);
+        for t in page.texts.iter().filter(|t| t.text.bold) {
+            for &(_, at) in &page.marks {
+                let mark = Rect::new(at.x - 11.0, at.y - 11.0, at.x + 11.0, at.y + 11.0);
+                assert!(
+                    !t.text.rect.overlaps(&mark),
+                    "{id}: token {:?} under a mark at {at:?}",
+                    t.text.text
+                );
             }
         }
     }

@@ -330,14 +330,14 @@ impl LeasePage {
             page.texts.push(t);
         }
         // Tokens inside the bars wide enough for them (the others' are under their bars).
-        for (row, &cy) in chart.rows.iter().zip(&page.row_y) {
+        for (k, (row, &cy)) in chart.rows.iter().zip(&page.row_y).enumerate() {
             for iv in &row.intervals {
                 let Some(token) = iv.token else {
                     continue;
                 };
-                let (x0, x1) = (page.x(iv.from_ms), page.x(iv.to_ms));
+                let x0 = page.x(iv.from_ms);
                 let t = format!("{token}");
-                if labels::fits_in_bar(token, x0, x1) {
+                if labels::token_inside(chart, k, iv, |t| page.x(t)) {
                     let color = if row.kind == LeaseRowKind::Believes {
                         style::BACKGROUND
                     } else {

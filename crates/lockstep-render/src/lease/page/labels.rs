@@ -5,7 +5,7 @@
 
 use crate::geom::Rect;
 use crate::layout::Tone;
-use crate::lease::{LeaseChart, nodes};
+use crate::lease::{Interval, LeaseChart, nodes};
 use crate::style::{self, Rgb};
 use crate::text;
 
@@ -50,9 +50,35 @@ pub(crate) fn stagger(items: &[(f64, f64)], left: f64, right: f64) -> Vec<(usize
     out
 }
 
-/// Whether a bar from `x0` to `x1` is wide enough to hold its token's number.
-pub(crate) fn fits_in_bar(token: u64, x0: f64, x1: f64) -> bool {
-    text::width(&token.to_string(), style::GUTTER_SIZE) + 8.0 <= x1 - x0
+/// Whether the token of row `row`'s bar `iv` is written inside it: the bar is wide enough and
+/// no mark or note dot of the row stands where the number would be (a renewal at the grant).
+pub(crate) fn token_inside(
+    chart: &LeaseChart,
+    row: usize,
+    iv: &Interval,
+    x: impl Fn(u64) -> f64,
+) -> bool {
+    let Some(token) = iv.token else {
+        return false;
+    };
+    let (x0, x1) = (x(iv.from_ms), x(iv.to_ms));
+    let w = text::width(&token.to_string(), style::GUTTER_SIZE);
+    // A symbol is drawn up to its half width (11 px) around its instant.
+    let clear = |t: u64| {
+        let at = x(t);
+        at + 13.0 < x0 || at - 13.0 > x0 + 4.0 + w
+    };
+    w + 8.0 <= x1 - x0
+        && chart
+            .marks
+            .iter()
+            .filter(|m| m.row == row)
+            .all(|m| clear(m.at_ms))
+        && chart
+            .notes
+            .iter()
+            .filter(|n| n.row == row)
+            .all(|n| n.times.iter().all(|&t| clear(t)))
 }
 
 /// A label under a row's bar: its text, level, left x and colour.
@@ -93,10 +119,7 @@ pub(crate) fn row_labels(
     // (a step render must not gain a level the whole run's frame lacks).
     for (k, r) in chart.rows.iter().enumerate() {
         for iv in r.intervals.iter().filter(|iv| !iv.open) {
-            if let Some(t) = iv
-                .token
-                .filter(|&t| !fits_in_bar(t, x(iv.from_ms), x(iv.to_ms)))
-            {
+            if let Some(t) = iv.token.filter(|_| !token_inside(chart, k, iv, &x)) {
                 wanted[k].push((
                     iv.from_ms,
                     format!("token {t}"),
