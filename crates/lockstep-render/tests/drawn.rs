@@ -145,8 +145,8 @@ fn a_permissive_database_is_drawn_as_a_warning() {
             .count()
     };
     let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
-    // Header and footer: warning fill, dashed edge (many short strokes).
-    assert_eq!(fills(&svg, style::PERMISSIVE_FILL), 2);
+    // Header, footer and the legend's swatch: warning fill, dashed edge (many short strokes).
+    assert_eq!(fills(&svg, style::PERMISSIVE_FILL), 3);
     assert!(svg.matches(&style::PERMISSIVE_BORDER.hex()).count() >= 8);
     let (scenario, run) = common::load("fenced-gc-pause");
     let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");

@@ -193,6 +193,13 @@ fn every_lease_chart_tells_its_whole_story_inside_the_axis() {
                             && r.intervals.iter().any(|i| i.token == Some(*token))
                     });
                     assert!(shown, "{id}: {holder}'s grant with token {token} not shown");
+                    // And written, inside its bar or under it.
+                    assert!(
+                        texts
+                            .iter()
+                            .any(|t| *t == token.to_string() || *t == format!("token {token}")),
+                        "{id}: {holder}'s token {token} not written"
+                    );
                 }
                 Some(Tag::Crashed) => assert!(
                     page.node_shapes
@@ -212,11 +219,36 @@ fn every_lease_chart_tells_its_whole_story_inside_the_axis() {
                         .any(|s| matches!(s, NodeShape::Partition(r) if r.width() >= 4.0)),
                     "{id}: no partition band"
                 ),
+                // The database's answers with their tokens, repeats it skipped.
+                Some(
+                    Tag::WriteAccepted { token: Some(t), .. }
+                    | Tag::AccessRejected { token: Some(t), .. },
+                ) => assert!(
+                    has_text(&format!("token {t}")),
+                    "{id}: the database's answer to token {t} at {} ms not labelled",
+                    e.time_ms
+                ),
+                Some(Tag::WriteAccepted { noops, .. }) if *noops > 0 => assert!(
+                    has_text(&format!("{noops} repeats skipped")),
+                    "{id}: repeats skipped at {} ms not labelled",
+                    e.time_ms
+                ),
                 Some(Tag::FailedOver) => assert!(has_text("becomes master"), "{id}: failover"),
                 Some(Tag::Restarted { .. }) => assert!(has_text("restarts"), "{id}: restart"),
                 _ => {}
             }
         }
+        // Long flights and instants on nodes have their legend entries.
+        use lockstep_render::lease::svg::Swatch;
+        let swatch = |k: Swatch| page.swatches.iter().any(|s| s.0 == k);
+        assert_eq!(swatch(Swatch::Flight), !chart.flights.is_empty(), "{id}");
+        assert_eq!(
+            swatch(Swatch::Tick),
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Tick(_))),
+            "{id}"
+        );
         // Every incident and every note has its label.
         for inc in &chart.incidents {
             let label = inc
@@ -391,7 +423,7 @@ fn lost_keepalives_unlocks_and_replication_show_as_crosses() {
                 Role::Worker if ps[usize::from(e.to)].role != Role::RedlockInstance => {
                     page.marks.iter().any(|m| m.0 == MarkKind::Lost)
                 }
-                Role::Redis | Role::RedisReplica => page
+                Role::Redis | Role::RedisReplica | Role::Database => page
                     .node_shapes
                     .iter()
                     .any(|s| matches!(s, NodeShape::Lost(_))),
@@ -423,4 +455,134 @@ fn lost_keepalives_unlocks_and_replication_show_as_crosses() {
             .any(|i| i.kind == IncidentKind::Lost && i.text.contains("replicate 1 op")),
         "the lost replication is not on the chart"
     );
+}
+
+#[test]
+fn every_label_lies_in_its_own_rows_band_and_no_two_notes_share_a_label() {
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let total = run.trace.events.len();
+        let whole = lease_chart(&run.trace, &upto(total));
+        let frame = LeasePage::stepped(&whole, &whole, &caption);
+        // Every step of every run.
+        for step in 1..=total {
+            let chart = lease_chart(&run.trace, &upto(step));
+            let page = LeasePage::stepped(&chart, &whole, &caption);
+            // Stepping never moves a row or a lane.
+            assert_eq!(page.row_y, frame.row_y, "{id} step {step}: rows moved");
+            assert_eq!(
+                page.node_lanes, frame.node_lanes,
+                "{id} step {step}: lanes moved"
+            );
+            assert_eq!(page.plot, frame.plot, "{id} step {step}: the plot moved");
+            let bands = &page.bands;
+            assert_eq!(
+                bands.len(),
+                page.row_y.len() + page.node_lanes.len(),
+                "{id}: a band per row and lane"
+            );
+            // Bands stack without overlapping, each holding its bar or shapes.
+            for w in bands.windows(2) {
+                assert!(w[0].1 <= w[1].0, "{id} step {step}: bands {w:?} overlap");
+            }
+            for (k, &cy) in page.row_y.iter().chain(&page.node_lanes).enumerate() {
+                let (top, bottom) = bands[k];
+                assert!(
+                    top <= cy - 11.0 && cy + 12.0 <= bottom,
+                    "{id}: band {k} {:?} does not hold its bar at {cy}",
+                    bands[k]
+                );
+            }
+            // Every label of a row or lane lies inside that row's band, within the plot.
+            for &(k, r) in &page.owned {
+                let (top, bottom) = bands[k];
+                assert!(
+                    r.y0 >= top - 0.01 && r.y1 <= bottom + 0.01,
+                    "{id} step {step}: label {r:?} strays out of its band {k} {:?}",
+                    bands[k]
+                );
+                assert!(
+                    r.x0 >= page.plot.x0 - 0.01 && r.x1 <= page.plot.x1 + 0.01,
+                    "{id}"
+                );
+            }
+            // Every text inside the plot lies in one band, whole.
+            for t in &page.texts {
+                let r = t.text.rect;
+                let inside = r.x0 >= page.plot.x0 && r.y0 >= page.plot.y0 && r.y1 <= page.plot.y1;
+                if inside {
+                    assert!(
+                        bands
+                            .iter()
+                            .any(|&(top, bottom)| r.y0 >= top - 0.01 && r.y1 <= bottom + 0.01),
+                        "{id} step {step}: {:?} at {r:?} straddles two bands",
+                        t.text.text
+                    );
+                }
+            }
+            // Each note, long flight and database answer has a label of its own, in its row's
+            // band.
+            for (text, row) in chart
+                .notes
+                .iter()
+                .map(|n| (&n.text, n.row))
+                .chain(chart.flights.iter().map(|f| (&f.label, f.row)))
+                .chain(chart.accesses.iter().map(|a| (&a.text, a.row)))
+            {
+                let own = page.owned.iter().filter(|(k, _)| *k == row).any(|(_, r)| {
+                    page.texts
+                        .iter()
+                        .any(|t| t.text.rect == *r && t.text.text == *text)
+                });
+                assert!(own, "{id} step {step}: {text:?} has no label of its own");
+            }
+            // No two labels overlap.
+            let boxes: Vec<Rect> = page.owned.iter().map(|o| o.1).collect();
+            for (i, a) in boxes.iter().enumerate() {
+                for b in &boxes[i + 1..] {
+                    assert!(
+                        !a.overlaps(b),
+                        "{id} step {step}: labels {a:?} {b:?} overlap"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_database_lane_tells_lost_answers_and_forgotten_keys() {
+    let (scenario, run) = common::load("idempotency-key-expired");
+    let caption = Caption::for_run(&scenario, &run);
+    let chart = lease_chart(&run.trace, &Options::default());
+    let page = LeasePage::new(&chart, &caption);
+    let texts: Vec<&str> = page.texts.iter().map(|t| t.text.text.as_str()).collect();
+    for want in ["dropped: applied 3", "3 idempotency keys forgotten", "db"] {
+        assert!(texts.contains(&want), "no {want:?} in {texts:?}");
+    }
+    assert!(
+        page.node_shapes
+            .iter()
+            .any(|s| matches!(s, NodeShape::Lost(_))),
+        "the lost answer has no X"
+    );
+}
+
+#[test]
+fn a_token_is_never_written_under_a_mark() {
+    // consensus-session-suspended: B's session keepalive renews right where B's grant starts.
+    for (id, scenario, run) in common::catalogue() {
+        let caption = Caption::for_run(&scenario, &run);
+        let page = LeasePage::new(&lease_chart(&run.trace, &Options::default()), &caption);
+        for t in page.texts.iter().filter(|t| t.text.bold) {
+            for &(_, at) in &page.marks {
+                let mark = Rect::new(at.x - 11.0, at.y - 11.0, at.x + 11.0, at.y + 11.0);
+                assert!(
+                    !t.text.rect.overlaps(&mark),
+                    "{id}: token {:?} under a mark at {at:?}",
+                    t.text.text
+                );
+            }
+        }
+    }
 }

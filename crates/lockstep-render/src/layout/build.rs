@@ -15,8 +15,8 @@ use super::place::{self, PITCH};
 use super::scene::{Rows, Scene};
 use super::spans::{LaneInfo, SpanBuilder};
 use super::{
-    Highlight, HighlightKind, Lane, Layout, LegendKind, NoteKind, Options, Row, Span, SpanKind,
-    StretchKind, Tone, legend, ticks,
+    Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, Tone, legend,
+    ticks,
 };
 use super::{flight, fold, network};
 use crate::geom::{Point, Rect};
@@ -76,7 +76,7 @@ fn frame(
         .iter()
         .map(|&n| {
             let p = &trace.participants[usize::from(n)];
-            lanes::header_half_width(&p.name, lanes::role_line(p.role, permissive_db))
+            lanes::header_half_width(&p.name, lanes::header_role(trace, n, permissive_db))
         })
         .collect();
     // A group's label must fit before the nearest of its arrow heads.
@@ -219,7 +219,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .enumerate()
         .map(|(i, &n)| {
             let p = &trace.participants[usize::from(n)];
-            let role = lanes::role_line(p.role, options.permissive_db);
+            let role = lanes::header_role(trace, n, options.permissive_db);
             let (header, header_box) = lanes::header(&p.name, role, frame.x(i), header_top);
             Lane {
                 node: n,
@@ -538,21 +538,20 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .and_then(|f| f.legend.first())
         .map_or(tick_right, |e| tick_right.max(e.swatch.x0 - 36.0));
     let width = (tick_right + MARGIN + 8.0).ceil();
-    let mut present = legend::Present::of(
-        (&spans, &marks, &highlights),
-        (!walls.is_empty(), !jumps.is_empty()),
-        current.is_some(),
-    );
-    // To scale: the marks where the axis leaves the picture's scale.
-    for (kind, entry) in [
-        (StretchKind::Zoom, LegendKind::Zoom),
-        (StretchKind::Stack, LegendKind::Stack),
-        (StretchKind::Break, LegendKind::Break),
-    ] {
-        if stretches.iter().any(|s| s.kind == kind) {
-            present.0.push(entry);
-        }
-    }
+    let mut present = legend::Present::of(&legend::Drawn {
+        spans: &spans,
+        marks: &marks,
+        highlights: &highlights,
+        lanes: &lanes_out,
+        notes: &notes,
+        folds: &folds,
+        arrows: &arrows,
+        flights: &flights,
+        stretches: &stretches,
+        walls: !walls.is_empty(),
+        jumps: !jumps.is_empty(),
+        current: current.is_some(),
+    });
     if let Some(f) = &full {
         // Every step of a run has the same legend: what the whole run uses, and messages in
         // flight (most steps have some).

@@ -105,6 +105,29 @@ pub(super) fn role_line(role: Role, permissive_db: bool) -> &'static str {
     }
 }
 
+/// The header's role line of a replica the run promotes: what it starts as and becomes.
+pub(super) const PROMOTED_HEADER: &str = "redis replica → master";
+
+/// A lane's header role line over the whole run: a replica that takes over at some step says
+/// so from the start ("redis replica → master"), so a reader at the top of a long picture
+/// knows; the footer says what it is at the last step shown.
+pub(super) fn header_role(
+    trace: &lockstep_core::Trace,
+    node: NodeId,
+    permissive_db: bool,
+) -> &'static str {
+    let p = &trace.participants[usize::from(node)];
+    let promoted = p.role == Role::RedisReplica
+        && trace.events.iter().any(|e| {
+            e.from == node && matches!(e.tag, Some(lockstep_core::trace::Tag::FailedOver))
+        });
+    if promoted {
+        PROMOTED_HEADER
+    } else {
+        role_line(p.role, permissive_db)
+    }
+}
+
 /// A lane header whose second line says `role`.
 pub(super) fn header_with(name: &str, role: &str, x: f64, top: f64) -> ([TextBox; 2], Rect) {
     let name_h = text::line_height(style::HEADER_SIZE);

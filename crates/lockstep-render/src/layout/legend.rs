@@ -1,6 +1,10 @@
 //! The legend: one entry per kind of span or mark the drawing actually uses, in a grid.
 
-use super::{Highlight, HighlightKind, LegendEntry, LegendKind, Mark, MarkKind, Span, SpanKind};
+use super::pieces::NO_TOKEN;
+use super::{
+    Arrow, ArrowEnd, Flight, Fold, Highlight, HighlightKind, Lane, LegendEntry, LegendKind, Mark,
+    MarkKind, Note, NoteKind, Span, SpanKind, Stretch, StretchKind,
+};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
@@ -15,44 +19,82 @@ const ROW_GAP: f64 = 10.0;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Present(pub Vec<LegendKind>);
 
+/// What a layout draws, for its legend.
+pub(crate) struct Drawn<'a> {
+    pub spans: &'a [Span],
+    pub marks: &'a [Mark],
+    pub highlights: &'a [Highlight],
+    pub lanes: &'a [Lane],
+    pub notes: &'a [Note],
+    pub folds: &'a [Fold],
+    pub arrows: &'a [Arrow],
+    pub flights: &'a [Flight],
+    pub stretches: &'a [Stretch],
+    /// Whether partition walls and clock-jump breaks are drawn.
+    pub walls: bool,
+    pub jumps: bool,
+    /// Whether a current step is shown.
+    pub current: bool,
+}
+
 impl Present {
-    /// `network` says whether partitions and clock jumps are drawn.
-    pub fn of(
-        (spans, marks, highlights): (&[Span], &[Mark], &[Highlight]),
-        (walls, jumps): (bool, bool),
-        current: bool,
-    ) -> Present {
-        let has_span = |f: fn(&SpanKind) -> bool| spans.iter().any(|s| f(&s.kind));
-        let has_mark = |k: MarkKind| marks.iter().any(|m| m.kind == k);
-        let mut out = Vec::new();
-        if has_span(|k| matches!(k, SpanKind::Believes { .. })) {
-            out.push(LegendKind::Believes);
-        }
-        if has_span(|k| matches!(k, SpanKind::ServiceHolds { .. })) {
-            out.push(LegendKind::ServiceHolds);
-        }
-        if has_span(|k| matches!(k, SpanKind::Overlap { .. })) {
-            out.push(LegendKind::Overlap);
-        }
-        let has_highlight = |k: HighlightKind| highlights.iter().any(|h| h.kind == k);
-        if has_highlight(HighlightKind::RejectedAccess) {
-            out.push(LegendKind::RefusedRow);
-        }
-        if has_highlight(HighlightKind::DuplicatePayout) {
-            out.push(LegendKind::DuplicateRow);
-        }
-        if walls {
-            out.push(LegendKind::Partition);
-        }
-        if jumps {
-            out.push(LegendKind::ClockJump);
-        }
-        if has_span(|k| matches!(k, SpanKind::Paused { .. })) {
-            out.push(LegendKind::Paused);
-        }
-        if has_span(|k| matches!(k, SpanKind::Down)) {
-            out.push(LegendKind::Down);
-        }
+    /// The kinds `d` draws, in legend order.
+    pub fn of(d: &Drawn) -> Present {
+        let has_span = |f: fn(&SpanKind) -> bool| d.spans.iter().any(|s| f(&s.kind));
+        let has_mark = |k: MarkKind| d.marks.iter().any(|m| m.kind == k);
+        let has_highlight = |k: HighlightKind| d.highlights.iter().any(|h| h.kind == k);
+        let has_note = |k: NoteKind| d.notes.iter().any(|n| n.kind == k);
+        let fold_texts: std::collections::BTreeSet<&str> =
+            d.folds.iter().map(|f| f.text.as_str()).collect();
+        let folded = !fold_texts.is_empty()
+            && d.notes
+                .iter()
+                .any(|n| fold_texts.contains(n.text.text.as_str()));
+        let shown = [
+            (
+                LegendKind::Believes,
+                has_span(|k| matches!(k, SpanKind::Believes { .. })),
+            ),
+            (
+                LegendKind::ServiceHolds,
+                has_span(|k| matches!(k, SpanKind::ServiceHolds { .. })),
+            ),
+            (
+                LegendKind::Overlap,
+                has_span(|k| matches!(k, SpanKind::Overlap { .. })),
+            ),
+            (
+                LegendKind::RefusedRow,
+                has_highlight(HighlightKind::RejectedAccess),
+            ),
+            (
+                LegendKind::DuplicateRow,
+                has_highlight(HighlightKind::DuplicatePayout),
+            ),
+            (LegendKind::Partition, d.walls),
+            (LegendKind::ClockJump, d.jumps),
+            (
+                LegendKind::Paused,
+                has_span(|k| matches!(k, SpanKind::Paused { .. })),
+            ),
+            (LegendKind::Down, has_span(|k| matches!(k, SpanKind::Down))),
+            (
+                LegendKind::PermissiveDb,
+                d.lanes.iter().any(Lane::is_permissive_db),
+            ),
+            (
+                LegendKind::NoToken,
+                d.arrows.iter().any(|a| a.label.text.ends_with(NO_TOKEN)),
+            ),
+            (LegendKind::GlobalNote, has_note(NoteKind::Global)),
+            (LegendKind::FaultNote, has_note(NoteKind::Fault)),
+            (LegendKind::Fold, folded),
+            (LegendKind::FlightStub, !d.flights.is_empty()),
+        ];
+        let mut out: Vec<LegendKind> = shown
+            .into_iter()
+            .filter_map(|(k, on)| on.then_some(k))
+            .collect();
         for k in [
             MarkKind::WriteAccepted,
             MarkKind::AccessRejected,
@@ -62,12 +104,24 @@ impl Present {
             MarkKind::Lost,
             MarkKind::Delayed,
             MarkKind::InFlight,
+            MarkKind::Paused,
         ] {
-            if has_mark(k) {
+            let in_flight =
+                k == MarkKind::InFlight && d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight);
+            if has_mark(k) || in_flight {
                 out.push(LegendKind::Mark(k));
             }
         }
-        if current {
+        for (k, kind) in [
+            (LegendKind::Zoom, StretchKind::Zoom),
+            (LegendKind::Stack, StretchKind::Stack),
+            (LegendKind::Break, StretchKind::Break),
+        ] {
+            if d.stretches.iter().any(|s| s.kind == kind) {
+                out.push(k);
+            }
+        }
+        if d.current {
             out.push(LegendKind::Current);
         }
         Present(out)
@@ -91,7 +145,7 @@ impl Present {
 }
 
 /// Legend order.
-const ORDER: [LegendKind; 19] = [
+const ORDER: [LegendKind; 28] = [
     LegendKind::Believes,
     LegendKind::ServiceHolds,
     LegendKind::Overlap,
@@ -101,6 +155,12 @@ const ORDER: [LegendKind; 19] = [
     LegendKind::ClockJump,
     LegendKind::Paused,
     LegendKind::Down,
+    LegendKind::PermissiveDb,
+    LegendKind::NoToken,
+    LegendKind::GlobalNote,
+    LegendKind::FaultNote,
+    LegendKind::Fold,
+    LegendKind::FlightStub,
     LegendKind::Mark(MarkKind::WriteAccepted),
     LegendKind::Mark(MarkKind::AccessRejected),
     LegendKind::Mark(MarkKind::Duplicate),
@@ -110,6 +170,9 @@ const ORDER: [LegendKind; 19] = [
     LegendKind::Mark(MarkKind::Delayed),
     LegendKind::Mark(MarkKind::InFlight),
     LegendKind::Mark(MarkKind::Paused),
+    LegendKind::Zoom,
+    LegendKind::Stack,
+    LegendKind::Break,
     LegendKind::Current,
 ];
 
@@ -138,6 +201,12 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::Zoom => "tinted band: a burst zoomed in, at the scale beside it",
         LegendKind::Stack => "‖ beside the time marks: rows of the same instant",
         LegendKind::Break => "zig-zag across: idle time cut out, its length beside it",
+        LegendKind::PermissiveDb => "dashed orange header: takes writes without a token",
+        LegendKind::NoToken => "NO TOKEN: a write taken without a fencing token",
+        LegendKind::GlobalNote => "blue box across the lanes: the whole system",
+        LegendKind::FaultNote => "brown box: an injected fault (pause, crash, delay…)",
+        LegendKind::Fold => "box “… retried N more times”: alike rounds folded",
+        LegendKind::FlightStub => "dashed stub: sent here, arrives later (see label)",
     }
 }
 

@@ -342,6 +342,18 @@ pub enum LegendKind {
     Partition,
     /// A break on a lifeline where the node's clock jumped.
     ClockJump,
+    /// A database header drawn as a warning: it takes writes without a fencing token.
+    PermissiveDb,
+    /// A note standing for a run of alike retries folded into one line.
+    Fold,
+    /// A box across every lane: something that happened to the whole system (a partition).
+    GlobalNote,
+    /// A box for an injected fault (a pause, a crash, a clock jump, a drop, a delay).
+    FaultNote,
+    /// A write's label ending in NO TOKEN: a permissive database took it without a token.
+    NoToken,
+    /// A dashed stub on a send row: the message went into the network there, arrives later.
+    FlightStub,
     /// To scale: a burst drawn at its own larger scale.
     Zoom,
     /// To scale: rows of one instant stacked.

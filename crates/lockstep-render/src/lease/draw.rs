@@ -6,7 +6,7 @@ use super::nodes::NodeShape;
 use super::page::{LeasePage, Swatch};
 use crate::error::RenderError;
 use crate::geom::{Point, Rect};
-use crate::layout::MarkKind;
+use crate::layout::{MarkKind, Tone};
 use crate::style;
 use crate::svg::Painter;
 
@@ -49,6 +49,31 @@ fn jump(p: &Painter, from: Point, to: Point) -> Result<(), RenderError> {
     )
 }
 
+/// A worker's message long in the network: a dot at its sending, a line, and an arrow head at
+/// its arrival (or, while still in the network, the in-flight mark at `to`'s place).
+pub(crate) fn flight(
+    p: &Painter,
+    from: Point,
+    to: Option<Point>,
+    c: crate::style::Rgb,
+) -> Result<(), RenderError> {
+    let end = to.unwrap_or(from);
+    p.line(&[from, end], c, 3, 1.0)?;
+    p.circle(from, 3.0, c, true, 1)?;
+    match to {
+        Some(at) => p.polygon(
+            &[
+                at,
+                Point::new(at.x - 8.0, at.y - 5.0),
+                Point::new(at.x - 8.0, at.y + 5.0),
+            ],
+            c,
+            1.0,
+        ),
+        None => Ok(()),
+    }
+}
+
 /// An instant: a short upright bar.
 fn tick(p: &Painter, at: Point) -> Result<(), RenderError> {
     p.line(
@@ -88,6 +113,13 @@ pub(crate) fn swatch(p: &Painter, kind: Swatch, s: Rect) -> Result<(), RenderErr
         Swatch::Partition => partition(p, s),
         Swatch::Down => down(p, s),
         Swatch::Jump => jump(p, Point::new(s.x0, c.y), Point::new(s.x1, c.y)),
+        Swatch::Tick => tick(p, c),
+        Swatch::Flight => flight(
+            p,
+            Point::new(s.x0 + 3.0, c.y),
+            Some(Point::new(s.x1, c.y)),
+            style::tone(Tone::Worker(0)),
+        ),
         _ => {
             p.circle(c, 5.0, style::BACKGROUND, true, 1)?;
             p.circle(c, 5.0, style::TEXT, false, 2)

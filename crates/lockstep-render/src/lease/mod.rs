@@ -2,6 +2,7 @@
 //! believes it holds the lock" and "X is paused", and the danger zones where two workers' beliefs
 //! overlap. [`svg`] draws it.
 
+mod access;
 mod draw;
 pub mod nodes;
 pub mod page;
@@ -15,6 +16,8 @@ use lockstep_core::topology::Role;
 use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
 use crate::layout::{MarkKind, Options};
+pub use access::Access;
+use access::access_text;
 pub use story::{Incident, IncidentKind, WorkerNote};
 
 /// A stretch of simulated time.
@@ -105,6 +108,8 @@ pub struct LeaseChart {
     /// What workers noted on their own lanes ("no answer from the lock service").
     pub notes: Vec<WorkerNote>,
     pub flights: Vec<Flight>,
+    /// The database's answers to workers' accesses, with their tokens.
+    pub accesses: Vec<Access>,
     /// What the database did up to the last step shown: writes accepted, writes refused,
     /// payouts paid twice and the money.
     pub so_far: SoFar,
@@ -283,6 +288,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let mut service_marks: Vec<((String, Option<usize>), u64, MarkKind)> = Vec::new();
     let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
     let mut last_writer: Option<usize> = None;
+    // (worker, at, text) of the database's answers.
+    let mut answers: Vec<(usize, u64, String)> = Vec::new();
     let (incidents, mut notes) = story::story(trace, events);
     let so_far = SoFar::of(events);
     for e in events {
@@ -292,6 +299,13 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             && ps.get(usize::from(e.to)).map(|p| p.role) == Some(Role::Database)
         {
             last_writer = Some(node);
+        }
+        if let Some(text) = e
+            .tag
+            .as_ref()
+            .and_then(|t| access_text(t, options.permissive_db))
+        {
+            answers.push((usize::from(e.to), t, text));
         }
         match &e.tag {
             Some(Tag::ServiceGrants { holder, .. }) => {
@@ -414,7 +428,12 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             kind: LeaseRowKind::Believes,
             worker: wname.clone(),
             worker_index: k,
-            label: format!("{wname} believes it holds it"),
+            // Without a lock service there is nothing to believe: the row is the worker's.
+            label: if service.is_empty() {
+                format!("{wname} (no lock)")
+            } else {
+                format!("{wname} believes it holds it")
+            },
             intervals: intervals_at_least(belief.get(&w).map_or(&[][..], Vec::as_slice), 1, end_ms),
         });
         if pause.contains_key(&w) || whole_run_has(&wname, LeaseRowKind::Paused) {
@@ -459,6 +478,13 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
     marks.sort_by_key(|m| (m.row, m.at_ms, m.kind as u8));
+    let accesses: Vec<Access> = answers
+        .into_iter()
+        .filter_map(|(w, at_ms, text)| {
+            let row = *row_of.get(&(w, 1))?;
+            Some(Access { row, at_ms, text })
+        })
+        .collect();
     notes.retain_mut(|n| {
         row_of.get(&(n.worker, 1)).is_some_and(|&row| {
             n.row = row;
@@ -568,6 +594,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         incidents,
         notes,
         flights,
+        accesses,
         so_far,
         start_ms,
         end_ms,

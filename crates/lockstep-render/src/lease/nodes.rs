@@ -10,8 +10,6 @@ use crate::style;
 use crate::svg::PageText;
 use crate::text::{self, Align, TextBox};
 
-/// Height of one node lane: a shape on the centre line and two levels of labels.
-pub const LANE_H: f64 = 54.0;
 /// Height of a band (partition, down time) in a lane.
 pub const BAND_H: f64 = 16.0;
 
@@ -44,20 +42,25 @@ pub fn lanes(incidents: &[Incident]) -> Vec<String> {
     out
 }
 
-/// Places the incidents in their lanes (`lane_y`: each lane's centre, in [`lanes`] order):
-/// shapes, and labels clear of each other in two levels per lane.
+/// Half the height of the tallest shape in a lane (a lost message's X).
+pub const SHAPE_HALF: f64 = 11.0;
+
+/// Places the incidents in their lanes (`names`, each with its shape line in `lane_y`): shapes,
+/// and each incident's label in the first level under its lane's shapes where it meets no other
+/// label (see [`stagger`](super::page::labels::stagger)), so every label lies in its own lane's
+/// band. `texts` gets (lane, label); returns the shapes and how many levels each lane uses.
 pub fn place(
     incidents: &[Incident],
+    names: &[String],
     lane_y: &[f64],
     plot: Rect,
     x: impl Fn(u64) -> f64,
     end_ms: u64,
-    texts: &mut Vec<PageText>,
-) -> Vec<NodeShape> {
-    let names = lanes(incidents);
+    texts: &mut Vec<(usize, PageText)>,
+) -> (Vec<NodeShape>, Vec<usize>) {
     let mut shapes = Vec::new();
-    // Per lane and level: label boxes placed so far.
-    let mut taken: Vec<[Vec<Rect>; 2]> = vec![[Vec::new(), Vec::new()]; names.len()];
+    // Per lane: (wanted x, label) in incident order.
+    let mut wanted: Vec<Vec<(f64, String)>> = vec![Vec::new(); names.len()];
     for inc in incidents {
         let Some(lane) = names.iter().position(|n| *n == inc.node) else {
             continue;
@@ -76,12 +79,12 @@ pub fn place(
             IncidentKind::Partition => {
                 let r = band(inc.to_ms);
                 shapes.push(NodeShape::Partition(r));
-                r.x0 + 4.0
+                r.x0
             }
             IncidentKind::Crash => {
                 let r = band(inc.to_ms);
                 shapes.push(NodeShape::Down(r));
-                r.x0 + 4.0
+                r.x0
             }
             IncidentKind::ClockJump { by_ms } => {
                 let to_t = (inc.at_ms as i64 + by_ms).max(0) as u64;
@@ -90,19 +93,19 @@ pub fn place(
                     from: Point::new(x0, cy),
                     to: Point::new(to_x, cy),
                 });
-                x0.min(to_x) + 4.0
+                x0.min(to_x)
             }
             IncidentKind::Lost => {
                 for &t in &inc.times {
                     shapes.push(NodeShape::Lost(Point::new(x(t), cy)));
                 }
-                x0 + 12.0
+                x0 - 6.0
             }
             _ => {
                 for &t in &inc.times {
                     shapes.push(NodeShape::Tick(Point::new(x(t), cy)));
                 }
-                x0 + 6.0
+                x0 - 2.0
             }
         };
         // The lane names the node: its labels need not ("node-2 pre-vote" reads "pre-vote").
@@ -111,54 +114,42 @@ pub fn place(
             .strip_prefix(&format!("{} ", inc.node))
             .unwrap_or(&inc.text)
             .to_string();
-        let w = text::width(&label, style::GUTTER_SIZE);
-        let h = text::line_height(style::GUTTER_SIZE);
-        let level_y = |level: usize| {
-            if level == 0 {
-                cy - BAND_H / 2.0 - h / 2.0 - 1.0
-            } else {
-                cy + BAND_H / 2.0 + h / 2.0 + 1.0
-            }
-        };
-        // At the shape, above it or below it; else shifted right past labels in the way.
-        let start = label_x.min(plot.x1 - w).max(plot.x0);
-        let fits = |level: usize, lx: f64| {
-            let ly = level_y(level);
-            let r = Rect::new(lx, ly - h / 2.0, lx + w, ly + h / 2.0);
-            match taken[lane][level].iter().find(|o| o.overlaps(&r)) {
-                None => Ok(r),
-                Some(o) => Err(o.x1 + 16.0),
-            }
-        };
-        let mut placed = None;
-        'levels: for (level, shift) in [(0, false), (1, false), (0, true), (1, true)] {
-            let mut lx = start;
-            for _ in 0..if shift { 8 } else { 1 } {
-                match fits(level, lx) {
-                    Ok(r) => {
-                        placed = Some((level, lx, level_y(level), r));
-                        break 'levels;
-                    }
-                    Err(next) if next + w <= plot.x1 => lx = next,
-                    Err(_) => break,
-                }
-            }
-        }
-        if let Some((level, lx, ly, r)) = placed {
-            taken[lane][level].push(r);
-            texts.push(PageText {
-                text: TextBox::new(
-                    label,
-                    style::GUTTER_SIZE,
-                    Align::Left,
-                    Point::new(lx, ly),
-                    0.0,
-                ),
-                color: style::TEXT,
-            });
+        wanted[lane].push((label_x, label));
+    }
+    let h = text::line_height(style::GUTTER_SIZE);
+    let mut levels = vec![0; names.len()];
+    for (lane, mut items) in wanted.into_iter().enumerate() {
+        // Time order (a crash's label before a later restart's).
+        items.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let sizes: Vec<(f64, f64)> = items
+            .iter()
+            .map(|(lx, l)| (*lx, text::width(l, style::GUTTER_SIZE)))
+            .collect();
+        let placed = super::page::labels::stagger(&sizes, plot.x0, plot.x1);
+        for ((level, lx), (_, label)) in placed.into_iter().zip(items) {
+            levels[lane] = levels[lane].max(level + 1);
+            let ly = lane_y[lane] + SHAPE_HALF + 3.0 + h / 2.0 + level as f64 * label_step();
+            texts.push((
+                lane,
+                PageText {
+                    text: TextBox::new(
+                        label,
+                        style::GUTTER_SIZE,
+                        Align::Left,
+                        Point::new(lx, ly),
+                        0.0,
+                    ),
+                    color: style::TEXT,
+                },
+            ));
         }
     }
-    shapes
+    (shapes, levels)
+}
+
+/// From one level of labels to the next.
+fn label_step() -> f64 {
+    super::page::labels::level_h()
 }
 
 /// Sets symbols on one row side by side: each at its instant's x unless that would overlap the

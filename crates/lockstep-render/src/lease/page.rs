@@ -1,7 +1,9 @@
 //! Where everything of a lease chart goes: rows, bars' tokens, marks side by side inside the
 //! axis, the nodes-and-network lanes, the time axis from 0, the legend and the verdict.
 
-use super::nodes::{self, LANE_H, NodeShape};
+pub(crate) mod labels;
+
+use super::nodes::{self, NodeShape};
 use super::{Danger, LeaseChart, LeaseRowKind};
 use crate::geom::{Point, Rect};
 use crate::layout::{MarkKind, Tone};
@@ -11,8 +13,15 @@ use crate::text::{self, Align, TextBox};
 
 const WIDTH: f64 = 1600.0;
 pub(crate) const MARGIN: f64 = 24.0;
+/// The least height of the plot.
 const ROW_H: f64 = 54.0;
 pub(crate) const BAR_H: f64 = 24.0;
+/// Room above a bar (or a lane's shapes) in its band.
+const ROW_PAD: f64 = 8.0;
+/// From a bar's bottom edge to its first level of labels: room for a long flight's line.
+const UNDER_BAR: f64 = 10.0;
+/// Between the bands of one worker's rows, and (more) between workers and lanes.
+const BAND_GAP: f64 = 4.0;
 const GROUP_GAP: f64 = 14.0;
 const LABEL_SIZE: f64 = 16.0;
 
@@ -23,8 +32,13 @@ pub struct LeasePage {
     pub height: f64,
     /// The plot area (time across).
     pub plot: Rect,
-    /// Each row's centre line.
+    /// Each row's bar line.
     pub row_y: Vec<f64>,
+    /// Each row's band, then each node lane's (top, bottom): its bar or shapes and the labels
+    /// under them; bands never overlap.
+    pub bands: Vec<(f64, f64)>,
+    /// Labels that belong to a row or lane: its band's index and the label's box.
+    pub owned: Vec<(usize, Rect)>,
     /// Every piece of text with its colour.
     pub texts: Vec<PageText>,
     /// Time-axis ticks: x and time.
@@ -55,7 +69,11 @@ pub enum Swatch {
     Partition,
     Down,
     Jump,
+    /// An instant on a node's lane: a failover, a restart, a leader, an election.
+    Tick,
     Note,
+    /// A worker's message long in the network: a line from its sending to its arrival.
+    Flight,
     Mark(MarkKind),
 }
 
@@ -111,6 +129,16 @@ impl LeasePage {
 
     /// Places the chart and its text.
     pub fn new(chart: &LeaseChart, caption: &Caption) -> LeasePage {
+        LeasePage::within(chart, None, caption)
+    }
+
+    /// Places a step's chart in the frame of the whole run's (`whole`): every row as tall as it
+    /// is at any step and every lane the run will have, so stepping never moves a row.
+    pub fn stepped(chart: &LeaseChart, whole: &LeaseChart, caption: &Caption) -> LeasePage {
+        LeasePage::within(chart, Some(whole), caption)
+    }
+
+    fn within(chart: &LeaseChart, whole: Option<&LeaseChart>, caption: &Caption) -> LeasePage {
         let mut texts = Vec::new();
         let text_w = WIDTH - 2.0 * MARGIN;
         let mut y = MARGIN;
@@ -176,16 +204,63 @@ impl LeasePage {
         let plot_x0 = label_right + 24.0;
         let plot_x1 = WIDTH - MARGIN - 40.0;
         let plot_top = y;
-        let mut row_y = Vec::new();
+        // The whole run's time, at every step: stepping never rescales the axis.
+        let (t0, t1) = (
+            chart.start_ms,
+            chart.axis_end_ms.max(chart.end_ms).max(chart.start_ms + 1),
+        );
+        let mut page = LeasePage {
+            width: WIDTH,
+            height: 0.0,
+            plot: Rect::new(plot_x0, plot_top, plot_x1, plot_top + ROW_H),
+            row_y: Vec::new(),
+            bands: Vec::new(),
+            owned: Vec::new(),
+            texts,
+            ticks: Vec::new(),
+            swatches: Vec::new(),
+            verdict_mark: None,
+            marks: Vec::new(),
+            note_dots: Vec::new(),
+            node_lanes: Vec::new(),
+            node_shapes: Vec::new(),
+            t0,
+            t1,
+        };
+        // Labels under the bars, in levels (their x does not depend on the rows' heights).
+        let x_of = |t: u64| page.x(t);
+        let row_labels = labels::row_labels(chart, x_of, plot_x0, plot_x1);
+        let mut frame = labels::Frame::of(chart, &row_labels, x_of, page.plot);
+        if let Some(w) = whole {
+            let whole_labels = labels::row_labels(w, x_of, plot_x0, plot_x1);
+            frame = labels::Frame::of(w, &whole_labels, x_of, page.plot).max(frame);
+        }
+        let level_h = labels::level_h();
+        let h = text::line_height(style::GUTTER_SIZE);
+        // Each row's band: room above the bar, the bar, a long flight's line under it, then
+        // its levels of labels; each label lies inside its own row's band.
         let mut ry = plot_top;
         for (i, r) in chart.rows.iter().enumerate() {
             if i > 0 && chart.rows[i - 1].worker != r.worker {
                 ry += GROUP_GAP;
             }
-            let cy = ry + ROW_H / 2.0;
-            row_y.push(cy);
+            let cy = ry + ROW_PAD + BAR_H / 2.0;
+            let under = cy + BAR_H / 2.0 + UNDER_BAR;
+            let levels = frame.row_levels.get(i).copied().unwrap_or(0);
+            let flight = frame.row_flight.get(i).copied().unwrap_or(false);
+            let bottom = if levels > 0 {
+                under + levels as f64 * level_h
+            } else if flight {
+                under
+            } else {
+                cy + BAR_H / 2.0 + ROW_PAD
+            };
+            // The row's name, centred on its bar, needs its own height too.
+            let bottom = bottom.max(cy + text::line_height(LABEL_SIZE) / 2.0 + 2.0);
+            page.row_y.push(cy);
+            page.bands.push((ry, bottom));
             let color = style::tone(Tone::Worker(r.worker_index));
-            texts.push(PageText {
+            page.texts.push(PageText {
                 text: TextBox::new(
                     r.label.clone(),
                     LABEL_SIZE,
@@ -195,20 +270,37 @@ impl LeasePage {
                 ),
                 color,
             });
-            ry += ROW_H;
+            for l in &row_labels[i] {
+                let ly = under + h / 2.0 + l.level as f64 * level_h;
+                let t = TextBox::new(
+                    l.text.clone(),
+                    style::GUTTER_SIZE,
+                    Align::Left,
+                    Point::new(l.x, ly),
+                    0.0,
+                );
+                page.owned.push((i, t.rect));
+                page.texts.push(PageText {
+                    text: t,
+                    color: l.color,
+                });
+            }
+            ry = bottom + BAND_GAP;
         }
-        // Lanes for what happened to nodes and the network, if anything did.
-        let lane_names = nodes::lanes(&chart.incidents);
-        let mut node_lanes = Vec::new();
-        if !lane_names.is_empty() {
+        // Lanes for what happened to nodes and the network, if anything did: the shapes on a
+        // line near the top of each lane's band, their labels in levels under them.
+        if !frame.lanes.is_empty() {
             ry += GROUP_GAP;
         }
-        for lane in &lane_names {
-            let cy = ry + LANE_H / 2.0;
-            node_lanes.push(cy);
-            texts.push(PageText {
+        for (lane, name) in frame.lanes.iter().enumerate() {
+            let cy = ry + ROW_PAD + nodes::SHAPE_HALF;
+            let bottom = (cy + nodes::SHAPE_HALF + 3.0 + frame.lane_levels[lane] as f64 * level_h)
+                .max(cy + text::line_height(LABEL_SIZE) / 2.0 + 2.0);
+            page.node_lanes.push(cy);
+            page.bands.push((ry, bottom));
+            page.texts.push(PageText {
                 text: TextBox::new(
-                    lane.clone(),
+                    name.clone(),
                     LABEL_SIZE,
                     Align::Right,
                     Point::new(label_right, cy),
@@ -216,54 +308,36 @@ impl LeasePage {
                 ),
                 color: style::MUTED,
             });
-            ry += LANE_H;
+            ry = bottom + BAND_GAP;
         }
-        // Room under the last row for the labels under its bars.
-        if lane_names.is_empty() {
-            ry += 12.0;
-        }
-        let plot = Rect::new(plot_x0, plot_top, plot_x1, ry.max(plot_top + ROW_H));
-        // The whole run's time, at every step: stepping never rescales the axis.
-        let (t0, t1) = (
-            chart.start_ms,
-            chart.axis_end_ms.max(chart.end_ms).max(chart.start_ms + 1),
-        );
-        let mut page = LeasePage {
-            width: WIDTH,
-            height: 0.0,
-            plot,
-            row_y,
-            texts,
-            ticks: Vec::new(),
-            swatches: Vec::new(),
-            verdict_mark: None,
-            marks: Vec::new(),
-            note_dots: Vec::new(),
-            node_lanes,
-            node_shapes: Vec::new(),
-            t0,
-            t1,
-        };
+        page.plot.y1 = ry.max(plot_top + ROW_H);
+        let plot = page.plot;
         let end_ms = chart.end_ms;
         let mut lane_texts = Vec::new();
         page.node_shapes = nodes::place(
             &chart.incidents,
+            &frame.lanes,
             &page.node_lanes,
             plot,
             |t| page.x(t),
             end_ms,
             &mut lane_texts,
-        );
-        page.texts.extend(lane_texts);
-        // Tokens inside the bars wide enough for them; long flights' labels under their line.
-        for (row, &cy) in chart.rows.iter().zip(&page.row_y) {
+        )
+        .0;
+        let rows = chart.rows.len();
+        for (lane, t) in lane_texts {
+            page.owned.push((rows + lane, t.text.rect));
+            page.texts.push(t);
+        }
+        // Tokens inside the bars wide enough for them (the others' are under their bars).
+        for (k, (row, &cy)) in chart.rows.iter().zip(&page.row_y).enumerate() {
             for iv in &row.intervals {
                 let Some(token) = iv.token else {
                     continue;
                 };
-                let (x0, x1) = (page.x(iv.from_ms), page.x(iv.to_ms));
+                let x0 = page.x(iv.from_ms);
                 let t = format!("{token}");
-                if text::width(&t, style::GUTTER_SIZE) + 8.0 <= x1 - x0 {
+                if labels::token_inside(chart, k, iv, |t| page.x(t)) {
                     let color = if row.kind == LeaseRowKind::Believes {
                         style::BACKGROUND
                     } else {
@@ -283,26 +357,8 @@ impl LeasePage {
                 }
             }
         }
-        for f in &chart.flights {
-            let Some(&cy) = page.row_y.get(f.row) else {
-                continue;
-            };
-            let x0 = page.x(f.from_ms);
-            let w = text::width(&f.label, style::GUTTER_SIZE);
-            let x0 = x0.min(plot.x1 - w).max(plot.x0);
-            page.texts.push(PageText {
-                text: TextBox::new(
-                    f.label.clone(),
-                    style::GUTTER_SIZE,
-                    Align::Left,
-                    Point::new(x0, cy + BAR_H / 2.0 + 14.0),
-                    0.0,
-                ),
-                color: style::tone(Tone::Worker(f.worker_index)),
-            });
-        }
 
-        page.place_notes_and_marks(chart);
+        page.place_symbols(chart);
 
         // Time axis.
         let step = tick_step(t1 - t0);
@@ -359,7 +415,20 @@ impl LeasePage {
 
         // Legend.
         y += 12.0;
-        let mut kinds = vec![Swatch::ServiceHolds, Swatch::Believes];
+        // Only what is drawn: a run without a lock service has no bars.
+        let has_bars = |kind: LeaseRowKind| {
+            chart
+                .rows
+                .iter()
+                .any(|r| r.kind == kind && !r.intervals.is_empty())
+        };
+        let mut kinds = Vec::new();
+        if has_bars(LeaseRowKind::ServiceHolds) {
+            kinds.push(Swatch::ServiceHolds);
+        }
+        if has_bars(LeaseRowKind::Believes) {
+            kinds.push(Swatch::Believes);
+        }
         if chart.rows.iter().any(|r| r.kind == LeaseRowKind::Paused) {
             kinds.push(Swatch::Paused);
         }
@@ -399,7 +468,14 @@ impl LeasePage {
                     .iter()
                     .any(|s| matches!(s, NodeShape::Jump { .. })),
             ),
+            (
+                Swatch::Tick,
+                page.node_shapes
+                    .iter()
+                    .any(|s| matches!(s, NodeShape::Tick(_))),
+            ),
             (Swatch::Note, !page.note_dots.is_empty()),
+            (Swatch::Flight, !chart.flights.is_empty()),
             (
                 Swatch::Mark(MarkKind::Lost),
                 page.marks.iter().any(|m| m.0 == MarkKind::Lost)
@@ -427,7 +503,9 @@ impl LeasePage {
             Swatch::Partition => "network partition, until it heals",
             Swatch::Down => "node down: crashed, until it restarts",
             Swatch::Jump => "clock jump: the node's clock leaps this far",
+            Swatch::Tick => "an instant on a node: failover, restart, election",
             Swatch::Note => "what the worker noted or decided",
+            Swatch::Flight => "a message in the network from sending to arrival",
             Swatch::Mark(_) => "lease renewed",
         };
         let col_w = kinds
@@ -520,112 +598,22 @@ impl LeasePage {
         page
     }
 
-    /// Workers' notes: a dot at each instant on the worker's belief row and one label, below
-    /// the bar, clear of the row's other labels; then the marks, side by side with the dots.
-    fn place_notes_and_marks(&mut self, chart: &LeaseChart) {
+    /// The rows' symbols: a dot at each instant of a worker's note (an X for a lost message)
+    /// and the marks, side by side inside the plot, never on top of each other.
+    fn place_symbols(&mut self, chart: &LeaseChart) {
         let plot = self.plot;
-        let h = text::line_height(style::GUTTER_SIZE);
-        // Per row: symbols (x, half width, mark or worker) and label boxes taken.
         let mut symbols: Vec<Vec<Symbol>> = vec![Vec::new(); self.row_y.len()];
-        let mut taken: Vec<Vec<Rect>> = vec![Vec::new(); self.row_y.len()];
-        for t in &self.texts {
-            for (row, &cy) in self.row_y.iter().enumerate() {
-                if t.text.rect.y0 < cy + ROW_H / 2.0 && t.text.rect.y1 > cy + BAR_H / 2.0 {
-                    taken[row].push(t.text.rect);
-                }
-            }
-        }
-        // Notes whose labels would start within a few characters of each other share one
-        // label ("redis-4–5 timed out ×2; 3/5 locked, validity 9792 ms").
-        let mut labels: Vec<(usize, f64, String)> = Vec::new();
         for note in &chart.notes {
-            if note.row >= self.row_y.len() {
+            let Some(row) = symbols.get_mut(note.row) else {
                 continue;
-            }
+            };
             let worker_index = chart.rows[note.row].worker_index;
             for &t in &note.times {
-                symbols[note.row].push(if note.lost {
+                row.push(if note.lost {
                     (self.x(t), MARK_HW, Some(MarkKind::Lost), worker_index)
                 } else {
                     (self.x(t), DOT_HW, None, worker_index)
                 });
-            }
-            let x = self.x(note.times[0]);
-            match labels.iter_mut().rev().find(|(row, _, _)| *row == note.row) {
-                Some((_, lx, text)) if x - *lx < 60.0 => {
-                    text.push_str("; ");
-                    text.push_str(&note.text);
-                }
-                _ => labels.push((note.row, x, note.text.clone())),
-            }
-        }
-        // Each row's labels keep their notes' time order: set side by side from their notes'
-        // instants (shifted left together near the end of the axis), then, where one would
-        // cover another label (a long flight's), moved to the nearest free place after the
-        // label before it.
-        let gap = 16.0;
-        for (row, (taken, &cy)) in taken.iter_mut().zip(&self.row_y).enumerate() {
-            let mine: Vec<&(usize, f64, String)> =
-                labels.iter().filter(|(r, _, _)| *r == row).collect();
-            if mine.is_empty() {
-                continue;
-            }
-            let worker_index = chart.rows[row].worker_index;
-            let ly = cy + BAR_H / 2.0 + 14.0;
-            let widths: Vec<f64> = mine
-                .iter()
-                .map(|(_, _, l)| text::width(l, style::GUTTER_SIZE))
-                .collect();
-            let spans: Vec<(f64, f64)> = mine
-                .iter()
-                .zip(&widths)
-                .map(|(&(_, x, _), &w)| {
-                    let lx = x.min(plot.x1 - w).max(plot.x0);
-                    (lx + w / 2.0, w / 2.0 + (gap - 2.0) / 2.0)
-                })
-                .collect();
-            let centres = nodes::side_by_side(
-                &spans,
-                plot.x0 - (gap - 2.0) / 2.0,
-                plot.x1 + (gap - 2.0) / 2.0,
-            );
-            let mut after = plot.x0;
-            for ((&&(_, x, ref label), &w), c) in mine.iter().zip(&widths).zip(centres) {
-                let box_at = |lx: f64| Rect::new(lx, ly - h / 2.0, lx + w, ly + h / 2.0);
-                let free = |lx: f64| {
-                    lx >= after
-                        && lx + w <= plot.x1
-                        && !taken.iter().any(|o| o.overlaps(&box_at(lx)))
-                };
-                let mut candidates = vec![c - w / 2.0, x, x - w, after];
-                for o in taken.iter() {
-                    candidates.push(o.x1 + gap);
-                    candidates.push(o.x0 - gap - w);
-                }
-                let first = candidates[0];
-                candidates.sort_by(|a, b| (a - first).abs().total_cmp(&(b - first).abs()));
-                // A row too crowded for order keeps the label anyway, out of order.
-                let placed = candidates.iter().copied().find(|&lx| free(lx)).or_else(|| {
-                    candidates.iter().copied().find(|&lx| {
-                        lx >= plot.x0
-                            && lx + w <= plot.x1
-                            && !taken.iter().any(|o| o.overlaps(&box_at(lx)))
-                    })
-                });
-                if let Some(lx) = placed {
-                    taken.push(box_at(lx));
-                    after = lx + w + gap;
-                    self.texts.push(PageText {
-                        text: TextBox::new(
-                            label.clone(),
-                            style::GUTTER_SIZE,
-                            Align::Left,
-                            Point::new(lx, ly),
-                            0.0,
-                        ),
-                        color: style::tone(Tone::Worker(worker_index)),
-                    });
-                }
             }
         }
         for m in &chart.marks {

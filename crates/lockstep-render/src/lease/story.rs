@@ -23,9 +23,11 @@ pub enum IncidentKind {
     Leader,
     /// The network split; `to_ms` is when it healed (or None: to the end).
     Partition,
-    /// Something else a lock-service node did: an election, a pre-vote, a step-down.
+    /// Something else a lock-service node or the database did: an election, a pre-vote, a
+    /// step-down, idempotency keys forgotten.
     Service,
-    /// A message the node sent was lost (a Redis master's replication): an X.
+    /// A message the node sent was lost (a Redis master's replication, a database's answer):
+    /// an X.
     Lost,
 }
 
@@ -220,7 +222,8 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
         let lost = e.kind == EventKind::Lost
             && match role(from) {
                 Some(Role::Worker) => role(usize::from(e.to)) != Some(Role::RedlockInstance),
-                Some(Role::Redis | Role::RedisReplica) => true,
+                // A database's lost answer is why its writer retries ("dropped: applied 3").
+                Some(Role::Redis | Role::RedisReplica | Role::Database) => true,
                 _ => false,
             };
         if !matches!(e.kind, EventKind::State | EventKind::Note) && !lost {
@@ -234,7 +237,9 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
             e.label.clone()
         };
         let s = shape(&label);
-        if role(from).is_some_and(|r| r.is_lock_service()) {
+        // The database's own lane tells what it did beyond the marks: answers lost, idempotency
+        // keys forgotten (a payout paid twice is a mark on the writer's row).
+        if role(from).is_some_and(|r| r.is_lock_service() || r == Role::Database) {
             match last_service.get(&who) {
                 Some((k, sh, first)) if *sh == s => {
                     let inc = &mut incidents[*k];

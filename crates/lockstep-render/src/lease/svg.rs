@@ -21,19 +21,26 @@ pub fn lease_svg(
 ) -> Result<String, RenderError> {
     check_step(options.upto_step, trace.events.len())?;
     let chart = lease_chart(trace, options);
-    let mut page = LeasePage::new(&chart, caption);
-    if options.upto_step.is_some() {
-        // Every step of a run as tall as its last step's chart (the whole run's legend and
-        // verdict), so flicking through steps never resizes the picture.
-        let whole = lease_chart(
-            trace,
-            &Options {
-                upto_step: Some(trace.events.len()),
-                ..*options
-            },
-        );
-        page.height = page.height.max(LeasePage::new(&whole, caption).height);
-    }
+    let page = match options.upto_step {
+        Some(_) => {
+            // Every step of a run in the whole run's frame and as tall as its last step's
+            // chart (the whole run's legend and verdict), so flicking through steps never
+            // moves a row or resizes the picture.
+            let whole = lease_chart(
+                trace,
+                &Options {
+                    upto_step: Some(trace.events.len()),
+                    ..*options
+                },
+            );
+            let mut page = LeasePage::stepped(&chart, &whole, caption);
+            page.height = page
+                .height
+                .max(LeasePage::stepped(&whole, &whole, caption).height);
+            page
+        }
+        None => LeasePage::new(&chart, caption),
+    };
     draw_lease(&chart, &page)
 }
 
@@ -148,19 +155,12 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 let y = cy + BAR_H / 2.0 + 4.0;
                 let (x0, x1) = (page.x(f.from_ms), page.x(f.to_ms.unwrap_or(chart.end_ms)));
                 let c = style::tone(Tone::Worker(f.worker_index));
-                p.line(&[Point::new(x0, y), Point::new(x1, y)], c, 3, 1.0)?;
-                p.circle(Point::new(x0, y), 3.0, c, true, 1)?;
-                if f.to_ms.is_some() {
-                    p.polygon(
-                        &[
-                            Point::new(x1, y),
-                            Point::new(x1 - 8.0, y - 5.0),
-                            Point::new(x1 - 8.0, y + 5.0),
-                        ],
-                        c,
-                        1.0,
-                    )?;
+                let arrived = f.to_ms.map(|_| Point::new(x1, y));
+                if arrived.is_some() {
+                    super::draw::flight(&p, Point::new(x0, y), arrived, c)?;
                 } else {
+                    p.line(&[Point::new(x0, y), Point::new(x1, y)], c, 3, 1.0)?;
+                    p.circle(Point::new(x0, y), 3.0, c, true, 1)?;
                     p.mark(MarkKind::InFlight, Point::new(x1, y), c)?;
                 }
             }
@@ -214,9 +214,12 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                     )?;
                 }
                 Swatch::Mark(mk) => p.mark(mk, s.center(), style::INFRA)?,
-                Swatch::Partition | Swatch::Down | Swatch::Jump | Swatch::Note => {
-                    super::draw::swatch(&p, k, s)?
-                }
+                Swatch::Partition
+                | Swatch::Down
+                | Swatch::Jump
+                | Swatch::Tick
+                | Swatch::Note
+                | Swatch::Flight => super::draw::swatch(&p, k, s)?,
             }
         }
         for t in &page.texts {

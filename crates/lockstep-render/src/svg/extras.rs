@@ -6,6 +6,7 @@ use crate::error::RenderError;
 use crate::geom::{Point, Rect};
 use crate::layout::{Layout, LegendKind, SpanKind, Tone};
 use crate::style::{self, Rgb};
+use crate::text::{Align, TextBox};
 
 /// A piece of a crash between notes shorter than this is left out (a sliver reads as a smudge).
 const MIN_PIECE: f64 = 3.0;
@@ -215,6 +216,33 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             super::axis::swatch(p, kind, s)?
         }
         LegendKind::Mark(k) => p.mark(k, c, style::INFRA)?,
+        LegendKind::PermissiveDb => {
+            p.fill_rect(s, style::PERMISSIVE_FILL, 1.0)?;
+            dashed_rect(p, s, style::PERMISSIVE_BORDER)?;
+        }
+        LegendKind::NoToken => {
+            // A write's shaft (2 px: 3 px is kept for real arrows) under a danger-coloured "NO".
+            p.line(
+                &[Point::new(s.x0, s.y1), Point::new(s.x1, s.y1)],
+                worker0,
+                2,
+                1.0,
+            )?;
+            let bang = TextBox::new("NO", style::GUTTER_SIZE - 3.0, Align::Center, c, 1.0).bold();
+            p.boxed_text(&bang, style::DANGER)?;
+        }
+        LegendKind::GlobalNote => note_swatch(p, s, style::GLOBAL_FILL, style::GLOBAL_BORDER)?,
+        LegendKind::FaultNote => note_swatch(p, s, style::FAULT_FILL, style::FAULT_BORDER)?,
+        LegendKind::Fold => fold_box(p, s)?,
+        LegendKind::FlightStub => {
+            dashed_line(
+                p,
+                Point::new(s.x0, c.y),
+                Point::new(s.x1, c.y),
+                worker0,
+                5.0,
+            )?;
+        }
         LegendKind::Current => {
             p.fill_rect(s, style::CURRENT, 0.55)?;
             p.fill_rect(
@@ -235,3 +263,26 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
     }
     Ok(())
 }
+
+/// A note's box in a legend swatch: its fill and a 2 px border.
+fn note_swatch(p: &Painter, s: Rect, fill: Rgb, border: Rgb) -> Result<(), RenderError> {
+    p.fill_rect(s, fill, 1.0)?;
+    p.stroke_rect(s, border, 2)
+}
+
+/// A fold's note: a note box with the right edges of the folded rounds stacked behind it, all
+/// inside `r` (its padding leaves room), so the stack never reaches past the note's own box.
+pub(crate) fn fold_box(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    let d = FOLD_STACK;
+    for k in [0.0, 1.0] {
+        let behind = Rect::new(r.x0 + (2.0 - k) * d, r.y0, r.x1 - k * d, r.y1);
+        p.fill_rect(behind, style::NOTE_FILL, 1.0)?;
+        p.stroke_rect(behind, style::NOTE_BORDER, 1)?;
+    }
+    let front = Rect::new(r.x0, r.y0, r.x1 - 2.0 * d, r.y1);
+    p.fill_rect(front, style::NOTE_FILL, 1.0)?;
+    p.stroke_rect(front, style::NOTE_BORDER, 2)
+}
+
+/// How far each folded round's edge shows behind a fold's note.
+pub(crate) const FOLD_STACK: f64 = 3.0;

@@ -470,6 +470,8 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     }
 
     // Notes.
+    let fold_texts: std::collections::BTreeSet<&str> =
+        l.folds.iter().map(|f| f.text.as_str()).collect();
     for n in &l.notes {
         let (fill, border) = match n.kind {
             NoteKind::Global => (style::GLOBAL_FILL, style::GLOBAL_BORDER),
@@ -478,8 +480,13 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         };
         let fill = if n.emphasis { style::DANGER_FILL } else { fill };
         let border = n.tone.map_or(border, style::tone);
-        p.fill_rect(n.rect, fill, 1.0)?;
-        p.stroke_rect(n.rect, border, if n.emphasis { 4 } else { 2 })?;
+        if n.kind == NoteKind::Note && fold_texts.contains(n.text.text.as_str()) {
+            // A fold: the folded rounds' edges stacked behind its box.
+            extras::fold_box(p, n.rect)?;
+        } else {
+            p.fill_rect(n.rect, fill, 1.0)?;
+            p.stroke_rect(n.rect, border, if n.emphasis { 4 } else { 2 })?;
+        }
         let color = if n.emphasis {
             style::DANGER
         } else {

@@ -108,7 +108,8 @@ fn empty_like(full: &Layout) -> Layout {
         lifeline_bottom: 0.0,
         area: full.area,
         ms_scale: full.ms_scale,
-        folds: Vec::new(),
+        // Fold notes are drawn as folds (their text names them).
+        folds: full.folds.clone(),
         stretches: Vec::new(),
         walls: Vec::new(),
         jumps: Vec::new(),

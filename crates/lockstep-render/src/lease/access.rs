@@ -1,0 +1,46 @@
+//! The database's answers on the lease chart: the token it took or refused and its
+//! `last_token`, repeats it skipped, a write taken without a token.
+
+use lockstep_core::trace::Tag;
+
+/// What the database answered a worker's access, with the tokens that decided it: "db took
+/// token 34", "write refused: token 33 < db's 34", "3 repeats skipped (idempotency keys)".
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Access {
+    /// The row it is labelled on (the worker's belief row).
+    pub row: usize,
+    pub at_ms: u64,
+    pub text: String,
+}
+
+/// The label of a database's answer, if it says more than the mark beside it: the token it
+/// took or refused and its `last_token`, repeats skipped, a write taken without a token.
+pub(super) fn access_text(tag: &Tag, permissive_db: bool) -> Option<String> {
+    match *tag {
+        Tag::WriteAccepted { token, noops, .. } => {
+            let skipped =
+                (noops > 0).then(|| format!("{noops} repeats skipped (idempotency keys)"));
+            match (token, skipped) {
+                (Some(t), Some(s)) => Some(format!("db took token {t}; {s}")),
+                (Some(t), None) => Some(format!("db took token {t}")),
+                (None, Some(s)) => Some(s),
+                (None, None) if permissive_db => Some("db took it: NO TOKEN".to_string()),
+                (None, None) => None,
+            }
+        }
+        Tag::AccessRejected {
+            write,
+            token,
+            last_token,
+        } => {
+            let what = if write { "write" } else { "read" };
+            Some(match (token, last_token) {
+                (None, _) => format!("{what} refused: no token"),
+                (Some(t), Some(l)) if t == l => format!("{what} refused: token {t} already used"),
+                (Some(t), Some(l)) => format!("{what} refused: token {t} < db's {l}"),
+                (Some(t), None) => format!("{what} refused: token {t}"),
+            })
+        }
+        _ => None,
+    }
+}

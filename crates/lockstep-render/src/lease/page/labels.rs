@@ -1,0 +1,254 @@
+//! The labels under a lease chart's bars and lanes: each note, long flight or incident keeps a
+//! label of its own (close ones are never merged into one long label), set at its instant in the
+//! first level under the bar where it meets no other, so every label lies in its own row's band
+//! and the row is only as tall as its labels need.
+
+use crate::geom::Rect;
+use crate::layout::Tone;
+use crate::lease::{Interval, LeaseChart, nodes};
+use crate::style::{self, Rgb};
+use crate::text;
+
+/// Space between two labels on one level.
+pub(crate) const LABEL_GAP: f64 = 16.0;
+/// Space between two levels of labels.
+pub(crate) const LEVEL_GAP: f64 = 2.0;
+
+/// The height of one level of labels under a bar.
+pub(crate) fn level_h() -> f64 {
+    text::line_height(style::GUTTER_SIZE) + LEVEL_GAP
+}
+
+/// Sets one row's labels, in time order, in levels: `items` are (wanted left x, width); each
+/// label starts at its wanted x, kept inside `left..right` (near the end of the axis, earlier
+/// labels move left with later ones, so starts keep their time order), in the first level where
+/// it is at least [`LABEL_GAP`] from every other label. Returns (level, left x) per item.
+pub(crate) fn stagger(items: &[(f64, f64)], left: f64, right: f64) -> Vec<(usize, f64)> {
+    let mut xs: Vec<f64> = items
+        .iter()
+        .map(|&(want, w)| want.min(right - w).max(left))
+        .collect();
+    for i in (0..xs.len().saturating_sub(1)).rev() {
+        xs[i] = xs[i].min(xs[i + 1]);
+    }
+    let mut levels: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut out = Vec::with_capacity(items.len());
+    for (&(_, w), &a) in items.iter().zip(&xs) {
+        let b = a + w;
+        let clear = |taken: &Vec<(f64, f64)>| {
+            taken
+                .iter()
+                .all(|&(x0, x1)| b + LABEL_GAP <= x0 || a >= x1 + LABEL_GAP)
+        };
+        let level = levels.iter().position(clear).unwrap_or(levels.len());
+        if level == levels.len() {
+            levels.push(Vec::new());
+        }
+        levels[level].push((a, b));
+        out.push((level, a));
+    }
+    out
+}
+
+/// Whether the token of row `row`'s bar `iv` is written inside it: the bar is wide enough and
+/// no mark or note dot of the row stands where the number would be (a renewal at the grant).
+pub(crate) fn token_inside(
+    chart: &LeaseChart,
+    row: usize,
+    iv: &Interval,
+    x: impl Fn(u64) -> f64,
+) -> bool {
+    let Some(token) = iv.token else {
+        return false;
+    };
+    let (x0, x1) = (x(iv.from_ms), x(iv.to_ms));
+    let w = text::width(&token.to_string(), style::GUTTER_SIZE);
+    // A symbol is drawn up to its half width (11 px) around its instant.
+    let clear = |t: u64| {
+        let at = x(t);
+        at + 13.0 < x0 || at - 13.0 > x0 + 4.0 + w
+    };
+    w + 8.0 <= x1 - x0
+        && chart
+            .marks
+            .iter()
+            .filter(|m| m.row == row)
+            .all(|m| clear(m.at_ms))
+        && chart
+            .notes
+            .iter()
+            .filter(|n| n.row == row)
+            .all(|n| n.times.iter().all(|&t| clear(t)))
+}
+
+/// A label under a row's bar: its text, level, left x and colour.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RowLabel {
+    pub text: String,
+    pub level: usize,
+    pub x: f64,
+    pub color: Rgb,
+}
+
+/// Every row's labels (long flights', workers' notes' and the database's answers'), in levels; `x` maps a time to its x.
+pub(crate) fn row_labels(
+    chart: &LeaseChart,
+    x: impl Fn(u64) -> f64,
+    left: f64,
+    right: f64,
+) -> Vec<Vec<RowLabel>> {
+    // Per row: (time, text, colour).
+    let mut wanted: Vec<Vec<(u64, String, Rgb)>> = vec![Vec::new(); chart.rows.len()];
+    for f in &chart.flights {
+        if let Some(row) = wanted.get_mut(f.row) {
+            row.push((
+                f.from_ms,
+                f.label.clone(),
+                style::tone(Tone::Worker(f.worker_index)),
+            ));
+        }
+    }
+    for n in &chart.notes {
+        if let (Some(row), Some(&t)) = (wanted.get_mut(n.row), n.times.first()) {
+            let worker = chart.rows[n.row].worker_index;
+            row.push((t, n.text.clone(), style::tone(Tone::Worker(worker))));
+        }
+    }
+    // A token whose bar is too narrow to hold it ("33" inside a grant held for a moment) is
+    // written under the bar instead; not a bar still open at the last step shown, which grows
+    // (a step render must not gain a level the whole run's frame lacks).
+    for (k, r) in chart.rows.iter().enumerate() {
+        for iv in r.intervals.iter().filter(|iv| !iv.open) {
+            if let Some(t) = iv.token.filter(|_| !token_inside(chart, k, iv, &x)) {
+                wanted[k].push((
+                    iv.from_ms,
+                    format!("token {t}"),
+                    style::tone(Tone::Worker(r.worker_index)),
+                ));
+            }
+        }
+    }
+    for a in &chart.accesses {
+        if let Some(row) = wanted.get_mut(a.row) {
+            let worker = chart.rows[a.row].worker_index;
+            row.push((a.at_ms, a.text.clone(), style::tone(Tone::Worker(worker))));
+        }
+    }
+    wanted
+        .into_iter()
+        .map(|mut row| {
+            row.sort_by_key(|(t, _, _)| *t);
+            let items: Vec<(f64, f64)> = row
+                .iter()
+                .map(|(t, s, _)| (x(*t), text::width(s, style::GUTTER_SIZE)))
+                .collect();
+            stagger(&items, left, right)
+                .into_iter()
+                .zip(row)
+                .map(|((level, x), (_, text, color))| RowLabel {
+                    text,
+                    level,
+                    x,
+                    color,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// How many levels of labels each of the lanes `names` needs.
+pub(crate) fn lane_levels(
+    chart: &LeaseChart,
+    names: &[String],
+    x: impl Fn(u64) -> f64,
+    plot: Rect,
+) -> Vec<usize> {
+    let mut scratch = Vec::new();
+    let zeros = vec![0.0; names.len()];
+    nodes::place(
+        &chart.incidents,
+        names,
+        &zeros,
+        plot,
+        x,
+        chart.end_ms,
+        &mut scratch,
+    )
+    .1
+}
+
+/// What sizes a step's chart: per row its levels of labels and whether a long flight's line
+/// runs under it, per lane its name and levels. A step render takes the most of its own and
+/// the whole run's, so stepping through a run never moves a row.
+pub(crate) struct Frame {
+    pub row_levels: Vec<usize>,
+    pub row_flight: Vec<bool>,
+    pub lanes: Vec<String>,
+    pub lane_levels: Vec<usize>,
+}
+
+impl Frame {
+    pub fn of(
+        chart: &LeaseChart,
+        labels: &[Vec<RowLabel>],
+        x: impl Fn(u64) -> f64 + Copy,
+        plot: Rect,
+    ) -> Frame {
+        let lanes = nodes::lanes(&chart.incidents);
+        Frame {
+            row_levels: labels
+                .iter()
+                .map(|row| row.iter().map(|l| l.level + 1).max().unwrap_or(0))
+                .collect(),
+            row_flight: (0..chart.rows.len())
+                .map(|i| chart.flights.iter().any(|f| f.row == i))
+                .collect(),
+            lane_levels: lane_levels(chart, &lanes, x, plot),
+            lanes,
+        }
+    }
+
+    /// The larger of two frames, row by row and lane by lane (`self`'s lanes first).
+    pub fn max(mut self, other: Frame) -> Frame {
+        for (i, l) in other.row_levels.iter().enumerate() {
+            match self.row_levels.get_mut(i) {
+                Some(m) => *m = (*m).max(*l),
+                None => self.row_levels.push(*l),
+            }
+        }
+        for (i, f) in other.row_flight.iter().enumerate() {
+            match self.row_flight.get_mut(i) {
+                Some(m) => *m |= *f,
+                None => self.row_flight.push(*f),
+            }
+        }
+        for (name, l) in other.lanes.into_iter().zip(other.lane_levels) {
+            match self.lanes.iter().position(|n| *n == name) {
+                Some(k) => self.lane_levels[k] = self.lane_levels[k].max(l),
+                None => {
+                    self.lanes.push(name);
+                    self.lane_levels.push(l);
+                }
+            }
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn close_labels_stack_in_levels_and_keep_their_order() {
+        let got = stagger(
+            &[(100.0, 200.0), (130.0, 80.0), (160.0, 80.0), (400.0, 50.0)],
+            0.0,
+            1000.0,
+        );
+        assert_eq!(got, [(0, 100.0), (1, 130.0), (2, 160.0), (0, 400.0)]);
+        // Near the end of the axis the earlier label moves left with the later one.
+        let got = stagger(&[(950.0, 40.0), (960.0, 100.0)], 0.0, 1000.0);
+        assert_eq!(got, [(0, 900.0), (1, 900.0)]);
+    }
+}

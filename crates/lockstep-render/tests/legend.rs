@@ -1,0 +1,197 @@
+//! The timeline's legend explains every kind of thing the picture draws, and only those: a
+//! permissive database's header, a fold, a partition banner, fault notes, row tints, the danger
+//! band, in-flight stubs, lost messages, NO TOKEN labels, zooms and breaks of the time axis; and a
+//! replica the run promotes says so in its header.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use lockstep_render::layout::{
+    ArrowEnd, HighlightKind, LegendKind, NoteKind, SpanKind, StretchKind,
+};
+use lockstep_render::{Layout, Options, TimeMode, layout};
+
+/// A legend kind as a sortable name ("Mark(Lost)").
+fn name(k: LegendKind) -> String {
+    format!("{k:?}")
+}
+
+/// What `l` draws, read from the layout itself (not from the legend code).
+fn drawn(l: &Layout) -> BTreeSet<String> {
+    let mut out = Vec::new();
+    for s in &l.spans {
+        out.push(match s.kind {
+            SpanKind::Believes { .. } => LegendKind::Believes,
+            SpanKind::ServiceHolds { .. } => LegendKind::ServiceHolds,
+            SpanKind::Overlap { .. } => LegendKind::Overlap,
+            SpanKind::Paused { .. } => LegendKind::Paused,
+            SpanKind::Down => LegendKind::Down,
+        });
+    }
+    for h in &l.highlights {
+        out.push(match h.kind {
+            HighlightKind::RejectedAccess => LegendKind::RefusedRow,
+            HighlightKind::DuplicatePayout => LegendKind::DuplicateRow,
+            HighlightKind::Current => LegendKind::Current,
+        });
+    }
+    out.extend(l.marks.iter().map(|m| LegendKind::Mark(m.kind)));
+    if !l.walls.is_empty() {
+        out.push(LegendKind::Partition);
+    }
+    if !l.jumps.is_empty() {
+        out.push(LegendKind::ClockJump);
+    }
+    if l.lanes.iter().any(|lane| lane.is_permissive_db()) {
+        out.push(LegendKind::PermissiveDb);
+    }
+    // A fold's note sits on the row of its first folded event.
+    for f in &l.folds {
+        let on_its_row = l
+            .notes
+            .iter()
+            .any(|n| l.rows.get(n.row).is_some_and(|r| r.event == f.first));
+        if on_its_row {
+            out.push(LegendKind::Fold);
+        }
+    }
+    for n in &l.notes {
+        match n.kind {
+            NoteKind::Global => out.push(LegendKind::GlobalNote),
+            NoteKind::Fault => out.push(LegendKind::FaultNote),
+            NoteKind::State | NoteKind::Note => {}
+        }
+    }
+    if l.arrows.iter().any(|a| a.label.text.ends_with("NO TOKEN")) {
+        out.push(LegendKind::NoToken);
+    }
+    if !l.flights.is_empty() {
+        out.push(LegendKind::FlightStub);
+    }
+    if l.arrows.iter().any(|a| a.end == ArrowEnd::InFlight) {
+        out.push(LegendKind::Mark(
+            lockstep_render::layout::MarkKind::InFlight,
+        ));
+    }
+    for s in &l.stretches {
+        out.push(match s.kind {
+            StretchKind::Zoom => LegendKind::Zoom,
+            StretchKind::Stack => LegendKind::Stack,
+            StretchKind::Break => LegendKind::Break,
+        });
+    }
+    out.into_iter().map(name).collect()
+}
+
+fn legend(l: &Layout) -> BTreeSet<String> {
+    l.legend.iter().map(|e| name(e.kind)).collect()
+}
+
+#[test]
+fn the_legend_names_exactly_what_the_picture_draws() {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for (id, scenario, run) in common::catalogue() {
+        let total = run.trace.events.len();
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let options = Options {
+                time_mode: mode,
+                ..Options::default().for_scenario(&scenario)
+            };
+            let full = layout(&run.trace, &options);
+            let (drawn_full, legend_full) = (drawn(&full), legend(&full));
+            assert_eq!(
+                legend_full, drawn_full,
+                "{id} {mode:?}: legend (left) and drawn kinds (right) differ"
+            );
+            seen.extend(drawn_full.iter().cloned());
+            // A step render keeps the whole run's legend (stepping never moves it): everything
+            // the step draws is in it, and nothing the whole run never draws, but for the
+            // current step and messages still in the network.
+            for step in [1, total / 3, total / 2, total - 1] {
+                let l = layout(
+                    &run.trace,
+                    &Options {
+                        upto_step: Some(step),
+                        ..options
+                    },
+                );
+                let (d, g) = (drawn(&l), legend(&l));
+                let missing: Vec<&String> = d.difference(&g).collect();
+                assert!(missing.is_empty(), "{id} {mode:?} step {step}: {missing:?}");
+                let extra: Vec<&String> = g
+                    .difference(&legend_full)
+                    .filter(|k| !["Current", "Mark(InFlight)"].contains(&k.as_str()))
+                    .collect();
+                assert!(extra.is_empty(), "{id} {mode:?} step {step}: {extra:?}");
+            }
+        }
+    }
+    // The catalogue draws each of the new kinds somewhere, so the test above checks them.
+    for k in [
+        LegendKind::PermissiveDb,
+        LegendKind::Fold,
+        LegendKind::GlobalNote,
+        LegendKind::FaultNote,
+        LegendKind::NoToken,
+        LegendKind::FlightStub,
+        LegendKind::Overlap,
+        LegendKind::RefusedRow,
+        LegendKind::DuplicateRow,
+        LegendKind::Mark(lockstep_render::layout::MarkKind::Lost),
+    ] {
+        assert!(seen.contains(&name(k)), "no scenario draws {k:?}");
+    }
+}
+
+#[test]
+fn every_legend_entry_has_its_own_words_and_a_swatch() {
+    for (id, scenario, run) in common::catalogue() {
+        let l = layout(&run.trace, &Options::default().for_scenario(&scenario));
+        let texts: Vec<&str> = l.legend.iter().map(|e| e.text.text.as_str()).collect();
+        let distinct: BTreeSet<&&str> = texts.iter().collect();
+        assert_eq!(distinct.len(), texts.len(), "{id}: {texts:?}");
+        let svg =
+            lockstep_render::run_svg(&scenario, &run, &Options::default().for_scenario(&scenario))
+                .expect("draws");
+        for t in &texts {
+            let escaped = t
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
+            assert!(svg.contains(&escaped), "{id}: legend text {t:?} not drawn");
+        }
+    }
+}
+
+#[test]
+fn a_promoted_replica_says_so_in_its_header() {
+    for id in [
+        "redis-sentinel-split-brain",
+        "redis-failover-token-rollback",
+    ] {
+        let (scenario, run) = common::load(id);
+        let l = layout(&run.trace, &Options::default().for_scenario(&scenario));
+        let replica = l
+            .lanes
+            .iter()
+            .find(|lane| lane.name == "redis-replica")
+            .expect("a replica lane");
+        assert_eq!(replica.header[1].text, "redis replica → master", "{id}");
+        assert_eq!(replica.footer[1].text, "master (promoted)", "{id}");
+        // Before the failover, a step render's footer still calls it what it is then.
+        let l = layout(
+            &run.trace,
+            &Options {
+                upto_step: Some(2),
+                ..Options::default().for_scenario(&scenario)
+            },
+        );
+        let replica = l.lanes.iter().find(|lane| lane.name == "redis-replica");
+        assert_eq!(
+            replica.map(|r| r.footer[1].text.as_str()),
+            Some("redis replica"),
+            "{id}"
+        );
+    }
+}
