@@ -586,3 +586,14 @@ fn a_token_is_never_written_under_a_mark() {
         }
     }
 }
+
+#[test]
+fn a_write_a_permissive_database_took_without_a_token_says_so() {
+    let (scenario, run) = common::load("migration-wrong-order");
+    let svg = lockstep_render::run_lease_svg(&scenario, &run, &Options::default()).expect("draws");
+    assert!(svg.contains("db took it: NO TOKEN"), "no NO TOKEN label");
+    assert!(svg.contains("db took token 33"), "no token on B's write");
+    let (scenario, run) = common::load("naive-gc-pause");
+    let svg = lockstep_render::run_lease_svg(&scenario, &run, &Options::default()).expect("draws");
+    assert!(!svg.contains("NO TOKEN"));
+}

@@ -44,13 +44,16 @@ pub fn lease_svg(
     draw_lease(&chart, &page)
 }
 
-/// The lease chart of a scenario's run, with its title and verdict.
+/// The lease chart of a scenario's run, with its title and verdict (a permissive database's
+/// tokenless writes say so).
 pub fn run_lease_svg(
     scenario: &Scenario,
     run: &Run,
     options: &Options,
 ) -> Result<String, RenderError> {
-    lease_svg(&run.trace, &Caption::for_run(scenario, run), options)
+    // What only the scenario knows (a permissive database) fills in the options.
+    let options = options.for_scenario(scenario);
+    lease_svg(&run.trace, &Caption::for_run(scenario, run), &options)
 }
 
 /// Draws a placed lease chart.
