@@ -14,7 +14,10 @@ use crate::viewer::{OpenError, Source};
 #[derive(Deserialize)]
 #[serde(rename_all = "lowercase")]
 enum Reply {
-    Read { toml: String, scenario: Scenario },
+    Read {
+        toml: String,
+        scenario: Box<Scenario>,
+    },
     Error(Located),
     Failure(String),
 }
@@ -37,7 +40,7 @@ pub fn source_from_reply(file: &str, reply: &str) -> Result<Source, OpenError> {
         Reply::Read { toml, scenario } => Ok(Source::Own {
             file: file.to_string(),
             toml,
-            scenario: Rc::new(scenario),
+            scenario: Rc::new(*scenario),
         }),
         Reply::Error(l) => Err(OpenError::Scenario(ScenarioError {
             file: l.file,
