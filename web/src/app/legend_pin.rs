@@ -55,11 +55,12 @@ fn fit(pin: &Element) -> Option<()> {
         return pin.set_attribute("hidden", "").ok();
     }
     let pad = 6.0;
-    // At most as tall as the panel row it sits in (30% of the screen): a legend taller than that
-    // would be scrolled partly out of its panel. The pin's own padding is 0.25rem each side.
-    let room = pin
-        .parent_element()
-        .map(|side| f64::from(side.client_height()) - 10.0)
+    // At most as tall as the panel row it sits in may grow (style.css: `.presenter .side`'s
+    // max-height, 30vh): a legend taller than that would be scrolled partly out of its panel. The
+    // pin's own padding is 0.25rem each side.
+    let room = web_sys::window()
+        .and_then(|w| w.inner_height().ok()?.as_f64())
+        .map(|h| h * 0.3 - 12.0)
         .filter(|room| *room > 0.0)
         .unwrap_or(f64::INFINITY);
     let scale = scale.min(room / (h + 2.0 * pad));
