@@ -3,7 +3,9 @@
 //! embed it. The logic (links, the run being shown, the what-if menu) is plain Rust tested
 //! natively; the yew components only build for wasm32.
 
+pub mod catalogue;
 pub mod inspector;
+pub mod own;
 pub mod search_from;
 pub mod share;
 pub mod stack;

@@ -176,7 +176,7 @@ impl View {
         // An uploaded scenario travels in `src`; any other id must be a built-in one.
         if has_scenario
             && view.source.is_none()
-            && !lockstep_core::catalogue::ids().any(|id| id == view.scenario)
+            && !crate::catalogue::ids().any(|id| id == view.scenario)
         {
             errors.push(HashError::UnknownScenario(view.scenario.clone()));
         }

@@ -3,8 +3,8 @@
 //! lockstep-render and lockstep-core make of it. Browser-free, so it is tested natively.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
-use lockstep_core::catalogue;
 use lockstep_core::document::TraceDocument;
 use lockstep_core::inspect::Inspection;
 use lockstep_core::scenario::ScenarioError;
@@ -23,14 +23,30 @@ mod spans;
 use spans::row_spans;
 
 /// Where a scenario came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Source {
     Builtin(String),
-    /// A file the user uploaded or pasted: its name and text.
+    /// A file the user uploaded or pasted: its name, its text (the link carries it) and the
+    /// scenario it parsed to (in the browser by the lazily loaded TOML module, see app/own.rs).
     Own {
         file: String,
         toml: String,
+        scenario: Rc<Scenario>,
     },
+}
+
+impl Source {
+    /// Parses a scenario file into an own source (natively; the browser's main module has no TOML
+    /// parser and asks web/toml for the scenario instead).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn own(file: &str, toml: &str) -> Result<Source, ScenarioError> {
+        let scenario = lockstep_core::parse_scenario(file, toml.as_bytes())?;
+        Ok(Source::Own {
+            file: file.to_string(),
+            toml: toml.to_string(),
+            scenario: Rc::new(scenario),
+        })
+    }
 }
 
 /// Why a view cannot be opened.
@@ -42,6 +58,9 @@ pub enum OpenError {
     Scenario(#[from] ScenarioError),
     #[error("{0}")]
     WhatIf(#[from] WhatIfError),
+    /// The page's TOML module (web/toml) could not be loaded or answered something unexpected.
+    #[error("the scenario file cannot be read: {0}")]
+    TomlModule(String),
 }
 
 /// A clickable row of the timeline, in the layout's pixels (the page draws the layout
@@ -153,9 +172,9 @@ impl Viewer {
     pub fn open(source: Source, whatifs: &[WhatIf]) -> Result<Viewer, OpenError> {
         let scenario = match &source {
             Source::Builtin(id) => {
-                catalogue::load(id).ok_or_else(|| OpenError::UnknownScenario(id.clone()))??
+                crate::catalogue::load(id).ok_or_else(|| OpenError::UnknownScenario(id.clone()))?
             }
-            Source::Own { file, toml } => lockstep_core::parse_scenario(file, toml.as_bytes())?,
+            Source::Own { scenario, .. } => Scenario::clone(scenario),
         };
         let session = Session::with_whatifs(&scenario, whatifs)?;
         let mut viewer = Viewer {
@@ -175,15 +194,19 @@ impl Viewer {
         Ok(viewer)
     }
 
-    /// Opens what a link describes (scenario, what-ifs, step).
+    /// Opens what a link describes (scenario, what-ifs, step), parsing a scenario file the link
+    /// carries (natively; the browser parses it first and calls [`Viewer::open_view_from`]).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open_view(view: &View) -> Result<Viewer, OpenError> {
         let source = match &view.source {
-            Some(toml) => Source::Own {
-                file: format!("{}.toml", view.scenario),
-                toml: toml.clone(),
-            },
+            Some(toml) => Source::own(&format!("{}.toml", view.scenario), toml)?,
             None => Source::Builtin(view.scenario.clone()),
         };
+        Viewer::open_view_from(view, source)
+    }
+
+    /// Opens a link's view from its scenario, already read (a built-in or the file it carries).
+    pub fn open_view_from(view: &View, source: Source) -> Result<Viewer, OpenError> {
         let mut viewer = Viewer::open(source, &view.whatifs)?;
         viewer.go(view.step);
         Ok(viewer)

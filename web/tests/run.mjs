@@ -244,6 +244,25 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
   assert(fit.w >= fit.inner - 1 && fit.h > 480, `the picture fills the frame: ${JSON.stringify(fit)}`);
   assert(fit.curIn, "the current step is in view");
   await shot(page, "embed-none-800x500");
+  // A run far wider than the frame (Redlock's, about 3,100 px) is not shrunk to unreadable type:
+  // its labels stay at 11 px or more, and it scrolls sideways and down to the current step.
+  await page.goto(`${base}embed.html#scenario=redlock-happy-path&step=60&controls=none`);
+  await page.reload();
+  await ready(page);
+  await page.waitForTimeout(300);
+  const wide = await page.evaluate(() => {
+    const s = document.querySelector(".timeline-scroller");
+    const svg = document.querySelector(".page > svg");
+    const box = s.getBoundingClientRect();
+    const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+    return {
+      label: (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 17,
+      sideways: s.scrollWidth > s.clientWidth + 1,
+      curIn: cur.top >= box.top && cur.bottom <= box.bottom,
+    };
+  });
+  assert(wide.label >= 10.9 && wide.sideways && wide.curIn, `a wide run in an 800 px embed: ${JSON.stringify(wide)}`);
+  await shot(page, "embed-redlock-800x500");
   await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=full`);
   await page.reload();
   await ready(page);
@@ -286,14 +305,14 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   assert(!(await page.locator(".inspector").isVisible()), "presenter mode hides the inspector");
   assert(await page.locator(".explanation").isVisible() && await page.locator("[data-testid=verdict]").isVisible(),
     "the explanation and the verdict stay");
-  // A long, wide run keeps readable labels (at least 13.5 px) and scrolls to the current step instead.
+  // A long, wide run keeps labels a room can read (at least 20 px) and scrolls to the current step instead.
   await page.goto(`${base}index.html#scenario=redlock-happy-path&step=60&present=1`);
   await page.reload();
   await ready(page);
   if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
   await page.waitForSelector(".app.presenter");
   const scale = await svgScale(page);
-  assert(scale * 17 >= 13.5, `labels are ${(scale * 17).toFixed(1)} px`);
+  assert(scale * 17 >= 19.9, `labels are ${(scale * 17).toFixed(1)} px`);
   await page.keyboard.press("End");
   await page.waitForFunction(() => {
     const cur = document.querySelector(".hits rect.current-outline")?.getBoundingClientRect();
@@ -336,7 +355,7 @@ await test(browser, "presenter mode scrolls sideways to keep the current step's 
   await shot(page, "presenter-redlock-sideways-1920x1080");
 }, { reducedMotion: "reduce" });
 
-await test(browser, "presenter mode keeps labels between 13.5 and 27 px, the legend in view and the step in view at once", async (page) => {
+await test(browser, "presenter mode keeps labels between 20 and 27 px, the legend in view and the step in view at once", async (page) => {
   const sizes = [];
   for (const [id, step] of [["naive-happy-path", 5], ["naive-gc-pause", 32], ["redlock-happy-path", 60], ["redlock-delayed-restart", 700]]) {
     await page.goto(`${base}index.html#scenario=${id}&step=${step}`);
@@ -352,22 +371,23 @@ await test(browser, "presenter mode keeps labels between 13.5 and 27 px, the leg
     assert(inView, `${id}: the current step is in view right after F`);
     const label = (await svgScale(page)) * 17;
     sizes.push(`${id} ${label.toFixed(1)} px`);
-    assert(label >= 13.5 && label <= 27.5, `${id}: labels are ${label.toFixed(1)} px in presenter mode`);
+    assert(label >= 19.9 && label <= 27.5, `${id}: labels are ${label.toFixed(1)} px in presenter mode`);
     // The legend (the right-hand column of the picture) is on screen: no sideways scroll.
     const legendShown = await page.evaluate(() => {
       const s = document.querySelector(".timeline-scroller");
       return s.scrollWidth <= s.clientWidth + 1;
     });
-    // Redlock runs are 3,100-3,340 px wide: at 13.5 px labels they still scroll sideways, and the
-    // legend is pinned beside the story instead, whole and on screen.
+    // Wide runs (Redlock's are 3,100-3,340 px) scroll sideways at 20 px labels, and the legend is
+    // pinned beside the story instead, whole and on screen, and not scrolled within its panel.
     if (!legendShown) {
       await page.waitForSelector(".legend-pin:not([hidden])", { timeout: 3000 });
       const pin = await page.evaluate(() => {
         const r = document.querySelector(".legend-pin svg").getBoundingClientRect();
+        const side = document.querySelector(".side").getBoundingClientRect();
         const texts = [...document.querySelectorAll("#ls-legend-live text")].length;
-        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: r.width, texts };
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: r.width, texts, sideTop: side.top, sideBottom: side.bottom };
       });
-      assert(pin.w > 100 && pin.texts > 0 && pin.left >= 0 && pin.right <= 1920 && pin.top >= 0 && pin.bottom <= 1080,
+      assert(pin.w > 100 && pin.texts > 0 && pin.left >= 0 && pin.right <= 1920 && pin.top >= pin.sideTop && pin.bottom <= Math.min(1080, pin.sideBottom),
         `${id}: the pinned legend is whole and on screen: ${JSON.stringify(pin)}`);
     }
     await page.keyboard.press("Escape");

@@ -97,6 +97,8 @@ fn ci() -> Result<(), String> {
         "clippy",
         "-p",
         "lockstep-web",
+        "-p",
+        "lockstep-web-toml",
         "--target",
         WASM_TARGET,
         "--",

@@ -10,9 +10,13 @@ use std::process::Command;
 
 use crate::{cargo, run, wasm_target};
 
-const CRATE: &str = "lockstep-web";
-/// The wasm file and JS glue are named after the crate.
-const STEM: &str = "lockstep_web";
+/// The page's wasm modules as (crate, library name): the app, and the TOML module it loads only
+/// when a scenario file is read or written (web/toml). The wasm file and JS glue are named after
+/// the library.
+const MODULES: &[(&str, &str)] = &[
+    ("lockstep-web", "lockstep_web"),
+    ("lockstep-web-toml", "lockstep_toml"),
+];
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const PROFILE: &str = "wasm-release";
 /// The static files copied as they are.
@@ -136,59 +140,91 @@ pub fn build() -> Result<PathBuf, String> {
     let dist = web.join("dist");
     let bindgen = wasm_bindgen_cli(&locked_wasm_bindgen()?)?;
     npm_ci(&web)?;
-    cargo(&[
-        "build",
-        "-p",
-        CRATE,
-        "--lib",
-        "--target",
-        WASM_TARGET,
-        "--profile",
-        PROFILE,
-    ])?;
-    let wasm = target_dir()
-        .join(WASM_TARGET)
-        .join(PROFILE)
-        .join(format!("{STEM}.wasm"));
+    let mut args = vec!["build"];
+    for (krate, _) in MODULES {
+        args.extend(["-p", krate]);
+    }
+    args.extend(["--lib", "--target", WASM_TARGET, "--profile", PROFILE]);
+    cargo(&args)?;
     if dist.exists() {
         std::fs::remove_dir_all(&dist)
             .map_err(|e| format!("cannot clear {}: {e}", dist.display()))?;
     }
-    run(
-        &bindgen.display().to_string(),
-        &[
-            "--target",
-            "web",
-            "--no-typescript",
-            "--out-dir",
-            &dist.display().to_string(),
-            &wasm.display().to_string(),
-        ],
-    )?;
-    let bg = dist.join(format!("{STEM}_bg.wasm"));
+    let mut report = Vec::new();
+    for (_, stem) in MODULES {
+        let wasm = target_dir()
+            .join(WASM_TARGET)
+            .join(PROFILE)
+            .join(format!("{stem}.wasm"));
+        run(
+            &bindgen.display().to_string(),
+            &[
+                "--target",
+                "web",
+                "--no-typescript",
+                "--out-dir",
+                &dist.display().to_string(),
+                &wasm.display().to_string(),
+            ],
+        )?;
+        let bg = dist.join(format!("{stem}_bg.wasm"));
+        let before = size(&bg)?;
+        wasm_opt(&web, &bg)?;
+        let after = size(&bg)?;
+        report.push((bg, before, after));
+    }
+    for file in STATIC {
+        std::fs::copy(web.join(file), dist.join(file))
+            .map_err(|e| format!("cannot copy web/{file} to {}: {e}", dist.display()))?;
+    }
+    eprintln!("web/dist is ready; its wasm (before wasm-opt -> after, raw and gzip -9):");
+    for (bg, before, after) in report {
+        let name = bg.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        eprintln!(
+            "  {name}: {} -> {} bytes, {} -> {} gzipped",
+            before.0, after.0, before.1, after.1
+        );
+    }
+    Ok(dist)
+}
+
+/// wasm-opt from npm's binaryen (Debian's is too old for rustc's output), in place: -Oz until it
+/// stops gaining, without debug info or producers.
+fn wasm_opt(web: &Path, wasm: &Path) -> Result<(), String> {
     let wasm_opt = web.join("node_modules").join(".bin").join("wasm-opt");
+    let wasm = wasm.display().to_string();
     run(
         &wasm_opt.display().to_string(),
         &[
             "-Oz",
+            "--converge",
+            "--strip-debug",
+            "--strip-producers",
             "--enable-bulk-memory",
             "--enable-nontrapping-float-to-int",
             "--enable-sign-ext",
             "--enable-mutable-globals",
             "--enable-reference-types",
             "--enable-multivalue",
-            &bg.display().to_string(),
+            &wasm,
             "-o",
-            &bg.display().to_string(),
+            &wasm,
         ],
-    )?;
-    for file in STATIC {
-        std::fs::copy(web.join(file), dist.join(file))
-            .map_err(|e| format!("cannot copy web/{file} to {}: {e}", dist.display()))?;
-    }
-    let size = bg.metadata().map(|m| m.len()).unwrap_or(0);
-    eprintln!("web/dist is ready ({STEM}_bg.wasm: {size} bytes)");
-    Ok(dist)
+    )
+}
+
+/// A file's size raw and gzipped (`gzip -9`, as a server would send it).
+fn size(file: &Path) -> Result<(u64, u64), String> {
+    let raw = file
+        .metadata()
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        .len();
+    let gz = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(file)
+        .output()
+        .map_err(|e| format!("cannot run gzip: {e}"))?;
+    Ok((raw, gz.stdout.len() as u64))
 }
 
 /// Runs the Playwright tests (web/tests/*.mjs) against web/dist; installs Chromium from Debian

@@ -7,7 +7,7 @@ use super::controls::Controls;
 use super::dom;
 use super::explain::Explanation;
 use super::keys::{use_hash_change, use_keys, use_player};
-use super::page::{action_for_hash, picture};
+use super::page::{open_hash, picture};
 use super::state::{AppState, SPEEDS};
 use crate::share::{self, View};
 
@@ -29,17 +29,13 @@ pub fn Embed() -> Html {
             if let Ok(Some(v)) = View::parse(&hash) {
                 controls.set(v.controls);
             }
-            if let Some(a) = action_for_hash(&hash) {
-                s.dispatch(a);
-            }
+            open_hash(&s, &hash);
         }));
     }
     {
         let s = state.clone();
         use_effect_with((), move |_| {
-            if let Some(a) = action_for_hash(&dom::hash()) {
-                s.dispatch(a);
-            }
+            open_hash(&s, &dom::hash());
         });
         let drawn = state.clone();
         use_effect_with(state.rev, move |_| {

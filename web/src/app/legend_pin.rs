@@ -1,7 +1,8 @@
 //! Presenter mode's pinned legend: the widest runs (Redlock's, 3,100-3,340 px) are wider than
 //! the screen at a size a room can read, and their legend, drawn at the picture's right edge, is
 //! cut off. This panel shows the picture's own legend (a `<use>` of its group, so nothing is
-//! drawn twice) at the picture's scale, whenever the picture does not fit the width.
+//! drawn twice) at the picture's scale (smaller if it would not fit its panel's height), whenever
+//! the picture does not fit the width.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
@@ -54,6 +55,15 @@ fn fit(pin: &Element) -> Option<()> {
         return pin.set_attribute("hidden", "").ok();
     }
     let pad = 6.0;
+    // At most as tall as the panel row it sits in may grow (style.css: `.presenter .side`'s
+    // max-height, 30vh): a legend taller than that would be scrolled partly out of its panel. The
+    // pin's own padding is 0.25rem each side.
+    let room = web_sys::window()
+        .and_then(|w| w.inner_height().ok()?.as_f64())
+        .map(|h| h * 0.3 - 12.0)
+        .filter(|room| *room > 0.0)
+        .unwrap_or(f64::INFINITY);
+    let scale = scale.min(room / (h + 2.0 * pad));
     let _ = svg.set_attribute(
         "viewBox",
         &format!(

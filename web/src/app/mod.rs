@@ -8,6 +8,7 @@ mod explain;
 mod inspector;
 mod keys;
 mod legend_pin;
+mod own;
 mod page;
 mod picker;
 mod search;
@@ -17,8 +18,8 @@ mod timeline;
 mod upload;
 mod whatif_menu;
 
+use crate::catalogue;
 use lockstep_core::document::TraceDocument;
-use lockstep_core::{catalogue, parse_scenario};
 use lockstep_render::{Options, TimeMode, run_svg};
 use wasm_bindgen::prelude::*;
 
@@ -41,20 +42,25 @@ pub fn start(which: &str) -> Result<(), JsError> {
 /// prints it (for scripts, and for the determinism test).
 #[wasm_bindgen]
 pub fn trace_json(id: &str) -> Result<String, JsError> {
-    let scenario = catalogue::load(id)
-        .ok_or_else(|| JsError::new(&format!("no built-in scenario `{id}`")))?
-        .map_err(|e| JsError::new(&e.to_string()))?;
+    let scenario =
+        catalogue::load(id).ok_or_else(|| JsError::new(&format!("no built-in scenario `{id}`")))?;
     let run = lockstep_core::run(&scenario);
     let doc = TraceDocument::new(&scenario, &run.trace, &run.verdict);
     serde_json::to_string_pretty(&doc).map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// The SVG timeline of a whole run of a scenario file (for docs that script their own pages, and
-/// for the render-time benchmark).
+/// The SVG timeline of a whole run of a scenario file, given as the TOML module's reply to
+/// `read(file, text)` (lockstep_toml.js; for docs that script their own pages, and for the
+/// render-time benchmark).
 #[wasm_bindgen]
-pub fn timeline_svg(toml: &str, to_scale: bool) -> Result<String, JsError> {
-    let scenario = parse_scenario("scenario.toml", toml.as_bytes())
-        .map_err(|e| JsError::new(&e.to_string()))?;
+pub fn timeline_svg(read_reply: &str, to_scale: bool) -> Result<String, JsError> {
+    let scenario = match crate::own::source_from_reply("scenario.toml", read_reply) {
+        Ok(crate::viewer::Source::Own { scenario, .. }) => scenario,
+        Ok(crate::viewer::Source::Builtin(_)) => {
+            return Err(JsError::new("the reply names no scenario file"));
+        }
+        Err(e) => return Err(JsError::new(&e.to_string())),
+    };
     let run = lockstep_core::run(&scenario);
     let options = Options {
         time_mode: if to_scale {

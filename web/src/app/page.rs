@@ -17,13 +17,26 @@ use super::timeline::Timeline;
 use super::upload::Upload;
 use super::whatif_menu::WhatIfMenu;
 use crate::share::{Chart, View};
+use crate::viewer::Source;
 
-/// Turns a hash into the action that restores it.
-pub fn action_for_hash(hash: &str) -> Option<Action> {
+/// Restores what a hash describes (once the TOML module has read the file it carries, if any).
+pub fn open_hash(state: &UseReducerHandle<AppState>, hash: &str) {
     match View::parse(hash) {
-        Ok(Some(view)) => Some(Action::OpenView(view)),
-        Ok(None) => None,
-        Err(e) => Some(Action::BadLink(e.to_string())),
+        Ok(Some(view)) => match view.source.clone() {
+            None => {
+                let source = Ok(Source::Builtin(view.scenario.clone()));
+                state.dispatch(Action::OpenView(Box::new(view), source));
+            }
+            Some(toml) => {
+                let s = state.clone();
+                let file = format!("{}.toml", view.scenario);
+                super::own::read(file, toml, move |source| {
+                    s.dispatch(Action::OpenView(Box::new(view), source))
+                });
+            }
+        },
+        Ok(None) => {}
+        Err(e) => state.dispatch(Action::BadLink(e.to_string())),
     }
 }
 
@@ -55,18 +68,14 @@ pub fn App() -> Html {
     {
         let s = state.clone();
         use_hash_change(Callback::from(move |hash: String| {
-            if let Some(a) = action_for_hash(&hash) {
-                s.dispatch(a);
-            }
+            open_hash(&s, &hash);
         }));
     }
     {
         // Open what the link says, once.
         let s = state.clone();
         use_effect_with((), move |_| {
-            if let Some(a) = action_for_hash(&dom::hash()) {
-                s.dispatch(a);
-            }
+            open_hash(&s, &dom::hash());
         });
     }
     {
@@ -110,7 +119,7 @@ pub fn App() -> Html {
         html! {
             <main id="main" class="picking">
                 <Picker state={state.clone()} />
-                <Upload state={state.clone()} />
+                <Upload dispatch={state.dispatcher()} error={state.upload_error.clone()} />
             </main>
         }
     } else {
@@ -134,7 +143,7 @@ pub fn App() -> Html {
                     }
                     <WhatIfMenu state={state.clone()} />
                     <ShareBar state={state.clone()} />
-                    <Upload state={state.clone()} />
+                    <Upload dispatch={state.dispatcher()} error={state.upload_error.clone()} />
                 </aside>
             </main>
         }

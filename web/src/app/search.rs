@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use lockstep_core::Scenario;
 use lockstep_explore::search::{
-    Bounds, Progress, Search, Stats, counterexample_toml, describe_schedule, shrink,
+    Bounds, Progress, Search, Stats, counterexample_scenario, describe_schedule, shrink,
 };
 use yew::platform::time::sleep;
 use yew::prelude::*;
@@ -96,20 +96,19 @@ async fn drive(
             Progress::Found(found) => {
                 let work = search.workload();
                 let small = shrink(work, &found.schedule(), search.bounds().to_ms);
-                match counterexample_toml(&scenario, work, &small) {
-                    Ok(toml) => {
-                        phase.set(Phase::Idle);
-                        state.dispatch(Action::Counterexample {
-                            file: format!("{}-counterexample.toml", scenario.name),
-                            toml,
-                            found: Found {
-                                faults: describe_schedule(&small),
-                                states: found.stats.states,
-                            },
-                        });
-                    }
-                    Err(e) => phase.set(Phase::Failed(e)),
-                }
+                let found = Found {
+                    faults: describe_schedule(&small),
+                    states: found.stats.states,
+                };
+                // The TOML module writes the file (and reads it back) after a fetch: the search
+                // is done, so the panel goes idle now and the run opens when the file is there.
+                phase.set(Phase::Idle);
+                super::own::counterexample(
+                    scenario.name.clone(),
+                    format!("{}-counterexample.toml", scenario.name),
+                    &counterexample_scenario(&scenario, work, &small),
+                    move |source| state.dispatch(Action::Counterexample { source, found }),
+                );
                 return;
             }
         }

@@ -5,12 +5,14 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use lockstep_core::{Change, catalogue};
+use lockstep_core::Change;
+
+use crate::catalogue;
 use lockstep_render::TimeMode;
 use yew::prelude::*;
 
 use crate::share::{Chart, StepTarget, View};
-use crate::viewer::{Picture, Source, StepFrame, Viewer};
+use crate::viewer::{OpenError, Picture, Source, StepFrame, Viewer};
 
 /// A built-in scenario as the picker lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,7 +27,7 @@ pub struct Entry {
 pub fn entries() -> Vec<Entry> {
     catalogue::ids()
         .filter_map(|id| {
-            let s = catalogue::load(id)?.ok()?;
+            let s = catalogue::load(id)?;
             Some(Entry {
                 id,
                 title: s.title,
@@ -120,20 +122,17 @@ impl Default for AppState {
 }
 
 pub enum Action {
-    /// Restore what a link describes.
-    OpenView(View),
+    /// Restore what a link describes, from its scenario (read by app/own.rs if the link carries
+    /// a file).
+    OpenView(Box<View>, Result<Source, OpenError>),
     /// The link could not be read: say why and show the picker.
     BadLink(String),
     Pick(String),
-    /// A scenario file the user uploaded or pasted.
-    Upload {
-        file: String,
-        toml: String,
-    },
+    /// A scenario file the user uploaded or pasted, as the TOML module read it.
+    Upload(Result<Source, OpenError>),
     /// A counterexample the search found, opened as an uploaded file is (so its link carries it).
     Counterexample {
-        file: String,
-        toml: String,
+        source: Result<Source, OpenError>,
         found: Found,
     },
     Forward,
@@ -304,25 +303,27 @@ impl Reducible for AppState {
         };
         let mut redraw = true;
         match action {
-            Action::OpenView(view) => match Viewer::open_view(&view) {
-                Ok(v) => {
-                    next.time_mode = view.time_mode;
-                    next.chart = view.chart;
-                    next.presenter = view.presenter;
-                    next.notice = v
-                        .step_note(view.step)
-                        .map(|text| Notice { text, error: false });
-                    next.open(v);
+            Action::OpenView(view, source) => {
+                match source.and_then(|s| Viewer::open_view_from(&view, s)) {
+                    Ok(v) => {
+                        next.time_mode = view.time_mode;
+                        next.chart = view.chart;
+                        next.presenter = view.presenter;
+                        next.notice = v
+                            .step_note(view.step)
+                            .map(|text| Notice { text, error: false });
+                        next.open(v);
+                    }
+                    Err(e) => {
+                        next.viewer = None;
+                        next.picking = true;
+                        next.notice = Some(Notice {
+                            text: format!("This link cannot be opened: {e}"),
+                            error: true,
+                        });
+                    }
                 }
-                Err(e) => {
-                    next.viewer = None;
-                    next.picking = true;
-                    next.notice = Some(Notice {
-                        text: format!("This link cannot be opened: {e}"),
-                        error: true,
-                    });
-                }
-            },
+            }
             Action::BadLink(why) => {
                 next.viewer = None;
                 next.picking = true;
@@ -343,7 +344,7 @@ impl Reducible for AppState {
                     })
                 }
             },
-            Action::Upload { file, toml } => match Viewer::open(Source::Own { file, toml }, &[]) {
+            Action::Upload(source) => match source.and_then(|s| Viewer::open(s, &[])) {
                 Ok(v) => {
                     next.upload_error = None;
                     next.notice = None;
@@ -354,8 +355,8 @@ impl Reducible for AppState {
                     redraw = false;
                 }
             },
-            Action::Counterexample { file, toml, found } => {
-                match Viewer::open(Source::Own { file, toml }, &[]) {
+            Action::Counterexample { source, found } => {
+                match source.and_then(|s| Viewer::open(s, &[])) {
                     Ok(v) => {
                         next.notice = None;
                         next.open(v);

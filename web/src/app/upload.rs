@@ -6,14 +6,18 @@ use yew::prelude::*;
 
 use super::state::{Action, AppState};
 
+/// Only what the panel shows and does: a step leaves these equal, so the panel is not rendered
+/// again on every step.
 #[derive(Properties, PartialEq)]
 pub struct UploadProps {
-    pub state: UseReducerHandle<AppState>,
+    pub dispatch: UseReducerDispatcher<AppState>,
+    /// The located error of the last file read.
+    pub error: Option<String>,
 }
 
 #[component]
 pub fn Upload(props: &UploadProps) -> Html {
-    let state = &props.state;
+    let state = &props.dispatch;
     let pasted = use_node_ref();
     let on_file = {
         let s = state.clone();
@@ -30,7 +34,7 @@ pub fn Upload(props: &UploadProps) -> Html {
                     Ok(text) => text.as_string().unwrap_or_default(),
                     Err(_) => String::new(),
                 };
-                s.dispatch(Action::Upload { file: name, toml });
+                super::own::read(name, toml, move |r| s.dispatch(Action::Upload(r)));
             });
         })
     };
@@ -40,15 +44,15 @@ pub fn Upload(props: &UploadProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             if let Some(area) = pasted.cast::<HtmlTextAreaElement>() {
-                s.dispatch(Action::Upload {
-                    file: "pasted.toml".into(),
-                    toml: area.value(),
+                let s = s.clone();
+                super::own::read("pasted.toml".into(), area.value(), move |r| {
+                    s.dispatch(Action::Upload(r))
                 });
             }
         })
     };
     html! {
-        <details class="panel upload" open={state.upload_error.is_some()}>
+        <details class="panel upload" open={props.error.is_some()}>
             <summary>{ "Your own scenario" }</summary>
             <p class="hint">
                 { "A TOML file in the scenario format (docs/scenario-format.md). It never leaves this page; a share link carries it, compressed." }
@@ -65,7 +69,7 @@ pub fn Upload(props: &UploadProps) -> Html {
                 </label>
                 <button type="submit">{ "Run it" }</button>
             </form>
-            if let Some(err) = &state.upload_error {
+            if let Some(err) = &props.error {
                 <pre class="error" role="alert" data-testid="upload-error">{ err }</pre>
             }
         </details>

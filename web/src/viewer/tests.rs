@@ -2,6 +2,7 @@
 
 use super::*;
 use lockstep_core::Outcome;
+use lockstep_core::catalogue;
 use lockstep_core::scenario::{Fault, FaultKind};
 
 fn builtin(id: &str) -> Viewer {
@@ -130,14 +131,7 @@ fn a_link_past_the_end_shows_the_last_step_and_says_so() {
 fn an_unknown_id_and_a_bad_file_say_what_is_wrong() {
     let e = Viewer::open(Source::Builtin("nope".into()), &[]).unwrap_err();
     assert!(e.to_string().contains("no built-in scenario `nope`"));
-    let e = Viewer::open(
-        Source::Own {
-            file: "mine.toml".into(),
-            toml: "name = \"x\"\ntitle = 3\n".into(),
-        },
-        &[],
-    )
-    .unwrap_err();
+    let e = Source::own("mine.toml", "name = \"x\"\ntitle = 3\n").unwrap_err();
     assert!(e.to_string().starts_with("mine.toml:2:"), "{e}");
 }
 

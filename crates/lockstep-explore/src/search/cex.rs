@@ -73,14 +73,24 @@ pub fn counterexample_toml(
     work: &Scenario,
     schedule: &Schedule,
 ) -> Result<String, String> {
-    let s = counterexample_scenario(original, work, schedule);
+    counterexample_text(
+        &original.name,
+        &counterexample_scenario(original, work, schedule),
+    )
+}
+
+/// A counterexample scenario (from [`counterexample_scenario`]) of the scenario named
+/// `original_name` as TOML, with a header and each fault and order choice named. Apart from
+/// [`counterexample_toml`] so that a caller holding the scenario (the web app, which writes the
+/// TOML in a separate, lazily loaded module) can write it.
+pub fn counterexample_text(original_name: &str, s: &Scenario) -> Result<String, String> {
     let body =
         toml::to_string(&s).map_err(|e| format!("cannot write the scenario as TOML: {e}"))?;
     let faults = describe_schedule(&Schedule::faults(&s.faults));
     let orders: Vec<String> = s.order.iter().map(describe_order).collect();
     let mut out = format!(
         "# A counterexample found by `lockstep explore {}`: the faults and delivery orders below make a payout apply twice.\n# Open it with `lockstep run FILE`.\n\n",
-        original.name
+        original_name
     );
     let (mut f, mut o) = (0, 0);
     for line in body.lines() {

@@ -23,7 +23,10 @@ pub use bounds::{
     Bounds, Choice, DEFAULT_MAX_FAULTS, DEFAULT_MAX_STATES, DEFAULT_REORDERS, Kinds,
     describe_bounds, describe_fault, inapplicable, menu, workload,
 };
-pub use cex::{counterexample_scenario, counterexample_toml, describe_order, describe_schedule};
+pub use cex::{
+    counterexample_scenario, counterexample_text, counterexample_toml, describe_order,
+    describe_schedule,
+};
 pub use shown::scenario_as_shown;
 pub use shrink::{Schedule, breaks, hangs_on_a_tie, shrink, with_faults, with_schedule};
 

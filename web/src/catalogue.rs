@@ -1,0 +1,35 @@
+//! The built-in scenarios, read from the JSON web/build.rs converted them to (the same scenarios as
+//! `lockstep_core::catalogue`, without a TOML parser in the page's main module).
+
+use lockstep_core::Scenario;
+
+include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
+
+/// The ids of the built-in scenarios, in teaching order.
+pub fn ids() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(id, _)| *id)
+}
+
+/// A built-in scenario, or None if no built-in has that id.
+pub fn load(id: &str) -> Option<Scenario> {
+    let (_, json) = BUILTIN.iter().find(|(i, _)| *i == id)?;
+    // Written by build.rs from a scenario that parsed and validated; `tests` below read every one.
+    serde_json::from_str(json).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_reads_back_as_the_scenario_its_toml_parses_to() {
+        let ids: Vec<_> = ids().collect();
+        let core: Vec<_> = lockstep_core::catalogue::ids().collect();
+        assert_eq!(ids, core, "the same scenarios in the same order");
+        for id in ids {
+            let from_toml = lockstep_core::catalogue::load(id).unwrap().unwrap();
+            assert_eq!(load(id).as_ref(), Some(&from_toml), "{id}");
+        }
+        assert_eq!(load("no-such-scenario"), None);
+    }
+}
