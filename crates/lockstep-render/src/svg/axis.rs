@@ -140,10 +140,7 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
                 )?;
             }
         }
-        _ => {
-            zigzag(p, s.y0 + ZIG, (s.x0, s.x1))?;
-            zigzag(p, s.y1 - ZIG, (s.x0, s.x1))?;
-        }
+        _ => zigzag(p, s.center().y, (s.x0, s.x1))?,
     }
     Ok(())
 }
