@@ -135,3 +135,42 @@ fn lease_charts_are_xml_with_a_bar_per_interval() {
         );
     }
 }
+
+#[test]
+fn a_dashed_line_is_one_element_with_a_dash_pattern() {
+    // In-flight stubs, flight legend swatches and a permissive database's header are dashed; drawn
+    // a `<polyline>` per dash, redlock-split-votes was 475 KB (133 KB as one element each).
+    let mut dashed = 0;
+    for (id, scenario, run) in common::catalogue() {
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let options = Options {
+                time_mode: mode,
+                ..Options::default()
+            };
+            let svg = run_svg(&scenario, &run, &options).expect("draws");
+            let doc = roxmltree::Document::parse(&svg).expect("XML");
+            for n in doc.descendants().filter(|n| n.has_tag_name("polyline")) {
+                let width = n.attribute("stroke-width").unwrap_or("1");
+                assert!(
+                    width.parse::<u32>().is_ok_and(|w| w <= 16),
+                    "{id} {mode:?}: a reserved stroke width {width} was left in"
+                );
+                if n.attribute("stroke-dasharray").is_some() {
+                    dashed += 1;
+                    assert_eq!(width, "2", "{id} {mode:?}: a dashed line is 2 px");
+                }
+            }
+        }
+    }
+    assert!(dashed > 100, "only {dashed} dashed lines in the catalogue");
+    let (_, scenario, run) = common::catalogue()
+        .into_iter()
+        .find(|(id, _, _)| id == "redlock-split-votes")
+        .expect("in the catalogue");
+    let svg = run_svg(&scenario, &run, &Options::default()).expect("draws");
+    assert!(
+        svg.len() < 200_000,
+        "redlock-split-votes: {} bytes",
+        svg.len()
+    );
+}

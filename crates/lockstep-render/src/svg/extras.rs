@@ -131,15 +131,7 @@ pub(crate) fn dashed_rect(p: &Painter, r: Rect, c: Rgb) -> Result<(), RenderErro
 
 /// A line from `a` to `b` in dashes `dash` long, 2 px wide.
 fn dashed_line(p: &Painter, a: Point, b: Point, c: Rgb, dash: f64) -> Result<(), RenderError> {
-    let len = (b.x - a.x).hypot(b.y - a.y);
-    let mut t = 0.0;
-    while t < len {
-        let u = (t + dash).min(len);
-        let at = |d: f64| Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len);
-        p.line(&[at(t), at(u)], c, 2, 1.0)?;
-        t += 2.0 * dash;
-    }
-    Ok(())
+    p.dashed(a, b, c, dash)
 }
 
 /// Gaps of background along the line `a`-`b` (drawn over a shaft, they make it dashed).

@@ -75,6 +75,13 @@ impl Painter<'_, '_> {
             .map_err(draw_err)
     }
 
+    /// A 2 px line from `a` to `b` in dashes and gaps `dash` long (5 or 8): one element with a
+    /// reserved width that [`super::patterns`] turns into a `stroke-dasharray` (plotters cannot
+    /// write one; a `<polyline>` per dash made a Redlock picture twice its size).
+    pub fn dashed(&self, a: Point, b: Point, c: Rgb, dash: f64) -> Result<(), RenderError> {
+        self.line(&[a, b], c, super::patterns::dash_width(dash), 1.0)
+    }
+
     pub fn polygon(&self, pts: &[Point], c: Rgb, alpha: f64) -> Result<(), RenderError> {
         let pts: Vec<(i32, i32)> = pts.iter().map(|&p| self.p(p)).collect();
         self.area

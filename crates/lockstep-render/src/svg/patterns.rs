@@ -93,6 +93,34 @@ pub(crate) fn refer(svg: &str) -> String {
     refer_and_list(svg).0
 }
 
+/// The dash lengths a dashed line may have, each drawn at a reserved stroke width (no real line
+/// is 95 or 98 px wide) that [`refer_and_list`] rewrites as a 2 px dashed stroke.
+const DASHES: [(u32, &str); 2] = [(95, "5 5"), (98, "8 8")];
+
+/// The reserved stroke width of a dashed line with dashes `dash` long (5 unless it is 8).
+pub(crate) fn dash_width(dash: f64) -> u32 {
+    if dash >= 8.0 {
+        DASHES[1].0
+    } else {
+        DASHES[0].0
+    }
+}
+
+/// `svg` with the reserved widths of dashed lines written as dashes.
+fn dashes(svg: String) -> String {
+    let mut out = svg;
+    for (width, pattern) in DASHES {
+        let reserved = format!("stroke-width=\"{width}\"");
+        if out.contains(&reserved) {
+            out = out.replace(
+                &reserved,
+                &format!("stroke-width=\"2\" stroke-dasharray=\"{pattern}\""),
+            );
+        }
+    }
+    out
+}
+
 /// `svg` with its reserved fills turned into pattern references, and which patterns it uses:
 /// one pass over the text (a 10,000-event picture is megabytes; a scan and a copy per pattern
 /// took a tenth of the time to draw it).
@@ -126,7 +154,7 @@ fn refer_and_list(svg: &str) -> (String, Vec<usize>) {
     }
     out.push_str(rest);
     let used = (0..HATCHES.len()).filter(|&i| used[i]).collect();
-    (out, used)
+    (dashes(out), used)
 }
 
 /// A `<defs>` element defining the patterns of `HATCHES` numbered `which`.

@@ -499,10 +499,10 @@ impl Stepper {
             before: format!(
                 "{}\n{}",
                 patterns::defs(0..patterns::HATCHES.len()),
-                strip_document(&before)
+                strip_document(&patterns::refer(&before))
             ),
             layers,
-            after: strip_document(&after),
+            after: strip_document(&patterns::refer(&after)),
         })
     }
 }
