@@ -54,8 +54,8 @@ pub enum FreeReason {
 /// Structured meaning of an event, for timelines, charts and the verdict.
 ///
 /// A tag belongs to the lane of its event's `from` node: `ServiceGrants` sits on the lock node's
-/// reply, `WriteAccepted` and `AccessRejected` on the database's reply, `Believes` on the worker's
-/// own state event. Global tags (`Partition`, `Healed`, `RunEnds`) belong to no lane.
+/// reply, `WriteAccepted`, `ReadRaisedToken` and `AccessRejected` on the database's reply,
+/// `Believes` on the worker's own state event. Global tags (`Partition`, `Healed`, `RunEnds`) belong to no lane.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "tag", rename_all = "kebab-case")]
 pub enum Tag {
@@ -97,6 +97,9 @@ pub enum Tag {
         applied: u32,
         noops: u32,
     },
+    /// On the database's lane: a read whose token raised the database's `last_token` to this
+    /// value (fencing every access); a later access with a lower token is refused because of it.
+    ReadRaisedToken { last_token: u64 },
     /// On the database's lane: an access was refused because of its fencing token.
     AccessRejected {
         write: bool,

@@ -518,6 +518,45 @@ fn accepted_writes_with_a_token_show_the_databases_last_token() {
     assert!(seen > 0, "some scenario writes with a token");
 }
 
+/// Fencing every access: B's read with token 34 raises the database's `last_token`, which is
+/// why A's later 33 is refused; the reply to that read (db -> B) says so, and a read under
+/// fencing on writes only says nothing.
+#[test]
+fn a_read_that_raises_last_token_says_so_on_its_own_reply() {
+    let label_of = |id: &str, to: &str| -> Vec<String> {
+        let (_, _, run) = common::catalogue()
+            .into_iter()
+            .find(|(i, _, _)| i == id)
+            .unwrap_or_else(|| panic!("{id} in the catalogue"));
+        let l = layout(&run.trace, &Options::default());
+        l.arrows
+            .iter()
+            .filter(|a| {
+                let e = &run.trace.events[a.send_row];
+                run.trace.name(e.from) == "db" && run.trace.name(e.to) == to
+            })
+            .map(|a| a.label.text.clone())
+            .filter(|t| t.starts_with("status:"))
+            .collect()
+    };
+    assert_eq!(
+        label_of("fenced-every-access", "B"),
+        vec!["status: unpaid · db last_token=34"]
+    );
+    assert_eq!(
+        label_of("fenced-every-access", "A"),
+        vec!["status: unpaid · db last_token=33"]
+    );
+    for to in ["A", "B"] {
+        for label in label_of("fenced-gc-pause", to) {
+            assert!(
+                !label.contains("last_token"),
+                "writes-only fencing: {label}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_promoted_replica_says_so_at_the_bottom() {
     let mut seen = 0;

@@ -222,6 +222,7 @@ fn every_lease_chart_tells_its_whole_story_inside_the_axis() {
                 // The database's answers with their tokens, repeats it skipped.
                 Some(
                     Tag::WriteAccepted { token: Some(t), .. }
+                    | Tag::ReadRaisedToken { last_token: t }
                     | Tag::AccessRejected { token: Some(t), .. },
                 ) => assert!(
                     has_text(&format!("token {t}")),

@@ -106,8 +106,20 @@ impl Database {
                             }),
                         )
                     }
-                    Ok(()) if self.paid => (ReadResult::Paid, None),
-                    Ok(()) => (ReadResult::Unpaid, None),
+                    Ok(()) => {
+                        let status = if self.paid {
+                            ReadResult::Paid
+                        } else {
+                            ReadResult::Unpaid
+                        };
+                        // Only a read that moved `last_token` says so: that is the step a later,
+                        // lower token is refused because of.
+                        let raised = self.last_token.filter(|_| self.last_token != before);
+                        (
+                            status,
+                            raised.map(|last_token| Tag::ReadRaisedToken { last_token }),
+                        )
+                    }
                 };
                 cx.fx
                     .send_tagged(Dest::Node(from), Payload::ReadReply { req, result }, tag);
@@ -303,6 +315,11 @@ mod tests {
     use crate::actors::Effect;
 
     fn access(db: &mut Database, payload: Payload) -> Payload {
+        answer(db, payload).0
+    }
+
+    /// The database's reply to one access, with its tag.
+    fn answer(db: &mut Database, payload: Payload) -> (Payload, Option<Tag>) {
         let mut fx = Effects::default();
         db.on_message(
             0,
@@ -316,7 +333,7 @@ mod tests {
         fx.items
             .into_iter()
             .find_map(|e| match e {
-                Effect::Send { payload, .. } => Some(payload),
+                Effect::Send { payload, tag, .. } => Some((payload, tag)),
                 _ => None,
             })
             .expect("the database always answers")
@@ -395,6 +412,41 @@ mod tests {
             read(&mut db, None),
             ReadResult::Rejected("no fencing token".into())
         );
+    }
+
+    /// The tag on the reply to a read carrying `token`.
+    fn read_tag(db: &mut Database, token: Option<u64>) -> Option<Tag> {
+        answer(db, Payload::Read { req: 1, token }).1
+    }
+
+    #[test]
+    fn only_a_read_that_raises_last_token_says_so() {
+        let mut db = Database::new(FencingMode::Enforce, false, 3, 100);
+        assert_eq!(
+            read_tag(&mut db, Some(34)),
+            Some(Tag::ReadRaisedToken { last_token: 34 })
+        );
+        assert_eq!(
+            read_tag(&mut db, Some(34)),
+            None,
+            "an equal token moves nothing"
+        );
+        assert_eq!(
+            read_tag(&mut db, Some(36)),
+            Some(Tag::ReadRaisedToken { last_token: 36 })
+        );
+        assert!(matches!(
+            read_tag(&mut db, Some(35)),
+            Some(Tag::AccessRejected { write: false, .. })
+        ));
+        assert_eq!(db.last_token, Some(36));
+        // Fencing writes only: a read's token is not looked at, so it raises nothing.
+        let mut writes = Database::new(FencingMode::Writes, false, 3, 100);
+        assert_eq!(read_tag(&mut writes, Some(34)), None);
+        assert_eq!(writes.last_token, None);
+        // A permissive database takes a tokenless read without moving anything.
+        let mut permissive = Database::new(FencingMode::Permissive, false, 3, 100);
+        assert_eq!(read_tag(&mut permissive, None), None);
     }
 
     #[test]

@@ -275,8 +275,9 @@ pub(super) fn duplicate_replies(events: &[TraceEvent]) -> Vec<bool> {
     out
 }
 
-/// For each database reply accepting a write with a token, the database's `last_token` after it:
-/// a reader sees why a later token is refused (it is below) or passes (it is not).
+/// For each database reply accepting a write with a token, or to a read that raised its
+/// `last_token` (fencing every access), the database's `last_token` after it: a reader sees why
+/// a later token is refused (it is below) or passes (it is not).
 pub(super) fn last_tokens(events: &[TraceEvent]) -> Vec<Option<u64>> {
     let mut last: BTreeMap<NodeId, u64> = BTreeMap::new();
     events
@@ -286,6 +287,10 @@ pub(super) fn last_tokens(events: &[TraceEvent]) -> Vec<Option<u64>> {
                 let now = t.max(last.get(&e.from).copied().unwrap_or(0));
                 last.insert(e.from, now);
                 Some(now)
+            }
+            Some(Tag::ReadRaisedToken { last_token: t }) => {
+                last.insert(e.from, t);
+                Some(t)
             }
             Some(Tag::AccessRejected {
                 last_token: Some(t),

@@ -4,7 +4,8 @@
 use lockstep_core::trace::Tag;
 
 /// What the database answered a worker's access, with the tokens that decided it: "db took
-/// token 34", "write refused: token 33 < db's 34", "3 repeats skipped (idempotency keys)".
+/// token 34", "db took token 34 (read)", "write refused: token 33 < db's 34", "3 repeats
+/// skipped (idempotency keys)".
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Access {
     /// The row it is labelled on (the worker's belief row).
@@ -14,7 +15,8 @@ pub struct Access {
 }
 
 /// The label of a database's answer, if it says more than the mark beside it: the token it
-/// took or refused and its `last_token`, repeats skipped, a write taken without a token.
+/// took (on a write, or a read that raised its `last_token`) or refused and its `last_token`,
+/// repeats skipped, a write taken without a token.
 pub(super) fn access_text(tag: &Tag, permissive_db: bool) -> Option<String> {
     match *tag {
         Tag::WriteAccepted { token, noops, .. } => {
@@ -28,6 +30,7 @@ pub(super) fn access_text(tag: &Tag, permissive_db: bool) -> Option<String> {
                 (None, None) => None,
             }
         }
+        Tag::ReadRaisedToken { last_token } => Some(format!("db took token {last_token} (read)")),
         Tag::AccessRejected {
             write,
             token,
