@@ -393,13 +393,51 @@ fn a_danger_zone_of_a_few_milliseconds_is_not_hidden_by_the_step_line() {
             "{d:?} hidden under the step line"
         );
     }
-    // The step line is drawn before (behind) the danger bands.
+    // The step line is drawn over the danger bands, on a wider white halo, so its amber
+    // never mixes with the band's red.
     let svg = lockstep_render::run_lease_svg(&scenario, &run, &upto(20)).expect("draws");
-    let step_line = svg.find("stroke=\"#E09A00\"").expect("a step line");
+    let step_line = svg.rfind("stroke=\"#E09A00\"").expect("a step line");
     let band = svg.find("fill=\"#C62828\"").expect("a danger band");
     assert!(
-        step_line < band,
-        "the step line is drawn over the danger band"
+        band < step_line,
+        "the danger band is drawn over the step line"
+    );
+    let halo = svg[..step_line]
+        .rfind("stroke=\"#FFFFFF\" stroke-width=\"5\"")
+        .expect("a white halo under the step line");
+    assert!(band < halo, "the halo is under the danger band");
+}
+
+#[test]
+fn a_step_inside_an_overlap_says_since_and_gives_the_verdict_so_far_in_words() {
+    let (scenario, run) = common::load("fenced-gc-pause");
+    let caption = Caption::for_run(&scenario, &run);
+    let chart = lease_chart(&run.trace, &upto(20));
+    let page = LeasePage::new(&chart, &caption);
+    let texts: Vec<&str> = page.texts.iter().map(|t| t.text.text.as_str()).collect();
+    let danger: Vec<&&str> = texts
+        .iter()
+        .filter(|t| t.starts_with("danger:") && t.contains("both believe"))
+        .collect();
+    assert!(!danger.is_empty(), "no danger line at step 20: {texts:?}");
+    for d in &danger {
+        assert!(
+            d.contains(" since ") && !d.contains(" to "),
+            "an ongoing overlap reads as finished: {d}"
+        );
+    }
+    assert!(
+        texts.contains(&"So far (step 20 of 41): nothing paid twice."),
+        "no verdict so far in words: {texts:?}"
+    );
+    // The whole run's overlap has ended: it keeps "from .. to".
+    let whole = LeasePage::new(&lease_chart(&run.trace, &Options::default()), &caption);
+    assert!(
+        whole
+            .texts
+            .iter()
+            .any(|t| t.text.text.starts_with("danger:") && t.text.text.contains(" to ")),
+        "the whole run's danger line lost its end"
     );
 }
 

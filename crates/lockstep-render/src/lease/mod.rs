@@ -59,6 +59,8 @@ pub struct LeaseRow {
 pub struct Danger {
     pub from_ms: u64,
     pub to_ms: u64,
+    /// Both beliefs still go on at the last step shown: the overlap has not ended.
+    pub open: bool,
     pub first: String,
     pub second: String,
 }
@@ -512,6 +514,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
                         danger.push(Danger {
                             from_ms,
                             to_ms,
+                            open: x.open && y.open,
                             first,
                             second,
                         });

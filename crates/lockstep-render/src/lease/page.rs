@@ -396,10 +396,18 @@ impl LeasePage {
         }
         let mut y = axis_y + 24.0;
         for d in &chart.danger {
-            let line = format!(
-                "danger: {} and {} both believe they hold the lock from {} to {} ms",
-                d.first, d.second, d.from_ms, d.to_ms
-            );
+            // An overlap still going on at the step shown has not ended: "since", not "to".
+            let line = if d.open {
+                format!(
+                    "danger: {} and {} both believe they hold the lock since {} ms",
+                    d.first, d.second, d.from_ms
+                )
+            } else {
+                format!(
+                    "danger: {} and {} both believe they hold the lock from {} to {} ms",
+                    d.first, d.second, d.from_ms, d.to_ms
+                )
+            };
             let mark_x = MARGIN + 40.0;
             y = Column::write_at(
                 &mut page.texts,
@@ -538,32 +546,53 @@ impl LeasePage {
 
         // Verdict: of the whole run, or in a step render what the database did so far.
         if chart.steps_shown < chart.total_steps {
+            // The verdict so far in words, as the sequence view's step footer gives it, then
+            // the database's counts.
             let f = chart.so_far;
-            let mut line = format!(
-                "So far (step {} of {}): writes accepted {}, refused by fencing {}",
-                chart.steps_shown, chart.total_steps, f.writes_accepted, f.writes_rejected
-            );
-            if f.payouts_paid_twice > 0 {
-                line.push_str(&format!(
-                    "; {} payouts paid twice ({})",
-                    f.payouts_paid_twice,
-                    lockstep_core::actors::db::money(f.cents_paid_twice)
-                ));
-            }
-            let color = if f.payouts_paid_twice > 0 {
-                style::DANGER
+            let (headline, color) = if f.payouts_paid_twice > 0 {
+                (
+                    format!(
+                        "So far (step {} of {}): {} payouts paid twice ({}).",
+                        chart.steps_shown,
+                        chart.total_steps,
+                        f.payouts_paid_twice,
+                        lockstep_core::actors::db::money(f.cents_paid_twice)
+                    ),
+                    style::DANGER,
+                )
             } else {
-                style::TEXT
+                (
+                    format!(
+                        "So far (step {} of {}): nothing paid twice.",
+                        chart.steps_shown, chart.total_steps
+                    ),
+                    style::TEXT,
+                )
             };
             y = Column::write_at(
                 &mut page.texts,
                 MARGIN,
                 text_w,
                 y,
-                &line,
+                &headline,
                 style::VERDICT_SIZE,
                 true,
                 color,
+            );
+            y += 4.0;
+            let counts = format!(
+                "writes accepted: {}, refused by fencing: {}",
+                f.writes_accepted, f.writes_rejected
+            );
+            y = Column::write_at(
+                &mut page.texts,
+                MARGIN,
+                text_w,
+                y,
+                &counts,
+                style::BODY_SIZE,
+                false,
+                style::TEXT,
             );
         } else if let Some(v) = &caption.verdict {
             let (headline, color, mark, lines) = verdict_text(v);

@@ -97,16 +97,6 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
             2,
             1.0,
         )?;
-        // The current step behind the danger zones, so a zone ending at this step stays seen.
-        if let Some(now) = chart.current_ms {
-            let x = page.x(now);
-            p.line(
-                &[Point::new(x, plot.y0 - 2.0), Point::new(x, plot.y1 + 6.0)],
-                style::CURRENT_POINTER,
-                2,
-                1.0,
-            )?;
-        }
         for d in &chart.danger {
             let r = page.danger_rect(d);
             p.fill_rect(r, style::DANGER, style::DANGER_BAND_ALPHA)?;
@@ -123,6 +113,15 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 2,
                 1.0,
             )?;
+        }
+
+        // The current step over the danger zones, haloed in white so its amber never reads
+        // as the band's red.
+        if let Some(now) = chart.current_ms {
+            let x = page.x(now);
+            let line = [Point::new(x, plot.y0 - 2.0), Point::new(x, plot.y1 + 6.0)];
+            p.line(&line, style::BACKGROUND, 5, 1.0)?;
+            p.line(&line, style::CURRENT_POINTER, 3, 1.0)?;
         }
 
         // Bars.
@@ -209,12 +208,9 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 }
                 Swatch::Current => {
                     let c = s.center();
-                    p.line(
-                        &[Point::new(c.x, s.y0), Point::new(c.x, s.y1)],
-                        style::CURRENT_POINTER,
-                        2,
-                        1.0,
-                    )?;
+                    let line = [Point::new(c.x, s.y0), Point::new(c.x, s.y1)];
+                    p.line(&line, style::BACKGROUND, 5, 1.0)?;
+                    p.line(&line, style::CURRENT_POINTER, 3, 1.0)?;
                 }
                 Swatch::Mark(mk) => p.mark(mk, s.center(), style::INFRA)?,
                 Swatch::Partition
