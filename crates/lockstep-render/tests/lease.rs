@@ -346,32 +346,63 @@ fn a_renewal_sits_on_a_holder_row_only_while_that_holder_holds() {
 }
 
 #[test]
-fn the_labels_on_a_row_keep_their_notes_time_order() {
+fn each_label_starts_or_ends_at_its_own_icon_and_never_shares_a_line() {
     for (id, scenario, run) in common::catalogue() {
         let caption = Caption::for_run(&scenario, &run);
         let chart = lease_chart(&run.trace, &Options::default());
         let page = LeasePage::new(&chart, &caption);
-        let below = |row: usize, r: &Rect| {
-            let cy = page.row_y[row];
-            r.y0 > cy && r.y0 < cy + 40.0
-        };
+        let icons: Vec<Point> = page
+            .marks
+            .iter()
+            .map(|m| m.1)
+            .chain(page.note_dots.iter().map(|d| d.1))
+            .collect();
         for row in 0..chart.rows.len() {
-            let mut notes: Vec<_> = chart.notes.iter().filter(|n| n.row == row).collect();
-            notes.sort_by_key(|n| n.times[0]);
-            let xs: Vec<(f64, &str)> = notes
+            let cy = page.row_y[row];
+            let labels: Vec<&Rect> = page
+                .owned
                 .iter()
-                .filter_map(|n| {
-                    page.texts
-                        .iter()
-                        .find(|t| below(row, &t.text.rect) && t.text.text.contains(&n.text))
-                        .map(|t| (t.text.rect.x0, n.text.as_str()))
-                })
+                .filter(|(r, _)| *r == row)
+                .map(|(_, b)| b)
                 .collect();
-            assert!(
-                xs.windows(2).all(|w| w[0].0 <= w[1].0),
-                "{id}: labels out of time order on {:?}: {xs:?}",
-                chart.rows[row].label
-            );
+            for n in chart.notes.iter().filter(|n| n.row == row) {
+                let tx = page.x(n.times[0]);
+                let r = page
+                    .texts
+                    .iter()
+                    .map(|t| &t.text)
+                    .find(|t| t.text == n.text && labels.contains(&&t.rect))
+                    .map(|t| t.rect)
+                    .unwrap_or_else(|| panic!("{id}: no label {:?}", n.text));
+                // The label's anchor is the end nearer its instant: it starts or ends there.
+                let anchor = if (r.x0 - tx).abs() <= (r.x1 - tx).abs() {
+                    r.x0
+                } else {
+                    r.x1
+                };
+                assert!(
+                    (anchor - tx).abs() <= 1.0,
+                    "{id}: {:?} at {anchor} is not at its instant {tx}",
+                    n.text
+                );
+                // Its icon (dot or cross) is within reach of that anchor.
+                assert!(
+                    icons
+                        .iter()
+                        .any(|p| (p.y - cy).abs() < 1.0 && (p.x - anchor).abs() <= 24.0),
+                    "{id}: {:?} is far from its icon",
+                    n.text
+                );
+            }
+            // Two labels on one line are clearly apart, never read as one text.
+            for (i, a) in labels.iter().enumerate() {
+                for b in &labels[i + 1..] {
+                    if (a.y0 - b.y0).abs() < 1.0 {
+                        let gap = (b.x0 - a.x1).max(a.x0 - b.x1);
+                        assert!(gap >= 40.0, "{id}: labels {a:?} and {b:?} only {gap} apart");
+                    }
+                }
+            }
         }
     }
 }

@@ -9,8 +9,9 @@ use crate::lease::{Interval, LeaseChart, nodes};
 use crate::style::{self, Rgb};
 use crate::text;
 
-/// Space between two labels on one level.
-pub(crate) const LABEL_GAP: f64 = 16.0;
+/// Space between two labels on one level: wide enough that two labels never read as one line
+/// of text ("lost: keepalive lease 1    A done").
+pub(crate) const LABEL_GAP: f64 = 40.0;
 /// Space between two levels of labels.
 pub(crate) const LEVEL_GAP: f64 = 2.0;
 
@@ -19,21 +20,18 @@ pub(crate) fn level_h() -> f64 {
     text::line_height(style::GUTTER_SIZE) + LEVEL_GAP
 }
 
-/// Sets one row's labels, in time order, in levels: `items` are (wanted left x, width); each
-/// label starts at its wanted x, kept inside `left..right` (near the end of the axis, earlier
-/// labels move left with later ones, so starts keep their time order), in the first level where
-/// it is at least [`LABEL_GAP`] from every other label. Returns (level, left x) per item.
+/// Sets one row's labels, in time order, in levels: `items` are (wanted x, width); each label
+/// is anchored at its own instant, so it stays next to its icon: it starts there, or, when
+/// it would run past `right`, it ends there (kept inside `left..right`). Each goes in the
+/// first level where it is at least [`LABEL_GAP`] from every other label. Returns (level,
+/// left x) per item.
 pub(crate) fn stagger(items: &[(f64, f64)], left: f64, right: f64) -> Vec<(usize, f64)> {
-    let mut xs: Vec<f64> = items
-        .iter()
-        .map(|&(want, w)| want.min(right - w).max(left))
-        .collect();
-    for i in (0..xs.len().saturating_sub(1)).rev() {
-        xs[i] = xs[i].min(xs[i + 1]);
-    }
     let mut levels: Vec<Vec<(f64, f64)>> = Vec::new();
     let mut out = Vec::with_capacity(items.len());
-    for (&(_, w), &a) in items.iter().zip(&xs) {
+    for &(want, w) in items {
+        let a = if want + w <= right { want } else { want - w }
+            .min(right - w)
+            .max(left);
         let b = a + w;
         let clear = |taken: &Vec<(f64, f64)>| {
             taken
@@ -247,8 +245,9 @@ mod tests {
             1000.0,
         );
         assert_eq!(got, [(0, 100.0), (1, 130.0), (2, 160.0), (0, 400.0)]);
-        // Near the end of the axis the earlier label moves left with the later one.
-        let got = stagger(&[(950.0, 40.0), (960.0, 100.0)], 0.0, 1000.0);
-        assert_eq!(got, [(0, 900.0), (1, 900.0)]);
+        // Near the end of the axis a label ends at its instant instead of starting there,
+        // and two labels never share a level closer than the gap.
+        let got = stagger(&[(900.0, 40.0), (960.0, 100.0)], 0.0, 1000.0);
+        assert_eq!(got, [(0, 900.0), (1, 860.0)]);
     }
 }
