@@ -1,5 +1,5 @@
 //! Drawing the lease chart's nodes-and-network lanes: partitions as hatched bands, down time as
-//! grey hatched bars, clock jumps as arrows as long as the jump, instants as ticks; and their
+//! grey hatched bars, clock jumps as arrows as long as the jump (short and broken when it leaps off the axis), instants as ticks; and their
 //! legend swatches.
 
 use super::nodes::NodeShape;
@@ -24,9 +24,13 @@ fn down(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.stroke_rect(r, style::DOWN_HATCH, 1)
 }
 
-/// A clock jump: a thick arrow from the instant to where the node's clock now reads.
-fn jump(p: &Painter, from: Point, to: Point) -> Result<(), RenderError> {
-    let c = style::DANGER;
+/// A clock jump's colour: not the danger band's red, which it often crosses.
+const JUMP: crate::style::Rgb = style::ZOOM_EDGE;
+
+/// A clock jump: a thick arrow from the instant to where the node's clock now reads; one that
+/// leaps off the axis is short and broken by two slashes before its head.
+fn jump(p: &Painter, from: Point, to: Point, off_axis: bool) -> Result<(), RenderError> {
+    let c = JUMP;
     let dir = if to.x >= from.x { 1.0 } else { -1.0 };
     p.line(
         &[
@@ -37,7 +41,33 @@ fn jump(p: &Painter, from: Point, to: Point) -> Result<(), RenderError> {
         2,
         1.0,
     )?;
-    p.line(&[from, Point::new(to.x - dir * 8.0, to.y)], c, 3, 1.0)?;
+    if off_axis {
+        // The shaft with a gap and two slashes across it: the arrow is not to scale.
+        let gap = to.x - dir * 26.0;
+        p.line(&[from, Point::new(gap - dir * 4.0, to.y)], c, 3, 1.0)?;
+        p.line(
+            &[
+                Point::new(gap + dir * 4.0, to.y),
+                Point::new(to.x - dir * 8.0, to.y),
+            ],
+            c,
+            3,
+            1.0,
+        )?;
+        for dx in [-4.0, 4.0] {
+            p.line(
+                &[
+                    Point::new(gap + dx - 3.0, to.y + 8.0),
+                    Point::new(gap + dx + 3.0, to.y - 8.0),
+                ],
+                c,
+                2,
+                1.0,
+            )?;
+        }
+    } else {
+        p.line(&[from, Point::new(to.x - dir * 8.0, to.y)], c, 3, 1.0)?;
+    }
     p.polygon(
         &[
             to,
@@ -98,7 +128,7 @@ pub(crate) fn node_shapes(p: &Painter, page: &LeasePage) -> Result<(), RenderErr
         match *shape {
             NodeShape::Partition(r) => partition(p, r)?,
             NodeShape::Down(r) => down(p, r)?,
-            NodeShape::Jump { from, to } => jump(p, from, to)?,
+            NodeShape::Jump { from, to, off_axis } => jump(p, from, to, off_axis)?,
             NodeShape::Tick(at) => tick(p, at)?,
             NodeShape::Lost(at) => p.mark(MarkKind::Lost, at, style::DANGER)?,
         }
@@ -112,7 +142,7 @@ pub(crate) fn swatch(p: &Painter, kind: Swatch, s: Rect) -> Result<(), RenderErr
     match kind {
         Swatch::Partition => partition(p, s),
         Swatch::Down => down(p, s),
-        Swatch::Jump => jump(p, Point::new(s.x0, c.y), Point::new(s.x1, c.y)),
+        Swatch::Jump => jump(p, Point::new(s.x0, c.y), Point::new(s.x1, c.y), false),
         Swatch::Tick => tick(p, c),
         Swatch::Flight => flight(
             p,

@@ -20,8 +20,14 @@ pub enum NodeShape {
     Partition(Rect),
     /// A node down from its crash to its restart (or the end of the axis).
     Down(Rect),
-    /// A clock jump: an arrow from the instant to where the clock now reads.
-    Jump { from: Point, to: Point },
+    /// A clock jump: an arrow from the instant to where the clock now reads; when that is off
+    /// the axis (`off_axis`), a short arrow with a break mark instead, so a 20 s leap never
+    /// looks like a few seconds' process.
+    Jump {
+        from: Point,
+        to: Point,
+        off_axis: bool,
+    },
     /// An instant: a failover, a restart, a leader, an election.
     Tick(Point),
     /// A message the node sent was lost: an X.
@@ -75,6 +81,7 @@ pub fn place(
                 cy + BAND_H / 2.0,
             )
         };
+        let mut jump_label = None;
         let label_x = match inc.kind {
             IncidentKind::Partition => {
                 let r = band(inc.to_ms);
@@ -87,12 +94,24 @@ pub fn place(
                 r.x0
             }
             IncidentKind::ClockJump { by_ms } => {
-                let to_t = (inc.at_ms as i64 + by_ms).max(0) as u64;
-                let to_x = x(to_t).clamp(plot.x0, plot.x1);
+                let to_signed = inc.at_ms as i64 + by_ms;
+                let to_x = x(to_signed.max(0) as u64);
+                let off_axis = to_signed < 0 || to_x > plot.x1 || to_x < plot.x0;
+                let to_x = if off_axis {
+                    // A short arrow pointing the way the clock leapt, inside the plot.
+                    let dir = if by_ms >= 0 { 1.0 } else { -1.0 };
+                    (x0 + dir * JUMP_STUB).clamp(plot.x0, plot.x1)
+                } else {
+                    to_x
+                };
                 shapes.push(NodeShape::Jump {
                     from: Point::new(x0, cy),
                     to: Point::new(to_x, cy),
+                    off_axis,
                 });
+                if off_axis {
+                    jump_label = Some(format!("clock {}: leaps off the axis", seconds(by_ms)));
+                }
                 x0.min(to_x)
             }
             IncidentKind::Lost => {
@@ -109,11 +128,12 @@ pub fn place(
             }
         };
         // The lane names the node: its labels need not ("node-2 pre-vote" reads "pre-vote").
-        let label = inc
-            .text
-            .strip_prefix(&format!("{} ", inc.node))
-            .unwrap_or(&inc.text)
-            .to_string();
+        let label = jump_label.unwrap_or_else(|| {
+            inc.text
+                .strip_prefix(&format!("{} ", inc.node))
+                .unwrap_or(&inc.text)
+                .to_string()
+        });
         wanted[lane].push((label_x, label));
     }
     let h = text::line_height(style::GUTTER_SIZE);
@@ -145,6 +165,19 @@ pub fn place(
         }
     }
     (shapes, levels)
+}
+
+/// The length of a clock jump's arrow when the leap runs off the axis.
+pub const JUMP_STUB: f64 = 64.0;
+
+/// A leap in seconds with its sign: "+20 s", "-1.5 s".
+fn seconds(by_ms: i64) -> String {
+    let s = by_ms as f64 / 1000.0;
+    if by_ms % 1000 == 0 {
+        format!("{s:+.0} s")
+    } else {
+        format!("{s:+} s")
+    }
 }
 
 /// From one level of labels to the next.

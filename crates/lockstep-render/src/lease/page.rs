@@ -510,7 +510,7 @@ impl LeasePage {
             Swatch::Mark(MarkKind::Lost) => "message lost in the network",
             Swatch::Partition => "network partition, until it heals",
             Swatch::Down => "node down: crashed, until it restarts",
-            Swatch::Jump => "clock jump: the node's clock leaps this far",
+            Swatch::Jump => "clock jump: arrow as long as the leap (broken: off the axis)",
             Swatch::Tick => "an instant on a node: failover, restart, election",
             Swatch::Note => "what the worker noted or decided",
             Swatch::Flight => "a message in the network from sending to arrival",
