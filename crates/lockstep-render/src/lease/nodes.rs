@@ -110,7 +110,12 @@ pub fn place(
                     off_axis,
                 });
                 if off_axis {
-                    jump_label = Some(format!("clock {}: leaps off the axis", seconds(by_ms)));
+                    let text = inc.text.strip_prefix(&format!("{} ", inc.node));
+                    jump_label = Some(format!(
+                        "{} = {}: leaps off the axis",
+                        text.unwrap_or(&inc.text),
+                        seconds(by_ms)
+                    ));
                 }
                 x0.min(to_x)
             }
