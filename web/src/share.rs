@@ -74,7 +74,7 @@ pub enum HashError {
         "the link has an unknown part `{0}` (known: scenario, step, mode, chart, whatif, src, present, controls)"
     )]
     UnknownKey(String),
-    #[error("there is no built-in scenario `{0}`; pick one from the list")]
+    #[error("there is no built-in scenario `{0}`")]
     UnknownScenario(String),
 }
 
