@@ -74,7 +74,7 @@ pub enum HashError {
         "the link has an unknown part `{0}` (known: scenario, step, mode, chart, whatif, src, present, controls)"
     )]
     UnknownKey(String),
-    #[error("there is no built-in scenario `{0}`; pick one from the list")]
+    #[error("there is no built-in scenario `{0}`")]
     UnknownScenario(String),
 }
 
@@ -154,6 +154,53 @@ impl View {
     /// Reads a location hash (with or without the leading `#`). An empty hash is `Ok(None)`.
     /// Every mangled part is reported, and so is a built-in scenario that does not exist.
     pub fn parse(hash: &str) -> Result<Option<View>, HashErrors> {
+        match View::parse_keeping(hash)? {
+            Some((view, ignored)) if ignored.is_empty() => Ok(Some(view)),
+            Some((_, ignored)) => Err(HashErrors(ignored)),
+            None => Ok(None),
+        }
+    }
+
+    /// As [`View::parse`], but a link whose scenario (and what-ifs, and uploaded file) can be
+    /// opened keeps them when only how it is shown is mangled (`step`, `mode`, `chart`,
+    /// `present`, `controls`, an unknown part): those parts keep their defaults and come back as
+    /// the second value, so that a typo in a slide's link still opens its scenario.
+    pub fn parse_keeping(hash: &str) -> Result<Option<(View, Vec<HashError>)>, HashErrors> {
+        let errors = match View::parse_all(hash) {
+            Ok(view) => return Ok(view.map(|v| (v, Vec::new()))),
+            Err(errors) => errors,
+        };
+        let cosmetic = |e: &HashError| match e {
+            HashError::BadValue { key, .. } => {
+                matches!(
+                    key.as_str(),
+                    "step" | "mode" | "chart" | "present" | "controls"
+                )
+            }
+            HashError::UnknownKey(_) => true,
+            _ => false,
+        };
+        if !errors.0.iter().all(cosmetic) {
+            return Err(errors);
+        }
+        // Read again without the ignored parts: each part is read on its own, so the rest is
+        // exactly what the link says.
+        let hash = hash.strip_prefix('#').unwrap_or(hash).trim();
+        let kept: Vec<&str> = hash
+            .split('&')
+            .filter(|p| {
+                let mut view = View::default();
+                view.read_part(p, &mut false).is_ok()
+            })
+            .collect();
+        match View::parse_all(&kept.join("&")) {
+            Ok(Some(view)) => Ok(Some((view, errors.0))),
+            _ => Err(errors),
+        }
+    }
+
+    /// Reads a hash, failing on any mangled part.
+    fn parse_all(hash: &str) -> Result<Option<View>, HashErrors> {
         let hash = hash.strip_prefix('#').unwrap_or(hash).trim();
         if hash.is_empty() {
             return Ok(None);
@@ -407,6 +454,36 @@ mod tests {
         let e = View::parse("#mode=fast&chart=pie").unwrap_err();
         assert_eq!(e.0.len(), 3, "{e}");
         assert_eq!(e.0[2], HashError::NoScenario);
+    }
+
+    #[test]
+    fn a_bad_step_or_mode_keeps_the_scenario_and_names_each_bad_part() {
+        let (view, ignored) = View::parse_keeping("#scenario=fenced-gc-pause&step=abc&mode=weird")
+            .unwrap()
+            .unwrap();
+        assert_eq!(view.scenario, "fenced-gc-pause");
+        assert_eq!(view.step, StepTarget::Start);
+        assert_eq!(view.time_mode, TimeMode::Logical);
+        let msg = HashErrors(ignored.clone()).to_string();
+        assert_eq!(ignored.len(), 2, "{msg}");
+        assert!(
+            msg.contains("step=abc") && msg.contains("mode=weird"),
+            "{msg}"
+        );
+        // The valid parts are kept.
+        let (view, ignored) =
+            View::parse_keeping("#scenario=naive-gc-pause&step=7&mode=fast&chart=lease")
+                .unwrap()
+                .unwrap();
+        assert_eq!((view.step, view.chart), (StepTarget::At(7), Chart::Lease));
+        assert_eq!(ignored.len(), 1);
+        // A scenario that cannot be opened still fails, with every problem named.
+        let e = View::parse_keeping("#scenario=nope&step=abc").unwrap_err();
+        assert_eq!(e.0.len(), 2, "{e}");
+        assert!(View::parse_keeping("#scenario=fenced-gc-pause&whatif=%%%").is_err());
+        assert!(View::parse_keeping("#step=abc").is_err());
+        // The strict reading still refuses the link.
+        assert!(View::parse("#scenario=fenced-gc-pause&step=abc").is_err());
     }
 
     #[test]

@@ -246,6 +246,36 @@ impl Viewer {
         &self.scenario
     }
 
+    /// The run's title: the scenario's, or for a what-if branch, each change with when it was
+    /// made and then the scenario's title (so a branch that double-writes is never shown or
+    /// exported under a title that says the scenario is safe).
+    pub fn title(&self) -> String {
+        if self.whatifs().is_empty() {
+            return self.scenario.title.clone();
+        }
+        let changes: Vec<String> = self
+            .whatifs()
+            .iter()
+            .map(|w| {
+                let at_ms = w
+                    .at_step
+                    .checked_sub(1)
+                    .and_then(|i| self.full.events.get(i))
+                    .map_or(0, |e| e.time_ms);
+                format!(
+                    "{} at {at_ms} ms (step {})",
+                    crate::whatif::describe(&w.change),
+                    w.at_step
+                )
+            })
+            .collect();
+        format!(
+            "What-if: {} — of {}",
+            changes.join("; "),
+            self.scenario.title
+        )
+    }
+
     /// The id the link names: a built-in's id or the uploaded scenario's name.
     pub fn id(&self) -> &str {
         match &self.source {
@@ -378,7 +408,7 @@ impl Viewer {
     /// The caption at step `n` of this branch.
     fn caption_at(&self, n: usize) -> Caption {
         Caption {
-            title: self.scenario.title.clone(),
+            title: self.title(),
             name: self.scenario.name.clone(),
             summary: self.scenario.summary.clone(),
             // The whole run's verdict only once it has been reached: no spoilers mid-run.
@@ -508,7 +538,7 @@ impl Viewer {
         let svg = lease_svg(&self.full, &self.caption(), &self.options(time_mode))?;
         Ok(with_title(
             &svg,
-            &format!("Lease chart: {}", self.scenario.title),
+            &format!("Lease chart: {}", self.title()),
             &format!(
                 "Who the lock service says holds the lock and who believes it does, over time, up to step {} of {}.",
                 self.pos(),
@@ -522,7 +552,7 @@ impl Viewer {
     }
 
     fn title_at(&self, n: usize) -> String {
-        format!("{} — step {n} of {}", self.scenario.title, self.total())
+        format!("{} — step {n} of {}", self.title(), self.total())
     }
 
     /// What the picture shows, for screen readers.
@@ -545,9 +575,25 @@ impl Viewer {
     /// The whole branch as a `lockstep-trace/1` JSON document, as `lockstep run --format json`
     /// writes it.
     pub fn trace_json(&self) -> String {
-        let doc = TraceDocument::new(&self.scenario, &self.full, &self.final_verdict);
+        let mut doc = TraceDocument::new(&self.scenario, &self.full, &self.final_verdict);
         // Serialising plain data cannot fail.
-        serde_json::to_string_pretty(&doc).unwrap_or_default()
+        if self.whatifs().is_empty() {
+            return serde_json::to_string_pretty(&doc).unwrap_or_default();
+        }
+        // A branch says so: its title names the changes, and the changes travel with it (as a
+        // link's `whatif` part holds them), so the file replays the branch.
+        doc.scenario.title = self.title();
+        #[derive(serde::Serialize)]
+        struct Branch<'a> {
+            #[serde(flatten)]
+            doc: &'a TraceDocument,
+            whatifs: &'a [WhatIf],
+        }
+        let branch = Branch {
+            doc: &doc,
+            whatifs: self.whatifs(),
+        };
+        serde_json::to_string_pretty(&branch).unwrap_or_default()
     }
 }
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { serve, launch, test, summary, assert, ready, text, outDir, webDir } from "./harness.mjs";
 import { measure } from "./measure.mjs";
+import { reviewTests } from "./review8.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -179,7 +180,7 @@ await test(browser, "the share link round-trips", async (page) => {
 });
 
 await test(browser, "a mangled link says what is wrong and shows the picker", async (page) => {
-  await page.goto(`${base}index.html#scenario=naive-gc-pause&step=banana`);
+  await page.goto(`${base}index.html#scenario=naive-gc-pauze&step=banana`);
   await page.waitForSelector(".notice.error");
   assert((await text(page, ".notice.error")).includes("`step=banana`"), await text(page, ".notice.error"));
   assert(await page.locator(".picker").isVisible(), "the picker is shown");
@@ -634,6 +635,8 @@ await test(browser, "the JSON trace computed in the browser equals the native on
   const file = fs.readFileSync(await download.path(), "utf8");
   assert(file === nativeJson("redlock-clock-jump").trimEnd(), "the downloaded JSON equals the native one");
 });
+
+await reviewTests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

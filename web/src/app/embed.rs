@@ -15,10 +15,10 @@ use crate::share::{self, View};
 pub fn Embed() -> Html {
     let state = use_reducer(AppState::default);
     let controls = use_state(|| {
-        View::parse(&dom::hash())
+        View::parse_keeping(&dom::hash())
             .ok()
             .flatten()
-            .map_or(share::Controls::Minimal, |v| v.controls)
+            .map_or(share::Controls::Minimal, |(v, _)| v.controls)
     });
     use_keys(state.clone(), true);
     use_player(state.clone(), SPEEDS[state.speed]);
@@ -26,7 +26,7 @@ pub fn Embed() -> Html {
         let s = state.clone();
         let controls = controls.clone();
         use_hash_change(Callback::from(move |hash: String| {
-            if let Ok(Some(v)) = View::parse(&hash) {
+            if let Ok(Some((v, _))) = View::parse_keeping(&hash) {
                 controls.set(v.controls);
             }
             open_hash(&s, &hash);
@@ -48,8 +48,13 @@ pub fn Embed() -> Html {
             || "This embed names no scenario: use embed.html#scenario=ID&step=N.".to_string(),
             |n| n.text.clone(),
         );
+        // There is no picker here: the reader gets the app, where every scenario is.
         return html! {
-            <div class="embed empty" role="alert"><p>{ why }</p></div>
+            <div class="embed empty" role="alert">
+                <p>{ why }</p>
+                <p><a class="open" href={dom::base_url("index.html")} target="_blank"
+                    rel="noopener">{ "Open lockstep" }</a></p>
+            </div>
         };
     };
     let mut view = viewer.borrow().view(state.time_mode, state.chart);

@@ -16,25 +16,40 @@ use super::state::{Action, AppState, SPEEDS};
 use super::timeline::Timeline;
 use super::upload::Upload;
 use super::whatif_menu::WhatIfMenu;
-use crate::share::{Chart, View};
+use crate::share::{Chart, HashErrors, StepTarget, View};
 use crate::viewer::Source;
 
 /// Restores what a hash describes (once the TOML module has read the file it carries, if any).
 pub fn open_hash(state: &UseReducerHandle<AppState>, hash: &str) {
-    match View::parse(hash) {
-        Ok(Some(view)) => match view.source.clone() {
-            None => {
-                let source = Ok(Source::Builtin(view.scenario.clone()));
-                state.dispatch(Action::OpenView(Box::new(view), source));
+    match View::parse_keeping(hash) {
+        Ok(Some((view, ignored))) => {
+            // A mangled step or mode still opens the scenario, and says what was ignored.
+            let ignored = (!ignored.is_empty()).then(|| {
+                format!(
+                    "Part of this link was ignored: {}; showing {} at {}",
+                    HashErrors(ignored),
+                    view.scenario,
+                    match view.step {
+                        StepTarget::Start => "step 0".to_string(),
+                        StepTarget::At(n) => format!("step {n}"),
+                        StepTarget::End => "the last step".to_string(),
+                    }
+                )
+            });
+            match view.source.clone() {
+                None => {
+                    let source = Ok(Source::Builtin(view.scenario.clone()));
+                    state.dispatch(Action::OpenView(Box::new(view), source, ignored));
+                }
+                Some(toml) => {
+                    let s = state.clone();
+                    let file = format!("{}.toml", view.scenario);
+                    super::own::read(file, toml, move |source| {
+                        s.dispatch(Action::OpenView(Box::new(view), source, ignored))
+                    });
+                }
             }
-            Some(toml) => {
-                let s = state.clone();
-                let file = format!("{}.toml", view.scenario);
-                super::own::read(file, toml, move |source| {
-                    s.dispatch(Action::OpenView(Box::new(view), source))
-                });
-            }
-        },
+        }
         Ok(None) => {}
         Err(e) => state.dispatch(Action::BadLink(e.to_string())),
     }
@@ -98,10 +113,7 @@ pub fn App() -> Html {
             super::state::prefetch_after_frame(&drawn);
         });
     }
-    let title = state
-        .viewer
-        .as_ref()
-        .map(|v| v.borrow().scenario().title.clone());
+    let title = state.viewer.as_ref().map(|v| v.borrow().title());
     let toggle_presenter = {
         let s = state.clone();
         let on = !state.presenter;

@@ -26,7 +26,7 @@ pub fn ShareBar(props: &ShareProps) -> Html {
         (
             v.view(state.time_mode, state.chart),
             v.id().to_string(),
-            v.scenario().title.clone(),
+            v.title(),
         )
     };
     let link = format!("{}{}", dom::base_url("index.html"), view.to_hash());

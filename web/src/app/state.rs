@@ -123,8 +123,8 @@ impl Default for AppState {
 
 pub enum Action {
     /// Restore what a link describes, from its scenario (read by app/own.rs if the link carries
-    /// a file).
-    OpenView(Box<View>, Result<Source, OpenError>),
+    /// a file). The string names the parts of the link that were ignored, if any.
+    OpenView(Box<View>, Result<Source, OpenError>, Option<String>),
     /// The link could not be read: say why and show the picker.
     BadLink(String),
     Pick(String),
@@ -303,15 +303,18 @@ impl Reducible for AppState {
         };
         let mut redraw = true;
         match action {
-            Action::OpenView(view, source) => {
+            Action::OpenView(view, source, ignored) => {
                 match source.and_then(|s| Viewer::open_view_from(&view, s)) {
                     Ok(v) => {
                         next.time_mode = view.time_mode;
                         next.chart = view.chart;
                         next.presenter = view.presenter;
-                        next.notice = v
-                            .step_note(view.step)
-                            .map(|text| Notice { text, error: false });
+                        let notes: Vec<String> =
+                            ignored.into_iter().chain(v.step_note(view.step)).collect();
+                        next.notice = (!notes.is_empty()).then(|| Notice {
+                            text: notes.join(". "),
+                            error: false,
+                        });
                         next.open(v);
                     }
                     Err(e) => {
@@ -328,7 +331,7 @@ impl Reducible for AppState {
                 next.viewer = None;
                 next.picking = true;
                 next.notice = Some(Notice {
-                    text: format!("This link cannot be opened: {why}. Pick a scenario instead."),
+                    text: format!("This link cannot be opened: {why}."),
                     error: true,
                 });
             }

@@ -100,6 +100,27 @@ fn keep_in_view(
     scroller.scroll_to_with_scroll_to_options(&opts);
 }
 
+/// Where a step moves the timeline's scroller.
+enum Follow {
+    /// Step 0: back to the top left.
+    Start,
+    /// A row (the page's width, the row's band and extent, whether it is the last step).
+    Row(f64, (f64, f64), Option<(f64, f64)>, bool),
+}
+
+/// Moves `scroller` at once to `top` and `left` (None: where it is).
+fn jump(scroller: &HtmlElement, top: Option<f64>, left: Option<f64>) {
+    let opts = web_sys::ScrollToOptions::new();
+    if let Some(y) = top {
+        opts.set_top(y);
+    }
+    if let Some(x) = left {
+        opts.set_left(x);
+    }
+    opts.set_behavior(web_sys::ScrollBehavior::Instant);
+    scroller.scroll_to_with_scroll_to_options(&opts);
+}
+
 #[derive(Properties)]
 struct BaseProps {
     picture: Rc<Picture>,
@@ -366,14 +387,26 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 dom::scroll_page_to_top();
             }
             let row = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
-            if let (Some(el), Some(row)) = (scroller.cast::<HtmlElement>(), row) {
-                let dy = frame.live.layout_dy;
-                let (width, band, span) =
-                    (frame.live.width, (row.top + dy, row.bottom + dy), row.span);
+            let last = frame.step > 0 && frame.step >= pic.rows.len();
+            let target = match (scroller.cast::<HtmlElement>(), row) {
+                // Step 0 (Home): the title, the summary and the lane headers, at the top left.
+                (Some(el), None) => Some((el, Follow::Start)),
+                (Some(el), Some(row)) => {
+                    let dy = frame.live.layout_dy;
+                    let band = (row.top + dy, row.bottom + dy);
+                    Some((el, Follow::Row(frame.live.width, band, row.span, last)))
+                }
+                (None, _) => None,
+            };
+            if let Some((el, target)) = target {
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
-                let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
-                    keep_in_view(&el, width, band, span, glide);
+                let follow = wasm_bindgen::closure::Closure::once_into_js(move || match target {
+                    Follow::Start => jump(&el, Some(0.0), Some(0.0)),
+                    // End jumps (a glide from far away may be cut short by the next key).
+                    Follow::Row(width, band, span, last) => {
+                        keep_in_view(&el, width, band, span, glide && !last)
+                    }
                 });
                 if let Some(w) = web_sys::window() {
                     let _ = w.request_animation_frame(follow.unchecked_ref());

@@ -110,6 +110,38 @@ fn a_pause_what_if_branches_and_its_link_replays_the_branch() {
 }
 
 #[test]
+fn a_what_if_branch_is_named_in_its_title_its_svg_and_its_json() {
+    let mut v = builtin("naive-happy-path");
+    let plain = v.title();
+    v.seek(6);
+    let at_ms = v.full_trace().events[5].time_ms;
+    let pause = Fault {
+        target: Some("A".into()),
+        duration_ms: Some(10_000),
+        ..Fault::new(FaultKind::Pause)
+    };
+    v.apply(Change::Fault(pause)).unwrap();
+    let title = v.title();
+    assert_eq!(
+        title,
+        format!("What-if: pause A for 10 s at {at_ms} ms (step 6) — of {plain}")
+    );
+    v.go(StepTarget::End);
+    let svg = v.step_svg(TimeMode::Logical).unwrap();
+    assert!(svg.contains("What-if: pause A for 10 s"), "the SVG heading");
+    let pic = v.picture(TimeMode::Logical).unwrap();
+    assert!(v.frame(&pic).unwrap().title.starts_with("What-if: "));
+    let json: serde_json::Value = serde_json::from_str(&v.trace_json()).unwrap();
+    assert_eq!(json["scenario"]["title"], title.as_str());
+    assert_eq!(json["whatifs"][0]["at_step"], 6);
+    assert_eq!(json["whatifs"][0]["kind"], "pause");
+    // The original run keeps its own title and plain document.
+    v.reset_branch().unwrap();
+    assert_eq!(v.title(), plain);
+    assert!(!v.trace_json().contains("whatifs"));
+}
+
+#[test]
 fn a_link_past_the_end_shows_the_last_step_and_says_so() {
     let view = View::parse("#scenario=fenced-gc-pause&step=9999")
         .unwrap()
