@@ -368,3 +368,41 @@ fn the_legend_explains_zooms_stacks_and_breaks() {
     }
     assert_eq!(seen, [true; 3]);
 }
+
+/// A zoom's tinted band takes in its rows' labels and notes whole (the first row's label sits
+/// above its line) and leaves its neighbours' out: no label or note straddles a band's edge
+/// (heartbeat-does-not-help #10-11 `PEXPIRE …`, idempotency-keys #11-12 `write 3 payouts`).
+#[test]
+fn no_label_or_note_straddles_a_zoom_bands_edge() {
+    let mut failures = Vec::new();
+    for (id, l) in each_to_scale() {
+        let boxes = l
+            .arrows
+            .iter()
+            .filter(|a| !a.label.text.is_empty())
+            .map(|a| (&a.label.text, a.label.rect))
+            .chain(l.flights.iter().map(|f| (&f.label.text, f.label.rect)))
+            .chain(l.notes.iter().map(|n| (&n.text.text, n.rect)));
+        let zooms: Vec<_> = l
+            .stretches
+            .iter()
+            .filter(|s| s.kind == StretchKind::Zoom)
+            .collect();
+        for (text, r) in boxes {
+            for z in &zooms {
+                for edge in [z.band.0, z.band.1] {
+                    // An edge may graze a box's padding (2 px): where a note hanging from a
+                    // band's last line and the next row's label overlap in height, the edge
+                    // runs between them.
+                    if r.y0 + 2.0 < edge && r.y1 - 2.0 > edge {
+                        failures.push(format!(
+                            "{id}: {text:?} ({:.0}..{:.0}) straddles the edge at {edge:.0} of the zoom {}..{} ms",
+                            r.y0, r.y1, z.from_ms, z.to_ms
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
