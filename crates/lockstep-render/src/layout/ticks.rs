@@ -251,7 +251,17 @@ pub(super) fn ticks(
                 Point::new(label_x, y),
                 TICK_PAD,
             );
-            let crowded = last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
+            // A round time just outside a zoom may land on its band (the band reaches above its
+            // first line): labelled there, "8 s" would read as the time of the zoom's first row
+            // (8004 ms), so only the zoom's own marks and label speak for that stretch.
+            let on_zoom = stretches.iter().any(|s| {
+                s.kind == StretchKind::Zoom
+                    && !(s.from_ms..=s.to_ms).contains(&t)
+                    && y > s.band.0 - BAND_CLEAR
+                    && y < s.band.1 + BAND_CLEAR
+            });
+            let crowded = on_zoom
+                || last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
                 || stretches
                     .iter()
                     .filter_map(|s| s.label.as_ref())
