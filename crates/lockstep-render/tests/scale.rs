@@ -368,3 +368,62 @@ fn the_legend_explains_zooms_stacks_and_breaks() {
     }
     assert_eq!(seen, [true; 3]);
 }
+
+/// A zoom's tinted band takes in its rows' labels and notes whole (the first row's label sits
+/// above its line) and leaves its neighbours' out: no label or note straddles a band's edge
+/// (heartbeat-does-not-help #10-11 `PEXPIRE …`, idempotency-keys #11-12 `write 3 payouts`).
+#[test]
+fn no_label_or_note_straddles_a_zoom_bands_edge() {
+    let mut failures = Vec::new();
+    for (id, l) in each_to_scale() {
+        let boxes = l
+            .arrows
+            .iter()
+            .filter(|a| !a.label.text.is_empty())
+            .map(|a| (&a.label.text, a.label.rect))
+            .chain(l.flights.iter().map(|f| (&f.label.text, f.label.rect)))
+            .chain(l.notes.iter().map(|n| (&n.text.text, n.rect)));
+        let zooms: Vec<_> = l
+            .stretches
+            .iter()
+            .filter(|s| s.kind == StretchKind::Zoom)
+            .collect();
+        for (text, r) in boxes {
+            for z in &zooms {
+                for edge in [z.band.0, z.band.1] {
+                    // An edge may graze a box's padding (2 px): where a note hanging from a
+                    // band's last line and the next row's label overlap in height, the edge
+                    // runs between them.
+                    if r.y0 + 2.0 < edge && r.y1 - 2.0 > edge {
+                        failures.push(format!(
+                            "{id}: {text:?} ({:.0}..{:.0}) straddles the edge at {edge:.0} of the zoom {}..{} ms",
+                            r.y0, r.y1, z.from_ms, z.to_ms
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A round time outside a zoom is not labelled on the zoom's band, where it would read as the
+/// time of the zoom's rows (fenced-gc-pause: `8 s` on the first row of the 8004 ms zoom).
+#[test]
+fn no_round_time_is_labelled_on_a_zoom_it_is_not_in() {
+    let mut failures = Vec::new();
+    for (id, l) in each_to_scale() {
+        for t in l.ticks.iter().filter(|t| t.label.is_some()) {
+            for z in l.stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
+                let inside = (z.from_ms..=z.to_ms).contains(&t.time_ms);
+                if !inside && t.y > z.band.0 - 2.0 && t.y < z.band.1 + 2.0 {
+                    failures.push(format!(
+                        "{id}: tick {} ms labelled at {:.0}, on the band ({:.0}..{:.0}) of the zoom {}..{} ms",
+                        t.time_ms, t.y, z.band.0, z.band.1, z.from_ms, z.to_ms
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

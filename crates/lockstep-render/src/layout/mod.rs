@@ -428,6 +428,9 @@ pub struct Stretch {
     pub y1: f64,
     pub from_ms: u64,
     pub to_ms: u64,
+    /// A zoom's tinted band, top and bottom: a little beyond its first and last lines, so that
+    /// its rows' labels and notes sit wholly inside it and its neighbours' wholly outside.
+    pub band: (f64, f64),
     /// A zoom's own scale, in px per ms (0 for stacks and breaks).
     pub px_per_ms: f64,
     /// A zoom's own time marks: every `tick_ms` from its start, at these ys.

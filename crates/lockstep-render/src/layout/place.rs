@@ -445,33 +445,13 @@ impl Placer<'_> {
             }
             if is_fresh {
                 fresh += 1;
-                let delayed = matches!(self.input.events[start].tag, Some(Tag::Delayed { .. }));
                 let most = match self.input.mode {
                     TimeMode::Logical => LOGICAL_FRESH,
                     TimeMode::ToScale => MAX_FRESH,
                 };
                 let c0 = *first_fresh.get_or_insert(c);
-                if fresh > most && delayed && self.input.mode == TimeMode::ToScale {
-                    // To scale, a message held up in the network is the picture's point: its
-                    // slanted arrow arrives at its time even across other arrows' labels
-                    // (pushing lines down to clear them would stretch the axis).
-                    self.out.lines.truncate(c0 + 1);
-                    self.out.breaks.retain(|&b| b < c0);
-                    let y = self.out.lines[c0].y;
-                    let head = head(frame, from, to, y, (owner, start));
-                    if !self.board.any_clash(std::slice::from_ref(&head)) {
-                        c = c0;
-                        let a = Point::new(frame.x(from), self.out.lines[ls].y);
-                        break vec![
-                            head,
-                            Item {
-                                shape: Shape::Segment(a, Point::new(frame.x(to), y)),
-                                kind: Kind::Shaft,
-                                owner: start,
-                            },
-                        ];
-                    }
-                }
+                // No exception for a message held up in the network, to scale either: its one
+                // straight diagonal would cross the notes and labels of the steps it flies over.
                 if fresh > most {
                     // No clear slanted path: drawn level where it arrives instead.
                     self.out.lines.truncate(c0);

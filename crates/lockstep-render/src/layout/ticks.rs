@@ -43,6 +43,44 @@ fn label(t: u64, step: u64) -> String {
     }
 }
 
+/// A zoom's band reaches this far above its first line and below its last (its first row's
+/// label sits above its line), unless a label or note straddles that edge.
+const BAND_PAD: f64 = 14.0;
+/// A band's edge keeps this far from the text boxes it passes.
+const BAND_CLEAR: f64 = 2.0;
+
+/// A zoom's band from its first line `y0` to its last `y1`, its edges moved off the text `boxes`
+/// they would cut: a box straddling the top edge (the first row's label, above its line) is
+/// taken in; one straddling the bottom edge is taken in if it hangs from the band's last line,
+/// else (the next row's label) left out.
+fn band(y0: f64, y1: f64, boxes: &[Rect]) -> (f64, f64) {
+    let (mut top, mut bottom) = (y0 - BAND_PAD, y1 + BAND_PAD);
+    for r in boxes {
+        if r.y0 < top && r.y1 > top && r.y1 <= y1 {
+            top = top.min(r.y0 - BAND_CLEAR);
+        }
+    }
+    // Below: what hangs from the last line is taken in, the next row's label left out; where
+    // the two overlap in height (in different lanes), the edge runs between them.
+    let (mut hang, mut next) = (f64::NEG_INFINITY, f64::INFINITY);
+    for r in boxes {
+        if r.y0 <= y1 && r.y1 > y1 {
+            hang = hang.max(r.y1);
+        } else if r.y0 > y1 && r.y0 < bottom && r.y1 > bottom {
+            next = next.min(r.y0);
+        }
+    }
+    if hang + BAND_CLEAR <= next - BAND_CLEAR {
+        bottom = bottom
+            .max(hang + BAND_CLEAR)
+            .min(next - BAND_CLEAR)
+            .max(y1 + BAND_CLEAR);
+    } else {
+        bottom = (hang + next) / 2.0;
+    }
+    (top, bottom)
+}
+
 /// Room a zoom's label may need (the widest the picture reserves beside the time marks).
 pub(super) const WIDEST_LABEL: &str = "zoom ×9990 (1 ms = 32 px)";
 /// A zoom's own time marks are at least this far apart.
@@ -87,6 +125,7 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
         y1,
         from_ms: t0,
         to_ms: t1,
+        band: (y0 - BAND_PAD, y1 + BAND_PAD),
         px_per_ms: 0.0,
         tick_ms: 0,
         ticks: Vec::new(),
@@ -96,12 +135,14 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
 
 /// Where the time axis leaves the picture's scale: bursts drawn at their own scale (local
 /// zooms), rows stacked within an instant, and idle stretches cut short (breaks). `lines` are
-/// each line's y and time, top to bottom; `breaks` the lines after which the axis breaks.
+/// each line's y and time, top to bottom; `breaks` the lines after which the axis breaks;
+/// `boxes` the labels and notes drawn (a zoom's band neither cuts nor half-covers one).
 pub(super) fn stretches(
     lines: &[(f64, u64)],
     axis: &Plan,
     breaks: &[usize],
     label_x: f64,
+    boxes: &[Rect],
 ) -> Vec<Stretch> {
     let mut out: Vec<Stretch> = Vec::new();
     for &k in breaks {
@@ -117,6 +158,7 @@ pub(super) fn stretches(
         }
         let mut z = stretch(StretchKind::Zoom, lines[from], lines[to - 1]);
         z.px_per_ms = burst.px_per_ms;
+        z.band = band(z.y0, z.y1, boxes);
         z.tick_ms = step_at(burst.px_per_ms, ZOOM_TICK_SPACING);
         let mut t = z.from_ms;
         while t <= z.to_ms {
@@ -209,7 +251,17 @@ pub(super) fn ticks(
                 Point::new(label_x, y),
                 TICK_PAD,
             );
-            let crowded = last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
+            // A round time just outside a zoom may land on its band (the band reaches above its
+            // first line): labelled there, "8 s" would read as the time of the zoom's first row
+            // (8004 ms), so only the zoom's own marks and label speak for that stretch.
+            let on_zoom = stretches.iter().any(|s| {
+                s.kind == StretchKind::Zoom
+                    && !(s.from_ms..=s.to_ms).contains(&t)
+                    && y > s.band.0 - BAND_CLEAR
+                    && y < s.band.1 + BAND_CLEAR
+            });
+            let crowded = on_zoom
+                || last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
                 || stretches
                     .iter()
                     .filter_map(|s| s.label.as_ref())

@@ -10,9 +10,6 @@ use crate::style;
 
 /// Left of the lanes, the band starts here (it covers the gutter too).
 const LEFT: f64 = 12.0;
-/// A zoom's band reaches this far above its first line and below its last (its first row's
-/// label sits above its line).
-const BAND_PAD: f64 = 14.0;
 /// Half the height of a break's zig-zag.
 const ZIG: f64 = 5.0;
 
@@ -30,7 +27,7 @@ pub(crate) fn zooms(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     for st in &l.stretches {
         match st.kind {
             StretchKind::Zoom => {
-                let band = Rect::new(LEFT, st.y0 - BAND_PAD, l.area.x1 + 6.0, st.y1 + BAND_PAD);
+                let band = Rect::new(LEFT, st.band.0, l.area.x1 + 6.0, st.band.1);
                 p.fill_rect(band, style::ZOOM_FILL, style::ZOOM_FILL_ALPHA)?;
                 for y in [band.y0, band.y1] {
                     p.line(
