@@ -387,7 +387,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     let Scene {
         arrows,
         notes,
-        marks,
+        mut marks,
         mut highlights,
     } = scene;
     // A step render draws the whole run's stubs of the messages arrived so far (whether a stub is
@@ -401,6 +401,9 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             .collect(),
         None => flight::flights(events, &arrows, &placed, &frame, &ys),
     };
+    // Sender dots follow what the steps shown draw: a fan-out's arrows in flight leave its send
+    // row once they arrive late (a step render draws them over its unchanging pieces).
+    marks.extend(sender_marks(&arrows, &flights, &pieces));
     let lane_of_name: BTreeMap<&str, usize> = lanes_out
         .iter()
         .enumerate()
@@ -606,4 +609,45 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         flights,
         so_far: crate::lease::SoFar::of(&events[..shown.min(events.len())]),
     }
+}
+
+/// A dot on the sender's lifeline of every fan-out (a group of sends leaving one point, as
+/// arrows or as stubs of arrows drawn where they arrive): a row reaching lanes on both sides of
+/// its sender, one of them crashed, would otherwise read as sent by the lane at its far end.
+fn sender_marks(
+    arrows: &[super::Arrow],
+    flights: &[super::Flight],
+    pieces: &[Piece],
+) -> Vec<super::Mark> {
+    let group_of = |row: usize| match pieces.get(row) {
+        Some(Piece::Arrow { group, .. }) => *group,
+        _ => None,
+    };
+    let mut out: Vec<super::Mark> = Vec::new();
+    for a in arrows {
+        let Some(leader) = group_of(a.send_row) else {
+            continue;
+        };
+        let rows: Vec<usize> = arrows
+            .iter()
+            .filter(|b| group_of(b.send_row) == Some(leader) && b.start == a.start)
+            .map(|b| b.send_row)
+            .chain(
+                flights
+                    .iter()
+                    .filter(|f| f.start == a.start && f.from_lane == a.from_lane)
+                    .map(|f| f.send_row),
+            )
+            .collect();
+        if rows.len() < 2 || out.iter().any(|m| m.at == a.start) {
+            continue;
+        }
+        out.push(super::Mark {
+            row: rows.iter().copied().min().unwrap_or(a.send_row),
+            lane: a.from_lane,
+            kind: super::MarkKind::Sender,
+            at: a.start,
+        });
+    }
+    out
 }
