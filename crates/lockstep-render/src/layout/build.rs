@@ -623,27 +623,32 @@ fn sender_marks(
         Some(Piece::Arrow { group, .. }) => *group,
         _ => None,
     };
+    // Sends leaving each point (bit patterns of its coordinates): one pass, not one per arrow
+    // (a 10,000-event run has thousands of arrows).
+    let key = |p: Point| (p.x.to_bits(), p.y.to_bits());
+    let mut at: BTreeMap<(u64, u64), (usize, usize)> = BTreeMap::new();
+    let mut count = |p: Point, row: usize| {
+        let e = at.entry(key(p)).or_insert((0, row));
+        e.0 += 1;
+        e.1 = e.1.min(row);
+    };
+    for a in arrows.iter().filter(|a| group_of(a.send_row).is_some()) {
+        count(a.start, a.send_row);
+    }
+    for f in flights {
+        count(f.start, f.send_row);
+    }
     let mut out: Vec<super::Mark> = Vec::new();
-    for a in arrows {
-        let Some(leader) = group_of(a.send_row) else {
+    let mut marked = std::collections::BTreeSet::new();
+    for a in arrows.iter().filter(|a| group_of(a.send_row).is_some()) {
+        let Some(&(n, row)) = at.get(&key(a.start)) else {
             continue;
         };
-        let rows: Vec<usize> = arrows
-            .iter()
-            .filter(|b| group_of(b.send_row) == Some(leader) && b.start == a.start)
-            .map(|b| b.send_row)
-            .chain(
-                flights
-                    .iter()
-                    .filter(|f| f.start == a.start && f.from_lane == a.from_lane)
-                    .map(|f| f.send_row),
-            )
-            .collect();
-        if rows.len() < 2 || out.iter().any(|m| m.at == a.start) {
+        if n < 2 || !marked.insert(key(a.start)) {
             continue;
         }
         out.push(super::Mark {
-            row: rows.iter().copied().min().unwrap_or(a.send_row),
+            row,
             lane: a.from_lane,
             kind: super::MarkKind::Sender,
             at: a.start,
