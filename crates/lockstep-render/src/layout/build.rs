@@ -387,7 +387,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     let Scene {
         arrows,
         notes,
-        marks,
+        mut marks,
         mut highlights,
     } = scene;
     // A step render draws the whole run's stubs of the messages arrived so far (whether a stub is
@@ -401,6 +401,9 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             .collect(),
         None => flight::flights(events, &arrows, &placed, &frame, &ys),
     };
+    // Sender dots follow what the steps shown draw: a fan-out's arrows in flight leave its send
+    // row once they arrive late (a step render draws them over its unchanging pieces).
+    marks.extend(sender_marks(&arrows, &flights, &pieces));
     let lane_of_name: BTreeMap<&str, usize> = lanes_out
         .iter()
         .enumerate()
@@ -612,4 +615,50 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         flights,
         so_far: crate::lease::SoFar::of(&events[..shown.min(events.len())]),
     }
+}
+
+/// A dot on the sender's lifeline of every fan-out (a group of sends leaving one point, as
+/// arrows or as stubs of arrows drawn where they arrive): a row reaching lanes on both sides of
+/// its sender, one of them crashed, would otherwise read as sent by the lane at its far end.
+fn sender_marks(
+    arrows: &[super::Arrow],
+    flights: &[super::Flight],
+    pieces: &[Piece],
+) -> Vec<super::Mark> {
+    let group_of = |row: usize| match pieces.get(row) {
+        Some(Piece::Arrow { group, .. }) => *group,
+        _ => None,
+    };
+    // Sends leaving each point (bit patterns of its coordinates): one pass, not one per arrow
+    // (a 10,000-event run has thousands of arrows).
+    let key = |p: Point| (p.x.to_bits(), p.y.to_bits());
+    let mut at: BTreeMap<(u64, u64), (usize, usize)> = BTreeMap::new();
+    let mut count = |p: Point, row: usize| {
+        let e = at.entry(key(p)).or_insert((0, row));
+        e.0 += 1;
+        e.1 = e.1.min(row);
+    };
+    for a in arrows.iter().filter(|a| group_of(a.send_row).is_some()) {
+        count(a.start, a.send_row);
+    }
+    for f in flights {
+        count(f.start, f.send_row);
+    }
+    let mut out: Vec<super::Mark> = Vec::new();
+    let mut marked = std::collections::BTreeSet::new();
+    for a in arrows.iter().filter(|a| group_of(a.send_row).is_some()) {
+        let Some(&(n, row)) = at.get(&key(a.start)) else {
+            continue;
+        };
+        if n < 2 || !marked.insert(key(a.start)) {
+            continue;
+        }
+        out.push(super::Mark {
+            row,
+            lane: a.from_lane,
+            kind: super::MarkKind::Sender,
+            at: a.start,
+        });
+    }
+    out
 }

@@ -105,6 +105,7 @@ impl Present {
             MarkKind::Delayed,
             MarkKind::InFlight,
             MarkKind::Paused,
+            MarkKind::Sender,
         ] {
             let in_flight =
                 k == MarkKind::InFlight && d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight);
@@ -145,7 +146,7 @@ impl Present {
 }
 
 /// Legend order.
-const ORDER: [LegendKind; 28] = [
+const ORDER: [LegendKind; 29] = [
     LegendKind::Believes,
     LegendKind::ServiceHolds,
     LegendKind::Overlap,
@@ -170,6 +171,7 @@ const ORDER: [LegendKind; 28] = [
     LegendKind::Mark(MarkKind::Delayed),
     LegendKind::Mark(MarkKind::InFlight),
     LegendKind::Mark(MarkKind::Paused),
+    LegendKind::Mark(MarkKind::Sender),
     LegendKind::Zoom,
     LegendKind::Stack,
     LegendKind::Break,
@@ -193,6 +195,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::Mark(MarkKind::Delayed) => "message held up in the network",
         LegendKind::Mark(MarkKind::InFlight) => "message still in the network",
         LegendKind::Mark(MarkKind::Paused) => "node paused",
+        LegendKind::Mark(MarkKind::Sender) => "sender of a message to several nodes",
         LegendKind::Current => "the current step",
         LegendKind::RefusedRow => "green row: refused by the database (fencing stopped it)",
         LegendKind::DuplicateRow => "red-edged row: paid a second time (money lost)",

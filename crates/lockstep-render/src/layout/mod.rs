@@ -295,6 +295,9 @@ pub enum MarkKind {
     Paused,
     /// The message is still in the network: a dot.
     InFlight,
+    /// The sender of a message to several nodes at once (a fan-out): a filled dot on its
+    /// lifeline, so a row reaching lanes on both sides of it says who sends.
+    Sender,
 }
 
 /// A mark at a point.
@@ -507,6 +510,24 @@ impl Layout {
             }
             _ => (r.top - 3.0, r.bottom + 3.0),
         })
+    }
+
+    /// Where a refused or duplicate row's tint (and its edges) goes: over the lanes only, from
+    /// just right of the gutter to the last lane's margin, so it never runs through a row's
+    /// step and time nor under the legend. None for the current step (its band starts at the
+    /// gutter, which it points at) and for rows not shown.
+    pub fn tint_rect(&self, h: &Highlight) -> Option<Rect> {
+        if h.kind == HighlightKind::Current {
+            return None;
+        }
+        let (top, bottom) = self.highlight_band(h)?;
+        // As far as the danger band reaches either side (see the overlap spans).
+        Some(Rect::new(
+            self.area.x0 - 8.0,
+            top,
+            self.area.x1 + 8.0,
+            bottom,
+        ))
     }
 
     /// Every text label of the layout, for drawing and for overlap checks.

@@ -345,20 +345,21 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
 
     // Bands behind everything: highlighted rows, then the danger zone.
     for h in &l.highlights {
-        if let Some((top, bottom)) = l.highlight_band(h) {
-            let r = Rect::new(MARGIN / 2.0, top, page_width - MARGIN / 2.0, bottom);
-            match h.kind {
-                HighlightKind::Current => {
+        match (h.kind, l.tint_rect(h)) {
+            (HighlightKind::RejectedAccess, Some(r)) => {
+                p.fill_rect(r, style::REFUSED_ROW, style::REFUSED_ROW_ALPHA)?
+            }
+            (HighlightKind::DuplicatePayout, Some(r)) => extras::duplicate_row(p, r)?,
+            (HighlightKind::Current, _) => {
+                if let Some((top, bottom)) = l.highlight_band(h) {
                     // Amber with a solid edge: a pale band vanishes on a washed-out projector.
+                    let r = Rect::new(MARGIN / 2.0, top, page_width - MARGIN / 2.0, bottom);
                     p.fill_rect(r, style::CURRENT, 0.55)?;
                     let edge = Rect::new(r.x0, r.y0, r.x0 + 6.0, r.y1);
                     p.fill_rect(edge, style::CURRENT_POINTER, 0.95)?;
                 }
-                HighlightKind::RejectedAccess => {
-                    p.fill_rect(r, style::REFUSED_ROW, style::REFUSED_ROW_ALPHA)?
-                }
-                HighlightKind::DuplicatePayout => extras::duplicate_row(p, r)?,
             }
+            _ => {}
         }
     }
     for s in &l.spans {
@@ -519,13 +520,13 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
 
     // Marks.
     for m in &l.marks {
-        let tint = if m.kind == MarkKind::InFlight {
-            l.arrows
+        let tint = match m.kind {
+            MarkKind::InFlight => l
+                .arrows
                 .iter()
                 .find(|a| a.end == ArrowEnd::InFlight && a.tip == m.at)
-                .map_or(style::INFRA, |a| style::tone(a.tone))
-        } else {
-            style::INFRA
+                .map_or(style::INFRA, |a| style::tone(a.tone)),
+            _ => style::INFRA,
         };
         p.mark(m.kind, m.at, tint)?;
     }

@@ -270,6 +270,12 @@ impl Painter<'_, '_> {
                 self.circle(at, 7.0, tint, true, 1)?;
                 self.circle(at, 3.0, style::BACKGROUND, true, 1)
             }
+            MarkKind::Sender => {
+                // Solid and dark whatever the sender's colour, ringed in white so it stands out
+                // on a bar or a shaft.
+                self.circle(at, 7.0, style::BACKGROUND, true, 1)?;
+                self.circle(at, 5.0, style::TEXT, true, 1)
+            }
         }
     }
 }

@@ -318,7 +318,11 @@ impl Stepper {
                 .push(n.clone());
         }
         for m in &full.marks {
-            if m.kind != crate::layout::MarkKind::InFlight {
+            // Marks that depend on the step shown are drawn per step (below).
+            if !matches!(
+                m.kind,
+                crate::layout::MarkKind::InFlight | crate::layout::MarkKind::Sender
+            ) {
                 at(&mut groups, &empty, MARKS, m.row + 1).marks.push(*m);
             }
         }
@@ -432,7 +436,12 @@ impl Stepper {
         parts[MARKS].marks = at_n
             .marks
             .iter()
-            .filter(|m| m.kind == crate::layout::MarkKind::InFlight)
+            .filter(|m| {
+                matches!(
+                    m.kind,
+                    crate::layout::MarkKind::InFlight | crate::layout::MarkKind::Sender
+                )
+            })
             .copied()
             .collect();
 

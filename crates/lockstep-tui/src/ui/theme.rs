@@ -87,6 +87,7 @@ pub fn mark_glyph(kind: MarkKind) -> char {
         MarkKind::Delayed => '◔',
         MarkKind::Paused => '‖',
         MarkKind::InFlight => '•',
+        MarkKind::Sender => '●',
     }
 }
 
@@ -98,6 +99,7 @@ pub fn mark_color(kind: MarkKind) -> Color {
         MarkKind::Expired | MarkKind::Delayed | MarkKind::InFlight => style::TIMER,
         MarkKind::Renewed => style::RENEW,
         MarkKind::Paused => style::FROZEN_HATCH,
+        MarkKind::Sender => style::INFRA,
     })
 }
 
@@ -113,11 +115,12 @@ pub fn mark_meaning(kind: MarkKind) -> &'static str {
         MarkKind::Delayed => "message delayed",
         MarkKind::Paused => "node froze",
         MarkKind::InFlight => "message in flight",
+        MarkKind::Sender => "sends to several nodes at once",
     }
 }
 
 /// Every mark kind, for the legend.
-pub const MARKS: [MarkKind; 9] = [
+pub const MARKS: [MarkKind; 10] = [
     MarkKind::WriteAccepted,
     MarkKind::AccessRejected,
     MarkKind::Duplicate,
@@ -127,6 +130,7 @@ pub const MARKS: [MarkKind; 9] = [
     MarkKind::Delayed,
     MarkKind::Paused,
     MarkKind::InFlight,
+    MarkKind::Sender,
 ];
 
 /// A lane's lifeline.
