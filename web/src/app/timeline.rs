@@ -33,11 +33,17 @@ pub struct TimelineProps {
     pub presenter: bool,
 }
 
+/// How far inside its window's edges a row must lie to count as in view, in screen pixels.
+const EDGE: f64 = 4.0;
+
 /// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
 /// `at..at + size`: None when it shows already; else centred, or its start when it is wider than
 /// the window.
 fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64) -> Option<f64> {
-    if lo >= at && hi <= at + size {
+    // A row that only just fits counts as out of view: the scale from page to screen pixels is
+    // rounded (the scroller's sizes are whole pixels), so over a 4,000 px picture the row's edge
+    // can land a pixel or two past the window's.
+    if lo >= at + EDGE && hi <= at + size - EDGE {
         return None;
     }
     let to = if hi - lo > size {
