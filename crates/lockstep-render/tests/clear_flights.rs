@@ -5,7 +5,6 @@
 mod common;
 
 use lockstep_render::geom::{Point, Rect};
-use lockstep_render::{Options, TimeMode, layout};
 
 /// How far (px) an arrow may run inside a label or note box: a head touching a label's corner
 /// is not a crossing.
@@ -29,13 +28,7 @@ fn inside(a: Point, b: Point, r: &Rect) -> f64 {
 #[test]
 fn no_arrow_or_flight_crosses_a_label_or_note_to_scale() {
     let mut failures = Vec::new();
-    for (id, scenario, run) in common::catalogue() {
-        let options = Options {
-            time_mode: TimeMode::ToScale,
-            ..Options::default()
-        }
-        .for_scenario(&scenario);
-        let l = layout(&run.trace, &options);
+    for (id, l) in common::each_to_scale() {
         // Every box of text: notes, arrow labels, stub labels.
         let mut boxes: Vec<(String, Rect, Option<usize>)> = l
             .notes

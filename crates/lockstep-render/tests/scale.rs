@@ -87,13 +87,7 @@ fn no_zoom_says_zero_ms() {
 #[test]
 fn constant_pixels_per_second_between_ticks_outside_breaks_and_zooms() {
     let mut report = Vec::new();
-    for (id, scenario, run) in common::catalogue() {
-        let options = Options {
-            time_mode: TimeMode::ToScale,
-            ..Options::default()
-        }
-        .for_scenario(&scenario);
-        let l = layout(&run.trace, &options);
+    for (id, l) in common::each_to_scale() {
         let marked = |y0: f64, y1: f64| {
             l.stretches
                 .iter()
@@ -135,24 +129,10 @@ fn lines(l: &lockstep_render::Layout) -> Vec<(f64, u64)> {
     out.into_iter().map(|(_, y, t)| (y, t)).collect()
 }
 
-fn each_to_scale() -> Vec<(String, lockstep_render::Layout)> {
-    common::catalogue()
-        .into_iter()
-        .map(|(id, scenario, run)| {
-            let options = Options {
-                time_mode: TimeMode::ToScale,
-                ..Options::default()
-            }
-            .for_scenario(&scenario);
-            (id, layout(&run.trace, &options))
-        })
-        .collect()
-}
-
 #[test]
 fn a_zoom_keeps_its_own_scale_and_says_how_much_it_zooms() {
     let mut checked = 0;
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         let stacks: Vec<_> = l
             .stretches
             .iter()
@@ -198,7 +178,7 @@ fn a_zoom_keeps_its_own_scale_and_says_how_much_it_zooms() {
 
 #[test]
 fn rows_of_one_instant_stack_marked_as_such() {
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         for w in lines(&l).windows(2) {
             let ((y0, t0), (y1, t1)) = (w[0], w[1]);
             if t0 != t1 {
@@ -216,7 +196,7 @@ fn rows_of_one_instant_stack_marked_as_such() {
 
 #[test]
 fn zooms_are_few_and_small() {
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         // No burst swallows a span the picture's scale can draw: a zoom lasts a few ms.
         for z in l.stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
             assert!(
@@ -260,7 +240,7 @@ fn zooms_are_few_and_small() {
 #[test]
 fn long_idle_stretches_break_marked_with_the_time_cut() {
     let mut breaks = 0;
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         for b in l.stretches.iter().filter(|s| s.kind == StretchKind::Break) {
             breaks += 1;
             assert_eq!(b.y1 - b.y0, 72.0, "{id}: {b:?}");
@@ -292,7 +272,7 @@ fn long_idle_stretches_break_marked_with_the_time_cut() {
 #[test]
 fn the_danger_band_runs_at_the_pictures_scale_wherever_no_mark_says_otherwise() {
     let mut checked = 0;
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         let lines = lines(&l);
         for s in &l.spans {
             let lockstep_render::layout::SpanKind::Overlap { .. } = s.kind else {
@@ -327,7 +307,7 @@ fn the_danger_band_runs_at_the_pictures_scale_wherever_no_mark_says_otherwise() 
 
 #[test]
 fn every_gap_off_the_pictures_scale_is_marked() {
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         for w in lines(&l).windows(2) {
             let ((y0, t0), (y1, t1)) = (w[0], w[1]);
             let want = (t1 - t0) as f64 * l.ms_scale;
@@ -348,7 +328,7 @@ fn every_gap_off_the_pictures_scale_is_marked() {
 fn the_legend_explains_zooms_stacks_and_breaks() {
     use lockstep_render::layout::LegendKind;
     let mut seen = [false; 3];
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         for (k, (stretch, entry)) in [
             (StretchKind::Zoom, LegendKind::Zoom),
             (StretchKind::Stack, LegendKind::Stack),
@@ -375,7 +355,7 @@ fn the_legend_explains_zooms_stacks_and_breaks() {
 #[test]
 fn no_label_or_note_straddles_a_zoom_bands_edge() {
     let mut failures = Vec::new();
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         let boxes = l
             .arrows
             .iter()
@@ -412,7 +392,7 @@ fn no_label_or_note_straddles_a_zoom_bands_edge() {
 #[test]
 fn no_round_time_is_labelled_on_a_zoom_it_is_not_in() {
     let mut failures = Vec::new();
-    for (id, l) in each_to_scale() {
+    for (id, l) in common::each_to_scale() {
         for t in l.ticks.iter().filter(|t| t.label.is_some()) {
             for z in l.stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
                 let inside = (z.from_ms..=z.to_ms).contains(&t.time_ms);

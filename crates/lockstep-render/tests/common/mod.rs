@@ -83,3 +83,18 @@ pub fn each_layout(fractions: &[(usize, usize)], mut check: impl FnMut(&str, &La
         }
     }
 }
+
+/// Every built-in scenario's layout to scale (with the scenario's own options).
+pub fn each_to_scale() -> Vec<(String, Layout)> {
+    catalogue()
+        .into_iter()
+        .map(|(id, scenario, run)| {
+            let options = Options {
+                time_mode: TimeMode::ToScale,
+                ..Options::default()
+            }
+            .for_scenario(&scenario);
+            (id, layout(&run.trace, &options))
+        })
+        .collect()
+}
