@@ -68,9 +68,9 @@ const GOLDEN: &[Golden] = &[
         0,
         true,
         &[
-            "extended",
+            "(integer) 1: extended",
             "A has lost the lock",
-            "not extended (lock lost)",
+            "(integer) 0: lock lost",
         ],
     ),
     (
@@ -225,7 +225,7 @@ const GOLDEN: &[Golden] = &[
         false,
         &[
             "redis-3 restarts without persistence: empty",
-            "lock:batch-42 expired (A's TTL ran out)",
+            "redis-3 forgot lock:batch-42",
             "B: already paid, nothing to do",
         ],
     ),
@@ -260,7 +260,7 @@ const GOLDEN: &[Golden] = &[
         false,
         &[
             "lease 2 (B) expired",
-            "revision 33 deleted; your key is gone too",
+            "watch: revision 33 deleted · get: own key gone",
             "B's session expired while waiting",
             "B holds the lock (token 37)",
             "applied 3",
@@ -398,7 +398,7 @@ const GOLDEN: &[Golden] = &[
         &[
             "failover: redis-replica replaces redis",
             "redis-replica is master, without the lock key",
-            "extended",
+            "(integer) 1: extended",
             "redis becomes a replica of redis-replica",
             "DUPLICATE: 3 payouts paid twice",
         ],

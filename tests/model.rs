@@ -37,7 +37,7 @@ fn a_paused_service_answers_when_it_resumes() {
         ),
         &[
             "0 redis paused for 300 ms",
-            "1 SET lock:batch-42 NX PX 5000",
+            "1 SET lock:batch-42 67094c NX PX 5000",
             "300 redis resumes",
             "300 OK",
             "301 OK",
@@ -55,10 +55,10 @@ fn a_partition_loses_requests_until_it_heals() {
             "{ONE_WORKER}[[faults]]\nkind = \"partition\"\nat_ms = 0\ngroups = [[\"A\"], [\"redis\"]]\n[[faults]]\nkind = \"heal\"\nat_ms = 1050\n"
         ),
         &[
-            "0 lost: SET lock:batch-42 NX PX 5000",
+            "0 lost: SET lock:batch-42 67094c NX PX 5000",
             "1000 no answer from the lock service",
             "1050 partition healed",
-            "1100 SET lock:batch-42 NX PX 5000",
+            "1100 SET lock:batch-42 67094c NX PX 5000",
             "1101 OK",
         ],
         Outcome::Safe,
@@ -73,7 +73,7 @@ fn a_dropped_write_leaves_the_batch_unpaid() {
         &[
             "104 dropped: write 3 payouts",
             "1104 no answer to the write",
-            "1104 DEL lock:batch-42 if value matches",
+            "1104 DELEX lock:batch-42 IFEQ 67094c",
         ],
         Outcome::NotProcessed,
         End::Finished,
@@ -98,7 +98,7 @@ fn a_crashed_service_makes_fail_closed_workers_refuse() {
         "[lock]\nkind = \"redis\"\n[[workers]]\nname = \"A\"\nacquire_timeout_ms = 2500\n[[faults]]\nkind = \"crash\"\ntarget = \"redis\"\nat_ms = 0\n",
         &[
             "0 redis crashes",
-            "1 lost: SET lock:batch-42 NX PX 5000",
+            "1 lost: SET lock:batch-42 67094c NX PX 5000",
             "1000 no answer from the lock service",
             "2100 no answer from the lock service",
             "2500 no answer from the lock service",
@@ -165,8 +165,8 @@ fn message_latency_is_per_link() {
             "[network]\nlatency_ms = 5\n[[network.links]]\nbetween = [\"A\", \"db\"]\nlatency_ms = 40\n{ONE_WORKER}"
         ),
         &[
-            "0 SET lock:batch-42 NX PX 5000",
-            "5 SET lock:batch-42 NX PX 5000",
+            "0 SET lock:batch-42 67094c NX PX 5000",
+            "5 SET lock:batch-42 67094c NX PX 5000",
             "10 A holds the lock",
             "50 read status batch-42",
             "90 status: unpaid",

@@ -92,7 +92,7 @@ fn sentinel_split_brain_says_nothing_about_pauses_or_counters_it_does_not_have()
     assert!(
         renewals
             .iter()
-            .all(|e| e.ends_with("A renewal cannot help while A is paused.")),
+            .all(|e| e.ends_with("Renewals help only while A runs: a paused process sends none.")),
         "{renewals:?}"
     );
 }
@@ -169,7 +169,7 @@ fn a_late_unlock_of_a_revoked_lease_deletes_nothing() {
         "{}",
         answers[0]
     );
-    assert!(explanation(&r, 8001, "lease not found").contains("lease is gone"));
+    assert!(explanation(&r, 8001, "TTL=0: lease not found").contains("lease is gone"));
 }
 
 /// Finding 13: a paused Redis reads its clock afresh when it resumes.

@@ -166,10 +166,10 @@ fn what_ifs_replay_exactly_and_survive_stepping_back() {
     assert_eq!(
         sets,
         [
-            "SET lock:batch-42 NX PX 5000",
-            "SET lock:batch-42 NX PX 5000",
-            "SET lock:batch-42 NX PX 20000",
-            "SET lock:batch-42 NX PX 20000"
+            "SET lock:batch-42 67094c NX PX 5000",
+            "SET lock:batch-42 67094c NX PX 5000",
+            "SET lock:batch-42 149406 NX PX 20000",
+            "SET lock:batch-42 149406 NX PX 20000"
         ]
     );
     assert!(

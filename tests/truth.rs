@@ -90,7 +90,7 @@ fn a_consensus_waiter_counts_its_lease_from_its_request_not_from_the_grant() {
             "4436 B's session is suspended",
             "5100 B's session is lost",
             "5103 lease 2 (B) expired",
-            "5105 lease not found",
+            "5105 TTL=0: lease not found",
             "5106 B has lost the lock",
         ],
         &["ms left, write", "write 3 payouts token"],
@@ -121,9 +121,9 @@ fn a_waiter_whose_session_expired_is_told_and_asks_again() {
         &r,
         &[
             "5103 lease 2 (B) expired",
-            "6011 revision 33 deleted; your key is gone too",
+            "6011 watch: revision 33 deleted · get: own key gone",
             "6012 B's session expired while waiting",
-            "6112 lock lock:batch-42 (lease 5000 ms)",
+            "6112 lock lock:batch-42 (lease 5 s)",
             "6114 not the leader: ask node-1",
             "6120 B: already paid, nothing to do",
         ],
@@ -238,7 +238,7 @@ fn the_duplicate_names_who_paid_first_without_calling_the_newest_holder_stale() 
         .unwrap();
     assert_eq!(
         dup.explanation,
-        "A's write paid again 3 payouts that B's earlier write had paid: $3,750.00 paid twice. The database checks no fencing token, so nothing in it could tell a stale holder's write from the current one's."
+        "A's write paid again 3 payouts that B's earlier write had paid: $3,750.00 paid twice. The database checks no fencing token, so it cannot tell whether the writer still holds the lock: it takes whatever arrives."
     );
     let mut s = lockstep_tests::builtin("redlock-gc-pause");
     s.explain.clear();

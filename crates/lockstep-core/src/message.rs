@@ -193,6 +193,18 @@ pub enum Payload {
     },
 }
 
+/// How an acquisition's random value is written on an arrow: its first six hex digits, enough
+/// to tell one acquisition's value from another's in a run.
+fn shown_value(value: u64) -> String {
+    format!("{:06x}", value >> 40)
+}
+
+/// What an etcd client sends for a lease of `ttl_ms`: a whole number of seconds (clientv3's
+/// `Grant` takes an int64 TTL in seconds), rounded up as this model's client does.
+pub fn lease_seconds(ttl_ms: u64) -> u64 {
+    ttl_ms.div_ceil(1000).max(1)
+}
+
 fn token_suffix(token: Option<u64>) -> String {
     match token {
         Some(t) => format!(" token={t}"),
@@ -205,33 +217,41 @@ impl Payload {
     pub fn label(&self, key: &str, batch: &str) -> String {
         match self {
             Payload::Set {
-                ttl_ms, with_token, ..
+                value,
+                ttl_ms,
+                with_token,
+                ..
             } => {
+                let value = shown_value(*value);
                 if *with_token {
-                    format!("SET {key} NX PX {ttl_ms} + INCR fence")
+                    format!("SET {key} {value} NX PX {ttl_ms} + INCR fence")
                 } else {
-                    format!("SET {key} NX PX {ttl_ms}")
+                    format!("SET {key} {value} NX PX {ttl_ms}")
                 }
             }
             Payload::SetReply {
                 ok: true, token, ..
             } => format!("OK{}", token_suffix(*token)),
-            Payload::SetReply { ok: false, .. } => "nil (key exists)".into(),
-            Payload::Del { .. } => format!("DEL {key} if value matches"),
+            Payload::SetReply { ok: false, .. } => "(nil): key exists".into(),
+            Payload::Del { value, .. } => format!("DELEX {key} IFEQ {}", shown_value(*value)),
             Payload::DelPlain { .. } => format!("DEL {key}"),
             Payload::DelPlainReply { deleted: true, .. } => "(integer) 1: deleted".into(),
             Payload::DelPlainReply { deleted: false, .. } => "(integer) 0: no such key".into(),
-            Payload::DelReply { deleted: true, .. } => "deleted".into(),
-            Payload::DelReply { deleted: false, .. } => "not deleted (not the holder)".into(),
-            Payload::Extend { ttl_ms, .. } => format!("PEXPIRE {key} {ttl_ms} if value matches"),
-            Payload::ExtendReply { ok: true, .. } => "extended".into(),
-            Payload::ExtendReply { ok: false, .. } => "not extended (lock lost)".into(),
+            Payload::DelReply { deleted: true, .. } => "(integer) 1: deleted".into(),
+            Payload::DelReply { deleted: false, .. } => "(integer) 0: not the holder".into(),
+            Payload::Extend { value, ttl_ms, .. } => {
+                format!("PEXPIRE {key} {ttl_ms} if value={}", shown_value(*value))
+            }
+            Payload::ExtendReply { ok: true, .. } => "(integer) 1: extended".into(),
+            Payload::ExtendReply { ok: false, .. } => "(integer) 0: lock lost".into(),
             Payload::Replicate { ops } => format!(
                 "replicate {} op{}",
                 ops.len(),
                 if ops.len() == 1 { "" } else { "s" }
             ),
-            Payload::LockReq { ttl_ms, .. } => format!("lock {key} (lease {ttl_ms} ms)"),
+            Payload::LockReq { ttl_ms, .. } => {
+                format!("lock {key} (lease {} s)", lease_seconds(*ttl_ms))
+            }
             Payload::LockReply {
                 rev,
                 owner_now: true,
@@ -245,7 +265,7 @@ impl Payload {
             Payload::LockGranted { rev, .. } => format!("locked, revision={rev}"),
             Payload::KeepAlive { lease, .. } => format!("keepalive lease {lease}"),
             Payload::KeepAliveReply { ok: true, .. } => "lease refreshed".into(),
-            Payload::KeepAliveReply { ok: false, .. } => "lease not found".into(),
+            Payload::KeepAliveReply { ok: false, .. } => "TTL=0: lease not found".into(),
             Payload::Unlock { .. } => format!("unlock {key}"),
             Payload::UnlockReply { deleted: true, .. } => "unlocked".into(),
             Payload::UnlockReply {
@@ -261,7 +281,7 @@ impl Payload {
             } => format!("not the leader: ask node-{}", l + 1),
             Payload::NotLeader { leader: None, .. } => "not the leader: no leader known".into(),
             Payload::SessionGone { rev, .. } => {
-                format!("revision {rev} deleted; your key is gone too")
+                format!("watch: revision {rev} deleted · get: own key gone")
             }
             Payload::PreVote { term } => format!("pre-vote for term {term}?"),
             Payload::PreVoteReply {
@@ -330,7 +350,7 @@ impl Payload {
                     ""
                 };
                 format!(
-                    "{from} asks {to} for the lock: SET with NX succeeds only if {key} is absent, and PX makes the key expire {ttl_ms} ms later on {to}'s own clock.{token}"
+                    "{from} asks {to} for the lock: SET with NX succeeds only if {key} is absent, and PX makes the key expire {ttl_ms} ms later on {to}'s own clock. The value is {from}'s random value for this acquisition, so that only {from} can release or extend the key.{token}"
                 )
             }
             Payload::SetReply { ok: true, token, .. } => match token {
@@ -344,23 +364,31 @@ impl Payload {
             Payload::DelPlainReply { deleted: true, .. } => format!("The key is gone, whoever held it: {to} cannot tell from this answer whose lock it deleted."),
             Payload::DelPlainReply { deleted: false, .. } => "There was no key to delete: the lock was already free or taken and released by someone else.".into(),
             Payload::Del { .. } => format!(
-                "{from} releases the lock with compare-and-delete: {to} deletes {key} only if it still holds {from}'s random value, so a late release cannot delete someone else's lock."
+                "{from} releases the lock with compare-and-delete: {to} deletes {key} only if it still holds {from}'s random value, so a late release cannot delete someone else's lock. Redis 8.4 has this as DELEX key IFEQ value; older Redis runs the same check in the Lua script the Redis docs give."
             ),
             Payload::DelReply { deleted: true, .. } => "The key is gone and the lock is free.".into(),
             Payload::DelReply { deleted: false, .. } => format!(
                 "The key no longer holds {to}'s value (it expired, and perhaps someone else took it), so nothing is deleted."
             ),
             Payload::Extend { ttl_ms, .. } => format!(
-                "{from} renews its lease: if {key} still holds its value, {to} resets the TTL to {ttl_ms} ms. A renewal cannot help while {from} is paused."
+                "{from} renews its lease with a script: if {key} still holds {from}'s value, {to} resets the TTL to {ttl_ms} ms (Redis has no single command for this; the script runs GET and PEXPIRE atomically). Renewals help only while {from} runs: a paused process sends none."
             ),
             Payload::ExtendReply { ok: true, .. } => format!("{to}'s lease runs another full TTL from now on {from}'s clock."),
             Payload::ExtendReply { ok: false, .. } => format!("The key is gone or belongs to someone else: {to} has lost the lock."),
             Payload::Replicate { .. } => format!(
-                "Replication is asynchronous: {from} ships its recent writes to {to} after the fact, so a crash before this arrives loses them."
+                "Replication is asynchronous: {from} acknowledged these writes before shipping them to {to}, so a crash before this arrives loses them. Real Redis streams each write to its replicas at once, so the window is normally what is in flight, milliseconds; this run widens it (replica_lag_ms) to make it visible."
             ),
-            Payload::LockReq { ttl_ms, .. } => format!(
-                "{from} asks {to} for the lock: grant a {ttl_ms} ms lease and create a key under it, which only the leader can do. The key's create revision will be the fencing token."
-            ),
+            Payload::LockReq { ttl_ms, .. } => {
+                let secs = lease_seconds(*ttl_ms);
+                let asked = if secs * 1000 == *ttl_ms {
+                    String::new()
+                } else {
+                    format!(" ({from} wanted {ttl_ms} ms, but etcd counts lease TTLs in whole seconds)")
+                };
+                format!(
+                    "{from} asks {to} for the lock: grant a {secs} s lease{asked} and create a key under it, which only the leader can do. The key's create revision will be the fencing token."
+                )
+            }
             Payload::LockReply { rev, owner_now: true, .. } => format!(
                 "The key was committed by a majority at revision {rev}, and it is the lowest key under the lock's prefix, so {to} owns the lock; revision {rev} is its fencing token."
             ),

@@ -120,7 +120,7 @@ pub struct TraceEvent {
     pub to: NodeId,
     /// Links the send, delivery or loss of one message.
     pub message: Option<u64>,
-    /// Short label: `SET lock:batch-42 NX PX 5000`, `rejected — 33 < last_token 34`.
+    /// Short label: `SET lock:batch-42 67094c NX PX 5000`, `rejected — 33 < last_token 34`.
     pub label: String,
     /// One or two sentences for a learner: why it happened, what it means.
     pub explanation: String,

@@ -51,12 +51,12 @@ fn a_client_finds_the_new_leader_by_asking_not_at_once() {
         &r,
         &[
             "1308 leader of term 2, revision 34",
-            "2000 lock lock:batch-42 (lease 5000 ms)",
-            "2001 lost: lock lock:batch-42 (lease 5000 ms)",
+            "2000 lock lock:batch-42 (lease 5 s)",
+            "2001 lost: lock lock:batch-42 (lease 5 s)",
             "3000 no answer from the lock service",
-            "3100 lock lock:batch-42 (lease 5000 ms)",
+            "3100 lock lock:batch-42 (lease 5 s)",
             "3101 not the leader: ask node-3",
-            "3102 lock lock:batch-42 (lease 5000 ms)",
+            "3102 lock lock:batch-42 (lease 5 s)",
             "3105 locked, revision=35",
             "3108 B: already paid, nothing to do",
         ],
@@ -97,20 +97,20 @@ fn a_client_cut_off_with_the_minority_never_learns_the_new_leader() {
     assert_eq!(
         sends_from(&r, &names, "A"),
         [
-            "1000 lock lock:batch-42 (lease 5000 ms)",
-            "1102 lock lock:batch-42 (lease 5000 ms)",
-            "2202 lock lock:batch-42 (lease 5000 ms)",
-            "3302 lock lock:batch-42 (lease 5000 ms)",
-            "3404 lock lock:batch-42 (lease 5000 ms)",
-            "4504 lock lock:batch-42 (lease 5000 ms)",
+            "1000 lock lock:batch-42 (lease 5 s)",
+            "1102 lock lock:batch-42 (lease 5 s)",
+            "2202 lock lock:batch-42 (lease 5 s)",
+            "3302 lock lock:batch-42 (lease 5 s)",
+            "3404 lock lock:batch-42 (lease 5 s)",
+            "4504 lock lock:batch-42 (lease 5 s)",
         ]
     );
     check(
         &r,
         &[
             "1001 not the leader: no leader known",
-            "1102 lost: lock lock:batch-42 (lease 5000 ms)",
-            "2202 lost: lock lock:batch-42 (lease 5000 ms)",
+            "1102 lost: lock lock:batch-42 (lease 5 s)",
+            "2202 lost: lock lock:batch-42 (lease 5 s)",
             "3303 not the leader: no leader known",
             "5000 A refuses: no lock, no payouts (fail-closed)",
         ],
@@ -158,7 +158,7 @@ fn an_isolated_node_asks_for_pre_votes_without_raising_its_term() {
         &r,
         &[
             "3000 partition healed",
-            "3500 lock lock:batch-42 (lease 5000 ms)",
+            "3500 lock lock:batch-42 (lease 5 s)",
             "3503 locked, revision=33",
         ],
         &[
@@ -191,7 +191,7 @@ fn a_session_keeps_its_lease_alive_without_being_told_to() {
         &r,
         &[
             "5003 lease 1 (A) expired",
-            "5004 lease not found",
+            "5004 TTL=0: lease not found",
             "5005 lease of A revoked, revision 34",
             "5005 A has lost the lock",
         ],
@@ -225,7 +225,7 @@ fn an_uncommitted_lock_commits_when_the_majority_returns() {
             "9329 B holds the lock (token 34)",
             "10332 applied 3",
         ],
-        &["discarded"],
+        &["discarded", "can never commit"],
     );
     // node-1 never votes for node-2, whose log lacks A's entry.
     assert!(
@@ -238,9 +238,9 @@ fn an_uncommitted_lock_commits_when_the_majority_returns() {
 }
 
 /// Item 4, the other way: when a node without the entry wins (the old leader is cut off), the
-/// entry is discarded and never commits, and its client was right to assume nothing happened.
+/// entry can never commit, and the narration does not tell its client it may assume so.
 #[test]
-fn an_uncommitted_lock_on_a_cut_off_leader_is_discarded() {
+fn an_uncommitted_lock_on_a_cut_off_leader_can_never_commit() {
     let s = match lockstep_core::catalogue::load("consensus-isolated-leader") {
         Some(Ok(s)) => s,
         other => panic!("{other:?}"),
@@ -252,7 +252,7 @@ fn an_uncommitted_lock_on_a_cut_off_leader_is_discarded() {
             "51 append: put lock:batch-42 lease 1",
             "310 node-1 steps down: no quorum",
             "315 leader of term 2, revision 32",
-            "315 node-1's 1 uncommitted entry discarded",
+            "315 node-1's 1 uncommitted entry can never commit",
             "2603 locked, revision=33",
         ],
         &["lease 1 (A)", "revoke lease 1", "A ignores a late answer"],
@@ -326,7 +326,7 @@ fn everysec_loses_writes_on_a_host_crash_only() {
             "1501 OK token=33",
             "1800 redis crashes",
             "1900 redis restarts from its AOF (fsync every second)",
-            "2001 nil (key exists)",
+            "2001 (nil): key exists",
             "2505 applied 3",
             "2511 OK token=34",
         ],

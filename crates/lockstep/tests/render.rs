@@ -139,7 +139,7 @@ fn run_prints_svg_and_mermaid() {
     let body: Vec<&str> = text.lines().map(str::trim).collect();
     let set = body
         .iter()
-        .position(|l| l.ends_with(": SET lock:batch-42 NX PX 5000"))
+        .position(|l| l.contains(": SET lock:batch-42 ") && l.ends_with(" NX PX 5000"))
         .expect("the first SET");
     assert!(
         body[set].contains("->>") && !body[set].contains("-->>"),

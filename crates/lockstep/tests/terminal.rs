@@ -86,9 +86,9 @@ fn long_labels_wrap_under_the_label_column() {
     let lines: Vec<&str> = text.lines().collect();
     let at = lines
         .iter()
-        .position(|l| l.contains("DEL lock:batch-42"))
+        .position(|l| l.contains("DELEX lock:batch-42"))
         .expect("release");
-    let label_col = lines[at].find("DEL").expect("label");
+    let label_col = lines[at].find("DELEX").expect("label");
     let next = lines[at + 1];
     assert_eq!(
         next.len() - next.trim_start().len(),
@@ -96,7 +96,7 @@ fn long_labels_wrap_under_the_label_column() {
         "{}\n{next}",
         lines[at]
     );
-    assert_eq!(next.trim_start(), "value matches");
+    assert_eq!(next.trim_start(), "IFEQ 149406");
     // Too narrow for a label column: the label goes on its own line, indented.
     let text = stdout(&lockstep_env(
         &["run", "naive-gc-pause", "--brief"],
@@ -112,7 +112,7 @@ fn long_labels_wrap_under_the_label_column() {
         .iter()
         .map(|l| l.trim_start())
         .collect();
-    assert_eq!(label, ["SET lock:batch-42 NX PX", "5000"]);
+    assert_eq!(label, ["SET lock:batch-42 67094c NX", "PX 5000"]);
     assert!(
         lines[at + 1..at + 3]
             .iter()
@@ -174,7 +174,7 @@ fn a_retrying_worker_folds_into_one_line_with_a_count() {
     let text = stdout(&lockstep_env(&["run", &path], &wide));
     let refusals = text
         .lines()
-        .filter(|l| l.ends_with("nil (key exists)"))
+        .filter(|l| l.ends_with("(nil): key exists"))
         .count();
     assert_eq!(
         refusals, 2,
@@ -199,7 +199,7 @@ fn a_retrying_worker_folds_into_one_line_with_a_count() {
     let all = stdout(&lockstep_env(&["run", &path, "--no-fold"], &wide));
     assert_eq!(
         all.lines()
-            .filter(|l| l.ends_with("nil (key exists)"))
+            .filter(|l| l.ends_with("(nil): key exists"))
             .count(),
         70
     );

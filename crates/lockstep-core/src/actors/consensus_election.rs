@@ -103,14 +103,14 @@ impl Cluster {
         let n = lost.len();
         if n > 0 {
             let holder = old_leader + 1;
-            let (entries, them, clients) = if n == 1 {
-                ("entry", "it", "its client")
+            let (entries, them, clients, gets) = if n == 1 {
+                ("entry", "it", "its client", "gets")
             } else {
-                ("entries", "them", "their clients")
+                ("entries", "them", "their clients", "get")
             };
             cx.fx.state(
-                format!("node-{holder}'s {n} uncommitted {entries} discarded"),
-                format!("node-{holder} had appended {n} {entries} that it never committed and that this node's log lacks. No majority ever held {them}, so the new leader's log replaces {them}, and {clients}, who got no answer, were right to assume nothing happened."),
+                format!("node-{holder}'s {n} uncommitted {entries} can never commit"),
+                format!("node-{holder} had appended {n} {entries} that it never committed and that this node's log lacks. No majority holds {them}, and this leader's log wins, so {them} can never commit: node-{holder} will overwrite {them} with this leader's log once it hears from it again. {clients} {gets} no answer either way, and etcd's \"request timed out\" cannot tell this case from one where the entry did commit (consensus-uncommitted-entry-commits), so a client must look before it assumes either."),
                 None,
             );
         }

@@ -209,7 +209,7 @@ impl Database {
     /// the two writers was the stale one.
     fn why_both_passed(&self, token: Option<u64>) -> String {
         match (self.fencing, token) {
-            (FencingMode::Off, _) => "The database checks no fencing token, so nothing in it could tell a stale holder's write from the current one's.".into(),
+            (FencingMode::Off, _) => "The database checks no fencing token, so it cannot tell whether the writer still holds the lock: it takes whatever arrives.".into(),
             (FencingMode::Writes, Some(t)) => format!("Fencing on writes only: token {t} was higher than any earlier write's, so it passed. Fencing orders the writes, but both workers had read \"unpaid\" before either wrote, so check-then-act was not one step."),
             (_, None) => "This write carried no fencing token and the database's mode accepts tokenless accesses, so nothing could fence it.".into(),
             (_, Some(t)) => format!("Token {t} was not lower than any token the database had seen, so both writes looked like the current holder's: a token handed out twice (after a failover or restart) or by no single counter defeats the check."),

@@ -357,10 +357,12 @@ impl RedisInstance {
             self.reload_fsynced(cx);
         }
         self.host_crashed = false;
-        // A key whose time passed while the instance was down is expired, not forgotten.
-        self.expire_if_due(cx);
         if persistence == Persistence::None {
+            // Nothing was kept, so there is no key left to expire, whatever its time was.
             self.come_back_empty(cx);
+        } else {
+            // A kept key whose time passed while the instance was down is expired, not forgotten.
+            self.expire_if_due(cx);
         }
         self.arm_expiry(cx);
     }
@@ -645,5 +647,36 @@ mod tests {
             },
         );
         assert_eq!((kept.key.map(|k| k.value), kept.counter), (Some(7), 33));
+    }
+
+    #[test]
+    fn an_empty_restart_after_the_ttl_forgets_the_key_and_does_not_expire_it() {
+        let names: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
+        let mut r = RedisInstance::new(32);
+        react(&mut r, 0, 0, set(7));
+        let mut fx = Effects::default();
+        r.restart(
+            Persistence::None,
+            &mut RedisCtx {
+                name: "redis",
+                now_local: 12_000,
+                key: "lock:k",
+                names: &names,
+                fx: &mut fx,
+            },
+        );
+        let labels: Vec<String> = fx
+            .items
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Event { label, .. } => Some(label.clone()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            labels.iter().any(|l| l == "redis forgot lock:k"),
+            "{labels:?}"
+        );
+        assert!(!labels.iter().any(|l| l.contains("expired")), "{labels:?}");
     }
 }

@@ -58,6 +58,23 @@ impl Sim {
             _ => {}
         }
         let sender = self.name(ev.from).to_string();
+        if ev.kind == EventKind::Note
+            && ev.label == "no answer to the unlock"
+            && self.params.scenario.lock.kind == LockKind::Consensus
+            && let Some(gone) = self
+                .freed
+                .iter()
+                .rev()
+                .find(|f| f.holder == sender && f.reason != FreeReason::Released)
+            && let Some(at) = ev.explanation.find(" If the delete was lost")
+        {
+            // The service had already let go of the key: nobody waits for a lost delete.
+            ev.explanation.truncate(at);
+            ev.explanation.push_str(&format!(
+                " Whatever became of the delete, nobody waits for it: {sender}'s key had already gone at {} ms ({}).",
+                gone.time_ms, gone.label
+            ));
+        }
         let write_after_loss = ev.kind == EventKind::Send
             && ev.label.starts_with("write ")
             && self
@@ -151,10 +168,29 @@ impl Sim {
         match payload {
             Payload::Extend { .. } if !self.ever_paused(from) => {
                 let paused = format!(
-                    " A renewal cannot help while {} is paused.",
+                    " Renewals help only while {} runs: a paused process sends none.",
                     self.name(from)
                 );
                 explanation.replace(&paused, "")
+            }
+            // The scenario may set its own keepalive interval: say the one this run uses.
+            Payload::KeepAlive { .. } => {
+                let name = self.name(from);
+                let every = self
+                    .params
+                    .scenario
+                    .workers
+                    .iter()
+                    .find(|w| w.name == name)
+                    .map_or(0, |w| w.renew_every_ms);
+                if every > 0 {
+                    explanation.replace(
+                        "(etcd clients do this every TTL/3)",
+                        &format!("(every {every} ms in this scenario; etcd's client sends one every TTL/3 by default)"),
+                    )
+                } else {
+                    explanation
+                }
             }
             Payload::DelReply { deleted: false, .. } => {
                 let holder = self.name(to);

@@ -257,9 +257,17 @@ impl Worker {
 
     fn acquire(&mut self, cx: &mut WorkerCtx<'_>) {
         let timeout = self.acquire_timeout(cx);
+        if matches!(cx.lock.kind, LockKind::Redis | LockKind::Redlock) {
+            // One random value per acquisition, kept across its retries, as Redis clients do
+            // (redis-py's Lock, redlock-rb and redsync draw it once before their retry loop).
+            // Every try still draws, so that a seed gives the retry delays it always gave.
+            let drawn = cx.rng.next_u64();
+            if self.lock_value == 0 {
+                self.lock_value = drawn;
+            }
+        }
         match cx.lock.kind {
             LockKind::Redis => {
-                self.lock_value = cx.rng.next_u64();
                 let (value, ttl_ms, with_token) =
                     (self.lock_value, cx.lock.ttl_ms, self.cfg.fencing);
                 self.holds_something = true;
@@ -276,7 +284,6 @@ impl Worker {
                 );
             }
             LockKind::Redlock => {
-                self.lock_value = cx.rng.next_u64();
                 self.holds_something = true;
                 self.redlock = RedlockRound {
                     start_local: cx.now_local,

@@ -96,8 +96,8 @@ impl Worker {
             cx.fx.state(
                 format!("{}/{n} locked, validity {validity} ms", round.successes),
                 format!(
-                    "Redlock: a majority ({quorum} of {n}) said OK and only {elapsed} ms passed, so the lock is valid for TTL {} - elapsed {elapsed} - drift {} = {validity} ms on {}'s clock.",
-                    cx.lock.ttl_ms, cx.lock.drift_ms, cx.name
+                    "Redlock: {} of {n} said OK ({quorum} needed) and only {elapsed} ms passed, so the lock is valid for TTL {} - elapsed {elapsed} - drift {} = {validity} ms on {}'s clock.",
+                    round.successes, cx.lock.ttl_ms, cx.lock.drift_ms, cx.name
                 ),
                 None,
             );
@@ -118,7 +118,14 @@ impl Worker {
             let next = if last_try {
                 format!("and, after {}, gives up", tries(self.redlock_tries))
             } else {
-                "and retries after a random delay, which is what breaks a tie between clients that split the votes".to_string()
+                let bound = if cx.lock.max_tries > 0 {
+                    format!("up to {} in all", tries(cx.lock.max_tries))
+                } else {
+                    "until its own acquire timeout, since this scenario sets no max_tries (redlock-rb stops after 3 tries, redsync after 32)".to_string()
+                };
+                format!(
+                    "and retries after a random delay, which is what breaks a tie between clients that split the votes; it tries {bound}"
+                )
             };
             cx.fx.state(
                 format!("Redlock failed: {}/{n}, unlock all", round.successes),
