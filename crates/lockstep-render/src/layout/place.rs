@@ -396,13 +396,21 @@ impl Placer<'_> {
             .max(self.lane_bound(to, group))
             .max(ls);
         let frame = self.input.frame;
+        // Rows in order (logical time, or a burst to scale) keep slanted arrows short.
+        let in_order = match self.input.mode {
+            TimeMode::Logical => true,
+            TimeMode::ToScale => self
+                .input
+                .axis
+                .ordered(self.input.events[start].time_ms, e.time_ms),
+        };
         let mut c = lb;
         let mut fresh = 0;
         // The first fresh line made looking for a slanted path: if none clears, the lines made
         // from here on are dropped, so no run of empty lines stretches the axis for nothing.
         let mut first_fresh = None;
         let items = loop {
-            if self.input.mode == TimeMode::Logical && c > ls + LOGICAL_MAX_SLANT {
+            if in_order && c > ls + LOGICAL_MAX_SLANT {
                 // A long slanted arrow in logical time crosses many rows it has nothing to do
                 // with: drawn level where it arrives instead.
                 if let Some(c0) = first_fresh {
@@ -448,10 +456,7 @@ impl Placer<'_> {
             }
             if is_fresh {
                 fresh += 1;
-                let most = match self.input.mode {
-                    TimeMode::Logical => LOGICAL_FRESH,
-                    TimeMode::ToScale => MAX_FRESH,
-                };
+                let most = if in_order { LOGICAL_FRESH } else { MAX_FRESH };
                 let c0 = *first_fresh.get_or_insert(c);
                 // No exception for a message held up in the network, to scale either: its one
                 // straight diagonal would cross the notes and labels of the steps it flies over.

@@ -8,9 +8,11 @@ use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{Align, TextBox};
 
-/// Time ticks are at least this far apart (a tick label is about 14 px tall: a second of a
-/// picture at 30 px/s still gets its own).
-const TICK_SPACING: f64 = 30.0;
+/// Time ticks are at least this far apart...
+const TICK_SPACING: f64 = 60.0;
+/// ...except that a second this long or longer gets its tick (a tick label is about 20 px tall
+/// with its padding).
+const SECOND_MIN: f64 = 28.0;
 /// Padding of tick labels.
 const TICK_PAD: f64 = 1.0;
 
@@ -30,9 +32,15 @@ pub(super) fn y_at(lines: &[(f64, u64)], t: u64) -> Option<f64> {
     Some(bottom + f * (top - bottom))
 }
 
-/// The smallest of 1, 2, 5, 10, 20, 50... ms that is at least [`TICK_SPACING`] px on the scale.
+/// The smallest of 1, 2, 5, 10, 20, 50... ms that is at least [`TICK_SPACING`] px on the scale,
+/// but a second wherever a second is [`SECOND_MIN`] px or more: every round second has its tick.
 fn step(ms_scale: f64) -> u64 {
-    step_at(ms_scale, TICK_SPACING)
+    let step = step_at(ms_scale, TICK_SPACING);
+    if 1000.0 * ms_scale >= SECOND_MIN {
+        step.min(1000)
+    } else {
+        step
+    }
 }
 
 fn label(t: u64, step: u64) -> String {
@@ -209,22 +217,25 @@ pub(super) fn stretches(
     out
 }
 
-/// How far a tick's label may move off its line to clear a burst's band edge.
-const MAX_NUDGE: f64 = 12.0;
+/// How far a tick's label may move off its line to clear a burst's band: a round time a few
+/// ms before a burst falls on its band's top (which reaches above the burst's first line).
+const MAX_NUDGE: f64 = 30.0;
 
-/// Tick label `b` (of a round time at `y`) clear of every burst's band: moved off a band's
-/// edge by at most [`MAX_NUDGE`]; None for a round time on a band.
-fn clear_of_bands(b: TextBox, y: f64, stretches: &[Stretch]) -> Option<TextBox> {
+/// Tick label `b` (of round time `t`) clear of every burst's band: moved above the band of a
+/// burst just after `t` or below that of a burst just before, by at most [`MAX_NUDGE`]; None
+/// where that would not do (two bands closer than a label's height).
+fn clear_of_bands(b: TextBox, t: u64, stretches: &[Stretch]) -> Option<TextBox> {
     let mut b = b;
     for s in stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
         let (top, bottom) = (s.band.0 - BAND_CLEAR, s.band.1 + BAND_CLEAR);
         if b.rect.y1 <= top || b.rect.y0 >= bottom {
             continue;
         }
-        let dy = if y <= top {
-            top - b.rect.y1
-        } else if y >= bottom {
-            bottom - b.rect.y0
+        // Before the burst: above its band; after it: below.
+        let dy = if t < s.from_ms {
+            (top - b.rect.y1).min(0.0)
+        } else if t > s.to_ms {
+            (bottom - b.rect.y0).max(0.0)
         } else {
             return None;
         };
@@ -276,9 +287,9 @@ pub(super) fn ticks(
                 TICK_PAD,
             );
             // A round time on a burst's band (it reaches above the burst's first line) would
-            // read as the time of the burst's rows ("8 s" on the 8004 ms row): its line only.
-            // Just outside, its label moves off the band's edge.
-            let label = clear_of_bands(b, y, stretches).filter(|b| {
+            // read as the time of the burst's rows ("8 s" on the 8004 ms row): its label moves
+            // off the band, above it or below.
+            let label = clear_of_bands(b, t, stretches).filter(|b| {
                 !last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
                     && !stretches
                         .iter()
@@ -306,9 +317,10 @@ mod tests {
     #[test]
     fn steps_and_labels() {
         assert_eq!(step(0.03), 1000);
-        assert_eq!(step(0.1), 500);
-        assert_eq!(step(0.25), 200);
-        assert_eq!(step(1.0), 50);
+        assert_eq!(step(0.02), 5000);
+        assert_eq!(step(0.1), 1000);
+        assert_eq!(step(0.25), 500);
+        assert_eq!(step(1.0), 100);
         assert_eq!(label(3000, 1000), "3 s");
         assert_eq!(label(1500, 500), "1.5 s");
         assert_eq!(label(40, 20), "40 ms");
