@@ -201,7 +201,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::DuplicateRow => "red-edged row: paid a second time (money lost)",
         LegendKind::Partition => "hatched wall: the network is cut between these lanes",
         LegendKind::ClockJump => "break on a lifeline: its clock jumped",
-        LegendKind::Zoom => "tinted band: a burst zoomed in, at the scale beside it",
+        LegendKind::Zoom => "tinted band: a burst within ms, in order, not to scale",
         LegendKind::Stack => "double bar by the time marks: rows of the same instant",
         LegendKind::Break => "zig-zag across: idle time cut out, its length beside it",
         LegendKind::PermissiveDb => "dashed orange header: takes writes without a token",

@@ -357,7 +357,7 @@ pub enum LegendKind {
     NoToken,
     /// A dashed stub on a send row: the message went into the network there, arrives later.
     FlightStub,
-    /// To scale: a burst drawn at its own larger scale.
+    /// To scale: a burst drawn in order, not to scale.
     Zoom,
     /// To scale: rows of one instant stacked.
     Stack,
@@ -412,11 +412,12 @@ pub struct Tick {
 /// How the to-scale time axis leaves the picture's scale over a stretch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StretchKind {
-    /// A burst of events within milliseconds, drawn at its own larger scale: a local zoom (a
-    /// tinted band across the lanes, a bracket with its factor, its own time marks).
+    /// A burst of events closer than a line apart at the picture's scale, drawn in order and
+    /// not to scale: its rows pack like logical rows, in a tinted band across the lanes with
+    /// brackets and its time range ("6000–6008 ms, in order").
     Zoom,
-    /// Rows of one instant (or of a few ms, closer than a line apart even in a zoom) stacked one
-    /// line apart: the axis does not run over them.
+    /// Rows of one instant (or of a few ms, closer than a line apart) outside a burst, stacked
+    /// one line apart: the axis does not run over them.
     Stack,
     /// A long idle stretch (nothing in flight, no node paused) cut short: a break across every
     /// lane, as tall whatever its length.
@@ -431,15 +432,10 @@ pub struct Stretch {
     pub y1: f64,
     pub from_ms: u64,
     pub to_ms: u64,
-    /// A zoom's tinted band, top and bottom: a little beyond its first and last lines, so that
+    /// A burst's tinted band, top and bottom: a little beyond its first and last lines, so that
     /// its rows' labels and notes sit wholly inside it and its neighbours' wholly outside.
     pub band: (f64, f64),
-    /// A zoom's own scale, in px per ms (0 for stacks and breaks).
-    pub px_per_ms: f64,
-    /// A zoom's own time marks: every `tick_ms` from its start, at these ys.
-    pub tick_ms: u64,
-    pub ticks: Vec<f64>,
-    /// "zoom ×250 (1 ms = 32 px)", "same ms" or "… 8.0 s …", beside the time marks.
+    /// "6000–6008 ms, in order", "same ms" or "… 8.0 s …", beside the time marks.
     pub label: Option<TextBox>,
 }
 
@@ -478,7 +474,7 @@ pub struct Layout {
     /// Runs of repeated retries folded into one line (none with [`Options::unfold_retries`]):
     /// their rows share the line of a note saying how many times and how far apart.
     pub folds: Vec<Fold>,
-    /// To scale: where the axis leaves its one scale (zoomed bursts, idle breaks).
+    /// To scale: where the axis leaves its one scale (bursts in order, stacks, idle breaks).
     pub stretches: Vec<Stretch>,
     /// Network partitions, as walls between the lanes they cut apart.
     pub walls: Vec<Wall>,

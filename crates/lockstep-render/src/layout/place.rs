@@ -1,8 +1,8 @@
 //! Puts every event on a line. Logical time: a line per step of the story, shared by events that
 //! do not get in each other's way (a message's send and delivery, a fan-out, unrelated events
 //! within a millisecond). To scale: lines sit at their time on the picture's one scale, except in
-//! bursts (a marked local zoom at its own scale, see [`scale`]) and long idle stretches (a marked
-//! break).
+//! bursts (a marked band whose rows go in order and pack like logical rows, see [`scale`]) and
+//! long idle stretches (a marked break).
 
 use std::collections::BTreeMap;
 
@@ -155,9 +155,8 @@ impl Placer<'_> {
     fn join_ms(&self, t: u64) -> u64 {
         match self.input.mode {
             TimeMode::Logical => JOIN_MS,
-            TimeMode::ToScale => {
-                JOIN_MS.max((JOIN_PX / self.input.axis.scale_at(t).max(1e-9)) as u64)
-            }
+            TimeMode::ToScale if self.input.axis.burst_of(t).is_some() => JOIN_MS,
+            TimeMode::ToScale => JOIN_MS.max((JOIN_PX / self.input.axis.ms_scale.max(1e-9)) as u64),
         }
     }
 
@@ -184,7 +183,7 @@ impl Placer<'_> {
     }
 
     /// Line `c`, making it (and any before it) if it does not exist yet. To scale, a new line goes
-    /// at its time on the scale (a burst's own in a burst), or lower to keep the pitch (rows
+    /// at its time on the scale (a line below the last in a burst), or lower to keep the pitch (rows
     /// stacked within an instant, marked); after a long idle stretch, a break.
     fn line(&mut self, c: usize, t: u64) -> f64 {
         while self.out.lines.len() <= c {
@@ -201,9 +200,12 @@ impl Placer<'_> {
                             self.out.breaks.push(self.out.lines.len() - 1);
                             last.y + BREAK_H
                         }
+                        // In a burst, rows go in order a line apart (see `scale`).
+                        TimeMode::ToScale if self.input.axis.ordered(last.time_ms, t) => {
+                            last.y + PITCH
+                        }
                         TimeMode::ToScale => {
-                            let px = self.input.axis.scale_between(last.time_ms, t);
-                            (last.y + gap as f64 * px).max(last.y + PITCH)
+                            (last.y + gap as f64 * self.input.axis.ms_scale).max(last.y + PITCH)
                         }
                     }
                 }
@@ -217,9 +219,10 @@ impl Placer<'_> {
     fn time_fits(&self, c: usize, t: u64) -> bool {
         match self.input.mode {
             TimeMode::Logical => true,
+            TimeMode::ToScale if self.input.axis.ordered(self.out.lines[c].time_ms, t) => true,
             TimeMode::ToScale => {
                 let line = &self.out.lines[c];
-                let px = self.input.axis.scale_between(line.time_ms, t);
+                let px = self.input.axis.ms_scale;
                 t.abs_diff(line.time_ms) as f64 * px <= JOIN_PX
                     || t.abs_diff(line.time_ms) <= JOIN_MS
             }
@@ -393,13 +396,21 @@ impl Placer<'_> {
             .max(self.lane_bound(to, group))
             .max(ls);
         let frame = self.input.frame;
+        // Rows in order (logical time, or a burst to scale) keep slanted arrows short.
+        let in_order = match self.input.mode {
+            TimeMode::Logical => true,
+            TimeMode::ToScale => self
+                .input
+                .axis
+                .ordered(self.input.events[start].time_ms, e.time_ms),
+        };
         let mut c = lb;
         let mut fresh = 0;
         // The first fresh line made looking for a slanted path: if none clears, the lines made
         // from here on are dropped, so no run of empty lines stretches the axis for nothing.
         let mut first_fresh = None;
         let items = loop {
-            if self.input.mode == TimeMode::Logical && c > ls + LOGICAL_MAX_SLANT {
+            if in_order && c > ls + LOGICAL_MAX_SLANT {
                 // A long slanted arrow in logical time crosses many rows it has nothing to do
                 // with: drawn level where it arrives instead.
                 if let Some(c0) = first_fresh {
@@ -445,10 +456,7 @@ impl Placer<'_> {
             }
             if is_fresh {
                 fresh += 1;
-                let most = match self.input.mode {
-                    TimeMode::Logical => LOGICAL_FRESH,
-                    TimeMode::ToScale => MAX_FRESH,
-                };
+                let most = if in_order { LOGICAL_FRESH } else { MAX_FRESH };
                 let c0 = *first_fresh.get_or_insert(c);
                 // No exception for a message held up in the network, to scale either: its one
                 // straight diagonal would cross the notes and labels of the steps it flies over.

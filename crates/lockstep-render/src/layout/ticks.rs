@@ -1,5 +1,6 @@
 //! Time marks for the to-scale mode: round times, where they fall among the rows, and the
-//! marked stretches where the axis leaves the picture's scale (zooms, stacks, breaks).
+//! marked stretches where the axis leaves the picture's scale (bursts drawn in order, stacks,
+//! breaks).
 
 use super::place::scale::Plan;
 use super::{Stretch, StretchKind, Tick};
@@ -7,15 +8,18 @@ use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{Align, TextBox};
 
-/// Time ticks are at least this far apart.
-const TICK_SPACING: f64 = 100.0;
+/// Time ticks are at least this far apart...
+const TICK_SPACING: f64 = 60.0;
+/// ...except that a second this long or longer gets its tick (a tick label is about 20 px tall
+/// with its padding).
+const SECOND_MIN: f64 = 28.0;
 /// Padding of tick labels.
 const TICK_PAD: f64 = 1.0;
 
 /// The y of simulated time `t` on the axis of `lines` (each line's y and time, top to bottom):
-/// a line's y at its time, linear in between. Several lines of one instant (a burst pushed
-/// apart) are a zoom: time runs on from the lowest line of the instant before to the highest
-/// line of the one after. (Rows will not do: a delivery may sit level with its send, on a line
+/// a line's y at its time, linear in between. Several lines of one instant (rows pushed apart)
+/// are a stack: time runs on from the lowest line of the instant before to the highest line of
+/// the one after. (Rows will not do: a delivery may sit level with its send, on a line
 /// of an earlier instant.)
 pub(super) fn y_at(lines: &[(f64, u64)], t: u64) -> Option<f64> {
     let j = lines.partition_point(|&(_, time)| time < t);
@@ -28,9 +32,15 @@ pub(super) fn y_at(lines: &[(f64, u64)], t: u64) -> Option<f64> {
     Some(bottom + f * (top - bottom))
 }
 
-/// The smallest of 1, 2, 5, 10, 20, 50... ms that is at least [`TICK_SPACING`] px on the scale.
+/// The smallest of 1, 2, 5, 10, 20, 50... ms that is at least [`TICK_SPACING`] px on the scale,
+/// but a second wherever a second is [`SECOND_MIN`] px or more: every round second has its tick.
 fn step(ms_scale: f64) -> u64 {
-    step_at(ms_scale, TICK_SPACING)
+    let step = step_at(ms_scale, TICK_SPACING);
+    if 1000.0 * ms_scale >= SECOND_MIN {
+        step.min(1000)
+    } else {
+        step
+    }
 }
 
 fn label(t: u64, step: u64) -> String {
@@ -43,13 +53,13 @@ fn label(t: u64, step: u64) -> String {
     }
 }
 
-/// A zoom's band reaches this far above its first line and below its last (its first row's
+/// A burst's band reaches this far above its first line and below its last (its first row's
 /// label sits above its line), unless a label or note straddles that edge.
 const BAND_PAD: f64 = 14.0;
 /// A band's edge keeps this far from the text boxes it passes.
 const BAND_CLEAR: f64 = 2.0;
 
-/// A zoom's band from its first line `y0` to its last `y1`, its edges moved off the text `boxes`
+/// A burst's band from its first line `y0` to its last `y1`, its edges moved off the text `boxes`
 /// they would cut: a box straddling the top edge (the first row's label, above its line) is
 /// taken in; one straddling the bottom edge is taken in if it hangs from the band's last line,
 /// else (the next row's label) left out.
@@ -81,19 +91,15 @@ fn band(y0: f64, y1: f64, boxes: &[Rect]) -> (f64, f64) {
     (top, bottom)
 }
 
-/// Room a zoom's label may need (the widest the picture reserves beside the time marks).
-pub(super) const WIDEST_LABEL: &str = "zoom ×9990 (1 ms = 32 px)";
-/// A zoom's own time marks are at least this far apart.
-const ZOOM_TICK_SPACING: f64 = 16.0;
+/// Room a burst's label may need (the widest the picture reserves beside the time marks).
+pub(super) const WIDEST_LABEL: &str = "100000–100000 ms, in order";
 
-/// "×250", "×16", "×2.5": a zoom's factor, to two figures.
-fn factor(f: f64) -> String {
-    if f >= 100.0 {
-        format!("{}", (f / 10.0).round() * 10.0)
-    } else if f >= 10.0 {
-        format!("{}", f.round())
+/// "6000–6008 ms, in order": a burst's time range (its rows are in order, not to scale).
+fn burst_label(from_ms: u64, to_ms: u64) -> String {
+    if from_ms == to_ms {
+        format!("{from_ms} ms, in order")
     } else {
-        format!("{}", (f * 10.0).round() / 10.0)
+        format!("{from_ms}–{to_ms} ms, in order")
     }
 }
 
@@ -126,17 +132,14 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
         from_ms: t0,
         to_ms: t1,
         band: (y0 - BAND_PAD, y1 + BAND_PAD),
-        px_per_ms: 0.0,
-        tick_ms: 0,
-        ticks: Vec::new(),
         label: None,
     }
 }
 
-/// Where the time axis leaves the picture's scale: bursts drawn at their own scale (local
-/// zooms), rows stacked within an instant, and idle stretches cut short (breaks). `lines` are
-/// each line's y and time, top to bottom; `breaks` the lines after which the axis breaks;
-/// `boxes` the labels and notes drawn (a zoom's band neither cuts nor half-covers one).
+/// Where the time axis leaves the picture's scale: bursts drawn in order (their rows a line
+/// apart, not to scale), rows stacked within an instant, and idle stretches cut short (breaks).
+/// `lines` are each line's y and time, top to bottom; `breaks` the lines after which the axis
+/// breaks; `boxes` the labels and notes drawn (a burst's band neither cuts nor half-covers one).
 pub(super) fn stretches(
     lines: &[(f64, u64)],
     axis: &Plan,
@@ -153,26 +156,25 @@ pub(super) fn stretches(
     for burst in &axis.bursts {
         let from = lines.partition_point(|l| l.1 < burst.from_ms);
         let to = lines.partition_point(|l| l.1 <= burst.to_ms);
-        if to < from + 2 || lines[to - 1].1 == lines[from].1 {
+        // A burst whose rows all share one line is drawn as it is: at its time.
+        if to < from + 2 {
             continue;
         }
         let mut z = stretch(StretchKind::Zoom, lines[from], lines[to - 1]);
-        z.px_per_ms = burst.px_per_ms;
+        // Its time range is the burst's, whichever lines its first and last events joined.
+        z.from_ms = z.from_ms.min(burst.from_ms);
+        z.to_ms = z.to_ms.max(burst.to_ms);
         z.band = band(z.y0, z.y1, boxes);
-        z.tick_ms = step_at(burst.px_per_ms, ZOOM_TICK_SPACING);
-        let mut t = z.from_ms;
-        while t <= z.to_ms {
-            if let Some(y) = y_at(&lines[from..to], t) {
-                z.ticks.push(y);
-            }
-            t += z.tick_ms;
-        }
         out.push(z);
     }
-    // Rows pushed apart within an instant (or a few ms, closer than a line at the scale there).
+    // Rows pushed apart within an instant (or a few ms, closer than a line apart at the
+    // picture's scale) outside bursts.
     for (k, w) in lines.windows(2).enumerate() {
         let ((y0, t0), (y1, t1)) = (w[0], w[1]);
-        if breaks.contains(&k) || y1 - y0 <= (t1 - t0) as f64 * axis.scale_between(t0, t1) + 0.5 {
+        if breaks.contains(&k)
+            || axis.ordered(t0, t1)
+            || y1 - y0 <= (t1 - t0) as f64 * axis.ms_scale + 0.5
+        {
             continue;
         }
         match out.last_mut() {
@@ -183,7 +185,7 @@ pub(super) fn stretches(
             _ => out.push(stretch(StretchKind::Stack, w[0], w[1])),
         }
     }
-    // Labels: zooms' and breaks' first, then stacks' where there is room.
+    // Labels: bursts' and breaks' first, then stacks' where there is room.
     let mut taken: Vec<Rect> = Vec::new();
     for pass in [false, true] {
         for s in out
@@ -191,17 +193,12 @@ pub(super) fn stretches(
             .filter(|s| (s.kind == StretchKind::Stack) == pass)
         {
             let text = match s.kind {
-                StretchKind::Zoom => format!(
-                    "zoom ×{} ({} ms = {} px)",
-                    factor(s.px_per_ms / axis.ms_scale.max(1e-9)),
-                    s.tick_ms,
-                    (s.tick_ms as f64 * s.px_per_ms * 10.0).round() / 10.0
-                ),
+                StretchKind::Zoom => burst_label(s.from_ms, s.to_ms),
                 StretchKind::Stack if s.to_ms == s.from_ms => "same ms".to_string(),
                 StretchKind::Stack => format!("within {} ms", s.to_ms - s.from_ms),
                 StretchKind::Break => format!("… {} …", duration(s.to_ms - s.from_ms)),
             };
-            // A stack's label sits beside its marks, right of a zoom's bracket.
+            // A stack's label sits beside its marks, right of a burst's bracket.
             let x = if pass { label_x + 30.0 } else { label_x + 14.0 };
             let b = TextBox::new(
                 text,
@@ -220,6 +217,42 @@ pub(super) fn stretches(
     out
 }
 
+/// How far a tick's label may move off its line to clear a burst's band: a round time a few
+/// ms before a burst falls on its band's top (which reaches above the burst's first line).
+const MAX_NUDGE: f64 = 30.0;
+
+/// Tick label `b` (of round time `t`) clear of every burst's band: moved above the band of a
+/// burst just after `t` or below that of a burst just before, by at most [`MAX_NUDGE`]; None
+/// where that would not do (two bands closer than a label's height).
+fn clear_of_bands(b: TextBox, t: u64, stretches: &[Stretch]) -> Option<TextBox> {
+    let mut b = b;
+    for s in stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
+        let (top, bottom) = (s.band.0 - BAND_CLEAR, s.band.1 + BAND_CLEAR);
+        if b.rect.y1 <= top || b.rect.y0 >= bottom {
+            continue;
+        }
+        // Before the burst: above its band; after it: below.
+        let dy = if t < s.from_ms {
+            (top - b.rect.y1).min(0.0)
+        } else if t > s.to_ms {
+            (bottom - b.rect.y0).max(0.0)
+        } else {
+            return None;
+        };
+        if dy.abs() > MAX_NUDGE {
+            return None;
+        }
+        b = b.shifted(0.0, dy);
+    }
+    // Moved off one band onto another (two bands closer than a label's height): no label.
+    let on_band = stretches.iter().any(|s| {
+        s.kind == StretchKind::Zoom
+            && b.rect.y1 > s.band.0 - BAND_CLEAR + 0.5
+            && b.rect.y0 < s.band.1 + BAND_CLEAR - 0.5
+    });
+    (!on_band).then_some(b)
+}
+
 /// Round times along the lines (each line's y and time, top to bottom), labelled at `label_x`
 /// where labels do not crowd each other or the stretches' labels; none inside a break.
 pub(super) fn ticks(
@@ -236,14 +269,16 @@ pub(super) fn ticks(
     let mut last_label: Option<Rect> = None;
     let mut t = first.div_ceil(step) * step;
     while t <= last {
-        // Inside a break the axis has no scale, so no tick; a zoom keeps its order of time
-        // (y_at follows its rows), so a round second falling in a burst still gets its tick.
-        let inside = |y: f64| {
-            stretches
-                .iter()
-                .any(|s| s.kind == StretchKind::Break && y > s.y0 - 1.0 && y < s.y1 + 1.0)
+        // Inside a break the axis has no scale, and inside a burst's rows go in order, not at
+        // their time: no tick in either (a burst's label gives its time range).
+        let off_scale = |y: f64| {
+            stretches.iter().any(|s| match s.kind {
+                StretchKind::Break => y > s.y0 - 1.0 && y < s.y1 + 1.0,
+                StretchKind::Zoom => (s.from_ms..=s.to_ms).contains(&t),
+                StretchKind::Stack => false,
+            })
         };
-        if let Some(y) = y_at(lines, t).filter(|&y| !inside(y)) {
+        if let Some(y) = y_at(lines, t).filter(|&y| !off_scale(y)) {
             let b = TextBox::new(
                 label(t, step),
                 style::GUTTER_SIZE,
@@ -251,28 +286,23 @@ pub(super) fn ticks(
                 Point::new(label_x, y),
                 TICK_PAD,
             );
-            // A round time just outside a zoom may land on its band (the band reaches above its
-            // first line): labelled there, "8 s" would read as the time of the zoom's first row
-            // (8004 ms), so only the zoom's own marks and label speak for that stretch.
-            let on_zoom = stretches.iter().any(|s| {
-                s.kind == StretchKind::Zoom
-                    && !(s.from_ms..=s.to_ms).contains(&t)
-                    && y > s.band.0 - BAND_CLEAR
-                    && y < s.band.1 + BAND_CLEAR
+            // A round time on a burst's band (it reaches above the burst's first line) would
+            // read as the time of the burst's rows ("8 s" on the 8004 ms row): its label moves
+            // off the band, above it or below.
+            let label = clear_of_bands(b, t, stretches).filter(|b| {
+                !last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
+                    && !stretches
+                        .iter()
+                        .filter_map(|s| s.label.as_ref())
+                        .any(|l| l.rect.inflate(2.0).overlaps(&b.rect))
             });
-            let crowded = on_zoom
-                || last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
-                || stretches
-                    .iter()
-                    .filter_map(|s| s.label.as_ref())
-                    .any(|l| l.rect.inflate(2.0).overlaps(&b.rect));
-            if !crowded {
+            if let Some(b) = &label {
                 last_label = Some(b.rect);
             }
             out.push(Tick {
                 time_ms: t,
                 y,
-                label: (!crowded).then_some(b),
+                label,
             });
         }
         t += step;
@@ -286,6 +316,8 @@ mod tests {
 
     #[test]
     fn steps_and_labels() {
+        assert_eq!(step(0.03), 1000);
+        assert_eq!(step(0.02), 5000);
         assert_eq!(step(0.1), 1000);
         assert_eq!(step(0.25), 500);
         assert_eq!(step(1.0), 100);

@@ -1,6 +1,6 @@
-//! The to-scale axis where it leaves the picture's scale: local zooms (a tinted band across the
-//! lanes, brackets with the zoom factor, the zoom's own time marks), rows stacked within an
-//! instant, and idle stretches cut short by a break across every lane and the gutter.
+//! The to-scale axis where it leaves the picture's scale: bursts drawn in order (a tinted band
+//! across the lanes, brackets, the burst's time range), rows stacked within an instant, and idle
+//! stretches cut short by a break across every lane and the gutter.
 
 use super::Painter;
 use crate::error::RenderError;
@@ -20,7 +20,7 @@ fn mark_x(l: &Layout, st: &Stretch) -> f64 {
         .map_or(l.area.x1 + 14.0, |lb| lb.rect.x0 - 8.0)
 }
 
-/// Zooms and stacks, behind everything else.
+/// Bursts and stacks, behind everything else.
 pub(crate) fn zooms(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     // Between the time marks' lines (which end at area.x1 + 6) and their labels.
     let tick_x = l.area.x1 + 9.0;
@@ -37,19 +37,11 @@ pub(crate) fn zooms(p: &Painter, l: &Layout) -> Result<(), RenderError> {
                         0.8,
                     )?;
                 }
-                // A bracket in the gutter, and one beside the time marks with the zoom's own
-                // marks on it.
+                // A bracket in the gutter, and one beside the time marks: no time mark inside
+                // (its rows are in order, not to scale).
                 let gx = l.area.x0 - 6.0;
                 bracket(p, gx, (band.y0, band.y1), 5.0)?;
                 bracket(p, tick_x, (band.y0, band.y1), -5.0)?;
-                for &y in &st.ticks {
-                    p.line(
-                        &[Point::new(tick_x - 7.0, y), Point::new(tick_x, y)],
-                        style::ZOOM_EDGE,
-                        2,
-                        1.0,
-                    )?;
-                }
                 if let Some(lb) = &st.label {
                     p.boxed_text(lb, style::ZOOM_EDGE)?;
                 }
@@ -119,7 +111,7 @@ pub(crate) fn breaks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     Ok(())
 }
 
-/// The legend's swatch of a zoom, a stack or a break.
+/// The legend's swatch of a burst, a stack or a break.
 pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), RenderError> {
     match kind {
         LegendKind::Zoom => {

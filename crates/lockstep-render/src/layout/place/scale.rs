@@ -1,6 +1,12 @@
 //! The to-scale time axis before anything is placed: the picture's one scale (px per ms), the
-//! bursts of events drawn as local zooms at their own scale, and the idle stretches that may be
+//! bursts of events closer than a line apart at that scale, and the idle stretches that may be
 //! cut short by an axis break. The placer asks it how far apart two times are.
+//!
+//! A burst is drawn in order, not to scale: its rows pack like logical rows (a send and its
+//! delivery, unrelated lanes share a line) inside a tinted band that gives its time range. A
+//! presenter reading Kleppmann needs the order of the messages of a lock round, not their
+//! milliseconds; a zoom with its own scale would claim distances it cannot keep once rows share
+//! lines, and a picture with several zoom factors cannot be read at a glance.
 
 use std::collections::BTreeSet;
 
@@ -9,42 +15,31 @@ use lockstep_core::trace::{EventKind, Tag, TraceEvent};
 use super::PITCH;
 use crate::layout::TimeMode;
 
-/// Target height of the time axis at the picture's scale (zooms and breaks aside)...
-const SCALE_TARGET: f64 = 1400.0;
-/// ...within these bounds (px per simulated ms): a short run is not stretched without end, a
-/// long one not squeezed to nothing.
+/// Height of the time axis at the picture's scale (bursts and breaks aside), per distinct time
+/// of the run: a run with few moments gets a short axis, so the whole picture stays close to
+/// its logical picture's height (the bursts' rows come on top)...
+const BUDGET_PER_TIME: f64 = 20.0;
+/// ...within these bounds (px).
+const BUDGET_MIN: f64 = 280.0;
+const BUDGET_MAX: f64 = 1000.0;
+/// The picture's scale stays within these bounds (px per simulated ms): a short run is not
+/// stretched without end, a long one not squeezed to nothing.
 const SCALE_MIN: f64 = 0.02;
-const SCALE_MAX: f64 = ZOOM_MAX;
-/// The picture's scale grows (from what fills [`SCALE_TARGET`]) while bursts would take more than
-/// this share of the axis and the axis stays under [`HEIGHT_CAP`]: most events then sit at
-/// their true time and zooms are few and small.
-const ZOOM_SHARE: f64 = 0.4;
-const HEIGHT_CAP: f64 = 3200.0;
-/// Breaks and bursts raise the picture's scale at most this many times above the scale that
-/// fits the whole run in [`SCALE_TARGET`].
+const SCALE_MAX: f64 = PITCH;
+/// Breaks raise the picture's scale at most this many times above the scale that fits the
+/// whole run in its budget.
 const MAX_RISE: f64 = 4.0;
-/// A zoom's own scale: at most this many px per ms (one line per ms)...
-const ZOOM_MAX: f64 = PITCH;
-/// ...and its time span at most this tall at that scale (events closer than one line at it
-/// stack as rows, marked).
-const ZOOM_SPAN: f64 = 256.0;
-/// An idle stretch (nothing in flight, no node paused) at least this tall at the scale that fits
-/// the whole run in [`SCALE_TARGET`] is cut short by an axis break...
-const BREAK_MIN_PX: f64 = 320.0;
+/// An idle stretch (nothing in flight, no node paused) taking at least this share of the axis
+/// at the scale that fits the whole run in its budget is cut short by an axis break...
+const BREAK_SHARE: f64 = 0.2;
 /// ...and at least this long.
 const BREAK_MIN_MS: u64 = 2000;
-/// A burst lasts at most this long at the picture's scale.
-const MAX_BURST_PX: f64 = 3.0 * PITCH;
-/// How much taller than the picture's scale a zoom must be, at least.
-const MIN_FACTOR: f64 = 2.0;
 
-/// A burst: events closer than one line apart at the picture's scale, drawn at its own scale.
+/// A burst: events closer than one line apart at the picture's scale, drawn in order.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(in crate::layout) struct Burst {
     pub from_ms: u64,
     pub to_ms: u64,
-    /// The zoom's own scale (px per ms).
-    pub px_per_ms: f64,
 }
 
 /// The axis's plan: its scale, its bursts and the stretches it may break.
@@ -97,89 +92,44 @@ fn times_and_quiet(events: &[TraceEvent]) -> (Vec<u64>, BTreeSet<u64>) {
     (times, quiet)
 }
 
-/// The largest power of two (px per ms) at most `px`.
-fn nice(px: f64) -> f64 {
-    2f64.powf(px.log2().floor())
-}
-
-/// The bursts at scale `s`: runs of times closer than a line apart, each at its own scale.
+/// The bursts at scale `s`: runs of distinct times closer than a line apart (each gap within a
+/// run is too short to draw at the scale; each gap between runs is at least a line).
 fn bursts(times: &[u64], idle: &[(u64, u64)], s: f64) -> Vec<Burst> {
     let mut out: Vec<Burst> = Vec::new();
     let mut start: Option<usize> = None;
     for (k, w) in times.windows(2).enumerate() {
         let (a, b) = (w[0], w[1]);
         let close = ((b - a) as f64) * s < PITCH && !idle.contains(&(a, b));
-        // A burst lasts a few lines at the picture's scale: a long chain of close events
-        // (retries 100 ms apart) is cut into several, the stacks between them marked.
-        let long = start.is_some_and(|from| (b - times[from]) as f64 * s > MAX_BURST_PX);
-        if long && let Some(from) = start.take() {
-            out.push(burst(&times[from..=k], s));
-        }
-        match (close && !long, start) {
+        match (close, start) {
             (true, None) => start = Some(k),
             (false, Some(from)) => {
-                out.push(burst(&times[from..=k], s));
+                out.push(Burst {
+                    from_ms: times[from],
+                    to_ms: a,
+                });
                 start = None;
             }
             _ => {}
         }
     }
-    if let Some(from) = start {
-        out.push(burst(&times[from..], s));
+    if let (Some(from), Some(&last)) = (start, times.last()) {
+        out.push(Burst {
+            from_ms: times[from],
+            to_ms: last,
+        });
     }
     out
 }
 
-/// A burst of these distinct times: zoomed in until its closest times are a line apart, but
-/// no further than [`ZOOM_MAX`] nor taller than [`ZOOM_SPAN`]; at least [`MIN_FACTOR`] times the
-/// picture's scale `s`.
-fn burst(times: &[u64], s: f64) -> Burst {
-    let (from_ms, to_ms) = (times[0], times[times.len() - 1]);
-    let span = (to_ms - from_ms).max(1) as f64;
-    let closest = times
-        .windows(2)
-        .map(|w| w[1] - w[0])
-        .min()
-        .unwrap_or(1)
-        .max(1);
-    let need = PITCH / closest as f64;
-    let most = (ZOOM_SPAN / span).min(ZOOM_MAX);
-    let px_per_ms = nice(need.min(most)).max(MIN_FACTOR * s);
-    Burst {
-        from_ms,
-        to_ms,
-        px_per_ms,
-    }
-}
-
-/// The quiet gaps long enough to break at scale `s`.
-fn idle(times: &[u64], quiet: &BTreeSet<u64>, s: f64) -> Vec<(u64, u64)> {
+/// The quiet gaps long enough to break: at least [`BREAK_MIN_MS`] and `min_px` at scale `s`.
+fn idle(times: &[u64], quiet: &BTreeSet<u64>, s: f64, min_px: f64) -> Vec<(u64, u64)> {
     times
         .windows(2)
         .map(|w| (w[0], w[1]))
         .filter(|&(a, b)| {
-            quiet.contains(&a) && b - a >= BREAK_MIN_MS && (b - a) as f64 * s >= BREAK_MIN_PX
+            quiet.contains(&a) && b - a >= BREAK_MIN_MS && (b - a) as f64 * s >= min_px
         })
         .collect()
-}
-
-/// The axis's height at a plan, and the part of it the bursts take (one line per distinct
-/// time at least: the rows that stack within an instant come on top, whatever the scale).
-fn heights(times: &[u64], plan: &Plan) -> (f64, f64) {
-    let (mut total, mut zoomed) = (0.0, 0.0);
-    for w in times.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        if plan.idle.contains(&(a, b)) {
-            total += super::BREAK_H;
-            continue;
-        }
-        let gap = ((b - a) as f64 * plan.scale_between(a, b)).max(PITCH);
-        total += gap;
-        if plan.burst_of(a).is_some_and(|z| b <= z.to_ms) {
-            zoomed += gap;
-        }
-    }
-    (total, zoomed)
 }
 
 impl Plan {
@@ -192,56 +142,36 @@ impl Plan {
         if mode == TimeMode::Logical || t1 == t0 {
             return Plan::default();
         }
-        // The scale that fills the target with the run's time; then the quiet stretches that
-        // are long at that scale become breaks, and the scale fills the target with the rest.
+        // The scale that fills the budget with the run's time; then the quiet stretches that
+        // are long at that scale become breaks, and the scale fills the budget with the rest.
+        let budget = (BUDGET_PER_TIME * times.len() as f64).clamp(BUDGET_MIN, BUDGET_MAX);
         let fill = |cut: u64| {
             let active = (t1 - t0).saturating_sub(cut).max(1);
-            (SCALE_TARGET / active as f64).clamp(SCALE_MIN, SCALE_MAX)
+            (budget / active as f64).clamp(SCALE_MIN, SCALE_MAX)
         };
         let whole = fill(0);
-        let mut idle = idle(&times, &quiet, whole);
+        let mut idle = idle(&times, &quiet, whole, BREAK_SHARE * budget);
         // Breaks may raise the scale, but not so far that the run is all breaks and bursts.
         let most = (whole * MAX_RISE).min(SCALE_MAX);
-        let plan_at = |s: f64, idle: &[(u64, u64)]| Plan {
-            ms_scale: s,
-            bursts: bursts(&times, idle, s),
-            idle: idle.to_vec(),
-        };
-        let (base, mut best) = loop {
+        loop {
             let base = fill(idle.iter().map(|(a, b)| b - a).sum()).min(most);
-            let plan = plan_at(base, &idle);
+            let plan = Plan {
+                ms_scale: base,
+                bursts: bursts(&times, &idle, base),
+                idle: idle.clone(),
+            };
             // A picture that is all breaks and bursts shows no time at all: the shortest break
             // goes back to scale until some stretch is drawn at the picture's scale.
-            let at_scale = times.windows(2).any(|w| {
-                !plan.idle.contains(&(w[0], w[1])) && plan.scale_between(w[0], w[1]) == base
-            });
+            let at_scale = times
+                .windows(2)
+                .any(|w| !plan.idle.contains(&(w[0], w[1])) && !plan.ordered(w[0], w[1]));
             match idle.iter().enumerate().min_by_key(|(_, (a, b))| b - a) {
                 Some((k, _)) if !at_scale => {
                     idle.remove(k);
                 }
-                _ => break (base, plan),
-            }
-        };
-        let (base_total, zoomed) = heights(&times, &best);
-        if zoomed <= ZOOM_SHARE * base_total {
-            return best;
-        }
-        // Bursts take most of the axis: a larger scale puts more events at their time, as long
-        // as the picture stays within bounds.
-        let mut s = base;
-        while s * 1.25 <= most {
-            s *= 1.25;
-            let plan = plan_at(s, &idle);
-            let (total, zoomed) = heights(&times, &plan);
-            if total > HEIGHT_CAP.max(base_total) {
-                break;
-            }
-            best = plan;
-            if zoomed <= ZOOM_SHARE * total {
-                break;
+                _ => return plan,
             }
         }
-        best
     }
 
     /// The burst holding time `t`, if any.
@@ -250,17 +180,10 @@ impl Plan {
         self.bursts.get(k).filter(|b| b.from_ms <= t)
     }
 
-    /// The scale (px per ms) between two times: a burst's own when both fall in it.
-    pub fn scale_between(&self, a: u64, b: u64) -> f64 {
-        match self.burst_of(a.min(b)) {
-            Some(z) if a.max(b) <= z.to_ms => z.px_per_ms,
-            _ => self.ms_scale,
-        }
-    }
-
-    /// The scale at time `t`.
-    pub fn scale_at(&self, t: u64) -> f64 {
-        self.scale_between(t, t)
+    /// Whether times `a` and `b` fall in one burst: between them the rows go in order, a line
+    /// apart, not to scale.
+    pub fn ordered(&self, a: u64, b: u64) -> bool {
+        self.burst_of(a.min(b)).is_some_and(|z| a.max(b) <= z.to_ms)
     }
 
     /// Whether the stretch between lines at `a` and `b` may be cut short by a break: it ends
@@ -275,17 +198,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_burst_has_its_own_power_of_two_scale() {
-        assert_eq!(nice(31.0), 16.0);
-        assert_eq!(nice(32.0), 32.0);
-        // Times 1 ms apart: a line per ms.
-        let b = burst(&[6000, 6001, 6002, 6003], 0.127);
-        assert_eq!(b.px_per_ms, 32.0);
-        // A long burst: no taller than ZOOM_SPAN.
-        let b = burst(&[0, 1, 271], 0.25);
-        assert_eq!(b.px_per_ms, 0.5);
-        // Two times 56 ms apart: just enough to part them (twice the picture's scale).
-        let b = burst(&[1500, 1556], 0.486);
-        assert_eq!(b.px_per_ms, 0.972);
+    fn close_times_make_one_burst_and_far_ones_none() {
+        // At 0.05 px per ms a line is 640 ms: 0..4 and 6000..6008 are bursts, 3000 stands alone.
+        let times = [0, 1, 2, 4, 3000, 6000, 6001, 6008];
+        let b = bursts(&times, &[], 0.05);
+        assert_eq!(
+            b,
+            vec![
+                Burst {
+                    from_ms: 0,
+                    to_ms: 4
+                },
+                Burst {
+                    from_ms: 6000,
+                    to_ms: 6008
+                }
+            ]
+        );
+        let plan = Plan {
+            ms_scale: 0.05,
+            bursts: b,
+            idle: Vec::new(),
+        };
+        assert!(plan.ordered(6000, 6008));
+        assert!(!plan.ordered(4, 3000));
     }
 }
