@@ -144,6 +144,64 @@ fn Base(props: &BaseProps) -> Html {
     Html::from_html_unchecked(AttrValue::from(props.picture.svg.clone()))
 }
 
+#[derive(Properties)]
+struct HeadsProps {
+    picture: Rc<Picture>,
+    heads: NodeRef,
+}
+
+impl PartialEq for HeadsProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.picture, &other.picture) && self.heads == other.heads
+    }
+}
+
+/// The lanes' names in a row that stays at the top of the timeline's window while it scrolls
+/// (HTML over the picture, at the lanes' x in the picture's scale): shown once the picture's own
+/// lane headers have scrolled out of view (see [`show_heads`]).
+#[component]
+fn LaneHeads(props: &HeadsProps) -> Html {
+    let pic = &props.picture;
+    let width = f64::from(pic.page_width()).max(1.0);
+    html! {
+        <div class="lane-heads" ref={props.heads.clone()} aria-hidden="true" hidden=true>
+            { for pic.lanes.iter().map(|l| html! {
+                <span class="lane-head" style={format!("left: {:.3}%", l.x / width * 100.0)}>
+                    <b>{ &l.name }</b><small>{ &l.role }</small>
+                </span>
+            }) }
+        </div>
+    }
+}
+
+/// Shows the sticky row of lane names when the picture's own headers (at `bottom`, in page
+/// pixels) are scrolled out of the scroller's window.
+fn show_heads(scroller: &HtmlElement, heads: &Element, page_width: f64, bottom: f64) {
+    let drawn = f64::from(scroller.scroll_width());
+    if drawn <= 0.0 || page_width <= 0.0 {
+        return;
+    }
+    let scale = drawn / page_width;
+    // A picture wider than its window says so (the embed shows a hint).
+    let wide = scroller.scroll_width() > scroller.client_width() + 1;
+    if wide != scroller.has_attribute("data-wide") {
+        let _ = if wide {
+            scroller.set_attribute("data-wide", "")
+        } else {
+            scroller.remove_attribute("data-wide")
+        };
+    }
+    let out = f64::from(scroller.scroll_top()) > bottom * scale - 4.0;
+    let shown = !heads.has_attribute("hidden");
+    if out != shown {
+        let _ = if out {
+            heads.remove_attribute("hidden")
+        } else {
+            heads.set_attribute("hidden", "")
+        };
+    }
+}
+
 /// What the page shows of a picture at the moment, so a step changes only the difference.
 #[derive(Default)]
 struct Shown {
@@ -364,6 +422,7 @@ fn show_hover(page: &NodeRef, row: Option<&crate::viewer::HitRow>, width: f64) {
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
     let page = use_node_ref();
+    let heads = use_node_ref();
     let shown = use_mut_ref(Shown::default);
     // The hovered step and the redraw it was hovered in: a step (key, clicker, play) redraws, and
     // the card stays hidden until the mouse really moves again.
@@ -374,8 +433,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let rev = props.rev;
     let pic = props.picture.clone();
     let frame = props.frame.clone();
+    let (w, h) = (frame.live.width, frame.live.height);
+    // Where the picture's own lane headers end, in page pixels.
+    let heads_bottom =
+        frame.live.layout_dy + pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max);
     {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
+        let heads = heads.clone();
         let (pic, frame) = (pic.clone(), frame.clone());
         // A new presenter mode resizes the picture: jump to the step at once.
         let presenter = props.presenter;
@@ -407,11 +471,17 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             if let Some((el, target)) = target {
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
-                let follow = wasm_bindgen::closure::Closure::once_into_js(move || match target {
-                    Follow::Start => jump(&el, Some(0.0), Some(0.0)),
-                    // End jumps (a glide from far away may be cut short by the next key).
-                    Follow::Row(width, band, span, last) => {
-                        keep_in_view(&el, width, band, span, glide && !last)
+                let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
+                    match target {
+                        Follow::Start => jump(&el, Some(0.0), Some(0.0)),
+                        // End jumps (a glide from far away may be cut short by the next key).
+                        Follow::Row(width, band, span, last) => {
+                            keep_in_view(&el, width, band, span, glide && !last)
+                        }
+                    }
+                    // A glide reports its scrolling; a jump or no scroll at all may not.
+                    if let Some(hd) = heads.cast::<Element>() {
+                        show_heads(&el, &hd, w, heads_bottom);
                     }
                 });
                 if let Some(w) = web_sys::window() {
@@ -420,7 +490,14 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         });
     }
-    let (w, h) = (frame.live.width, frame.live.height);
+    let scrolled = {
+        let (scroller, heads) = (scroller.clone(), heads.clone());
+        Callback::from(move |_: Event| {
+            if let (Some(s), Some(hd)) = (scroller.cast::<HtmlElement>(), heads.cast::<Element>()) {
+                show_heads(&s, &hd, w, heads_bottom);
+            }
+        })
+    };
     let click = {
         let (page, pic, frame) = (page.clone(), pic.clone(), frame.clone());
         let on_seek = props.on_seek.clone();
@@ -480,10 +557,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     let class = classes!("page", props.highlight_faults.then_some("faults"));
     html! {
-        <div class="timeline-scroller" ref={scroller} tabindex="0"
-            aria-label="The timeline; scroll to see more of it">
-            <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}
-                style={format!("--page-w: {w:.0}px")}>
+        <div class="timeline-scroller" ref={scroller} tabindex="0" onscroll={scrolled}
+            aria-label="The timeline; scroll to see more of it" style={format!("--page-w: {w:.0}px")}>
+            <LaneHeads picture={pic.clone()} heads={heads} />
+            <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}>
                 <Base picture={pic.clone()} />
                 // Always there, so that yew, which matches unkeyed children from the end, never
                 // takes the card's arrival for a change of the picture (and puts it in again).
