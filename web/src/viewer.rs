@@ -26,7 +26,7 @@ pub use rows::row_step;
 
 pub use page_fit::{LaneHead, LegendArt};
 
-use spans::row_spans;
+use spans::{row_focus, row_spans};
 
 /// Where a scenario came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,6 +87,8 @@ pub struct HitRow {
     /// Horizontal extent of what the row draws (its arrows, their labels, its notes), in the
     /// layout's pixels, so the page can scroll it into view sideways; None when it draws none.
     pub span: Option<(f64, f64)>,
+    /// Where in the span to look when it is wider than the window (see `spans::row_focus`).
+    pub focus: Option<f64>,
 }
 
 /// The timeline of the whole branch, drawn once: lockstep-render's unchanging pieces in groups
@@ -473,12 +475,15 @@ impl Viewer {
         let lanes = page_fit::lane_heads(&full);
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
         let spans = row_spans(&full);
+        let focus = row_focus(&full);
         let rows: Vec<HitRow> = full
             .rows
             .iter()
             .zip(spans)
-            .map(|(r, span)| HitRow {
+            .zip(focus)
+            .map(|((r, span), focus)| HitRow {
                 span,
+                focus,
                 step: r.step,
                 line: r.line,
                 top: r.top,

@@ -60,7 +60,7 @@ fn keep_in_view(
     scroller: &HtmlElement,
     page_width: f64,
     (top, bottom): (f64, f64),
-    span: Option<(f64, f64)>,
+    (span, focus): (Option<(f64, f64)>, Option<f64>),
     glide: bool,
 ) {
     // The page is drawn at the scroller's width (or wider, on a phone).
@@ -78,14 +78,20 @@ fn keep_in_view(
     let across = span.and_then(|(x0, x1)| {
         let width = f64::from(scroller.client_width());
         // Only when the picture is wider than its window.
-        (drawn > width + 1.0).then(|| {
-            scroll_to_show(
-                x0 * scale,
-                x1 * scale,
-                f64::from(scroller.scroll_left()),
-                width,
-            )
-        })?
+        if drawn <= width + 1.0 {
+            return None;
+        }
+        let (lo, hi) = (x0 * scale, x1 * scale);
+        let at = f64::from(scroller.scroll_left());
+        match focus.map(|f| f * scale) {
+            // A row wider than the window: the part where it arrives (a rejection at the db).
+            Some(f) if hi - lo > width => {
+                let to = (f - width / 2.0).clamp(lo - 16.0, (hi + 40.0 - width).max(lo - 16.0));
+                (f < at + EDGE || f > at + width - EDGE || lo > at || hi < at + width)
+                    .then_some(to.max(0.0))
+            }
+            _ => scroll_to_show(lo, hi, at, width),
+        }
     });
     if down.is_none() && across.is_none() {
         return;
@@ -110,8 +116,9 @@ fn keep_in_view(
 enum Follow {
     /// Step 0: back to the top left.
     Start,
-    /// A row (the page's width, the row's band and extent, whether it is the last step).
-    Row(f64, (f64, f64), Option<(f64, f64)>, bool),
+    /// A row (the page's width, the row's band, its extent and focus, whether it is the last
+    /// step).
+    Row(f64, (f64, f64), (Option<(f64, f64)>, Option<f64>), bool),
 }
 
 /// Moves `scroller` at once to `top` and `left` (None: where it is).
@@ -363,6 +370,12 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
                         let _ = outline.remove_attribute("data-span");
                     }
                 }
+                match r.focus {
+                    Some(x) => set(&outline, "data-focus", &format!("{x:.0}")),
+                    None => {
+                        let _ = outline.remove_attribute("data-focus");
+                    }
+                }
                 set(&outline, "y", &format!("{y:.1}"));
                 set(&outline, "width", &format!("{:.0}", live.width));
                 set(&outline, "height", &format!("{h:.1}"));
@@ -450,6 +463,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let fresh = page
                 .cast::<Element>()
                 .is_some_and(|el| apply(&el, &pic, &frame, &mut RefCell::borrow_mut(&shown)));
+            // A picture just put in (a link opened) jumps to its step: a glide would start late,
+            // behind the page's first layout.
+            let glide = glide && !fresh;
             // A step hides the hover band until the mouse moves again (as it does the card).
             show_hover(&page, None, 0.0);
             // A run just opened on a phone: show it from the top, not where the picker was.
@@ -464,7 +480,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 (Some(el), Some(row)) => {
                     let dy = frame.live.layout_dy;
                     let band = (row.top + dy, row.bottom + dy);
-                    Some((el, Follow::Row(frame.live.width, band, row.span, last)))
+                    Some((
+                        el,
+                        Follow::Row(frame.live.width, band, (row.span, row.focus), last),
+                    ))
                 }
                 (None, _) => None,
             };
@@ -490,14 +509,29 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         });
     }
-    let scrolled = {
+    {
+        // Scroll events do not bubble (yew listens at the root): listen on the scroller itself.
         let (scroller, heads) = (scroller.clone(), heads.clone());
-        Callback::from(move |_: Event| {
-            if let (Some(s), Some(hd)) = (scroller.cast::<HtmlElement>(), heads.cast::<Element>()) {
-                show_heads(&s, &hd, w, heads_bottom);
+        use_effect_with((w.to_bits(), heads_bottom.to_bits()), move |_| {
+            let el = scroller.cast::<HtmlElement>();
+            let listener = el.as_ref().map(|el| {
+                let (s, hd) = (el.clone(), heads.clone());
+                let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                    if let Some(hd) = hd.cast::<Element>() {
+                        show_heads(&s, &hd, w, heads_bottom);
+                    }
+                });
+                let _ = el.add_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
+                f
+            });
+            move || {
+                if let (Some(el), Some(f)) = (el, listener) {
+                    let _ = el
+                        .remove_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
+                }
             }
-        })
-    };
+        });
+    }
     let click = {
         let (page, pic, frame) = (page.clone(), pic.clone(), frame.clone());
         let on_seek = props.on_seek.clone();
@@ -557,7 +591,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     let class = classes!("page", props.highlight_faults.then_some("faults"));
     html! {
-        <div class="timeline-scroller" ref={scroller} tabindex="0" onscroll={scrolled}
+        <div class="timeline-scroller" ref={scroller} tabindex="0"
             aria-label="The timeline; scroll to see more of it" style={format!("--page-w: {w:.0}px")}>
             <LaneHeads picture={pic.clone()} heads={heads} />
             <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}>
