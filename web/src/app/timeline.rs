@@ -35,6 +35,8 @@ pub struct TimelineProps {
 
 /// How far inside its window's edges a row must lie to count as in view, in screen pixels.
 const EDGE: f64 = 4.0;
+/// The height the sticky row of lane names covers at the top of the timeline's window.
+const HEADS_INSET: f64 = 48.0;
 
 /// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
 /// `at..at + size`: None when it shows already; else centred, or its start when it is wider than
@@ -69,12 +71,14 @@ fn keep_in_view(
         return;
     }
     let scale = drawn / page_width;
+    // The sticky lane names cover the window's top: a row under them is not in view.
     let down = scroll_to_show(
         top * scale,
         bottom * scale,
-        f64::from(scroller.scroll_top()),
-        f64::from(scroller.client_height()),
-    );
+        f64::from(scroller.scroll_top()) + HEADS_INSET,
+        f64::from(scroller.client_height()) - HEADS_INSET,
+    )
+    .map(|to| (to - HEADS_INSET / 2.0).max(0.0));
     let across = span.and_then(|(x0, x1)| {
         let width = f64::from(scroller.client_width());
         // Only when the picture is wider than its window.
@@ -522,12 +526,23 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     }
                 });
                 let _ = el.add_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
+                // A new window size changes the picture's scale.
+                if let Some(w) = web_sys::window() {
+                    let _ =
+                        w.add_event_listener_with_callback("resize", f.as_ref().unchecked_ref());
+                }
                 f
             });
             move || {
                 if let (Some(el), Some(f)) = (el, listener) {
                     let _ = el
                         .remove_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.remove_event_listener_with_callback(
+                            "resize",
+                            f.as_ref().unchecked_ref(),
+                        );
+                    }
                 }
             }
         });
