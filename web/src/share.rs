@@ -62,19 +62,19 @@ pub struct View {
 pub enum HashError {
     #[error("the link has no scenario (expected #scenario=ID)")]
     NoScenario,
-    #[error("the link's `{key}={value}` is not valid: {expected}")]
+    #[error("the link's “{key}={value}” is not valid: {expected}")]
     BadValue {
         key: String,
         value: String,
         expected: &'static str,
     },
-    #[error("the link's `{key}` part is damaged: {why}")]
+    #[error("the link's “{key}” part is damaged: {why}")]
     BadPayload { key: String, why: String },
     #[error(
-        "the link has an unknown part `{0}` (known: scenario, step, mode, chart, whatif, src, present, controls)"
+        "the link has an unknown part “{0}” (known: scenario, step, mode, chart, whatif, src, present, controls)"
     )]
     UnknownKey(String),
-    #[error("there is no built-in scenario `{0}`")]
+    #[error("there is no built-in scenario “{0}”")]
     UnknownScenario(String),
 }
 
@@ -259,7 +259,7 @@ impl View {
                         n => match n.parse::<usize>() {
                             Ok(0) => StepTarget::Start,
                             Ok(n) => StepTarget::At(n),
-                            Err(_) => return Err(bad(key, n, "a step number or `end`")),
+                            Err(_) => return Err(bad(key, n, "a step number or “end”")),
                         },
                     }
                 }
@@ -267,21 +267,21 @@ impl View {
                     view.time_mode = match value.as_str() {
                         "logical" => TimeMode::Logical,
                         "scale" => TimeMode::ToScale,
-                        v => return Err(bad(key, v, "`logical` or `scale`")),
+                        v => return Err(bad(key, v, "“logical” or “scale”")),
                     }
                 }
                 "chart" => {
                     view.chart = match value.as_str() {
                         "timeline" => Chart::Timeline,
                         "lease" => Chart::Lease,
-                        v => return Err(bad(key, v, "`timeline` or `lease`")),
+                        v => return Err(bad(key, v, "“timeline” or “lease”")),
                     }
                 }
                 "present" => {
                     view.presenter = match value.as_str() {
                         "1" | "" => true,
                         "0" => false,
-                        v => return Err(bad(key, v, "`1` or `0`")),
+                        v => return Err(bad(key, v, "“1” or “0”")),
                     }
                 }
                 "controls" => {
@@ -289,7 +289,7 @@ impl View {
                         "none" => Controls::None,
                         "minimal" => Controls::Minimal,
                         "full" => Controls::Full,
-                        v => return Err(bad(key, v, "`none`, `minimal` or `full`")),
+                        v => return Err(bad(key, v, "“none”, “minimal” or “full”")),
                     }
                 }
                 "whatif" => {
@@ -413,12 +413,12 @@ mod tests {
     #[test]
     fn mangled_hashes_say_which_part_is_wrong() {
         let msg = |h: &str| View::parse(h).unwrap_err().to_string();
-        assert!(msg("#scenario=x&step=seven").contains("`step=seven`"));
+        assert!(msg("#scenario=x&step=seven").contains("“step=seven”"));
         assert!(msg("#step=3").contains("no scenario"));
-        assert!(msg("#scenario=x&mode=fast").contains("`logical` or `scale`"));
-        assert!(msg("#scenario=x&whatif=%%%").contains("`whatif` part is damaged"));
-        assert!(msg("#scenario=x&src=AAAA").contains("`src` part is damaged"));
-        assert!(msg("#scenario=x&colour=red").contains("unknown part `colour`"));
+        assert!(msg("#scenario=x&mode=fast").contains("“logical” or “scale”"));
+        assert!(msg("#scenario=x&whatif=%%%").contains("“whatif” part is damaged"));
+        assert!(msg("#scenario=x&src=AAAA").contains("“src” part is damaged"));
+        assert!(msg("#scenario=x&colour=red").contains("unknown part “colour”"));
         assert!(msg("#scenario=<script>").contains("scenario id"));
         // A valid payload that is not what-if JSON.
         let h = format!("#scenario=x&whatif={}", pack("[{\"at_step\":1}]"));
@@ -446,8 +446,8 @@ mod tests {
         let e = View::parse("#scenario=nope&step=abc").unwrap_err();
         let msg = e.to_string();
         assert_eq!(e.0.len(), 2, "{msg}");
-        assert!(msg.contains("`step=abc`"), "{msg}");
-        assert!(msg.contains("no built-in scenario `nope`"), "{msg}");
+        assert!(msg.contains("“step=abc”"), "{msg}");
+        assert!(msg.contains("no built-in scenario “nope”"), "{msg}");
         // An uploaded scenario's name is not a built-in id, and needs not be.
         let own = format!("#scenario=mine&src={}", pack("name = \"mine\""));
         assert!(View::parse(&own).unwrap().is_some());

@@ -18,9 +18,15 @@ use crate::share::{Chart, StepTarget, View};
 use crate::stack::{Layer, stack};
 
 mod frames;
+pub mod page_fit;
+mod rows;
 mod spans;
 
-use spans::row_spans;
+pub use rows::row_step;
+
+pub use page_fit::{LaneHead, LegendArt};
+
+use spans::{row_focus, row_spans};
 
 /// Where a scenario came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +58,7 @@ impl Source {
 /// Why a view cannot be opened.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OpenError {
-    #[error("there is no built-in scenario `{0}`; pick one from the list")]
+    #[error("there is no built-in scenario “{0}”; pick one from the list")]
     UnknownScenario(String),
     #[error("{0}")]
     Scenario(#[from] ScenarioError),
@@ -68,6 +74,8 @@ pub enum OpenError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct HitRow {
     pub step: usize,
+    /// The row's line from the top (steps that share a line share a row of the picture).
+    pub line: usize,
     pub top: f64,
     pub bottom: f64,
     pub label: String,
@@ -79,6 +87,8 @@ pub struct HitRow {
     /// Horizontal extent of what the row draws (its arrows, their labels, its notes), in the
     /// layout's pixels, so the page can scroll it into view sideways; None when it draws none.
     pub span: Option<(f64, f64)>,
+    /// Where in the span to look when it is wider than the window (see `spans::row_focus`).
+    pub focus: Option<f64>,
 }
 
 /// The timeline of the whole branch, drawn once: lockstep-render's unchanging pieces in groups
@@ -94,6 +104,12 @@ pub struct Picture {
     pub rows: Vec<HitRow>,
     /// What the picture was drawn for: the branch and the time mode.
     pub key: (u64, TimeMode),
+    /// The lanes, for the page's row of lane names that stays in view.
+    pub lanes: Vec<LaneHead>,
+    /// The layout's size without its legend column (every step's layout is given it).
+    size: (f64, f64),
+    /// The legend panel's drawing, kept while the steps' legends are alike.
+    legend: RefCell<Option<(Vec<lockstep_render::layout::LegendEntry>, Rc<LegendArt>)>>,
     stepper: Stepper,
 }
 
@@ -103,6 +119,11 @@ pub fn band(r: &HitRow) -> (f64, f64) {
 }
 
 impl Picture {
+    /// The page's width, in px (the lanes' x are in it).
+    pub fn page_width(&self) -> u32 {
+        self.stepper.page_size().0
+    }
+
     /// The row under `y` (in the layout's pixels) among steps 1..=`upto`: of rows sharing a
     /// line, the latest one answers.
     pub fn row_at(&self, y: f64, upto: usize) -> Option<&HitRow> {
@@ -129,6 +150,9 @@ pub struct StepFrame {
     /// The SVG's title and description (for screen readers).
     pub title: String,
     pub description: String,
+    /// The legend lockstep-render drew for this step, which the page shows in a panel (the
+    /// picture is drawn without it).
+    pub legend: Rc<LegendArt>,
 }
 
 impl StepFrame {
@@ -445,16 +469,23 @@ impl Viewer {
             upto_step: None,
             ..self.options(time_mode)
         };
-        let full = layout(&self.full, &options);
+        let mut full = layout(&self.full, &options);
+        let size = page_fit::size_without_legend(&full);
+        page_fit::drop_legend(&mut full, size);
+        let lanes = page_fit::lane_heads(&full);
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
         let spans = row_spans(&full);
+        let focus = row_focus(&full);
         let rows: Vec<HitRow> = full
             .rows
             .iter()
             .zip(spans)
-            .map(|(r, span)| HitRow {
+            .zip(focus)
+            .map(|((r, span), focus)| HitRow {
                 span,
+                focus,
                 step: r.step,
+                line: r.line,
                 top: r.top,
                 bottom: r.bottom,
                 label: r.label.clone(),
@@ -517,6 +548,9 @@ impl Viewer {
             groups,
             rows,
             key: (self.branch, time_mode),
+            lanes,
+            size,
+            legend: RefCell::new(None),
             stepper,
         })
     }
@@ -524,12 +558,30 @@ impl Viewer {
     /// What step `n` of this branch shows on top of `picture` (see also `frames.rs`: the
     /// frames kept and computed ahead).
     fn frame_at(&self, picture: &Picture, n: usize) -> Result<StepFrame, RenderError> {
-        let at_n = layout(&self.full, &self.options_at(picture.key.1, n));
+        let mut at_n = layout(&self.full, &self.options_at(picture.key.1, n));
+        let drawn_size = (at_n.width, at_n.height);
+        let legend = page_fit::drop_legend(&mut at_n, picture.size);
+        let kept = picture
+            .legend
+            .borrow()
+            .as_ref()
+            .filter(|(entries, _)| *entries == legend)
+            .map(|(_, art)| art.clone());
+        let legend = match kept {
+            Some(art) => art,
+            None => {
+                // Rarely: a run's steps share one legend.
+                let art = page_fit::legend_art(&at_n, drawn_size, legend.clone())?;
+                *picture.legend.borrow_mut() = Some((legend, art.clone()));
+                art
+            }
+        };
         Ok(StepFrame {
             step: n,
             live: picture.stepper.live(&at_n, &self.caption_at(n))?,
             title: self.title_at(n),
             description: self.description_at(n),
+            legend,
         })
     }
 

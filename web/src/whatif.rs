@@ -132,9 +132,9 @@ pub fn parse_seconds(text: &str) -> Result<i64, String> {
     let t = text.trim();
     let secs: f64 = t
         .parse()
-        .map_err(|_| format!("`{t}` is not a number of seconds (for example 10 or 2.5)"))?;
+        .map_err(|_| format!("“{t}” is not a number of seconds (for example 10 or 2.5)"))?;
     if !secs.is_finite() || secs.abs() > 86_400.0 {
-        return Err(format!("`{t}` s is out of range (at most a day)"));
+        return Err(format!("“{t}” s is out of range (at most a day)"));
     }
     Ok((secs * 1000.0).round() as i64)
 }
@@ -193,7 +193,7 @@ impl FaultForm {
         if self.fault.needs_match() {
             let m = self.match_label.trim();
             if m.is_empty() {
-                return Err("say which message: the start of its label, such as `write`".into());
+                return Err("say which message: the start of its label, such as “write”".into());
             }
             f.match_label = Some(m.to_string());
         }

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 export const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const distDir = path.join(webDir, "dist");
+// DIST=dir serves another build (to compare before and after a change).
+export const distDir = process.env.DIST ? path.resolve(process.env.DIST) : path.join(webDir, "dist");
 export const outDir = path.join(webDir, "test-results");
 
 const TYPES = {

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { serve, launch, test, summary, assert, ready, text, outDir, webDir } from "./harness.mjs";
 import { measure } from "./measure.mjs";
 import { reviewTests } from "./review8.mjs";
+import { review9Tests } from "./review9.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -55,7 +56,7 @@ await test(browser, "a step keeps the SVG element and shows what lockstep-render
     // The picture is a stack of <svg>s (web/src/stack.rs), #ls-timeline first.
     const shown = texts(document.querySelector("#ls-timeline").parentElement);
     const holder = document.createElement("div");
-    holder.innerHTML = m.step_svg(id, step, false);
+    holder.innerHTML = m.shown_step_svg(id, step, false);
     document.body.append(holder);
     const want = texts(holder.querySelector("svg"));
     holder.remove();
@@ -98,7 +99,7 @@ await test(browser, "a share link opened right after End shows only its own step
       .filter((t) => t.getClientRects().length > 0).map((t) => t.textContent.trim()).filter(Boolean).sort();
     const shown = texts(document.querySelector("#ls-timeline").parentElement);
     const holder = document.createElement("div");
-    holder.innerHTML = m.step_svg("fenced-gc-pause", 12, false);
+    holder.innerHTML = m.shown_step_svg("fenced-gc-pause", 12, false);
     document.body.append(holder);
     const want = texts(holder.querySelector("svg"));
     holder.remove();
@@ -182,15 +183,15 @@ await test(browser, "the share link round-trips", async (page) => {
 await test(browser, "a mangled link says what is wrong and shows the picker", async (page) => {
   await page.goto(`${base}index.html#scenario=naive-gc-pauze&step=banana`);
   await page.waitForSelector(".notice.error");
-  assert((await text(page, ".notice.error")).includes("`step=banana`"), await text(page, ".notice.error"));
+  assert((await text(page, ".notice.error")).includes("“step=banana”"), await text(page, ".notice.error"));
   assert(await page.locator(".picker").isVisible(), "the picker is shown");
   await page.goto(`${base}index.html#scenario=no-such-scenario`);
   await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("no-such-scenario"));
   // Every problem is named, not only the first.
   await page.evaluate(() => { location.hash = "#scenario=nope&step=abc"; });
-  await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("`step=abc`"));
+  await page.waitForFunction(() => document.querySelector(".notice.error")?.textContent.includes("“step=abc”"));
   const both = await text(page, ".notice.error");
-  assert(both.includes("no built-in scenario `nope`"), both);
+  assert(both.includes("no built-in scenario “nope”"), both);
   // A step past the end shows the last step and says so.
   await page.evaluate(() => { location.hash = "#scenario=fenced-gc-pause&step=9999"; });
   await ready(page);
@@ -245,8 +246,8 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
   assert(fit.w >= fit.inner - 1 && fit.h > 480, `the picture fills the frame: ${JSON.stringify(fit)}`);
   assert(fit.curIn, "the current step is in view");
   await shot(page, "embed-none-800x500");
-  // A run far wider than the frame (Redlock's, about 3,100 px) is not shrunk to unreadable type:
-  // its labels stay at 11 px or more, and it scrolls sideways and down to the current step.
+  // A run far wider than the frame (Redlock's) is not shrunk to unreadable type: its labels stay
+  // at 7 px or more, and it scrolls sideways and down to the current step.
   await page.goto(`${base}embed.html#scenario=redlock-happy-path&step=60&controls=none`);
   await page.reload();
   await ready(page);
@@ -257,12 +258,12 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
     const box = s.getBoundingClientRect();
     const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
     return {
-      label: (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 17,
+      label: (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 16,
       sideways: s.scrollWidth > s.clientWidth + 1,
       curIn: cur.top >= box.top && cur.bottom <= box.bottom,
     };
   });
-  assert(wide.label >= 10.9 && wide.sideways && wide.curIn, `a wide run in an 800 px embed: ${JSON.stringify(wide)}`);
+  assert(wide.label >= 6.9 && wide.sideways && wide.curIn, `a wide run in an 800 px embed: ${JSON.stringify(wide)}`);
   await shot(page, "embed-redlock-800x500");
   await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=full`);
   await page.reload();
@@ -290,7 +291,7 @@ await test(browser, "presenter mode, the picker and the app at 1920x1080 and on 
   await shot(page, "presenter-375x667");
 });
 
-/** How many screen pixels one SVG unit takes: the SVG's labels are 17 units tall. */
+/** How many screen pixels one SVG unit takes: the SVG's labels are 16 units tall. */
 const svgScale = (page) => page.locator(".page > svg").first()
   .evaluate((s) => s.getBoundingClientRect().width / s.viewBox.baseVal.width);
 const stepInHash = (page) => page.evaluate(() => /step=(\d+|end)/.exec(location.hash)?.[1]);
@@ -306,14 +307,14 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   assert(!(await page.locator(".inspector").isVisible()), "presenter mode hides the inspector");
   assert(await page.locator(".explanation").isVisible() && await page.locator("[data-testid=verdict]").isVisible(),
     "the explanation and the verdict stay");
-  // A long, wide run keeps labels a room can read (at least 20 px) and scrolls to the current step instead.
+  // A long, wide run fits the screen's width (every lane on screen) and scrolls down to the current step.
   await page.goto(`${base}index.html#scenario=redlock-happy-path&step=60&present=1`);
   await page.reload();
   await ready(page);
   if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
   await page.waitForSelector(".app.presenter");
-  const scale = await svgScale(page);
-  assert(scale * 17 >= 19.9, `labels are ${(scale * 17).toFixed(1)} px`);
+  const across = await page.evaluate(() => { const s = document.querySelector(".timeline-scroller"); return s.scrollWidth - s.clientWidth; });
+  assert(across <= 1, `the picture fits the width (${across} px more)`);
   await page.keyboard.press("End");
   await page.waitForFunction(() => {
     const cur = document.querySelector(".hits rect.current-outline")?.getBoundingClientRect();
@@ -323,11 +324,10 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   await shot(page, "presenter-redlock-end-1920x1080");
 });
 
-await test(browser, "presenter mode scrolls sideways to keep the current step's arrows in view, legend pinned", async (page) => {
-  await page.goto(`${base}index.html#scenario=redlock-happy-path&present=1`);
+await test(browser, "a wide run scrolls sideways to keep the current step's arrows in view, legend in its panel", async (page) => {
+  // Normal mode at 1920x1080: Redlock's picture at 12 px labels is wider than its column.
+  await page.goto(`${base}index.html#scenario=redlock-happy-path`);
   await ready(page);
-  if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
-  await page.waitForSelector(".app.presenter");
   let sideways = 0;
   for (let step = 1; step <= 45; step++) {
     await page.keyboard.press("ArrowRight");
@@ -345,18 +345,20 @@ await test(browser, "presenter mode scrolls sideways to keep the current step's 
       const [x0, x1] = span.map((x) => box.left + x * scale);
       const cur = outline.getBoundingClientRect();
       const fits = x1 - x0 <= view.width;
-      const across = fits ? x0 >= view.left - 1 && x1 <= view.right + 1 : x0 >= view.left - 20 && x0 < view.right;
+      // A row wider than the window shows where its event happens (data-focus).
+      const focus = box.left + Number(outline.dataset.focus ?? span[0]) * scale;
+      const across = fits ? x0 >= view.left - 1 && x1 <= view.right + 1 : focus >= view.left - 1 && focus <= view.right + 1;
       return across && cur.top >= view.top - 1 && cur.bottom <= view.bottom + 1 && { left: scroller.scrollLeft };
     }, null, { timeout: 3000 }).catch(() => null);
     assert(where, `step ${step}: the current step's arrows are not in view`);
     if ((await where.jsonValue()).left > 0) sideways++;
   }
   assert(sideways > 0, "no step needed the picture scrolled sideways: the test shows nothing");
-  assert(await page.locator(".legend-pin").isVisible(), "the legend stays pinned");
-  await shot(page, "presenter-redlock-sideways-1920x1080");
+  assert(await page.locator(".legend").isVisible(), "the legend panel stays");
+  await shot(page, "app-redlock-sideways-1920x1080");
 }, { reducedMotion: "reduce" });
 
-await test(browser, "presenter mode keeps labels between 20 and 27 px, the legend in view and the step in view at once", async (page) => {
+await test(browser, "presenter mode fits the width with labels up to 27 px, and the step in view at once", async (page) => {
   const sizes = [];
   for (const [id, step] of [["naive-happy-path", 5], ["naive-gc-pause", 32], ["redlock-happy-path", 60], ["redlock-delayed-restart", 700]]) {
     await page.goto(`${base}index.html#scenario=${id}&step=${step}`);
@@ -370,27 +372,12 @@ await test(browser, "presenter mode keeps labels between 20 and 27 px, the legen
       resolve(cur.top >= box.top && cur.bottom <= box.bottom);
     })));
     assert(inView, `${id}: the current step is in view right after F`);
-    const label = (await svgScale(page)) * 17;
+    const label = (await svgScale(page)) * 16;
     sizes.push(`${id} ${label.toFixed(1)} px`);
-    assert(label >= 19.9 && label <= 27.5, `${id}: labels are ${label.toFixed(1)} px in presenter mode`);
-    // The legend (the right-hand column of the picture) is on screen: no sideways scroll.
-    const legendShown = await page.evaluate(() => {
-      const s = document.querySelector(".timeline-scroller");
-      return s.scrollWidth <= s.clientWidth + 1;
-    });
-    // Wide runs (Redlock's are 3,100-3,340 px) scroll sideways at 20 px labels, and the legend is
-    // pinned beside the story instead, whole and on screen, and not scrolled within its panel.
-    if (!legendShown) {
-      await page.waitForSelector(".legend-pin:not([hidden])", { timeout: 3000 });
-      const pin = await page.evaluate(() => {
-        const r = document.querySelector(".legend-pin svg").getBoundingClientRect();
-        const side = document.querySelector(".side").getBoundingClientRect();
-        const texts = [...document.querySelectorAll("#ls-legend-live text")].length;
-        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: r.width, texts, sideTop: side.top, sideBottom: side.bottom };
-      });
-      assert(pin.w > 100 && pin.texts > 0 && pin.left >= 0 && pin.right <= 1920 && pin.top >= pin.sideTop && pin.bottom <= Math.min(1080, pin.sideBottom),
-        `${id}: the pinned legend is whole and on screen: ${JSON.stringify(pin)}`);
-    }
+    assert(label <= 27.5, `${id}: labels are ${label.toFixed(1)} px in presenter mode`);
+    // The whole width on screen: no sideways scroll.
+    const across = await page.evaluate(() => { const s = document.querySelector(".timeline-scroller"); return s.scrollWidth - s.clientWidth; });
+    assert(across <= 1, `${id}: the picture is ${across} px wider than the screen`);
     await page.keyboard.press("Escape");
   }
   console.log(`      presenter label sizes: ${sizes.join(", ")}`);
@@ -426,7 +413,7 @@ await test(browser, "on a phone the timeline comes first under the controls and 
   assert(await page.locator(".whatif").evaluate((d) => d.open), "a folded panel opens");
 }, { viewport: { width: 375, height: 667 } });
 
-await test(browser, "clicker keys step after a toolbar click or in the step box, not in a select", async (page) => {
+await test(browser, "clicker keys step after a toolbar click or in the step box (Right there moves the caret), not in a select", async (page) => {
   await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=7`);
   await ready(page);
   await page.click("button:has-text('Lease chart')");
@@ -437,7 +424,11 @@ await test(browser, "clicker keys step after a toolbar click or in the step box,
   await page.keyboard.press("Space");
   await page.waitForFunction(() => location.hash.includes("step=9"));
   await page.click("input[aria-label='Current step']");
+  // In the step box Right moves the caret; a clicker's PageDown still steps.
   await page.keyboard.press("ArrowRight");
+  await page.waitForTimeout(200);
+  assert((await stepInHash(page)) === "9", `Right in the step box must not step: step ${await stepInHash(page)}`);
+  await page.keyboard.press("PageDown");
   await page.waitForFunction(() => location.hash.includes("step=10"));
   await page.keyboard.press("PageDown");
   await page.waitForFunction(() => location.hash.includes("step=11"));
@@ -637,6 +628,7 @@ await test(browser, "the JSON trace computed in the browser equals the native on
 });
 
 await reviewTests(browser, base, shot);
+await review9Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

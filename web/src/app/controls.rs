@@ -59,9 +59,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
         };
         let onclick = Callback::from(move |_: MouseEvent| s.dispatch(Action::TimeMode(next)));
         html! {
-            <button class="toggle" aria-pressed={to_scale.to_string()} {onclick}
-                title="Logical time (one row per event) or to scale (height is simulated time) — key T">
-                { if to_scale { "To scale" } else { "Logical" } }
+            // The button says what it does (the picture's subtitle says which mode is shown).
+            <button class="toggle" {onclick} data-testid="time-mode"
+                title="Switch between logical time (one row per event) and to scale (height is simulated time) — key T">
+                { if to_scale { "Show logical time" } else { "Show to scale" } }
             </button>
         }
     };

@@ -78,6 +78,7 @@ pub fn Embed() -> Html {
                 </div>
             }
             { picture(&state) }
+            <p class="scroll-hint" aria-hidden="true">{ "◀ scroll for more lanes ▶" }</p>
             if *controls == share::Controls::Full {
                 <Explanation state={state.clone()} />
             }

@@ -86,7 +86,7 @@ pub fn VerdictPanel(props: &PanelProps) -> Html {
                 }) }
             </ul>
             if ended && v.whatifs().is_empty() {
-                <p class="expect">{ format!("The scenario expects `{expected}`.") }</p>
+                <p class="expect">{ format!("The scenario expects “{expected}”.") }</p>
             }
         </section>
     }

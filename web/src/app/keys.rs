@@ -1,6 +1,8 @@
 //! The keyboard: Right/Space/PageDown forward (what presentation clickers send), Left/PageUp back,
-//! Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, S scenarios,
-//! Esc leaves presenter mode or the picker. Keys typed into a form field stay in the field.
+//! Down (or N) to the next row of the timeline and Up to the one before (past steps that share a
+//! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, S scenarios,
+//! Esc leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
+//! step number box, all but a clicker's PageDown/PageUp).
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -18,6 +20,8 @@ pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
         "ArrowLeft" | "PageUp" => Action::Back,
         "Home" => Action::Home,
         "End" => Action::End,
+        "ArrowDown" | "n" | "N" => Action::NextRow,
+        "ArrowUp" => Action::PrevRow,
         "p" | "P" => Action::TogglePlay,
         "+" | "=" => Action::Speed(state.speed + 1),
         "-" => Action::Speed(state.speed.saturating_sub(1)),
@@ -50,7 +54,15 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
     let key = e.key();
     let stepping = matches!(
         key.as_str(),
-        "ArrowRight" | " " | "PageDown" | "ArrowLeft" | "PageUp" | "Home" | "End"
+        "ArrowRight"
+            | " "
+            | "PageDown"
+            | "ArrowLeft"
+            | "PageUp"
+            | "Home"
+            | "End"
+            | "ArrowDown"
+            | "ArrowUp"
     );
     match el.tag_name().as_str() {
         "SELECT" | "TEXTAREA" => true,
@@ -63,7 +75,10 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
                 kind.as_str(),
                 "number" | "range" | "checkbox" | "radio" | "button" | "submit" | "reset"
             );
-            typed_into || !stepping
+            // The step number box keeps the keys that move its caret; a clicker's PageDown and
+            // PageUp still step.
+            let caret = kind == "number" && !matches!(key.as_str(), "PageDown" | "PageUp");
+            typed_into || caret || !stepping
         }
         "BUTTON" | "A" | "SUMMARY" => key == "Enter",
         _ => el.has_attribute("contenteditable"),

@@ -7,7 +7,7 @@ mod embed;
 mod explain;
 mod inspector;
 mod keys;
-mod legend_pin;
+mod legend;
 mod own;
 mod page;
 mod picker;
@@ -88,5 +88,23 @@ pub fn step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, JsError
     };
     viewer
         .step_svg(mode)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The SVG of step `step` of a built-in scenario's run as the app's timeline shows it: as
+/// [`step_svg`] draws it, without the legend column the page shows in a panel (the tests compare
+/// what the page shows with it).
+#[wasm_bindgen]
+pub fn shown_step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, JsError> {
+    let mut viewer = crate::viewer::Viewer::open(crate::viewer::Source::Builtin(id.into()), &[])
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    viewer.seek(step);
+    let mode = if to_scale {
+        TimeMode::ToScale
+    } else {
+        TimeMode::Logical
+    };
+    viewer
+        .shown_step_svg(mode)
         .map_err(|e| JsError::new(&e.to_string()))
 }

@@ -1,5 +1,9 @@
 //! Asks the TOML module (web/toml, loaded by main.js's `lockstepToml` on first use) to read a
 //! scenario file or write a counterexample, then hands the result to the app as a [`Source`].
+//! Reading takes a moment (the module is fetched on first use): a run chosen meanwhile (a pick, a
+//! newer link, another file) wins, and the late file is dropped.
+
+use std::cell::Cell;
 
 use lockstep_core::Scenario;
 use wasm_bindgen::prelude::*;
@@ -32,11 +36,33 @@ async fn ask(call: &str, args: [&str; 3]) -> Result<String, OpenError> {
         .ok_or_else(|| OpenError::TomlModule("the TOML reader answered no text".into()))
 }
 
-/// Reads the scenario file `file` with text `toml`, then calls `then` with it.
+thread_local! {
+    /// The number of the latest choice of a run to show.
+    static LATEST: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Notes that the user chose a run to show (a pick, a link, a file): any file still being read
+/// for an earlier choice is dropped when it arrives. Returns the choice's number.
+pub fn new_choice() -> u64 {
+    LATEST.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    })
+}
+
+fn still_latest(choice: u64) -> bool {
+    LATEST.with(|c| c.get() == choice)
+}
+
+/// Reads the scenario file `file` with text `toml`, then calls `then` with it, unless another run
+/// was chosen meanwhile.
 pub fn read(file: String, toml: String, then: impl FnOnce(Result<Source, OpenError>) + 'static) {
+    let choice = new_choice();
     wasm_bindgen_futures::spawn_local(async move {
         let reply = ask("read", [&file, &toml, ""]).await;
-        then(reply.and_then(|r| source_from_reply(&file, &r)));
+        if still_latest(choice) {
+            then(reply.and_then(|r| source_from_reply(&file, &r)));
+        }
     });
 }
 
@@ -48,6 +74,7 @@ pub fn counterexample(
     scenario: &Scenario,
     then: impl FnOnce(Result<Source, OpenError>) + 'static,
 ) {
+    let choice = new_choice();
     let json = serde_json::to_string(scenario)
         .map_err(|e| OpenError::TomlModule(format!("cannot pass the scenario on: {e}")));
     wasm_bindgen_futures::spawn_local(async move {
@@ -55,6 +82,8 @@ pub fn counterexample(
             Ok(json) => ask("counterexample", [&original, &file, &json]).await,
             Err(e) => Err(e),
         };
-        then(reply.and_then(|r| source_from_reply(&file, &r)));
+        if still_latest(choice) {
+            then(reply.and_then(|r| source_from_reply(&file, &r)));
+        }
     });
 }

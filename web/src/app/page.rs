@@ -8,7 +8,7 @@ use super::dom;
 use super::explain::{Explanation, VerdictPanel};
 use super::inspector::Inspector;
 use super::keys::{use_hash_change, use_keys, use_player};
-use super::legend_pin::LegendPin;
+use super::legend::Legend;
 use super::picker::Picker;
 use super::search::SearchPanel;
 use super::share_bar::ShareBar;
@@ -38,6 +38,7 @@ pub fn open_hash(state: &UseReducerHandle<AppState>, hash: &str) {
             });
             match view.source.clone() {
                 None => {
+                    super::own::new_choice();
                     let source = Ok(Source::Builtin(view.scenario.clone()));
                     state.dispatch(Action::OpenView(Box::new(view), source, ignored));
                 }
@@ -144,17 +145,22 @@ pub fn App() -> Html {
                 <aside class="side">
                     <Explanation state={state.clone()} />
                     <VerdictPanel state={state.clone()} />
-                    if state.presenter && state.chart == Chart::Timeline {
-                        <LegendPin rev={state.rev} />
+                    if let (Chart::Timeline, Some(f)) = (state.chart, &state.frame) {
+                        <Legend art={f.legend.clone()} />
                     }
-                    <SearchPanel state={state.clone()} />
+                    <SearchPanel dispatch={state.dispatcher()} viewer={state.viewer.clone()}
+                        found={state.found.clone()} />
                     // Presenter mode hides the inspector (style.css): not rendering its tables
                     // spares every step their update.
                     if !state.presenter {
                         <Inspector state={state.clone()} />
                     }
-                    <WhatIfMenu state={state.clone()} />
-                    <ShareBar state={state.clone()} />
+                    if let Some(v) = &state.viewer {
+                        <WhatIfMenu dispatch={state.dispatcher()} viewer={v.clone()}
+                            branch={v.borrow().branch()} at_end={v.borrow().at_end()} />
+                        <ShareBar viewer={v.clone()} branch={v.borrow().branch()}
+                            time_mode={state.time_mode} chart={state.chart} rev={state.rev} />
+                    }
                     <Upload dispatch={state.dispatcher()} error={state.upload_error.clone()} />
                 </aside>
             </main>
@@ -187,7 +193,7 @@ pub fn App() -> Html {
             }
             { main }
             <footer class="keys" aria-label="Keys">
-                { "Keys: → Space PageDown forward · ← PageUp back · Home End · P play · + − speed · T time scale · L lease chart · F presenter · S scenarios" }
+                { "Keys: → Space PageDown forward · ← PageUp back · ↓ N next row · ↑ row before · Home End · P play · + − speed · T time scale · L lease chart · F presenter · S scenarios" }
             </footer>
         </div>
     }

@@ -48,13 +48,19 @@ pub fn Picker(props: &PickerProps) -> Html {
                 }
             </div>
             <p class="intro">
-                { "Each scenario is a deterministic simulation of workers, a lock service and the payouts database they protect. Step through it, watch who believes they hold the lock, and see what the database accepts." }
+                { "Each scenario is a deterministic simulation of workers, a lock service and the payouts database they protect. Step through it, watch who believes they hold the lock, and see what the database accepts. " }
+                <button type="button" class="link" onclick={Callback::from(|_: MouseEvent| super::upload::show_own())}
+                    data-testid="to-own">{ "Run your own scenario file ↓" }</button>
             </p>
             <ol class="scenarios">
                 { for shown.iter().map(|e| {
                     let s = state.clone();
                     let id = e.id.to_string();
-                    let onclick = Callback::from(move |_: MouseEvent| s.dispatch(Action::Pick(id.clone())));
+                    let onclick = Callback::from(move |_: MouseEvent| {
+                        // A link's file still being read must not replace this pick.
+                        super::own::new_choice();
+                        s.dispatch(Action::Pick(id.clone()))
+                    });
                     html! {
                         <li>
                             <button class="scenario" {onclick} data-id={e.id}>

@@ -4,7 +4,7 @@
 //! in words and a Cancel button. A double write is shrunk and opened as the run being viewed,
 //! exactly as an uploaded file is (so its share link carries it).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -17,6 +17,7 @@ use yew::prelude::*;
 
 use super::state::{Action, AppState, Found};
 use crate::search_from::search_scenario;
+use crate::viewer::Viewer;
 
 /// Simulator steps per call of `Search::step`: well under a millisecond.
 const STEP_BUDGET: u64 = 2_000;
@@ -41,9 +42,24 @@ enum Phase {
     Failed(String),
 }
 
-#[derive(Properties, PartialEq)]
+/// The panel depends on the run being viewed, not on its step: a step does not redraw it.
+#[derive(Properties)]
 pub struct SearchProps {
-    pub state: UseReducerHandle<AppState>,
+    pub dispatch: UseReducerDispatcher<AppState>,
+    pub viewer: Option<Rc<RefCell<Viewer>>>,
+    /// The counterexample being viewed, if the search found it.
+    pub found: Option<Rc<Found>>,
+}
+
+impl PartialEq for SearchProps {
+    fn eq(&self, other: &Self) -> bool {
+        let same_viewer = match (&self.viewer, &other.viewer) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        same_viewer && self.found == other.found && self.dispatch == other.dispatch
+    }
 }
 
 fn now_ms() -> f64 {
@@ -66,7 +82,7 @@ async fn drive(
     scenario: Scenario,
     cancel: Rc<Cell<bool>>,
     phase: UseStateHandle<Phase>,
-    state: UseReducerHandle<AppState>,
+    state: UseReducerDispatcher<AppState>,
 ) {
     let bounds = search.describe_bounds();
     loop {
@@ -117,11 +133,11 @@ async fn drive(
 
 #[component]
 pub fn SearchPanel(props: &SearchProps) -> Html {
-    let state = &props.state;
+    let state = &props.dispatch;
     let phase = use_state(|| Phase::Idle);
     // The cancel flag of the search under way (a fresh one per search).
     let cancel = use_mut_ref(|| Rc::new(Cell::new(false)));
-    let scenario_name = state
+    let scenario_name = props
         .viewer
         .as_ref()
         .map(|v| v.borrow().scenario().name.clone());
@@ -137,10 +153,11 @@ pub fn SearchPanel(props: &SearchProps) -> Html {
     }
     let start = {
         let state = state.clone();
+        let viewer = props.viewer.clone();
         let phase = phase.clone();
         let cancel = cancel.clone();
         Callback::from(move |_: MouseEvent| {
-            let Some(viewer) = &state.viewer else {
+            let Some(viewer) = &viewer else {
                 return;
             };
             // The design on screen: the what-ifs applied in the view are part of it.
@@ -228,7 +245,7 @@ pub fn SearchPanel(props: &SearchProps) -> Html {
     let running = matches!(&*phase, Phase::Running { .. });
     html! {
         <section class="panel search" aria-label="Find a counterexample">
-            if let Some(found) = &state.found {
+            if let Some(found) = &props.found {
                 <p class="counterexample" data-testid="counterexample">
                     <strong>{ "Counterexample: " }</strong>
                     { if found.faults.is_empty() {

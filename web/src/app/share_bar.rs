@@ -1,37 +1,69 @@
 //! Share and export: the link to this view, the embed snippet, the SVG of the current picture and
 //! the run's JSON trace.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use lockstep_render::TimeMode;
 use yew::prelude::*;
 
 use super::dom;
-use super::state::AppState;
 use crate::share::{Chart, Controls};
+use crate::viewer::Viewer;
 
-#[derive(Properties, PartialEq)]
+/// The buttons and the embed's controls depend on the run and its time mode and chart; only the
+/// link and the snippet ([`ShareLinks`]) change with the step.
+#[derive(Properties)]
 pub struct ShareProps {
-    pub state: UseReducerHandle<AppState>,
+    pub viewer: Rc<RefCell<Viewer>>,
+    /// The branch shown (its title names its what-ifs).
+    pub branch: u64,
+    pub time_mode: TimeMode,
+    pub chart: Chart,
+    /// Changes on every redraw: only the links follow it.
+    pub rev: u64,
 }
 
+impl PartialEq for ShareProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.viewer, &other.viewer)
+            && self.branch == other.branch
+            && self.time_mode == other.time_mode
+            && self.chart == other.chart
+            && self.rev == other.rev
+    }
+}
+
+#[derive(Properties)]
+struct LinksProps {
+    viewer: Rc<RefCell<Viewer>>,
+    time_mode: TimeMode,
+    chart: Chart,
+    controls: Controls,
+    rev: u64,
+}
+
+impl PartialEq for LinksProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.viewer, &other.viewer)
+            && self.time_mode == other.time_mode
+            && self.chart == other.chart
+            && self.controls == other.controls
+            && self.rev == other.rev
+    }
+}
+
+/// The link to this view and the embed snippet (the link names the step).
 #[component]
-pub fn ShareBar(props: &ShareProps) -> Html {
-    let state = &props.state;
+fn ShareLinks(props: &LinksProps) -> Html {
     let copied = use_state(|| None::<&'static str>);
-    // How much of the embed page's chrome the snippet asks for.
-    let controls = use_state(|| Controls::Minimal);
-    let Some(viewer) = &state.viewer else {
-        return html! {};
-    };
-    let (view, id, title) = {
-        let v = viewer.borrow();
-        (
-            v.view(state.time_mode, state.chart),
-            v.id().to_string(),
-            v.title(),
-        )
+    let (view, title) = {
+        let v = props.viewer.borrow();
+        (v.view(props.time_mode, props.chart), v.title())
     };
     let link = format!("{}{}", dom::base_url("index.html"), view.to_hash());
-    let mut embed_view = view.clone();
-    embed_view.controls = *controls;
+    let mut embed_view = view;
+    embed_view.controls = props.controls;
     let snippet = format!(
         "<iframe src=\"{}{}\" title=\"lockstep: {}\" width=\"100%\" height=\"640\" style=\"border:0\" loading=\"lazy\"></iframe>",
         dom::base_url("embed.html"),
@@ -48,6 +80,33 @@ pub fn ShareBar(props: &ShareProps) -> Html {
             }));
         })
     };
+    html! {
+        <>
+            <div class="row">
+                <button onclick={copy(link.clone(), "link copied")}>{ "Copy link" }</button>
+                <button onclick={copy(snippet.clone(), "embed snippet copied")} data-testid="copy-embed">{ "Copy embed snippet" }</button>
+            </div>
+            if let Some(c) = *copied {
+                <p class="hint" role="status">{ c }</p>
+            }
+            <label>
+                <span>{ "Link to this view" }</span>
+                <input type="text" readonly=true value={link} data-testid="share-link" />
+            </label>
+            <label>
+                <span>{ "Embed snippet" }</span>
+                <textarea readonly=true rows="3" data-testid="embed-snippet" value={snippet} />
+            </label>
+        </>
+    }
+}
+
+/// The share panel, whose buttons a step does not redraw.
+#[component]
+pub fn ShareBar(props: &ShareProps) -> Html {
+    // How much of the embed page's chrome the snippet asks for.
+    let controls = use_state(|| Controls::Minimal);
+    let id = props.viewer.borrow().id().to_string();
     let choose_controls = {
         let controls = controls.clone();
         Callback::from(move |e: Event| {
@@ -62,24 +121,23 @@ pub fn ShareBar(props: &ShareProps) -> Html {
         })
     };
     let svg_download = {
-        let state = state.clone();
+        let viewer = props.viewer.clone();
+        let (chart, mode) = (props.chart, props.time_mode);
         let id = id.clone();
         Callback::from(move |_: MouseEvent| {
+            let v = viewer.borrow();
             // The step as lockstep-render draws it, as one standalone document.
-            let svg = match (state.chart, &state.lease, &state.viewer) {
-                (Chart::Lease, Some(l), _) => l.to_string(),
-                (Chart::Timeline, _, Some(v)) => match v.borrow().step_svg(state.time_mode) {
-                    Ok(svg) => svg,
-                    Err(_) => return,
-                },
-                _ => return,
+            let svg = match chart {
+                Chart::Lease => v.lease_chart(mode),
+                Chart::Timeline => v.step_svg(mode),
             };
-            let pos = state.viewer.as_ref().map_or(0, |v| v.borrow().pos());
-            dom::download(&format!("{id}-step-{pos}.svg"), "image/svg+xml", &svg);
+            if let Ok(svg) = svg {
+                dom::download(&format!("{id}-step-{}.svg", v.pos()), "image/svg+xml", &svg);
+            }
         })
     };
     let json_download = {
-        let viewer = viewer.clone();
+        let viewer = props.viewer.clone();
         Callback::from(move |_: MouseEvent| {
             dom::download(
                 &format!("{id}.json"),
@@ -91,19 +149,12 @@ pub fn ShareBar(props: &ShareProps) -> Html {
     html! {
         <details class="panel share" aria-label="Share and export" open={!dom::narrow()}>
             <summary><h2>{ "Share" }</h2></summary>
+            <ShareLinks viewer={props.viewer.clone()} time_mode={props.time_mode} chart={props.chart}
+                controls={*controls} rev={props.rev} />
             <div class="row">
-                <button onclick={copy(link.clone(), "link copied")}>{ "Copy link" }</button>
-                <button onclick={copy(snippet.clone(), "embed snippet copied")} data-testid="copy-embed">{ "Copy embed snippet" }</button>
                 <button onclick={svg_download}>{ "Download SVG" }</button>
                 <button onclick={json_download} data-testid="download-json">{ "Download JSON" }</button>
             </div>
-            if let Some(c) = *copied {
-                <p class="hint" role="status">{ c }</p>
-            }
-            <label>
-                <span>{ "Link to this view" }</span>
-                <input type="text" readonly=true value={link} data-testid="share-link" />
-            </label>
             <label>
                 <span>{ "Embed controls" }</span>
                 <select data-testid="embed-controls" onchange={choose_controls}>
@@ -114,10 +165,6 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                             <option {value} selected={*controls == c}>{ label }</option>
                         }) }
                 </select>
-            </label>
-            <label>
-                <span>{ "Embed snippet" }</span>
-                <textarea readonly=true rows="3" data-testid="embed-snippet" value={snippet} />
             </label>
         </details>
     }

@@ -139,6 +139,10 @@ pub enum Action {
     Back,
     Home,
     End,
+    /// To the first step drawn on a later row of the timeline (several steps may share one).
+    NextRow,
+    /// To the last step drawn on an earlier row.
+    PrevRow,
     Seek(usize),
     TogglePlay,
     /// One step of play; stops at the end.
@@ -268,6 +272,25 @@ impl AppState {
         self.found = None;
     }
 
+    /// Goes to the next row of the timeline (`down`) or the one before; steps when the rows are
+    /// not known (the lease chart).
+    fn to_row(&self, down: bool) -> bool {
+        let rows = self
+            .picture
+            .as_ref()
+            .filter(|_| self.chart == Chart::Timeline);
+        let pos = self.viewer.as_ref().map_or(0, |v| v.borrow().pos());
+        match rows.and_then(|p| crate::viewer::row_step(&p.rows, pos, down)) {
+            Some(n) => self.with_viewer(|v| v.seek(n)),
+            None if down => self.with_viewer(|v| {
+                v.forward();
+            }),
+            None => self.with_viewer(|v| {
+                v.back();
+            }),
+        }
+    }
+
     /// Applies `f` to the viewer, if there is one.
     fn with_viewer(&self, f: impl FnOnce(&mut Viewer)) -> bool {
         match &self.viewer {
@@ -388,6 +411,8 @@ impl Reducible for AppState {
             Action::Home => redraw = next.with_viewer(|v| v.go(StepTarget::Start)),
             Action::End => redraw = next.with_viewer(|v| v.go(StepTarget::End)),
             Action::Seek(n) => redraw = next.with_viewer(|v| v.seek(n)),
+            Action::NextRow => redraw = next.to_row(true),
+            Action::PrevRow => redraw = next.to_row(false),
             Action::TogglePlay => {
                 let at_end = next.viewer.as_ref().is_some_and(|v| v.borrow().at_end());
                 if at_end && !next.playing {

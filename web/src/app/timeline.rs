@@ -35,6 +35,8 @@ pub struct TimelineProps {
 
 /// How far inside its window's edges a row must lie to count as in view, in screen pixels.
 const EDGE: f64 = 4.0;
+/// The height the sticky row of lane names covers at the top of the timeline's window.
+const HEADS_INSET: f64 = 48.0;
 
 /// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
 /// `at..at + size`: None when it shows already; else centred, or its start when it is wider than
@@ -60,7 +62,7 @@ fn keep_in_view(
     scroller: &HtmlElement,
     page_width: f64,
     (top, bottom): (f64, f64),
-    span: Option<(f64, f64)>,
+    (span, focus): (Option<(f64, f64)>, Option<f64>),
     glide: bool,
 ) {
     // The page is drawn at the scroller's width (or wider, on a phone).
@@ -69,23 +71,31 @@ fn keep_in_view(
         return;
     }
     let scale = drawn / page_width;
+    // The sticky lane names cover the window's top: a row under them is not in view.
     let down = scroll_to_show(
         top * scale,
         bottom * scale,
-        f64::from(scroller.scroll_top()),
-        f64::from(scroller.client_height()),
-    );
+        f64::from(scroller.scroll_top()) + HEADS_INSET,
+        f64::from(scroller.client_height()) - HEADS_INSET,
+    )
+    .map(|to| (to - HEADS_INSET / 2.0).max(0.0));
     let across = span.and_then(|(x0, x1)| {
         let width = f64::from(scroller.client_width());
         // Only when the picture is wider than its window.
-        (drawn > width + 1.0).then(|| {
-            scroll_to_show(
-                x0 * scale,
-                x1 * scale,
-                f64::from(scroller.scroll_left()),
-                width,
-            )
-        })?
+        if drawn <= width + 1.0 {
+            return None;
+        }
+        let (lo, hi) = (x0 * scale, x1 * scale);
+        let at = f64::from(scroller.scroll_left());
+        match focus.map(|f| f * scale) {
+            // A row wider than the window: the part where it arrives (a rejection at the db).
+            Some(f) if hi - lo > width => {
+                let to = (f - width / 2.0).clamp(lo - 16.0, (hi + 40.0 - width).max(lo - 16.0));
+                (f < at + EDGE || f > at + width - EDGE || lo > at || hi < at + width)
+                    .then_some(to.max(0.0))
+            }
+            _ => scroll_to_show(lo, hi, at, width),
+        }
     });
     if down.is_none() && across.is_none() {
         return;
@@ -110,8 +120,9 @@ fn keep_in_view(
 enum Follow {
     /// Step 0: back to the top left.
     Start,
-    /// A row (the page's width, the row's band and extent, whether it is the last step).
-    Row(f64, (f64, f64), Option<(f64, f64)>, bool),
+    /// A row (the page's width, the row's band, its extent and focus, whether it is the last
+    /// step).
+    Row(f64, (f64, f64), (Option<(f64, f64)>, Option<f64>), bool),
 }
 
 /// Moves `scroller` at once to `top` and `left` (None: where it is).
@@ -142,6 +153,64 @@ impl PartialEq for BaseProps {
 #[component]
 fn Base(props: &BaseProps) -> Html {
     Html::from_html_unchecked(AttrValue::from(props.picture.svg.clone()))
+}
+
+#[derive(Properties)]
+struct HeadsProps {
+    picture: Rc<Picture>,
+    heads: NodeRef,
+}
+
+impl PartialEq for HeadsProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.picture, &other.picture) && self.heads == other.heads
+    }
+}
+
+/// The lanes' names in a row that stays at the top of the timeline's window while it scrolls
+/// (HTML over the picture, at the lanes' x in the picture's scale): shown once the picture's own
+/// lane headers have scrolled out of view (see [`show_heads`]).
+#[component]
+fn LaneHeads(props: &HeadsProps) -> Html {
+    let pic = &props.picture;
+    let width = f64::from(pic.page_width()).max(1.0);
+    html! {
+        <div class="lane-heads" ref={props.heads.clone()} aria-hidden="true" hidden=true>
+            { for pic.lanes.iter().map(|l| html! {
+                <span class="lane-head" style={format!("left: {:.3}%", l.x / width * 100.0)}>
+                    <b>{ &l.name }</b><small>{ &l.role }</small>
+                </span>
+            }) }
+        </div>
+    }
+}
+
+/// Shows the sticky row of lane names when the picture's own headers (at `bottom`, in page
+/// pixels) are scrolled out of the scroller's window.
+fn show_heads(scroller: &HtmlElement, heads: &Element, page_width: f64, bottom: f64) {
+    let drawn = f64::from(scroller.scroll_width());
+    if drawn <= 0.0 || page_width <= 0.0 {
+        return;
+    }
+    let scale = drawn / page_width;
+    // A picture wider than its window says so (the embed shows a hint).
+    let wide = scroller.scroll_width() > scroller.client_width() + 1;
+    if wide != scroller.has_attribute("data-wide") {
+        let _ = if wide {
+            scroller.set_attribute("data-wide", "")
+        } else {
+            scroller.remove_attribute("data-wide")
+        };
+    }
+    let out = f64::from(scroller.scroll_top()) > bottom * scale - 4.0;
+    let shown = !heads.has_attribute("hidden");
+    if out != shown {
+        let _ = if out {
+            heads.remove_attribute("hidden")
+        } else {
+            heads.set_attribute("hidden", "")
+        };
+    }
 }
 
 /// What the page shows of a picture at the moment, so a step changes only the difference.
@@ -305,6 +374,12 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
                         let _ = outline.remove_attribute("data-span");
                     }
                 }
+                match r.focus {
+                    Some(x) => set(&outline, "data-focus", &format!("{x:.0}")),
+                    None => {
+                        let _ = outline.remove_attribute("data-focus");
+                    }
+                }
                 set(&outline, "y", &format!("{y:.1}"));
                 set(&outline, "width", &format!("{:.0}", live.width));
                 set(&outline, "height", &format!("{h:.1}"));
@@ -364,6 +439,7 @@ fn show_hover(page: &NodeRef, row: Option<&crate::viewer::HitRow>, width: f64) {
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
     let page = use_node_ref();
+    let heads = use_node_ref();
     let shown = use_mut_ref(Shown::default);
     // The hovered step and the redraw it was hovered in: a step (key, clicker, play) redraws, and
     // the card stays hidden until the mouse really moves again.
@@ -374,8 +450,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let rev = props.rev;
     let pic = props.picture.clone();
     let frame = props.frame.clone();
+    let (w, h) = (frame.live.width, frame.live.height);
+    // Where the picture's own lane headers end, in page pixels.
+    let heads_bottom =
+        frame.live.layout_dy + pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max);
     {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
+        let heads = heads.clone();
         let (pic, frame) = (pic.clone(), frame.clone());
         // A new presenter mode resizes the picture: jump to the step at once.
         let presenter = props.presenter;
@@ -386,6 +467,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let fresh = page
                 .cast::<Element>()
                 .is_some_and(|el| apply(&el, &pic, &frame, &mut RefCell::borrow_mut(&shown)));
+            // A picture just put in (a link opened) jumps to its step: a glide would start late,
+            // behind the page's first layout.
+            let glide = glide && !fresh;
             // A step hides the hover band until the mouse moves again (as it does the card).
             show_hover(&page, None, 0.0);
             // A run just opened on a phone: show it from the top, not where the picker was.
@@ -400,18 +484,27 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 (Some(el), Some(row)) => {
                     let dy = frame.live.layout_dy;
                     let band = (row.top + dy, row.bottom + dy);
-                    Some((el, Follow::Row(frame.live.width, band, row.span, last)))
+                    Some((
+                        el,
+                        Follow::Row(frame.live.width, band, (row.span, row.focus), last),
+                    ))
                 }
                 (None, _) => None,
             };
             if let Some((el, target)) = target {
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
-                let follow = wasm_bindgen::closure::Closure::once_into_js(move || match target {
-                    Follow::Start => jump(&el, Some(0.0), Some(0.0)),
-                    // End jumps (a glide from far away may be cut short by the next key).
-                    Follow::Row(width, band, span, last) => {
-                        keep_in_view(&el, width, band, span, glide && !last)
+                let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
+                    match target {
+                        Follow::Start => jump(&el, Some(0.0), Some(0.0)),
+                        // End jumps (a glide from far away may be cut short by the next key).
+                        Follow::Row(width, band, span, last) => {
+                            keep_in_view(&el, width, band, span, glide && !last)
+                        }
+                    }
+                    // A glide reports its scrolling; a jump or no scroll at all may not.
+                    if let Some(hd) = heads.cast::<Element>() {
+                        show_heads(&el, &hd, w, heads_bottom);
                     }
                 });
                 if let Some(w) = web_sys::window() {
@@ -420,7 +513,40 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         });
     }
-    let (w, h) = (frame.live.width, frame.live.height);
+    {
+        // Scroll events do not bubble (yew listens at the root): listen on the scroller itself.
+        let (scroller, heads) = (scroller.clone(), heads.clone());
+        use_effect_with((w.to_bits(), heads_bottom.to_bits()), move |_| {
+            let el = scroller.cast::<HtmlElement>();
+            let listener = el.as_ref().map(|el| {
+                let (s, hd) = (el.clone(), heads.clone());
+                let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                    if let Some(hd) = hd.cast::<Element>() {
+                        show_heads(&s, &hd, w, heads_bottom);
+                    }
+                });
+                let _ = el.add_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
+                // A new window size changes the picture's scale.
+                if let Some(w) = web_sys::window() {
+                    let _ =
+                        w.add_event_listener_with_callback("resize", f.as_ref().unchecked_ref());
+                }
+                f
+            });
+            move || {
+                if let (Some(el), Some(f)) = (el, listener) {
+                    let _ = el
+                        .remove_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.remove_event_listener_with_callback(
+                            "resize",
+                            f.as_ref().unchecked_ref(),
+                        );
+                    }
+                }
+            }
+        });
+    }
     let click = {
         let (page, pic, frame) = (page.clone(), pic.clone(), frame.clone());
         let on_seek = props.on_seek.clone();
@@ -481,9 +607,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let class = classes!("page", props.highlight_faults.then_some("faults"));
     html! {
         <div class="timeline-scroller" ref={scroller} tabindex="0"
-            aria-label="The timeline; scroll to see more of it">
-            <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}
-                style={format!("--page-w: {w:.0}px")}>
+            aria-label="The timeline; scroll to see more of it" style={format!("--page-w: {w:.0}px")}>
+            <LaneHeads picture={pic.clone()} heads={heads} />
+            <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}>
                 <Base picture={pic.clone()} />
                 // Always there, so that yew, which matches unkeyed children from the end, never
                 // takes the card's arrival for a change of the picture (and puts it in again).

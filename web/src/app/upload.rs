@@ -15,10 +15,45 @@ pub struct UploadProps {
     pub error: Option<String>,
 }
 
+/// The panel's id (the picker links to it).
+pub const OWN_ID: &str = "own-scenario";
+
+/// Opens the panel and brings it into view, its heading focused.
+pub fn show_own() {
+    let Some(panel) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(OWN_ID))
+    else {
+        return;
+    };
+    let _ = panel.set_attribute("open", "");
+    panel.scroll_into_view();
+    if let Some(summary) = panel
+        .query_selector("summary")
+        .ok()
+        .flatten()
+        .and_then(|s| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(s).ok())
+    {
+        let _ = summary.focus();
+    }
+}
+
 #[component]
 pub fn Upload(props: &UploadProps) -> Html {
     let state = &props.dispatch;
     let pasted = use_node_ref();
+    let error = use_node_ref();
+    {
+        // A new error is brought into view (the form may sit below the fold).
+        let error = error.clone();
+        use_effect_with(props.error.clone(), move |e| {
+            if e.is_some()
+                && let Some(el) = error.cast::<web_sys::Element>()
+            {
+                el.scroll_into_view();
+            }
+        });
+    }
     let on_file = {
         let s = state.clone();
         Callback::from(move |e: Event| {
@@ -52,7 +87,7 @@ pub fn Upload(props: &UploadProps) -> Html {
         })
     };
     html! {
-        <details class="panel upload" open={props.error.is_some()}>
+        <details class="panel upload" id={OWN_ID} open={props.error.is_some()}>
             <summary>{ "Your own scenario" }</summary>
             <p class="hint">
                 { "A TOML file in the scenario format (docs/scenario-format.md). It never leaves this page; a share link carries it, compressed." }
@@ -70,7 +105,7 @@ pub fn Upload(props: &UploadProps) -> Html {
                 <button type="submit">{ "Run it" }</button>
             </form>
             if let Some(err) = &props.error {
-                <pre class="error" role="alert" data-testid="upload-error">{ err }</pre>
+                <pre class="error" role="alert" data-testid="upload-error" ref={error}>{ err }</pre>
             }
         </details>
     }

@@ -1,17 +1,36 @@
 //! The what-if menu: inject a fault at the current step or flip a toggle (fencing mode, TTL); the
 //! run branches there. Lists the changes of the branch and goes back to the run as written.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use lockstep_core::Change;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::state::{Action, AppState};
+use crate::viewer::Viewer;
 use crate::whatif::{FENCING_MODES, FaultForm, MenuFault, describe};
 
-#[derive(Properties, PartialEq)]
+/// What the menu shows depends on the branch and on whether the run has ended, not on the step:
+/// a step does not redraw it.
+#[derive(Properties)]
 pub struct WhatIfProps {
-    pub state: UseReducerHandle<AppState>,
+    pub dispatch: UseReducerDispatcher<AppState>,
+    pub viewer: Rc<RefCell<Viewer>>,
+    /// The branch shown ([`Viewer::branch`]): a what-if change makes a new one.
+    pub branch: u64,
+    pub at_end: bool,
+}
+
+impl PartialEq for WhatIfProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.viewer, &other.viewer)
+            && self.branch == other.branch
+            && self.at_end == other.at_end
+            && self.dispatch == other.dispatch
+    }
 }
 
 /// The value of the select or input an event came from.
@@ -32,22 +51,18 @@ fn field_value(e: &Event) -> String {
 
 #[component]
 pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
-    let state = &props.state;
+    let state = &props.dispatch;
     let form = use_state(FaultForm::default);
     let problem = use_state(|| None::<String>);
-    let Some(viewer) = &state.viewer else {
-        return html! {};
-    };
-    let (participants, pos, whatifs, fencing, ttl, at_end, idempotency) = {
-        let v = viewer.borrow();
+    let at_end = props.at_end;
+    let (participants, whatifs, fencing, ttl, idempotency) = {
+        let v = props.viewer.borrow();
         let sim_scenario = &v.session().sim().params.scenario;
         (
             v.full_trace().participants.clone(),
-            v.pos(),
             v.whatifs().to_vec(),
             sim_scenario.resource.fencing,
             sim_scenario.lock.ttl_ms,
-            v.at_end(),
             sim_scenario.resource.idempotency,
         )
     };
@@ -113,7 +128,7 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
         let onclick = Callback::from(move |_: MouseEvent| {
             state.dispatch(Action::WhatIf(Change::SetTtl { ttl_ms: next }))
         });
-        html! { <button type="button" {onclick} aria-label={format!("Set the TTL to {next} ms")}>{ text }</button> }
+        html! { <button type="button" {onclick} disabled={at_end} aria-label={format!("Set the TTL to {next} ms")}>{ text }</button> }
     };
     let on_idempotency = {
         let state = state.clone();
@@ -136,7 +151,13 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
     html! {
         <details class="panel whatif" aria-label="What if" open={!super::dom::narrow()}>
             <summary><h2>{ "What if…" }</h2></summary>
-            <p class="hint">{ format!("Changes happen now, at step {pos}; the run branches from here.") }</p>
+            if at_end {
+                <p class="hint" data-testid="whatif-ended">
+                    { "The run has ended: there is nothing left to change. Step back (← or Home) to branch the run at an earlier step." }
+                </p>
+            } else {
+                <p class="hint">{ "Changes happen at the current step; the run branches from there." }</p>
+            }
             <form onsubmit={on_inject} class="fault-form">
                 <label>
                     <span>{ "Fault" }</span>

@@ -25,3 +25,36 @@ pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
     }
     spans
 }
+
+/// Per row of `layout`: where on it the eye should go when the whole row does not fit the window
+/// (a phone, an embed): where the row's event happens (a send where it leaves, a delivery where
+/// it arrives, a note at its middle); for the database's refusal, at the database, which refused
+/// (its send and its delivery both).
+pub(super) fn row_focus(layout: &lockstep_render::Layout) -> Vec<Option<f64>> {
+    use lockstep_core::EventKind;
+    let n = layout.rows.len();
+    let (mut arrive, mut note, mut leave) = (vec![None; n], vec![None; n], vec![None; n]);
+    for a in &layout.arrows {
+        if let Some(x) = a.end_row.and_then(|r| arrive.get_mut(r)) {
+            x.get_or_insert(if a.rejected { a.start.x } else { a.tip.x });
+        }
+        if let Some(x) = leave.get_mut(a.send_row) {
+            x.get_or_insert(a.start.x);
+        }
+    }
+    for m in &layout.notes {
+        if let Some(x) = note.get_mut(m.row) {
+            x.get_or_insert((m.rect.x0 + m.rect.x1) / 2.0);
+        }
+    }
+    layout
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| match r.kind {
+            EventKind::Send => leave[i].or(note[i]),
+            EventKind::Deliver | EventKind::Lost => arrive[i].or(note[i]),
+            _ => note[i].or(arrive[i]).or(leave[i]),
+        })
+        .collect()
+}

@@ -162,7 +162,7 @@ fn a_link_past_the_end_shows_the_last_step_and_says_so() {
 #[test]
 fn an_unknown_id_and_a_bad_file_say_what_is_wrong() {
     let e = Viewer::open(Source::Builtin("nope".into()), &[]).unwrap_err();
-    assert!(e.to_string().contains("no built-in scenario `nope`"));
+    assert!(e.to_string().contains("no built-in scenario “nope”"));
     let e = Source::own("mine.toml", "name = \"x\"\ntitle = 3\n").unwrap_err();
     assert!(e.to_string().starts_with("mine.toml:2:"), "{e}");
 }
@@ -189,4 +189,58 @@ fn titles_are_escaped() {
         s,
         "<svg width=\"1\" role=\"img\" aria-labelledby=\"ls-title ls-desc\"><title id=\"ls-title\">a&lt;b</title><desc id=\"ls-desc\">c&amp;d</desc>x</svg>"
     );
+}
+
+#[test]
+fn the_page_draws_the_timeline_without_its_legend_column_and_keeps_the_legend_for_its_panel() {
+    let mut v = builtin("fenced-gc-pause");
+    let pic = v.picture(TimeMode::Logical).unwrap();
+    let whole = v.step_svg(TimeMode::Logical).unwrap();
+    let drawn_width = |svg: &str| -> f64 {
+        let w = svg.split("width=\"").nth(1).unwrap();
+        w[..w.find('"').unwrap()].parse().unwrap()
+    };
+    // Narrower than the standalone drawing by the legend's column, and still as wide as the lanes.
+    assert!(f64::from(pic.page_width()) < drawn_width(&whole) - 200.0);
+    assert!(pic.lanes.iter().all(|l| l.x < f64::from(pic.page_width())));
+    v.seek(20);
+    let f = v.frame(&pic).unwrap();
+    let legend = lockstep_render::svg::stepped::LAYERS
+        .iter()
+        .position(|n| *n == "legend")
+        .unwrap();
+    assert!(
+        !f.live.layers[legend].contains("<text"),
+        "no legend in the picture"
+    );
+    assert!(f.legend.entries.len() > 3 && f.legend.svg.contains("<text"));
+    // Every step of a run shares the legend's drawing (a step does not redraw the panel).
+    v.seek(21);
+    let g = v.frame(&pic).unwrap();
+    assert!(Rc::ptr_eq(&f.legend, &g.legend));
+    // What the page shows is what lockstep-render draws without the legend.
+    let shown = v.shown_step_svg(TimeMode::Logical).unwrap();
+    assert_eq!(drawn_width(&shown), f64::from(pic.page_width()));
+    assert_eq!(pic.lanes.len(), 4);
+}
+
+#[test]
+fn next_row_skips_the_steps_that_share_a_row_and_previous_row_goes_back() {
+    let v = builtin("redlock-split-votes");
+    let pic = v.picture(TimeMode::Logical).unwrap();
+    let first = row_step(&pic.rows, 0, true).unwrap();
+    assert_eq!(first, 1);
+    let second = row_step(&pic.rows, first, true).unwrap();
+    assert!(
+        second > first + 1,
+        "steps 1.. share a row: {first} -> {second}"
+    );
+    let line = |s: usize| pic.rows[s - 1].line;
+    assert!(line(second) > line(first));
+    assert!((first..second).all(|s| line(s) == line(first)));
+    // Up goes to the last step of the row above.
+    assert_eq!(row_step(&pic.rows, second, false), Some(second - 1));
+    assert_eq!(row_step(&pic.rows, first, false), Some(0));
+    let last = pic.rows.len();
+    assert_eq!(row_step(&pic.rows, last, true), None);
 }
