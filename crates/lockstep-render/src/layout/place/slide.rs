@@ -66,7 +66,13 @@ impl Placer<'_> {
         let frame = self.input.frame;
         let mut shifts: Vec<(f64, f64)> = Vec::new();
         match &self.input.pieces[event] {
-            Piece::Arrow { from, to, .. } if self.level[event] => {
+            // Not a group's label: it would slide over its members' heads.
+            Piece::Arrow {
+                from,
+                to,
+                group: None,
+                ..
+            } if self.level[event] => {
                 let (xf, xt) = (frame.x(*from), frame.x(*to));
                 let (lo, hi) = if xt > xf {
                     (xf + 20.0, xt - 20.0 - r.width())
@@ -80,13 +86,16 @@ impl Placer<'_> {
                 }
             }
             Piece::Note { lanes, .. } if lanes.0 == lanes.1 => {
-                let x = frame.x(lanes.0);
-                // Sideways while still over the lane, then just beside it.
-                for room in [12.0, -8.0] {
-                    let (left, right) = (x - room - r.x0, x + room - r.x1);
+                // Sideways while still over its own lane and no other (never beside it, where
+                // it would read as the neighbour's).
+                if let Some((lo, hi)) = frame.note_range(lanes.0, r.width()) {
+                    let (left, right) = (lo - r.x0, hi - r.x0);
                     for f in [0.25, 0.5, 1.0] {
-                        shifts.push((left * f, 0.0));
-                        shifts.push((right * f, 0.0));
+                        for dx in [left * f, right * f] {
+                            if dx != 0.0 {
+                                shifts.push((dx, 0.0));
+                            }
+                        }
                     }
                 }
             }
