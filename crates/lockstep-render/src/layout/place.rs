@@ -307,7 +307,11 @@ impl Placer<'_> {
             }
             _ => false,
         };
-        let reserve_head = soon && !orphan && !matches!(e.tag, Some(Tag::Delayed { .. }));
+        // To scale a round's arrows slant by their time in flight: nothing to reserve.
+        let reserve_head = soon
+            && self.input.mode == TimeMode::Logical
+            && !orphan
+            && !matches!(e.tag, Some(Tag::Delayed { .. }));
         let frame = self.input.frame;
         // The label sits at the arrow's start; if that spot is taken (a note just above), it
         // may move along its own arrow (not a group's label, which must stay clear of the
