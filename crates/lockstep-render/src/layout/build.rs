@@ -147,7 +147,11 @@ fn frame(
         })
         .collect();
     let x_first = (area_left + first_half).ceil();
-    let gaps = super::frame::note_gap_needs(gaps, &notes);
+    let workers: Vec<bool> = order
+        .iter()
+        .map(|&n| trace.participants[usize::from(n)].role == Role::Worker)
+        .collect();
+    let gaps = super::frame::note_gap_needs(gaps, &notes, x_first - area_left, &workers);
     let mut xs = Vec::with_capacity(order.len());
     let mut x = x_first;
     for i in 0..order.len() {

@@ -160,19 +160,49 @@ impl Frame {
     }
 }
 
-/// How wide each gap between neighbouring lanes must be for every one-lane note to sit on its
-/// own lane only ([`Frame::note_range`]), on either side of its lifeline: where a label in the
-/// way pushes a centred note aside, it slides there rather than onto a neighbour's lifeline or
-/// onto a line of its own (wider is cheaper than taller). `notes` are (lane, width). Returns the
-/// gaps, widened where needed (not left of the first lane: its room is the gutter's side).
-pub(super) fn note_gap_needs(mut gaps: Vec<f64>, notes: &[(usize, f64)]) -> Vec<f64> {
+/// How wide each gap between neighbouring lanes must be for every one-lane note to have a
+/// place on its own lane only ([`Frame::note_range`]): `notes` are (lane, width), `first_room`
+/// the room left of the first lifeline, `workers` which lanes are workers'. A worker's notes get
+/// room on both sides: its own arrows' labels start beside its lifeline on either side, on the
+/// lines just after its notes, and a note that can step out of their way costs no line. Another
+/// note that fits neither centred nor to one side widens the gap that needs the least (a wider
+/// picture shrinks less on a slide than a taller one, but both shrink it). Returns the gaps.
+pub(super) fn note_gap_needs(
+    mut gaps: Vec<f64>,
+    notes: &[(usize, f64)],
+    first_room: f64,
+    workers: &[bool],
+) -> Vec<f64> {
+    let m = LIFELINE_CLEAR;
     for &(lane, w) in notes {
-        let need = (w - NOTE_ANCHOR + LIFELINE_CLEAR).ceil();
-        for k in [lane.checked_sub(1), Some(lane)].into_iter().flatten() {
-            if let Some(g) = gaps.get_mut(k) {
-                *g = g.max(need);
+        let need = (w - NOTE_ANCHOR + m).ceil();
+        if workers.get(lane).copied().unwrap_or(false) {
+            for k in [lane.checked_sub(1), Some(lane)].into_iter().flatten() {
+                if let Some(g) = gaps.get_mut(k) {
+                    *g = g.max(need);
+                }
             }
+            continue;
         }
+        let left = match lane.checked_sub(1) {
+            Some(k) => gaps.get(k).copied().unwrap_or(0.0),
+            None => first_room,
+        };
+        let Some(right) = gaps.get(lane).copied() else {
+            // The last lane: nothing to its right, a note may run on.
+            continue;
+        };
+        let centred = w / 2.0 + m <= left.min(right);
+        if centred || need <= right || need <= left {
+            continue;
+        }
+        // The first lane's left is the gutter's side: only its right gap can grow.
+        let k = if lane > 0 && left > right {
+            lane - 1
+        } else {
+            lane
+        };
+        gaps[k] = need;
     }
     gaps
 }
