@@ -204,3 +204,24 @@ fn folds_name_only_their_own_steps() {
     }
     assert!(folds > 0, "the catalogue has folds");
 }
+
+/// The replies of one round that say different things share one label naming each answer and
+/// who gave it: redlock-split-votes' last round to B reads "OK from redis-1, redis-2 · nil (key
+/// exists) from redis-5", not three labels naming no instance.
+#[test]
+fn a_rounds_replies_are_labelled_per_answer_with_instance_names() {
+    let (_, run) = common::load("redlock-split-votes");
+    let l = lockstep_render::layout(&run.trace, &lockstep_render::Options::default());
+    let labels: Vec<&str> = l
+        .arrows
+        .iter()
+        .map(|a| a.label.text.as_str())
+        .chain(l.flights.iter().map(|f| f.label.text.as_str()))
+        .collect();
+    assert!(
+        labels
+            .iter()
+            .any(|t| t.starts_with("OK from redis-1, redis-2 · nil (key exists) from redis-5")),
+        "{labels:?}"
+    );
+}

@@ -18,28 +18,37 @@ pub(super) fn sender_marks(
         Some(Piece::Arrow { group, .. }) => *group,
         _ => None,
     };
-    // Sends leaving each point (bit patterns of its coordinates): one pass, not one per arrow
-    // (a 10,000-event run has thousands of arrows).
-    let key = |p: Point| (p.x.to_bits(), p.y.to_bits());
-    let mut at: BTreeMap<(u64, u64), (usize, usize)> = BTreeMap::new();
-    let mut count = |p: Point, row: usize| {
-        let e = at.entry(key(p)).or_insert((0, row));
+    // Sends of one group leaving each point (bit patterns of its coordinates): one pass, not
+    // one per arrow (a 10,000-event run has thousands of arrows). Two fan-ins' arrows drawn
+    // level from the same instance are not a fan-out of it.
+    type Key = (u64, u64, usize);
+    let key = |p: Point, g: usize| (p.x.to_bits(), p.y.to_bits(), g);
+    let mut at: BTreeMap<Key, (usize, usize)> = BTreeMap::new();
+    let mut count = |k: Key, row: usize| {
+        let e = at.entry(k).or_insert((0, row));
         e.0 += 1;
         e.1 = e.1.min(row);
     };
-    for a in arrows.iter().filter(|a| group_of(a.send_row).is_some()) {
-        count(a.start, a.send_row);
+    for a in arrows {
+        if let Some(g) = group_of(a.send_row) {
+            count(key(a.start, g), a.send_row);
+        }
     }
     for f in flights {
-        count(f.start, f.send_row);
+        if let Some(g) = group_of(f.send_row) {
+            count(key(f.start, g), f.send_row);
+        }
     }
     let mut out: Vec<super::Mark> = Vec::new();
     let mut marked = std::collections::BTreeSet::new();
-    for a in arrows.iter().filter(|a| group_of(a.send_row).is_some()) {
-        let Some(&(n, row)) = at.get(&key(a.start)) else {
+    for a in arrows {
+        let Some(g) = group_of(a.send_row) else {
             continue;
         };
-        if n < 2 || !marked.insert(key(a.start)) {
+        let Some(&(n, row)) = at.get(&key(a.start, g)) else {
+            continue;
+        };
+        if n < 2 || !marked.insert(key(a.start, g)) {
             continue;
         }
         out.push(super::Mark {
