@@ -48,11 +48,17 @@ fn gutter_steps_are_the_lines_own() {
     let mut failures = Vec::new();
     for (id, _, run) in common::catalogue() {
         let l = layout(&run.trace, &Options::default());
+        // A folded step is named by its fold's note (steps after the first of each fold).
+        let folded: std::collections::BTreeSet<usize> = l
+            .folds
+            .iter()
+            .flat_map(|f| f.events.iter().copied().filter(move |&e| e != f.first))
+            .collect();
         for r in l.rows.iter().filter(|r| !r.gutter.text.is_empty()) {
             let on_line: Vec<usize> = l
                 .rows
                 .iter()
-                .filter(|o| o.line == r.line)
+                .filter(|o| o.line == r.line && !folded.contains(&o.event))
                 .map(|o| o.step)
                 .collect();
             let named = r.gutter.text.trim_start_matches('#');
@@ -111,14 +117,24 @@ fn gutter_time_holds_every_step_of_its_line() {
 
 /// The gutter reads down the page: a send, a note or a slanted arrival never sits on a line above
 /// an earlier step's line, in any catalogue layout (both time modes, in full and stopped
-/// part-way). Only a message's arrival drawn level (on its send's line, or level where it
+/// part-way). A folded step sits on its fold's line. Only a message's arrival drawn level (on its send's line, or level where it
 /// arrives, saying when it was sent) may share a line above later steps.
 #[test]
 fn steps_go_down_the_page_but_for_level_arrivals() {
     use lockstep_core::EventKind;
     let mut failures = Vec::new();
     common::each_layout(&[(1, 4), (1, 2), (3, 4)], |name, l| {
-        let mut rows: Vec<_> = l.rows.iter().collect();
+        // A folded step stays in its fold (the note above, which names it).
+        let folded: std::collections::BTreeSet<usize> = l
+            .folds
+            .iter()
+            .flat_map(|f| f.events.iter().copied().filter(move |&e| e != f.first))
+            .collect();
+        let mut rows: Vec<_> = l
+            .rows
+            .iter()
+            .filter(|r| !folded.contains(&r.event))
+            .collect();
         rows.sort_by_key(|r| r.step);
         let mut lowest = f64::NEG_INFINITY;
         for r in rows {

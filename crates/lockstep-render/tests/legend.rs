@@ -69,6 +69,18 @@ fn drawn(l: &Layout) -> BTreeSet<String> {
     if !l.flights.is_empty() {
         out.push(LegendKind::FlightStub);
     }
+    if l.walls.iter().any(|w| w.gate) {
+        out.push(LegendKind::Gate);
+    }
+    if l.arrows
+        .iter()
+        .any(|a| a.end != ArrowEnd::InFlight && a.start.y != a.tip.y)
+    {
+        out.push(LegendKind::Slanted);
+    }
+    if l.rows.iter().any(|r| r.gutter.text.contains(',')) {
+        out.push(LegendKind::StepList);
+    }
     if l.arrows.iter().any(|a| a.end == ArrowEnd::InFlight) {
         out.push(LegendKind::Mark(
             lockstep_render::layout::MarkKind::InFlight,
@@ -135,6 +147,9 @@ fn the_legend_names_exactly_what_the_picture_draws() {
         LegendKind::FaultNote,
         LegendKind::NoToken,
         LegendKind::FlightStub,
+        LegendKind::Gate,
+        LegendKind::Slanted,
+        LegendKind::StepList,
         LegendKind::Overlap,
         LegendKind::RefusedRow,
         LegendKind::DuplicateRow,

@@ -133,8 +133,27 @@ fn frame(
         .fold(MIN_GAP / 2.0, f64::max)
         .min(MAX_FIRST_HALF)
         .max(halves.first().copied().unwrap_or(0.0) + 4.0);
+    // Room for every one-lane note on its own lane only.
+    let notes: Vec<(usize, f64)> = pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Note {
+                lanes: (a, b),
+                text,
+                icon,
+                ..
+            } if a == b => Some((*a, note_width(text, icon.is_some()))),
+            _ => None,
+        })
+        .collect();
+    let x_first = (area_left + first_half).ceil();
+    let workers: Vec<bool> = order
+        .iter()
+        .map(|&n| trace.participants[usize::from(n)].role == Role::Worker)
+        .collect();
+    let gaps = super::frame::note_gap_needs(gaps, &notes, x_first - area_left, &workers);
     let mut xs = Vec::with_capacity(order.len());
-    let mut x = (area_left + first_half).ceil();
+    let mut x = x_first;
     for i in 0..order.len() {
         xs.push(x);
         x += gaps.get(i).copied().unwrap_or(0.0);
@@ -204,6 +223,12 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             pieces[i] = Piece::Nothing;
         }
     }
+    let mut folded_into: Vec<Option<usize>> = vec![None; total];
+    for f in &folds {
+        for &i in &f.events {
+            folded_into[i] = Some(f.first);
+        }
+    }
     let max_time = events.iter().map(|e| e.time_ms).max().unwrap_or(0);
     let gutter = Gutter {
         step_w: total.max(1).to_string().len(),
@@ -248,14 +273,24 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         lanes: order.len(),
         mode: options.time_mode,
         axis: &axis,
+        folded_into: &folded_into,
         origin,
     });
     let ys: Vec<f64> = (0..total).map(|i| placed.y(i)).collect();
 
     // Rows shown; the first row shown on each line carries the line's gutter label.
     let mut steps_on: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    // A folded step is named by its fold's note, not in the gutter (only the fold's first,
+    // which draws the note).
+    // Its time column spans every step on it, folded ones too.
+    let mut times_on: BTreeMap<usize, (u64, u64)> = BTreeMap::new();
     for i in 0..shown {
-        steps_on.entry(placed.line_of[i]).or_default().push(i + 1);
+        let t = events[i].time_ms;
+        let span = times_on.entry(placed.line_of[i]).or_insert((t, t));
+        *span = (span.0.min(t), span.1.max(t));
+        if folded_into[i].is_none_or(|f| f == i) {
+            steps_on.entry(placed.line_of[i]).or_default().push(i + 1);
+        }
     }
     let rows: Vec<Row> = (0..shown)
         .map(|i| {
@@ -270,10 +305,12 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
                 Some(r) => (r.y0.min(y - PITCH / 2.0), r.y1.max(y + PITCH / 2.0)),
                 None => (y - PITCH / 2.0, y + PITCH / 2.0),
             };
-            let steps = &steps_on[&line];
-            let gutter_box = if steps[0] == i + 1 {
-                let times = steps.iter().map(|&s| events[s - 1].time_ms);
-                let time = (times.clone().min().unwrap_or(0), times.max().unwrap_or(0));
+            let steps = steps_on.get(&line).map_or(&[][..], Vec::as_slice);
+            let gutter_box = if steps.first() == Some(&(i + 1)) {
+                let time = times_on
+                    .get(&line)
+                    .copied()
+                    .unwrap_or((e.time_ms, e.time_ms));
                 frame.gutter(&gutter.text(&step_list(steps), time), y)
             } else {
                 TextBox::empty(Point::new(frame.gutter_right, y))
@@ -403,7 +440,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     };
     // Sender dots follow what the steps shown draw: a fan-out's arrows in flight leave its send
     // row once they arrive late (a step render draws them over its unchanging pieces).
-    marks.extend(sender_marks(&arrows, &flights, &pieces));
+    marks.extend(super::senders::sender_marks(&arrows, &flights, &pieces));
     let lane_of_name: BTreeMap<&str, usize> = lanes_out
         .iter()
         .enumerate()
@@ -558,6 +595,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         flights: &flights,
         stretches: &stretches,
         walls: !walls.is_empty(),
+        gates: walls.iter().any(|w| w.gate),
+        step_lists: rows.iter().any(|r| r.gutter.text.contains(',')),
         jumps: !jumps.is_empty(),
         current: current.is_some(),
     });
@@ -615,50 +654,4 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         flights,
         so_far: crate::lease::SoFar::of(&events[..shown.min(events.len())]),
     }
-}
-
-/// A dot on the sender's lifeline of every fan-out (a group of sends leaving one point, as
-/// arrows or as stubs of arrows drawn where they arrive): a row reaching lanes on both sides of
-/// its sender, one of them crashed, would otherwise read as sent by the lane at its far end.
-fn sender_marks(
-    arrows: &[super::Arrow],
-    flights: &[super::Flight],
-    pieces: &[Piece],
-) -> Vec<super::Mark> {
-    let group_of = |row: usize| match pieces.get(row) {
-        Some(Piece::Arrow { group, .. }) => *group,
-        _ => None,
-    };
-    // Sends leaving each point (bit patterns of its coordinates): one pass, not one per arrow
-    // (a 10,000-event run has thousands of arrows).
-    let key = |p: Point| (p.x.to_bits(), p.y.to_bits());
-    let mut at: BTreeMap<(u64, u64), (usize, usize)> = BTreeMap::new();
-    let mut count = |p: Point, row: usize| {
-        let e = at.entry(key(p)).or_insert((0, row));
-        e.0 += 1;
-        e.1 = e.1.min(row);
-    };
-    for a in arrows.iter().filter(|a| group_of(a.send_row).is_some()) {
-        count(a.start, a.send_row);
-    }
-    for f in flights {
-        count(f.start, f.send_row);
-    }
-    let mut out: Vec<super::Mark> = Vec::new();
-    let mut marked = std::collections::BTreeSet::new();
-    for a in arrows.iter().filter(|a| group_of(a.send_row).is_some()) {
-        let Some(&(n, row)) = at.get(&key(a.start)) else {
-            continue;
-        };
-        if n < 2 || !marked.insert(key(a.start)) {
-            continue;
-        }
-        out.push(super::Mark {
-            row,
-            lane: a.from_lane,
-            kind: super::MarkKind::Sender,
-            at: a.start,
-        });
-    }
-    out
 }

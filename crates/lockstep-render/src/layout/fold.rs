@@ -227,6 +227,44 @@ fn whole_messages(events: &[TraceEvent], fold: &[usize], folded: &[bool]) -> boo
     })
 }
 
+/// Most runs of steps a fold's note lists one by one.
+const MAX_RUNS: usize = 4;
+
+/// The steps a fold holds, as its note says them: "steps 30-85" when they follow each other;
+/// where other actors' steps between them stay drawn, each run ("steps 30-34, 38-49, 51-57"),
+/// or with too many runs how many of the range it holds ("123 of steps 131-313, the rest
+/// drawn"): a range never claims a step drawn on a row of its own.
+fn step_runs(events: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &i in events {
+        match runs.last_mut() {
+            Some((_, b)) if *b + 1 == i => *b = i,
+            _ => runs.push((i, i)),
+        }
+    }
+    let run = |&(a, b): &(usize, usize)| {
+        if a == b {
+            format!("{}", a + 1)
+        } else {
+            format!("{}-{}", a + 1, b + 1)
+        }
+    };
+    match runs.as_slice() {
+        [] => String::new(),
+        [one] => format!("steps {}", run(one)),
+        some if some.len() <= MAX_RUNS => {
+            let list: Vec<String> = some.iter().map(run).collect();
+            format!("steps {}", list.join(", "))
+        }
+        [(a, _), .., (_, b)] => format!(
+            "{} of steps {}-{}, the rest drawn",
+            events.len(),
+            a + 1,
+            b + 1
+        ),
+    }
+}
+
 /// The folds among the events `idx` (indices into the trace, in order), each a cycle repeated
 /// back to back within `idx`; `actor` names whose rounds they are when `idx` is one actor's.
 /// `shapes`: each trace event's [`shape_of`].
@@ -336,17 +374,13 @@ fn fold_in(trace: &Trace, shapes: &[u64], idx: &[usize], actor: Option<u16>) -> 
         };
         let folded: Vec<usize> = (i + p..i + r * p).map(|k| idx[k]).collect();
         let (first, last) = (folded[0], folded[folded.len() - 1]);
+        let steps = step_runs(&folded);
         out.push(Fold {
             first,
             last,
             repeats: r,
             period_ms,
-            text: format!(
-                "{what} {} more times, {apart}{differs} (steps {}-{})",
-                r - 1,
-                first + 1,
-                last + 1
-            ),
+            text: format!("{what} {} more times, {apart}{differs} ({steps})", r - 1),
             events: folded,
         });
         i += r * p;

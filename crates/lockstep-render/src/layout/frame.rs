@@ -19,6 +19,10 @@ pub(super) const ICON_W: f64 = 24.0;
 pub(super) const GUTTER_PAD: f64 = 1.0;
 /// Marks beside a lifeline sit this far from it (clear of the span bars).
 const MARK_OFFSET: f64 = 24.0;
+/// A note that cannot be centred on its lifeline starts (or ends) this far past it.
+pub(super) const NOTE_ANCHOR: f64 = 14.0;
+/// A note keeps this far from a lifeline that is not its own.
+pub(super) const LIFELINE_CLEAR: f64 = 6.0;
 /// A global note reaches this far past the outer lanes.
 const GLOBAL_OVERHANG: f64 = 50.0;
 
@@ -90,7 +94,7 @@ impl Frame {
         let h = text::line_height(style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y;
         let (l, r) = (self.x(lanes.0), self.x(lanes.1));
         let (mut x0, mut x1) = if lanes.0 == lanes.1 {
-            (l - w / 2.0, l + w / 2.0)
+            self.note_span(lanes.0, w)
         } else {
             let c = (l + r) / 2.0;
             let half = (w / 2.0).max((r - l) / 2.0 + GLOBAL_OVERHANG);
@@ -112,6 +116,38 @@ impl Frame {
         (rect, tb)
     }
 
+    /// Where a note `w` wide on `lane` goes, left to right: centred on its lifeline, or as near
+    /// that as it can be while it covers its own lifeline and no other (a note about redis must
+    /// not read as A's). The lanes are spaced to leave every note such a place
+    /// ([`note_gap_needs`]); failing that, centred.
+    pub fn note_span(&self, lane: usize, w: f64) -> (f64, f64) {
+        let x = self.x(lane);
+        let centred = x - w / 2.0;
+        match self.note_range(lane, w) {
+            Some((lo, hi)) => {
+                let x0 = centred.clamp(lo, hi);
+                (x0, x0 + w)
+            }
+            None => (centred, centred + w),
+        }
+    }
+
+    /// The lefts a note `w` wide may have on `lane`: covering its own lifeline by at least
+    /// [`NOTE_ANCHOR`], clear of its neighbours' and right of the gutter. None if it fits
+    /// nowhere.
+    pub fn note_range(&self, lane: usize, w: f64) -> Option<(f64, f64)> {
+        let x = self.x(lane);
+        let mut lo = (x + NOTE_ANCHOR - w).max(self.area_left);
+        let mut hi = x - NOTE_ANCHOR;
+        if let Some(&prev) = lane.checked_sub(1).and_then(|k| self.xs.get(k)) {
+            lo = lo.max(prev + LIFELINE_CLEAR);
+        }
+        if let Some(&next) = self.xs.get(lane + 1) {
+            hi = hi.min(next - LIFELINE_CLEAR - w);
+        }
+        (lo <= hi).then_some((lo, hi))
+    }
+
     /// The step-and-time label of the row at `y`.
     pub fn gutter(&self, text: &str, y: f64) -> TextBox {
         TextBox::new(
@@ -122,4 +158,51 @@ impl Frame {
             GUTTER_PAD,
         )
     }
+}
+
+/// How wide each gap between neighbouring lanes must be for every one-lane note to have a
+/// place on its own lane only ([`Frame::note_range`]): `notes` are (lane, width), `first_room`
+/// the room left of the first lifeline, `workers` which lanes are workers'. A worker's notes get
+/// room on both sides: its own arrows' labels start beside its lifeline on either side, on the
+/// lines just after its notes, and a note that can step out of their way costs no line. Another
+/// note that fits neither centred nor to one side widens the gap that needs the least (a wider
+/// picture shrinks less on a slide than a taller one, but both shrink it). Returns the gaps.
+pub(super) fn note_gap_needs(
+    mut gaps: Vec<f64>,
+    notes: &[(usize, f64)],
+    first_room: f64,
+    workers: &[bool],
+) -> Vec<f64> {
+    let m = LIFELINE_CLEAR;
+    for &(lane, w) in notes {
+        let need = (w - NOTE_ANCHOR + m).ceil();
+        if workers.get(lane).copied().unwrap_or(false) {
+            for k in [lane.checked_sub(1), Some(lane)].into_iter().flatten() {
+                if let Some(g) = gaps.get_mut(k) {
+                    *g = g.max(need);
+                }
+            }
+            continue;
+        }
+        let left = match lane.checked_sub(1) {
+            Some(k) => gaps.get(k).copied().unwrap_or(0.0),
+            None => first_room,
+        };
+        let Some(right) = gaps.get(lane).copied() else {
+            // The last lane: nothing to its right, a note may run on.
+            continue;
+        };
+        let centred = w / 2.0 + m <= left.min(right);
+        if centred || need <= right || need <= left {
+            continue;
+        }
+        // The first lane's left is the gutter's side: only its right gap can grow.
+        let k = if lane > 0 && left > right {
+            lane - 1
+        } else {
+            lane
+        };
+        gaps[k] = need;
+    }
+    gaps
 }

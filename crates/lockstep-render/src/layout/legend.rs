@@ -32,6 +32,10 @@ pub(crate) struct Drawn<'a> {
     pub stretches: &'a [Stretch],
     /// Whether partition walls and clock-jump breaks are drawn.
     pub walls: bool,
+    /// Whether a wall has a gate (a message passing it).
+    pub gates: bool,
+    /// Whether a row's step list skips steps drawn on other rows ("#41,43").
+    pub step_lists: bool,
     pub jumps: bool,
     /// Whether a current step is shown.
     pub current: bool,
@@ -90,6 +94,12 @@ impl Present {
             (LegendKind::FaultNote, has_note(NoteKind::Fault)),
             (LegendKind::Fold, folded),
             (LegendKind::FlightStub, !d.flights.is_empty()),
+            (LegendKind::Gate, d.gates),
+            (
+                LegendKind::Slanted,
+                d.arrows.iter().any(super::Arrow::is_slanted),
+            ),
+            (LegendKind::StepList, d.step_lists),
         ];
         let mut out: Vec<LegendKind> = shown
             .into_iter()
@@ -146,7 +156,7 @@ impl Present {
 }
 
 /// Legend order.
-const ORDER: [LegendKind; 29] = [
+const ORDER: [LegendKind; 32] = [
     LegendKind::Believes,
     LegendKind::ServiceHolds,
     LegendKind::Overlap,
@@ -162,6 +172,9 @@ const ORDER: [LegendKind; 29] = [
     LegendKind::FaultNote,
     LegendKind::Fold,
     LegendKind::FlightStub,
+    LegendKind::Slanted,
+    LegendKind::Gate,
+    LegendKind::StepList,
     LegendKind::Mark(MarkKind::WriteAccepted),
     LegendKind::Mark(MarkKind::AccessRejected),
     LegendKind::Mark(MarkKind::Duplicate),
@@ -209,7 +222,10 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::GlobalNote => "blue box across the lanes: the whole system",
         LegendKind::FaultNote => "brown box: an injected fault (pause, crash, delay…)",
         LegendKind::Fold => "box “… retried N more times”: alike rounds folded",
-        LegendKind::FlightStub => "dashed stub: sent here, arrives later (see label)",
+        LegendKind::FlightStub => "dashed stub “→ #N”: sent here, arrives at step N (“sent #M”)",
+        LegendKind::Slanted => "slanted arrow: sent on its upper row, arrives on the lower",
+        LegendKind::Gate => "gap in a wall: this message is not cut off by the partition",
+        LegendKind::StepList => "#41,43 in the step column: steps between are on other rows",
     }
 }
 

@@ -20,6 +20,7 @@ mod pack;
 mod pieces;
 mod place;
 mod scene;
+mod senders;
 mod shapes;
 mod spans;
 mod ticks;
@@ -193,6 +194,13 @@ pub struct Arrow {
     pub group: Option<usize>,
 }
 
+impl Arrow {
+    /// Whether it goes down across rows (sent on one line, ending on a lower one).
+    pub fn is_slanted(&self) -> bool {
+        self.end != ArrowEnd::InFlight && self.start.y != self.tip.y
+    }
+}
+
 /// A message drawn level where it arrives (no slanted arrow from its send was clear): on its
 /// send row a dashed stub leaves the sender under the send's label, so that row shows the message
 /// going into the network; its arrow says when it was sent and how long it was in flight.
@@ -357,6 +365,12 @@ pub enum LegendKind {
     NoToken,
     /// A dashed stub on a send row: the message went into the network there, arrives later.
     FlightStub,
+    /// A gap in a partition wall: a message passing between lanes the partition does not cut.
+    Gate,
+    /// An arrow going down across rows: sent on its upper row, arriving on the lower.
+    Slanted,
+    /// A row's step list with commas ("#41,43"): the steps between are on other rows.
+    StepList,
     /// To scale: a burst drawn in order, not to scale.
     Zoom,
     /// To scale: rows of one instant stacked.

@@ -107,9 +107,12 @@ pub(super) fn groups(events: &[TraceEvent]) -> Vec<Option<usize>> {
         }
         if let Some((l, _, out)) = open {
             let first = &events[l];
-            let same = first.label == e.label && first.time_ms == e.time_ms;
             let fan_out = first.from == e.from && first.to != e.to;
             let fan_in = first.to == e.to && first.from != e.from;
+            // Replies of one round gather whatever each says ("OK" from two instances, "nil"
+            // from a third): one row, labelled per answer.
+            let answers = fan_in && is_reply(events, l) && is_reply(events, i);
+            let same = first.time_ms == e.time_ms && (first.label == e.label || answers);
             let joins = same
                 && match out {
                     None => fan_out || fan_in,
@@ -128,6 +131,24 @@ pub(super) fn groups(events: &[TraceEvent]) -> Vec<Option<usize>> {
     leader
 }
 
+/// Whether send `i` answers a request delivered to its sender just before, from its receiver.
+fn is_reply(events: &[TraceEvent], i: usize) -> bool {
+    let e = &events[i];
+    i.checked_sub(1).is_some_and(|j| {
+        let d = &events[j];
+        d.kind == EventKind::Deliver && d.from == e.to && d.to == e.from
+    })
+}
+
+/// Names of a group's members: all of them up to three, else the count and the first and last.
+fn who(names: &[&str]) -> String {
+    if names.len() > 3 {
+        format!("{} ({}…{})", names.len(), names[0], names[names.len() - 1])
+    } else {
+        names.join(", ")
+    }
+}
+
 /// The one label of a group of sends led by `lead`: the label, the count and who takes part.
 fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize) -> String {
     let members: Vec<&TraceEvent> = leader
@@ -142,11 +163,25 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize) -> String {
         .iter()
         .map(|m| trace.name(if fan_out { m.to } else { m.from }))
         .collect();
-    let who = if names.len() > 3 {
-        format!("{} ({}…{})", names.len(), names[0], names[names.len() - 1])
-    } else {
-        names.join(", ")
-    };
+    if !fan_out && members.iter().any(|m| m.label != first.label) {
+        // Replies saying different things: each answer with who gave it, in order of first
+        // appearance.
+        let mut answers: Vec<(String, Vec<&str>)> = Vec::new();
+        for m in &members {
+            let text = arrow_label(m);
+            let name = trace.name(m.from);
+            match answers.iter_mut().find(|(t, _)| *t == text) {
+                Some((_, names)) => names.push(name),
+                None => answers.push((text, vec![name])),
+            }
+        }
+        return answers
+            .iter()
+            .map(|(text, names)| format!("{text} from {}", who(names)))
+            .collect::<Vec<_>>()
+            .join(" · ");
+    }
+    let who = who(&names);
     if fan_out {
         format!("{} → {who}", arrow_label(first))
     } else {

@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::TimeMode;
-use super::flight;
 use super::frame::Frame;
 use super::lanes::LABEL_INSET;
 use super::pack::{Board, Item, Kind, Shape};
@@ -19,6 +18,7 @@ use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, TextBox};
 
+mod late;
 pub(super) mod scale;
 mod slide;
 
@@ -84,6 +84,9 @@ pub(super) struct Input<'a> {
     pub mode: TimeMode,
     /// The to-scale axis (its scale, bursts and breakable stretches).
     pub axis: &'a scale::Plan,
+    /// Per event: the first event of the fold it is folded into (that event draws the fold's
+    /// note), if any.
+    pub folded_into: &'a [Option<usize>],
     pub origin: f64,
 }
 
@@ -95,6 +98,11 @@ struct Placer<'a> {
     lane_last: Vec<Option<(usize, Option<usize>)>>,
     /// The level shaft reserved by each send still in the network.
     reserved: Vec<Option<usize>>,
+    /// How many sends each group (by its leader) has.
+    group_size: BTreeMap<usize, usize>,
+    /// The head reserved where each member of a fan-out or fan-in will arrive level: what is
+    /// placed before it arrives (the first reply's label) keeps clear of it.
+    reserved_head: Vec<Option<usize>>,
     in_flight: usize,
     /// Drawn labels and notes that may slide sideways to let a slanted arrow through: board id ->
     /// the event that drew it.
@@ -292,6 +300,21 @@ impl Placer<'_> {
         if orphan {
             lb = lb.max(self.lane_bound(to, group));
         }
+        // Reserved only for a round answered straight away (each member delivered within the
+        // round's sends, deliveries and replies): a round whose answers come later, among other
+        // rounds, arrives late anyway and would only keep others off its line.
+        let soon = match (self.input.links[i], group) {
+            (Link::Start(Some(end)), Some(g)) => {
+                let size = self.group_size.get(&g).copied().unwrap_or(1);
+                end <= i + 2 * size + 2
+            }
+            _ => false,
+        };
+        // To scale a round's arrows slant by their time in flight: nothing to reserve.
+        let reserve_head = soon
+            && self.input.mode == TimeMode::Logical
+            && !orphan
+            && !matches!(e.tag, Some(Tag::Delayed { .. }));
         let frame = self.input.frame;
         // The label sits at the arrow's start; if that spot is taken (a note just above), it
         // may move along its own arrow (not a group's label, which must stay clear of the
@@ -340,7 +363,7 @@ impl Placer<'_> {
                             owner,
                         });
                     }
-                    if orphan {
+                    if orphan || reserve_head {
                         items.push(head(frame, from, to, y, (owner, i)));
                     }
                     items
@@ -359,9 +382,13 @@ impl Placer<'_> {
         let y = self.out.lines[c].y;
         for (k, item) in items.into_iter().enumerate() {
             let text = item.kind == Kind::Text;
+            let own_head = item.kind == Kind::Head(i);
             let id = self.board.add(item);
             if k == 0 && !orphan {
                 self.reserved[i] = Some(id);
+            }
+            if own_head && !orphan {
+                self.reserved_head[i] = Some(id);
             }
             if text {
                 self.movable.insert(id, i);
@@ -391,6 +418,10 @@ impl Placer<'_> {
         let e = &self.input.events[i];
         let owner = group.unwrap_or(start);
         let ls = self.out.line_of[start];
+        // Its head is placed afresh (level where it was reserved, if that is still clear).
+        if let Some(id) = self.reserved_head[start].take() {
+            self.board.remove(id);
+        }
         let lb = self
             .time_bound(e.time_ms)
             .max(self.lane_bound(to, group))
@@ -410,7 +441,16 @@ impl Placer<'_> {
         // from here on are dropped, so no run of empty lines stretches the axis for nothing.
         let mut first_fresh = None;
         let items = loop {
-            if in_order && c > ls + LOGICAL_MAX_SLANT {
+            // In order (logical time, or inside a burst) an arrow of a round (a fan-out or a
+            // fan-in) never slants: slanted across the round's other rows it crosses their
+            // arrows, and which instance got what is lost (it arrives level, with a stub where
+            // it was sent, instead).
+            let most = if group.is_some() {
+                0
+            } else {
+                LOGICAL_MAX_SLANT
+            };
+            if in_order && c > ls + most {
                 // A long slanted arrow in logical time crosses many rows it has nothing to do
                 // with: drawn level where it arrives instead.
                 if let Some(c0) = first_fresh {
@@ -486,108 +526,6 @@ impl Placer<'_> {
         self.in_flight = self.in_flight.saturating_sub(1);
     }
 
-    /// Message `start` arrives (event `i`) where no slanted arrow from its send can reach without
-    /// crossing a label: a level arrow on the first line from `lb` with room for it, labelled
-    /// with when it was sent. Its send line keeps the label for the steps while it is in flight.
-    fn late(&mut self, i: usize, start: usize, lb: usize) {
-        let Piece::Arrow {
-            from,
-            to,
-            group,
-            ref label,
-        } = self.input.pieces[start]
-        else {
-            return;
-        };
-        let events = self.input.events;
-        let frame = self.input.frame;
-        let text = flight::arrival_label(events, (start, i), (from, to), label, frame);
-        if let Some(id) = self.reserved[start].take() {
-            self.board.remove(id);
-        }
-        if self.out.labels[start].is_none() {
-            self.stub_label(start, (from, to));
-        }
-        let t = events[i].time_ms;
-        let (c, items) = self.find(lb, t, 64, |_, _, y| {
-            let (xf, xt) = (frame.x(from), frame.x(to));
-            vec![vec![
-                Item {
-                    shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
-                    kind: Kind::Shaft,
-                    owner: start,
-                },
-                Item {
-                    shape: Shape::Box(frame.arrow_label(from, to, &text, y).rect),
-                    kind: Kind::Text,
-                    owner: start,
-                },
-                head(frame, from, to, y, (start, start)),
-            ]]
-        });
-        for item in items {
-            self.board.add(item);
-        }
-        let y = self.out.lines[c].y;
-        self.out.late[start] = Some(frame.arrow_label(from, to, &text, y));
-        self.assign(i, c);
-        self.use_lane(to, c, group);
-        self.in_flight = self.in_flight.saturating_sub(1);
-    }
-
-    /// A label over the stub of send `start` (drawn late, with no label of its own): the
-    /// message's own words where they fit on its send line, else the step it arrives at.
-    fn stub_label(&mut self, start: usize, (from, to): (usize, usize)) {
-        let frame = self.input.frame;
-        let y = self.out.lines[self.out.line_of[start]].y;
-        let end = match self.input.links[start] {
-            Link::Start(Some(end)) => end,
-            _ => return,
-        };
-        let own = &self.input.events[start].label;
-        let texts = [format!("{own} (→ #{})", end + 1), format!("→ #{}", end + 1)];
-        let span = (frame.x(to) - frame.x(from)).abs() - LABEL_INSET - HEAD_LEN - 8.0;
-        // To scale, a message held up in the network is drawn slanted across labels (see
-        // `arrive`): as a last resort the stub's label may lie across such a shaft too.
-        let passes: &[bool] = match self.input.mode {
-            TimeMode::Logical => &[false],
-            TimeMode::ToScale => &[false, true],
-        };
-        for &across_slants in passes {
-            for text in &texts {
-                let home = frame.arrow_label(from, to, text, y);
-                let room = span - home.rect.width();
-                if room < 0.0 {
-                    continue;
-                }
-                // At the stub's start, else slid along it (the stub runs on under its label).
-                for k in 0..=STUB_LABEL_STOPS {
-                    let along = f64::from(k) / f64::from(STUB_LABEL_STOPS);
-                    let tb = home.shifted(frame.dir(from, to) * room * along, 0.0);
-                    let item = Item {
-                        shape: Shape::Box(tb.rect),
-                        kind: Kind::Text,
-                        owner: start,
-                    };
-                    let fits = if across_slants {
-                        self.board.clashing(&item).iter().all(|&id| {
-                            self.board
-                                .get(id)
-                                .is_some_and(|o| matches!(o.shape, Shape::Segment(..)))
-                        })
-                    } else {
-                        self.make_way(std::slice::from_ref(&item))
-                    };
-                    if fits {
-                        self.board.add(item);
-                        self.out.stub_labels[start] = Some(tb);
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
     fn note(&mut self, i: usize, lanes: (usize, usize), text: &str, icon: bool) {
         let e = &self.input.events[i];
         let global = lanes.0 != lanes.1;
@@ -633,6 +571,14 @@ impl Placer<'_> {
     /// An event that draws nothing (folded, or of a node without a lane): on the lowest line
     /// holding an earlier step, so the gutter still reads down the page.
     fn nothing(&mut self, i: usize) {
+        // A folded step is in its fold: on the fold's line (drawn above, and no lower line's
+        // gutter claims it).
+        if let Some(first) = self.input.folded_into.get(i).copied().flatten()
+            && first < i
+        {
+            self.out.line_of[i] = self.out.line_of[first];
+            return;
+        }
         let c = self.lowest_used;
         let t = self.input.events[i].time_ms;
         self.line(c, t);
@@ -656,6 +602,16 @@ pub(super) fn place(input: &Input) -> Placed {
         },
         lane_last: vec![None; input.lanes],
         reserved: vec![None; n],
+        reserved_head: vec![None; n],
+        group_size: {
+            let mut sizes = BTreeMap::new();
+            for p in input.pieces {
+                if let Piece::Arrow { group: Some(g), .. } = p {
+                    *sizes.entry(*g).or_insert(0) += 1;
+                }
+            }
+            sizes
+        },
         in_flight: 0,
         movable: BTreeMap::new(),
         level: vec![false; n],

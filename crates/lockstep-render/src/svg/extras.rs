@@ -235,6 +235,35 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
                 5.0,
             )?;
         }
+        LegendKind::Slanted => {
+            p.line(
+                &[Point::new(s.x0, s.y0 + 2.0), Point::new(s.x1, s.y1 - 2.0)],
+                worker0,
+                2,
+                1.0,
+            )?;
+        }
+        LegendKind::Gate => {
+            // The wall's edges with a message passing between them, as drawn.
+            for x in [c.x - 8.0, c.x + 8.0] {
+                p.line(
+                    &[Point::new(x, s.y0), Point::new(x, s.y1)],
+                    style::PARTITION,
+                    2,
+                    1.0,
+                )?;
+            }
+            p.line(
+                &[Point::new(s.x0, c.y), Point::new(s.x1, c.y)],
+                worker0,
+                2,
+                1.0,
+            )?;
+        }
+        LegendKind::StepList => {
+            let list = TextBox::new("#4,6", style::GUTTER_SIZE - 3.0, Align::Center, c, 1.0);
+            p.text(&list, style::TEXT)?;
+        }
         LegendKind::Current => {
             p.fill_rect(s, style::CURRENT, 0.55)?;
             p.fill_rect(

@@ -66,8 +66,16 @@ impl Placer<'_> {
         let frame = self.input.frame;
         let mut shifts: Vec<(f64, f64)> = Vec::new();
         match &self.input.pieces[event] {
-            Piece::Arrow { from, to, .. } if self.level[event] => {
-                let (xf, xt) = (frame.x(*from), frame.x(*to));
+            Piece::Arrow {
+                from, to, group, ..
+            } if self.level[event] => {
+                // A group's label only as far as its nearest member's head (further, it would
+                // cover the members' heads).
+                let to = match group {
+                    Some(_) => self.nearest_member(event, *from),
+                    None => *to,
+                };
+                let (xf, xt) = (frame.x(*from), frame.x(to));
                 let (lo, hi) = if xt > xf {
                     (xf + 20.0, xt - 20.0 - r.width())
                 } else {
@@ -80,13 +88,16 @@ impl Placer<'_> {
                 }
             }
             Piece::Note { lanes, .. } if lanes.0 == lanes.1 => {
-                let x = frame.x(lanes.0);
-                // Sideways while still over the lane, then just beside it.
-                for room in [12.0, -8.0] {
-                    let (left, right) = (x - room - r.x0, x + room - r.x1);
+                // Sideways while still over its own lane and no other (never beside it, where
+                // it would read as the neighbour's).
+                if let Some((lo, hi)) = frame.note_range(lanes.0, r.width()) {
+                    let (left, right) = (lo - r.x0, hi - r.x0);
                     for f in [0.25, 0.5, 1.0] {
-                        shifts.push((left * f, 0.0));
-                        shifts.push((right * f, 0.0));
+                        for dx in [left * f, right * f] {
+                            if dx != 0.0 {
+                                shifts.push((dx, 0.0));
+                            }
+                        }
                     }
                 }
             }
@@ -106,5 +117,27 @@ impl Placer<'_> {
                 && r.shifted(dx, 0.0).x0 >= frame.area_left;
             clear.then_some(moved)
         })
+    }
+
+    /// The receiver nearest its sender among the members of the group led by `lead` (sent from
+    /// `from`): a fan-out's label must stay before that head.
+    fn nearest_member(&self, lead: usize, from: usize) -> usize {
+        let frame = self.input.frame;
+        self.input.pieces[lead..]
+            .iter()
+            .take_while(|p| match p {
+                Piece::ArrowEnd => true,
+                Piece::Arrow { group, .. } => *group == Some(lead),
+                _ => false,
+            })
+            .filter_map(|p| match p {
+                Piece::Arrow { to, .. } => Some(*to),
+                _ => None,
+            })
+            .min_by(|a, b| {
+                let d = |l: usize| (frame.x(l) - frame.x(from)).abs();
+                d(*a).total_cmp(&d(*b))
+            })
+            .unwrap_or(from)
     }
 }

@@ -1,0 +1,119 @@
+//! Messages drawn level where they arrive: when no slanted arrow from the send is clear (or
+//! would cross a round's other arrows), the arrival gets a level arrow saying when it was sent,
+//! and the send's line a labelled stub.
+
+use super::{Placer, STUB_LABEL_STOPS};
+use crate::geom::Rect;
+use crate::layout::TimeMode;
+use crate::layout::flight;
+use crate::layout::lanes::LABEL_INSET;
+use crate::layout::pack::{Item, Kind, Shape};
+use crate::layout::pieces::{Link, Piece};
+use crate::layout::shapes::{HEAD_LEN, SHAFT_HALF, head};
+
+impl Placer<'_> {
+    /// Message `start` arrives (event `i`) where no slanted arrow from its send can reach without
+    /// crossing a label: a level arrow on the first line from `lb` with room for it, labelled
+    /// with when it was sent. Its send line keeps the label for the steps while it is in flight.
+    pub(super) fn late(&mut self, i: usize, start: usize, lb: usize) {
+        let Piece::Arrow {
+            from,
+            to,
+            group,
+            ref label,
+        } = self.input.pieces[start]
+        else {
+            return;
+        };
+        let events = self.input.events;
+        let frame = self.input.frame;
+        let text = flight::arrival_label(events, (start, i), (from, to), label, frame);
+        if let Some(id) = self.reserved[start].take() {
+            self.board.remove(id);
+        }
+        if let Some(id) = self.reserved_head[start].take() {
+            self.board.remove(id);
+        }
+        if self.out.labels[start].is_none() {
+            self.stub_label(start, (from, to));
+        }
+        let t = events[i].time_ms;
+        let (c, items) = self.find(lb, t, 64, |_, _, y| {
+            let (xf, xt) = (frame.x(from), frame.x(to));
+            vec![vec![
+                Item {
+                    shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
+                    kind: Kind::Shaft,
+                    owner: start,
+                },
+                Item {
+                    shape: Shape::Box(frame.arrow_label(from, to, &text, y).rect),
+                    kind: Kind::Text,
+                    owner: start,
+                },
+                head(frame, from, to, y, (start, start)),
+            ]]
+        });
+        for item in items {
+            self.board.add(item);
+        }
+        let y = self.out.lines[c].y;
+        self.out.late[start] = Some(frame.arrow_label(from, to, &text, y));
+        self.assign(i, c);
+        self.use_lane(to, c, group);
+        self.in_flight = self.in_flight.saturating_sub(1);
+    }
+
+    /// A label over the stub of send `start` (drawn late, with no label of its own): the
+    /// message's own words where they fit on its send line, else the step it arrives at.
+    fn stub_label(&mut self, start: usize, (from, to): (usize, usize)) {
+        let frame = self.input.frame;
+        let y = self.out.lines[self.out.line_of[start]].y;
+        let end = match self.input.links[start] {
+            Link::Start(Some(end)) => end,
+            _ => return,
+        };
+        let own = &self.input.events[start].label;
+        let texts = [format!("{own} (→ #{})", end + 1), format!("→ #{}", end + 1)];
+        let span = (frame.x(to) - frame.x(from)).abs() - LABEL_INSET - HEAD_LEN - 8.0;
+        // To scale, a message held up in the network is drawn slanted across labels (see
+        // `arrive`): as a last resort the stub's label may lie across such a shaft too.
+        let passes: &[bool] = match self.input.mode {
+            TimeMode::Logical => &[false],
+            TimeMode::ToScale => &[false, true],
+        };
+        for &across_slants in passes {
+            for text in &texts {
+                let home = frame.arrow_label(from, to, text, y);
+                let room = span - home.rect.width();
+                if room < 0.0 {
+                    continue;
+                }
+                // At the stub's start, else slid along it (the stub runs on under its label).
+                for k in 0..=STUB_LABEL_STOPS {
+                    let along = f64::from(k) / f64::from(STUB_LABEL_STOPS);
+                    let tb = home.shifted(frame.dir(from, to) * room * along, 0.0);
+                    let item = Item {
+                        shape: Shape::Box(tb.rect),
+                        kind: Kind::Text,
+                        owner: start,
+                    };
+                    let fits = if across_slants {
+                        self.board.clashing(&item).iter().all(|&id| {
+                            self.board
+                                .get(id)
+                                .is_some_and(|o| matches!(o.shape, Shape::Segment(..)))
+                        })
+                    } else {
+                        self.make_way(std::slice::from_ref(&item))
+                    };
+                    if fits {
+                        self.board.add(item);
+                        self.out.stub_labels[start] = Some(tb);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
