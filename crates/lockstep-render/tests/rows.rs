@@ -221,7 +221,7 @@ fn a_rounds_replies_are_labelled_per_answer_with_instance_names() {
     assert!(
         labels
             .iter()
-            .any(|t| t.starts_with("OK from redis-1, redis-2 · nil (key exists) from redis-5")),
+            .any(|t| t.starts_with("OK from redis-1, redis-2 · (nil): key exists from redis-5")),
         "{labels:?}"
     );
 }

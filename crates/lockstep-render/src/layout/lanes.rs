@@ -13,7 +13,7 @@ pub(super) const MIN_GAP: f64 = 170.0;
 /// An arrow's label starts this far from the sender's lifeline (clear of the span bars).
 pub(super) const LABEL_INSET: f64 = 22.0;
 /// Longest label width the gaps are widened for; longer labels run past the arrow's head.
-const MAX_LABEL_SPAN: f64 = 720.0;
+const MAX_LABEL_SPAN: f64 = 880.0;
 /// Padding around header text.
 const HEADER_PAD: f64 = 6.0;
 

@@ -310,9 +310,18 @@ impl Placer<'_> {
             }
             _ => false,
         };
-        // To scale a round's arrows slant by their time in flight: nothing to reserve.
+        // To scale a round's arrows slant by their time in flight: nothing to reserve, unless
+        // the round lies inside a burst, whose rows are in order as in logical time.
+        let in_order = match (self.input.mode, self.input.links[i]) {
+            (TimeMode::Logical, _) => true,
+            (TimeMode::ToScale, Link::Start(Some(end))) => self
+                .input
+                .axis
+                .ordered(e.time_ms, self.input.events[end].time_ms),
+            _ => false,
+        };
         let reserve_head = soon
-            && self.input.mode == TimeMode::Logical
+            && in_order
             && !orphan
             && !matches!(e.tag, Some(Tag::Delayed { .. }));
         let frame = self.input.frame;
