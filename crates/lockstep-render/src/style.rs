@@ -89,6 +89,11 @@ pub const ZOOM_FILL: Rgb = Rgb(0xD1, 0xC4, 0xE9);
 pub const ZOOM_FILL_ALPHA: f64 = 0.55;
 pub const ZOOM_EDGE: Rgb = Rgb(0x5E, 0x35, 0xB1);
 pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
+/// The lease chart's "the service records the worker as holder" bars: the worker's colour at
+/// this opacity, outlined.
+pub const SERVICE_BAR_ALPHA: f64 = 0.55;
+/// The lease chart's master or leader bars.
+pub const LEADER_FILL: Rgb = Rgb(0xB0, 0xBE, 0xC5);
 
 /// Stroke width of message arrows. Only arrow shafts use it, so arrows can be counted in the SVG.
 pub const ARROW_STROKE: u32 = 3;

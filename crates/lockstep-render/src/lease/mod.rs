@@ -3,9 +3,11 @@
 //! overlap. [`svg`] draws it.
 
 mod access;
+mod activity;
 mod draw;
 pub mod nodes;
 pub mod page;
+pub mod service;
 pub mod story;
 pub mod svg;
 
@@ -18,6 +20,7 @@ use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 use crate::layout::{MarkKind, Options};
 pub use access::Access;
 use access::access_text;
+pub use activity::activity_label;
 pub use story::{Incident, IncidentKind, WorkerNote};
 
 /// A stretch of simulated time.
@@ -27,8 +30,21 @@ pub struct Interval {
     pub to_ms: u64,
     /// Still going at the last step shown.
     pub open: bool,
-    /// The fencing token or revision of the grant (or belief) the interval stands for.
+    /// The fencing token or revision of the grant (or belief) the interval stands for; on a
+    /// leader row the term, on the database's row its `last_token`.
     pub token: Option<u64>,
+    /// On a row about a node: whom the bar stands for (the holder of an instance's key, the
+    /// master or leader).
+    pub who: Option<Who>,
+}
+
+/// Whom a bar on a node's row stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Who {
+    /// Participant index ([`LeaseChart::names`] names it).
+    pub node: usize,
+    /// Its index among workers, when it is a worker: the bar takes the worker's colour.
+    pub worker: Option<usize>,
 }
 
 /// What a row shows.
@@ -40,6 +56,14 @@ pub enum LeaseRowKind {
     Believes,
     /// The worker is paused.
     Paused,
+    /// What the worker did while it did not believe it held the lock.
+    Activity,
+    /// One Redlock instance: whose key it holds over time.
+    Instance,
+    /// Who the service's master (Redis with a replica) or leader (consensus) is over time.
+    Leader,
+    /// The database's `last_token` over time.
+    LastToken,
 }
 
 /// One row of the chart.
@@ -63,6 +87,14 @@ pub struct Danger {
     pub open: bool,
     pub first: String,
     pub second: String,
+}
+
+/// Where the database paid payouts a second time: the harm, at its own instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Harm {
+    pub at_ms: u64,
+    pub payouts: u32,
+    pub cents: u64,
 }
 
 /// A symbol on a row at an instant.
@@ -115,12 +147,19 @@ pub struct LeaseChart {
     /// What the database did up to the last step shown: writes accepted, writes refused,
     /// payouts paid twice and the money.
     pub so_far: SoFar,
+    /// Each write that paid payouts a second time.
+    pub harm: Vec<Harm>,
+    /// Every participant's name, by index (for [`Who`]).
+    pub names: Vec<String>,
 }
 
 /// The database's record up to the last step shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct SoFar {
+    /// Writes that applied at least one payout.
     pub writes_accepted: u32,
+    /// Writes that applied nothing: every payout a repeat its idempotency key skipped.
+    pub writes_skipped: u32,
     pub writes_rejected: u32,
     pub payouts_paid_twice: u32,
     pub cents_paid_twice: u64,
@@ -138,6 +177,11 @@ impl SoFar {
         let mut counted_early: BTreeMap<usize, u32> = BTreeMap::new();
         for e in events {
             match e.tag {
+                Some(Tag::WriteAccepted {
+                    applied: 0,
+                    noops: 1..,
+                    ..
+                }) => so_far.writes_skipped += 1,
                 Some(Tag::WriteAccepted { .. }) => {
                     match counted_early.get_mut(&usize::from(e.from)) {
                         Some(n) if *n > 0 => *n -= 1,
@@ -175,6 +219,7 @@ fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interv
                         to_ms: t,
                         open: false,
                         token: None,
+                        who: None,
                     });
                 }
             }
@@ -187,6 +232,7 @@ fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interv
             to_ms: end.max(s),
             open: true,
             token: None,
+            who: None,
         });
     }
     out
@@ -290,6 +336,10 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let mut service_marks: Vec<((String, Option<usize>), u64, MarkKind)> = Vec::new();
     let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
     let mut last_writer: Option<usize> = None;
+    // The database node and time of the last duplicate: its accepting reply follows.
+    let mut duplicate_at: Option<(usize, u64)> = None;
+    // Per worker: the label of its last write the database received (the keys it carried).
+    let mut last_write: BTreeMap<usize, &str> = BTreeMap::new();
     // (worker, at, text) of the database's answers.
     let mut answers: Vec<(usize, u64, String)> = Vec::new();
     let (incidents, mut notes) = story::story(trace, events);
@@ -301,12 +351,14 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             && ps.get(usize::from(e.to)).map(|p| p.role) == Some(Role::Database)
         {
             last_writer = Some(node);
+            if e.label.starts_with("write") {
+                last_write.insert(node, e.label.as_str());
+            }
         }
-        if let Some(text) = e
-            .tag
-            .as_ref()
-            .and_then(|t| access_text(t, options.permissive_db))
-        {
+        if let Some(text) = e.tag.as_ref().and_then(|t| {
+            let request = last_write.get(&usize::from(e.to)).copied();
+            access_text(t, &e.label, request, options.permissive_db)
+        }) {
             answers.push((usize::from(e.to), t, text));
         }
         match &e.tag {
@@ -344,13 +396,18 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             Some(Tag::StopsBelieving) => switch(&mut believing, &mut belief, node, t, false),
             Some(Tag::Paused { .. }) => switch(&mut paused, &mut pause, node, t, true),
             Some(Tag::Resumed) => switch(&mut paused, &mut pause, node, t, false),
-            Some(Tag::WriteAccepted { .. }) => {
+            // A repeat that applied nothing gets no check mark (its label says what happened),
+            // nor does the write that paid twice (its mark is the duplicate's).
+            Some(Tag::WriteAccepted { applied, noops, .. })
+                if (*applied > 0 || *noops == 0) && duplicate_at != Some((node, t)) =>
+            {
                 worker_marks.push((usize::from(e.to), t, MarkKind::WriteAccepted));
             }
             Some(Tag::AccessRejected { .. }) => {
                 worker_marks.push((usize::from(e.to), t, MarkKind::AccessRejected));
             }
             Some(Tag::Duplicate { .. }) => {
+                duplicate_at = Some((node, t));
                 if let Some(w) = last_writer {
                     worker_marks.push((w, t, MarkKind::Duplicate));
                 }
@@ -375,7 +432,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             .as_ref()
             .is_some_and(|c| c.rows.iter().any(|r| r.worker == wname && r.kind == kind))
     };
-    let mut rows = Vec::new();
+    // The lock service's own rows first: instances, master or leader.
+    let (mut rows, node_marks) = service::service_rows(trace, events, end_ms);
     let mut row_of: BTreeMap<(usize, u8), usize> = BTreeMap::new();
     let mut service_row_of: BTreeMap<(String, Option<usize>), usize> = BTreeMap::new();
     for (k, &w) in workers.iter().enumerate() {
@@ -454,7 +512,11 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
 
-    let mut marks = Vec::new();
+    rows.extend(service::last_token_row(trace, events, end_ms));
+    let mut marks: Vec<LeaseMark> = node_marks
+        .into_iter()
+        .map(|(row, at_ms, kind)| LeaseMark { row, at_ms, kind })
+        .collect();
     for (key, at_ms, kind) in service_marks {
         if let Some(&row) = service_row_of.get(&key) {
             marks.push(LeaseMark { row, at_ms, kind });
@@ -526,7 +588,13 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     danger.sort_by_key(|d| (d.from_ms, d.to_ms));
 
     // Tokens: each interval carries the token of the grant or belief that began it.
-    for row in &mut rows {
+    // Rows about nodes carry their own numbers.
+    for row in rows.iter_mut().filter(|r| {
+        matches!(
+            r.kind,
+            LeaseRowKind::ServiceHolds | LeaseRowKind::Believes | LeaseRowKind::Paused
+        )
+    }) {
         for iv in &mut row.intervals {
             iv.token = events
                 .iter()
@@ -588,7 +656,20 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         })
         .collect();
 
-    LeaseChart {
+    let harm = events
+        .iter()
+        .filter_map(|e| match e.tag {
+            Some(Tag::Duplicate { payouts, cents }) => Some(Harm {
+                at_ms: e.time_ms,
+                payouts,
+                cents,
+            }),
+            _ => None,
+        })
+        .collect();
+    let mut chart = LeaseChart {
+        harm,
+        names: ps.iter().map(|p| p.name.clone()).collect(),
         axis_end_ms: trace
             .events
             .last()
@@ -610,7 +691,9 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         steps_shown: shown,
         total_steps: total,
         quorum,
-    }
+    };
+    activity::split(&mut chart, whole_run.as_ref());
+    chart
 }
 
 #[cfg(test)]
@@ -627,6 +710,7 @@ mod tests {
                 to_ms: 7,
                 open: false,
                 token: None,
+                who: None,
             }]
         );
         assert_eq!(
@@ -636,6 +720,7 @@ mod tests {
                 to_ms: 20,
                 open: true,
                 token: None,
+                who: None,
             }]
         );
     }
