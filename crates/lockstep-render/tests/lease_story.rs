@@ -294,3 +294,23 @@ fn a_migration_draws_its_steps() {
         );
     }
 }
+
+#[test]
+fn every_text_of_a_lease_chart_is_large_enough_for_a_room() {
+    // The page is 1600 px wide: 16 px text is 19 px when it fills a 1920 px screen.
+    for (id, scenario, run) in common::catalogue() {
+        let page = LeasePage::new(
+            &lease_chart(&run.trace, &Options::default()),
+            &Caption::for_run(&scenario, &run),
+        );
+        for t in &page.texts {
+            let at_1920 = t.text.size * 1920.0 / page.width;
+            assert!(
+                t.text.size >= 16.0 && at_1920 >= 19.0,
+                "{id}: {:?} at {} px",
+                t.text.text,
+                t.text.size
+            );
+        }
+    }
+}

@@ -12,7 +12,7 @@ use crate::svg::Painter;
 
 /// A partition band: tinted, hatched, outlined, so it survives a washed-out projector.
 fn partition(p: &Painter, r: Rect) -> Result<(), RenderError> {
-    p.fill_rect(r, style::GLOBAL_FILL, 1.0)?;
+    p.fill_rect(r, style::PARTITION_FILL, 1.0)?;
     p.hatch(r, style::PARTITION, 8.0, false)?;
     p.stroke_rect(r, style::PARTITION, 2)
 }
