@@ -160,6 +160,10 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
             }
         }
         for &(k, at) in &page.marks {
+            // The duplicate's mark sits on its own red harm band: a white disc keeps it seen.
+            if k == MarkKind::Duplicate {
+                p.circle(at, 13.0, style::BACKGROUND, true, 1)?;
+            }
             p.mark(k, at, style::INFRA)?;
         }
         for &(worker, at) in &page.note_dots {
