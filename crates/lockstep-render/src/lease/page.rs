@@ -2,6 +2,9 @@
 //! axis, the nodes-and-network lanes, the time axis from 0, the legend and the verdict.
 
 pub(crate) mod labels;
+mod legend;
+
+use legend::{believes_on, swatch_label as label, tick_label, tick_step};
 
 use super::nodes::{self, NodeShape};
 use super::{Danger, LeaseChart, LeaseRowKind};
@@ -98,45 +101,6 @@ const DOT_HW: f64 = 5.0;
 pub const HARM_HW: f64 = 4.0;
 /// The narrowest a danger zone's band is drawn.
 pub const DANGER_MIN_W: f64 = 8.0;
-
-fn tick_step(span_ms: u64) -> u64 {
-    let mut unit = 1;
-    loop {
-        for m in [1, 2, 5] {
-            let step = unit * m;
-            if span_ms / step <= 10 {
-                return step;
-            }
-        }
-        unit *= 10;
-    }
-}
-
-fn tick_label(t: u64, step: u64) -> String {
-    if step >= 1000 && step.is_multiple_of(1000) {
-        format!("{} s", t / 1000)
-    } else if step >= 100 {
-        format!("{:.1} s", t as f64 / 1000.0)
-    } else {
-        format!("{t} ms")
-    }
-}
-
-/// The worker of an ended danger zone that goes on believing after it, and until when.
-fn believes_on(chart: &LeaseChart, d: &Danger) -> Option<(String, u64)> {
-    chart
-        .rows
-        .iter()
-        .filter(|r| {
-            r.kind == LeaseRowKind::Believes && (r.worker == d.first || r.worker == d.second)
-        })
-        .find_map(|r| {
-            r.intervals
-                .iter()
-                .find(|iv| iv.from_ms <= d.to_ms && iv.to_ms > d.to_ms)
-                .map(|iv| (r.worker.clone(), iv.to_ms))
-        })
-}
 
 impl LeasePage {
     /// The x of simulated time `t`.
@@ -571,28 +535,6 @@ impl LeasePage {
                 kinds.push(k);
             }
         }
-        let label = |k: Swatch| match k {
-            Swatch::ServiceHolds => "the service records the worker as holder",
-            Swatch::Believes => "the worker believes it holds the lock",
-            Swatch::Paused => "the worker is paused (frozen)",
-            Swatch::Danger => "danger zone: both believe they hold the lock",
-            Swatch::Harm => "paid twice: a write paid payouts again here",
-            Swatch::Leader => "master or leader, from failover or election",
-            Swatch::LastToken => "db's last_token: it refuses lower tokens",
-            Swatch::Current => "the current step",
-            Swatch::Mark(MarkKind::WriteAccepted) => "write accepted",
-            Swatch::Mark(MarkKind::AccessRejected) => "refused by fencing",
-            Swatch::Mark(MarkKind::Duplicate) => "payouts paid twice",
-            Swatch::Mark(MarkKind::Expired) => "TTL or lease ran out",
-            Swatch::Mark(MarkKind::Lost) => "message lost in the network",
-            Swatch::Partition => "network partition, until it heals",
-            Swatch::Down => "node down: crashed, until it restarts",
-            Swatch::Jump => "clock jump: arrow as long as the leap",
-            Swatch::Tick => "an instant on a node: restart, election",
-            Swatch::Note => "what the worker noted or decided",
-            Swatch::Flight => "a message in flight, from sending to arrival",
-            Swatch::Mark(_) => "lease renewed",
-        };
         let col_w = kinds
             .iter()
             .map(|&k| text::width(label(k), labels::SMALL))
