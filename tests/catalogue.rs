@@ -199,7 +199,11 @@ const GOLDEN: &[Golden] = &[
         0,
         0,
         true,
-        &["write 3 payouts", "DUPLICATE: 3 payouts paid twice"],
+        &[
+            "write 3 payouts",
+            "DUPLICATE: 3 payouts paid twice",
+            "db still takes accesses without a token",
+        ],
     ),
     (
         "migration-right-order",
@@ -207,7 +211,13 @@ const GOLDEN: &[Golden] = &[
         0,
         1,
         false,
-        &["rejected — no fencing token"],
+        &[
+            "rejected — no fencing token",
+            // The migration's state is drawn: the database's check, who is upgraded.
+            "db enforces fencing tokens",
+            "A not upgraded: sends no token",
+            "B upgraded: sends fencing tokens",
+        ],
     ),
     (
         "idempotency-keys",
@@ -215,7 +225,7 @@ const GOLDEN: &[Golden] = &[
         0,
         0,
         false,
-        &["already applied (3 no-ops)"],
+        &["already applied: keys batch-42/1–3 used (3 no-ops)"],
     ),
     (
         "redlock-delayed-restart",
@@ -457,7 +467,7 @@ const GOLDEN: &[Golden] = &[
         &[
             "dropped: applied 3",
             "no answer to the write: retry 1 of 1",
-            "already applied (3 no-ops)",
+            "already applied: keys batch-42/1–3 used (3 no-ops)",
         ],
     ),
     (
@@ -536,6 +546,48 @@ fn fenced_gc_pause_uses_the_articles_numbers() {
     assert!(pos("applied 3") < pos("A resumes"));
     assert!(pos("A resumes") < pos("rejected — 33 < last_token 34"));
     assert_eq!(run.verdict.money_paid_twice_cents, 0);
+}
+
+#[test]
+fn a_repeat_its_idempotency_keys_skipped_is_not_an_accepted_write() {
+    // The database took B's retry but applied nothing: one write accepted, one skipped.
+    let v = run_builtin("idempotency-keys").verdict;
+    assert_eq!(
+        (v.writes_accepted, v.writes_skipped, v.idempotent_noops),
+        (1, 1, 3)
+    );
+    let v = run_builtin("write-retry-idempotent").verdict;
+    assert_eq!((v.writes_accepted, v.writes_skipped), (1, 1));
+}
+
+#[test]
+fn only_a_run_migrating_to_fencing_tells_its_rollout() {
+    use lockstep_core::Tag;
+    for id in catalogue::ids() {
+        let run = run_builtin(id);
+        let told = run
+            .trace
+            .events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.tag,
+                    Some(Tag::DbFencing { .. } | Tag::WorkerFencing { .. })
+                )
+            })
+            .count();
+        let mixed = {
+            let s = builtin(id);
+            s.workers.iter().any(|w| w.fencing) && s.workers.iter().any(|w| !w.fencing)
+        };
+        // The database's check once, then each worker as it starts.
+        let expected = if mixed {
+            1 + builtin(id).workers.len()
+        } else {
+            0
+        };
+        assert_eq!(told, expected, "{id}");
+    }
 }
 
 #[test]

@@ -85,7 +85,10 @@ pub struct DbView {
     pub paid: bool,
     /// How many times each payout row was applied.
     pub rows: Vec<u32>,
+    /// Writes that applied at least one payout.
     pub writes_accepted: u32,
+    /// Writes taken that applied nothing: every payout a repeat skipped by its idempotency key.
+    pub writes_skipped: u32,
     pub writes_rejected: u32,
     pub reads_rejected: u32,
     /// Repeated payouts turned into no-ops by idempotency keys.
@@ -179,6 +182,7 @@ impl Inspection {
                 paid: db.paid,
                 rows: db.applied.clone(),
                 writes_accepted: db.writes_accepted,
+                writes_skipped: db.writes_skipped,
                 writes_rejected: db.writes_rejected,
                 reads_rejected: db.reads_rejected,
                 noops: db.noops,

@@ -46,6 +46,14 @@ pub enum Entry {
     Revoke { lease: u64 },
 }
 
+/// The idempotency keys of a batch's first `n` payouts, one per payout: `batch-42/1–3`.
+pub fn key_names(batch: &str, n: u32) -> String {
+    match n {
+        0 | 1 => format!("{batch}/1"),
+        n => format!("{batch}/1–{n}"),
+    }
+}
+
 /// A message's content. `req` ties a reply to its request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Payload {
@@ -320,13 +328,28 @@ impl Payload {
                 ReadResult::Paid => "status: paid".into(),
                 ReadResult::Rejected(why) => format!("rejected — {why}"),
             },
-            Payload::Write { token, payouts, .. } => {
-                format!("write {payouts} payouts{}", token_suffix(*token))
+            Payload::Write {
+                token,
+                payouts,
+                keys,
+                ..
+            } => {
+                let named = if *keys {
+                    format!(", keys {}", key_names(batch, *payouts))
+                } else {
+                    String::new()
+                };
+                format!("write {payouts} payouts{}{named}", token_suffix(*token))
             }
             Payload::WriteReply { result, .. } => match result {
                 WriteResult::Applied { applied, noops: 0 } => format!("applied {applied}"),
+                // Nothing applied: every payout's key was used, so the keys are the batch's
+                // first `noops`.
                 WriteResult::Applied { applied: 0, noops } => {
-                    format!("already applied ({noops} no-ops)")
+                    format!(
+                        "already applied: keys {} used ({noops} no-ops)",
+                        key_names(batch, *noops)
+                    )
                 }
                 WriteResult::Applied { applied, noops } => {
                     format!("applied {applied}, {noops} no-ops")

@@ -108,6 +108,12 @@ pub enum Tag {
     },
     /// On the database's lane: this write paid payouts that had been paid already.
     Duplicate { payouts: u32, cents: u64 },
+    /// On the database's lane, in a run whose workers are being migrated to fencing (some send
+    /// tokens, some do not): the fencing check the database runs.
+    DbFencing { mode: crate::scenario::FencingMode },
+    /// On a worker's lane, in such a run, as it starts: whether it runs the upgraded code that
+    /// sends its fencing token.
+    WorkerFencing { sends_tokens: bool },
 }
 
 /// One event of a run.

@@ -31,7 +31,12 @@ pub struct Verdict {
     pub payouts_duplicated: u32,
     /// Money paid more than once, in cents.
     pub money_paid_twice_cents: u64,
+    /// Writes that applied at least one payout.
     pub writes_accepted: u32,
+    /// Writes the database took but applied nothing of: every payout was a repeat its
+    /// idempotency key made a no-op.
+    #[serde(default)]
+    pub writes_skipped: u32,
     /// Writes the database refused because of their fencing token.
     pub writes_rejected: u32,
     pub reads_rejected: u32,
@@ -78,6 +83,7 @@ impl Verdict {
             payouts_duplicated,
             money_paid_twice_cents: extra * db.amount_cents,
             writes_accepted: db.writes_accepted,
+            writes_skipped: db.writes_skipped,
             writes_rejected: db.writes_rejected,
             reads_rejected: db.reads_rejected,
             idempotent_noops: db.noops,

@@ -14,13 +14,14 @@ impl Rgb {
     }
 }
 
-/// One colour per worker, in the order workers appear in the trace (blue, orange, purple, teal...).
-/// Each reads at WCAG AA (4.5:1) on a label's background, even over a band.
+/// One colour per worker, in the order workers appear in the trace (blue, orange, teal,
+/// purple...). Each reads at WCAG AA (4.5:1) on a label's background, even over a band; the
+/// first three are far apart (A's blue and C's teal, not a purple a projector turns blue).
 pub const WORKERS: [Rgb; 6] = [
     Rgb(0x15, 0x65, 0xC0),
     Rgb(0xB3, 0x47, 0x00),
-    Rgb(0x6A, 0x1B, 0x9A),
     Rgb(0x00, 0x79, 0x6B),
+    Rgb(0x6A, 0x1B, 0x9A),
     Rgb(0xAD, 0x14, 0x57),
     Rgb(0x4E, 0x34, 0x2E),
 ];
@@ -47,8 +48,8 @@ pub const BACKGROUND: Rgb = Rgb(0xFF, 0xFF, 0xFF);
 pub const LABEL_BACKGROUND: Rgb = Rgb(0xFF, 0xFF, 0xFF);
 pub const LABEL_BACKGROUND_ALPHA: f64 = 0.9;
 /// Paused ("frozen") spans: fill and hatching. The fill alone reaches 1.8:1 against the page.
-pub const FROZEN_FILL: Rgb = Rgb(0x8C, 0xC4, 0xEA);
-pub const FROZEN_FILL_ALPHA: f64 = 0.95;
+pub const FROZEN_FILL: Rgb = Rgb(0x7F, 0xBC, 0xE6);
+pub const FROZEN_FILL_ALPHA: f64 = 1.0;
 pub const FROZEN_HATCH: Rgb = Rgb(0x1F, 0x6F, 0xA8);
 /// Crashed ("down") spans: fill and hatching.
 pub const DOWN_FILL: Rgb = Rgb(0xE4, 0xE4, 0xE4);
@@ -65,30 +66,35 @@ pub const GLOBAL_FILL: Rgb = Rgb(0xE8, 0xEA, 0xF6);
 pub const GLOBAL_BORDER: Rgb = Rgb(0x39, 0x49, 0xAB);
 pub const DANGER_FILL: Rgb = Rgb(0xFF, 0xEB, 0xEE);
 /// The danger band (two workers believe they hold the lock): a tint strong enough for a
-/// washed-out projector (1.8:1 against the page), with a solid bar at its left edge.
-pub const DANGER_BAND_ALPHA: f64 = 0.36;
+/// washed-out projector (2.1:1 against the page), with a solid bar at its left edge.
+pub const DANGER_BAND_ALPHA: f64 = 0.45;
 /// The tint behind a row where the database refused an access (fencing worked: stopped, safe):
 /// green, the family of accepted writes, never the danger hue.
 pub const REFUSED_ROW: Rgb = Rgb(0x38, 0x8E, 0x3C);
-pub const REFUSED_ROW_ALPHA: f64 = 0.48;
+pub const REFUSED_ROW_ALPHA: f64 = 0.52;
 /// The tint behind a row where the database paid twice (money lost): the danger family, told
 /// from the danger band by solid edges along its top and bottom.
 pub const DUPLICATE_ROW: Rgb = Rgb(0xB7, 0x1C, 0x1C);
-pub const DUPLICATE_ROW_ALPHA: f64 = 0.34;
+pub const DUPLICATE_ROW_ALPHA: f64 = 0.38;
 /// Height of the duplicate row's solid edges, in px.
 pub const DUPLICATE_ROW_EDGE: f64 = 3.0;
 /// A permissive database's header (it takes writes without a token): warning fill, dashed edge.
 pub const PERMISSIVE_FILL: Rgb = Rgb(0xFF, 0xE0, 0xB2);
 pub const PERMISSIVE_BORDER: Rgb = Rgb(0xBF, 0x36, 0x0C);
-/// Partition walls between lanes.
-pub const PARTITION: Rgb = Rgb(0x39, 0x49, 0xAB);
+/// Partition walls between lanes: brown, never the blue of A's holder bars beside them.
+pub const PARTITION: Rgb = Rgb(0x6D, 0x4C, 0x41);
 /// Under a wall's hatching: dark enough to survive a washed-out projector.
-pub const PARTITION_FILL: Rgb = Rgb(0x9F, 0xA8, 0xDA);
+pub const PARTITION_FILL: Rgb = Rgb(0xBC, 0xAA, 0xA4);
 /// A local zoom on the to-scale axis: a tinted band across the lanes, its bracket and marks.
-pub const ZOOM_FILL: Rgb = Rgb(0xD1, 0xC4, 0xE9);
-pub const ZOOM_FILL_ALPHA: f64 = 0.55;
+pub const ZOOM_FILL: Rgb = Rgb(0xB3, 0x9D, 0xDB);
+pub const ZOOM_FILL_ALPHA: f64 = 0.8;
 pub const ZOOM_EDGE: Rgb = Rgb(0x5E, 0x35, 0xB1);
 pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
+/// The lease chart's "the service records the worker as holder" bars: the worker's colour at
+/// this opacity, outlined.
+pub const SERVICE_BAR_ALPHA: f64 = 0.55;
+/// The lease chart's master or leader bars.
+pub const LEADER_FILL: Rgb = Rgb(0xB0, 0xBE, 0xC5);
 
 /// Stroke width of message arrows. Only arrow shafts use it, so arrows can be counted in the SVG.
 pub const ARROW_STROKE: u32 = 3;
@@ -207,6 +213,75 @@ mod tests {
                 assert!(c >= 4.5, "label {} on {name}: {c:.2}:1", t.hex());
             }
         }
+    }
+
+    /// A washed-out projector keeps about 70% of a fill's contrast against the page.
+    fn washed(c: f64) -> f64 {
+        1.0 + (c - 1.0) * 0.7
+    }
+
+    #[test]
+    fn fills_survive_a_projector_that_loses_30_percent_contrast() {
+        let page = solid(BACKGROUND);
+        let mut fills = tints();
+        for (i, &w) in WORKERS[..3].iter().enumerate() {
+            let name = ["A's holder bar", "B's holder bar", "C's holder bar"][i];
+            fills.push((name, over(w, SERVICE_BAR_ALPHA, page)));
+        }
+        fills.push(("zoom band", over(ZOOM_FILL, ZOOM_FILL_ALPHA, page)));
+        fills.push(("partition", solid(PARTITION_FILL)));
+        fills.push(("leader bar", solid(LEADER_FILL)));
+        for (name, fill) in fills {
+            let c = washed(contrast(fill, page));
+            assert!(c >= 1.6, "{name}: {c:.2}:1 on a washed-out projector");
+        }
+        // Text inside a holder bar stays readable.
+        for &w in &WORKERS[..3] {
+            let c = contrast(solid(TEXT), over(w, SERVICE_BAR_ALPHA, page));
+            assert!(c >= 4.5, "text on {}: {c:.2}:1", w.hex());
+        }
+    }
+
+    /// CIE L*a*b* distance (1976) between two colours.
+    fn distance(a: Rgb, b: Rgb) -> f64 {
+        let lab = |c: Rgb| {
+            let [r, g, b] = solid(c).map(linear);
+            let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+            let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+            let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+            let f = |t: f64| {
+                if t > 0.008856 {
+                    t.cbrt()
+                } else {
+                    7.787 * t + 16.0 / 116.0
+                }
+            };
+            [
+                116.0 * f(y) - 16.0,
+                500.0 * (f(x) - f(y)),
+                200.0 * (f(y) - f(z)),
+            ]
+        };
+        let (p, q) = (lab(a), lab(b));
+        (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>().sqrt()
+    }
+
+    #[test]
+    fn what_a_room_must_tell_apart_is_far_apart() {
+        // A, B and C of a three-worker run; the partition wall beside A's blue bars; the clock
+        // jump's arrow across the danger band.
+        for (a, b, what) in [
+            (WORKERS[0], WORKERS[1], "A and B"),
+            (WORKERS[0], WORKERS[2], "A and C"),
+            (WORKERS[1], WORKERS[2], "B and C"),
+        ] {
+            let d = distance(a, b);
+            assert!(d >= 60.0, "{what}: ΔE {d:.0}");
+        }
+        let d = distance(PARTITION, WORKERS[0]);
+        assert!(d >= 40.0, "partition wall and A's bars: ΔE {d:.0}");
+        let d = distance(ZOOM_EDGE, DANGER);
+        assert!(d >= 60.0, "clock jump and danger band: ΔE {d:.0}");
     }
 
     #[test]

@@ -19,7 +19,12 @@ pub struct Database {
     pub last_token: Option<u64>,
     /// How many times each payout was applied.
     pub applied: Vec<u32>,
+    /// Writes that applied at least one payout.
     pub writes_accepted: u32,
+    /// Writes the database took but applied nothing of: every payout's idempotency key was
+    /// already used, so the request succeeded as a repeat (Stripe answers a retry with the
+    /// stored result) and changed nothing.
+    pub writes_skipped: u32,
     pub writes_rejected: u32,
     pub reads_rejected: u32,
     /// Repeated payouts turned into no-ops by their idempotency keys.
@@ -55,6 +60,7 @@ impl Database {
             last_token: None,
             applied: vec![0; payouts as usize],
             writes_accepted: 0,
+            writes_skipped: 0,
             writes_rejected: 0,
             reads_rejected: 0,
             noops: 0,
@@ -158,7 +164,13 @@ impl Database {
                     }
                     Ok(()) => {
                         let (applied, noops, duplicated) = self.apply(payouts, keys, amount, cx);
-                        self.writes_accepted += 1;
+                        // A write whose every payout was a repeat changed nothing: the
+                        // database took the request but applied no write.
+                        if applied == 0 && noops > 0 {
+                            self.writes_skipped += 1;
+                        } else {
+                            self.writes_accepted += 1;
+                        }
                         if duplicated > 0 {
                             let cents = u64::from(duplicated) * self.amount_cents;
                             let first = self.first_writer.clone().unwrap_or_default();
@@ -518,6 +530,8 @@ mod tests {
             }
         ));
         assert_eq!(db.applied, vec![1, 1, 1]);
+        // The repeat is not a second accepted write: it applied nothing.
+        assert_eq!((db.writes_accepted, db.writes_skipped), (1, 1));
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod narrate;
 mod network;
 mod order;
 mod params;
+mod rollout;
 
 use faults::PauseTrigger;
 use network::MessageRule;
@@ -132,6 +133,8 @@ pub struct Sim {
     freed: Vec<narrate::FreedKey>,
     /// Some worker wrote after the service had let go of its key.
     stale_write_seen: bool,
+    /// Whether the database's fencing check has been told in a run migrating to fencing.
+    rollout_told: bool,
     /// Which of the scenario's faults took effect (see [`crate::unapplied`]).
     fault_applied: Vec<bool>,
     redis_master: NodeId,
@@ -275,6 +278,7 @@ impl Sim {
             explained: vec![false; s.explain.len()],
             freed: Vec::new(),
             stale_write_seen: false,
+            rollout_told: false,
             fault_applied: vec![false; s.faults.len()],
             redis_master: first,
             deposed_master: None,
@@ -461,6 +465,9 @@ impl Sim {
                 if timer == Timer::CheckQuorum {
                     self.check_quorum(node, out);
                     return;
+                }
+                if timer == Timer::Start {
+                    self.tell_rollout(node, out);
                 }
                 self.react(node, Stimulus::Timer(timer), out);
             }

@@ -107,7 +107,11 @@ impl Scene {
             _ => (Some(i), ArrowEnd::Delivered, Point::new(frame.x(to), y)),
         };
         let mark = match e.tag {
-            Some(Tag::WriteAccepted { .. }) if !rows.duplicate_replies[i] => {
+            // A repeat that applied nothing (its idempotency keys were used) is no accepted
+            // write: no check mark.
+            Some(Tag::WriteAccepted { applied, noops, .. })
+                if !rows.duplicate_replies[i] && (applied > 0 || noops == 0) =>
+            {
                 Some(MarkKind::WriteAccepted)
             }
             Some(Tag::AccessRejected { .. }) => Some(MarkKind::AccessRejected),

@@ -14,15 +14,40 @@ pub struct Access {
     pub text: String,
 }
 
+/// The idempotency keys a database answer or a write request names ("keys batch-42/1–3").
+fn keys_in(label: &str) -> Option<&str> {
+    let rest = &label[label.find("keys ")? + "keys ".len()..];
+    Some(rest.split([' ', ',', ')']).next().unwrap_or(rest))
+}
+
 /// The label of a database's answer, if it says more than the mark beside it: the token it
 /// took (on a write, or a read that raised its `last_token`) or refused and its `last_token`,
-/// repeats skipped, a write taken without a token.
-pub(super) fn access_text(tag: &Tag, permissive_db: bool) -> Option<String> {
+/// repeats skipped and the idempotency keys that skipped them, keys stored, a write taken
+/// without a token. `label` is the answer's own label, `request` the write it answers.
+pub(super) fn access_text(
+    tag: &Tag,
+    label: &str,
+    request: Option<&str>,
+    permissive_db: bool,
+) -> Option<String> {
     match *tag {
-        Tag::WriteAccepted { token, noops, .. } => {
-            let skipped =
-                (noops > 0).then(|| format!("{noops} repeats skipped (idempotency keys)"));
-            match (token, skipped) {
+        Tag::WriteAccepted {
+            token,
+            applied,
+            noops,
+        } => {
+            let skipped = (noops > 0).then(|| match keys_in(label) {
+                // Every payout a repeat: the database applied nothing.
+                Some(keys) if applied == 0 => {
+                    format!("{noops} repeats skipped: keys {keys} already used")
+                }
+                _ => format!("{noops} repeats skipped (idempotency keys)"),
+            });
+            let stored = request
+                .and_then(keys_in)
+                .filter(|_| noops == 0 && applied > 0)
+                .map(|keys| format!("applied {applied}, keys {keys} stored"));
+            match (token, skipped.or(stored)) {
                 (Some(t), Some(s)) => Some(format!("db took token {t}; {s}")),
                 (Some(t), None) => Some(format!("db took token {t}")),
                 (None, Some(s)) => Some(s),

@@ -12,7 +12,7 @@ use crate::svg::Painter;
 
 /// A partition band: tinted, hatched, outlined, so it survives a washed-out projector.
 fn partition(p: &Painter, r: Rect) -> Result<(), RenderError> {
-    p.fill_rect(r, style::GLOBAL_FILL, 1.0)?;
+    p.fill_rect(r, style::PARTITION_FILL, 1.0)?;
     p.hatch(r, style::PARTITION, 8.0, false)?;
     p.stroke_rect(r, style::PARTITION, 2)
 }
@@ -104,6 +104,59 @@ pub(crate) fn flight(
     }
 }
 
+/// A row's bar: a worker's grant (outlined, tinted), belief (solid) or pause (hatched); an
+/// instance's key (its holder's grant colours); a master or leader (grey, outlined); the
+/// database's `last_token` (white, outlined).
+pub(crate) fn bar(
+    p: &Painter,
+    row: &super::LeaseRow,
+    iv: &super::Interval,
+    r: Rect,
+) -> Result<(), RenderError> {
+    use super::LeaseRowKind as K;
+    let worker = style::tone(Tone::Worker(row.worker_index));
+    match row.kind {
+        K::ServiceHolds => {
+            p.fill_rect(r, worker, style::SERVICE_BAR_ALPHA)?;
+            p.stroke_rect(r, worker, 2)
+        }
+        K::Instance => {
+            let c = iv
+                .who
+                .and_then(|w| w.worker)
+                .map_or(style::INFRA, |w| style::tone(Tone::Worker(w)));
+            p.fill_rect(r, c, style::SERVICE_BAR_ALPHA)?;
+            p.stroke_rect(r, c, 2)
+        }
+        K::Believes => p.fill_rect(r, worker, 0.9),
+        K::Paused => {
+            p.fill_rect(r, style::FROZEN_FILL, 1.0)?;
+            p.hatch(r, style::FROZEN_HATCH, 8.0, false)?;
+            p.stroke_rect(r, style::FROZEN_HATCH, 1)
+        }
+        K::Leader => leader(p, r),
+        K::LastToken => last_token(p, r),
+        K::Activity => Ok(()),
+    }
+}
+
+/// A master's or leader's bar.
+fn leader(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    p.fill_rect(r, style::LEADER_FILL, 1.0)?;
+    p.stroke_rect(r, style::INFRA, 2)
+}
+
+/// A bar of the database's `last_token`.
+fn last_token(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    p.fill_rect(r, style::BACKGROUND, 1.0)?;
+    p.stroke_rect(r, style::TEXT, 2)
+}
+
+/// Where a write paid twice: a solid band across every row.
+pub(crate) fn harm(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    p.fill_rect(r, style::DUPLICATE_ROW, 0.9)
+}
+
 /// An instant: a short upright bar.
 fn tick(p: &Painter, at: Point) -> Result<(), RenderError> {
     p.line(
@@ -144,6 +197,17 @@ pub(crate) fn swatch(p: &Painter, kind: Swatch, s: Rect) -> Result<(), RenderErr
         Swatch::Down => down(p, s),
         Swatch::Jump => jump(p, Point::new(s.x0, c.y), Point::new(s.x1, c.y), false),
         Swatch::Tick => tick(p, c),
+        Swatch::Leader => leader(p, s),
+        Swatch::LastToken => last_token(p, s),
+        Swatch::Harm => harm(
+            p,
+            Rect::new(
+                c.x - super::page::HARM_HW,
+                s.y0,
+                c.x + super::page::HARM_HW,
+                s.y1,
+            ),
+        ),
         Swatch::Flight => flight(
             p,
             Point::new(s.x0 + 3.0, c.y),

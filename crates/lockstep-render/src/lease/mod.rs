@@ -3,9 +3,12 @@
 //! overlap. [`svg`] draws it.
 
 mod access;
+mod activity;
 mod draw;
 pub mod nodes;
 pub mod page;
+pub mod service;
+mod so_far;
 pub mod story;
 pub mod svg;
 
@@ -13,11 +16,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use lockstep_core::Trace;
 use lockstep_core::topology::Role;
-use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
+use lockstep_core::trace::{EventKind, FreeReason, Tag};
 
 use crate::layout::{MarkKind, Options};
 pub use access::Access;
 use access::access_text;
+pub use activity::activity_label;
+pub use so_far::SoFar;
 pub use story::{Incident, IncidentKind, WorkerNote};
 
 /// A stretch of simulated time.
@@ -27,8 +32,21 @@ pub struct Interval {
     pub to_ms: u64,
     /// Still going at the last step shown.
     pub open: bool,
-    /// The fencing token or revision of the grant (or belief) the interval stands for.
+    /// The fencing token or revision of the grant (or belief) the interval stands for; on a
+    /// leader row the term, on the database's row its `last_token`.
     pub token: Option<u64>,
+    /// On a row about a node: whom the bar stands for (the holder of an instance's key, the
+    /// master or leader).
+    pub who: Option<Who>,
+}
+
+/// Whom a bar on a node's row stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Who {
+    /// Participant index ([`LeaseChart::names`] names it).
+    pub node: usize,
+    /// Its index among workers, when it is a worker: the bar takes the worker's colour.
+    pub worker: Option<usize>,
 }
 
 /// What a row shows.
@@ -40,6 +58,14 @@ pub enum LeaseRowKind {
     Believes,
     /// The worker is paused.
     Paused,
+    /// What the worker did while it did not believe it held the lock.
+    Activity,
+    /// One Redlock instance: whose key it holds over time.
+    Instance,
+    /// Who the service's master (Redis with a replica) or leader (consensus) is over time.
+    Leader,
+    /// The database's `last_token` over time.
+    LastToken,
 }
 
 /// One row of the chart.
@@ -63,6 +89,14 @@ pub struct Danger {
     pub open: bool,
     pub first: String,
     pub second: String,
+}
+
+/// Where the database paid payouts a second time: the harm, at its own instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Harm {
+    pub at_ms: u64,
+    pub payouts: u32,
+    pub cents: u64,
 }
 
 /// A symbol on a row at an instant.
@@ -115,47 +149,10 @@ pub struct LeaseChart {
     /// What the database did up to the last step shown: writes accepted, writes refused,
     /// payouts paid twice and the money.
     pub so_far: SoFar,
-}
-
-/// The database's record up to the last step shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct SoFar {
-    pub writes_accepted: u32,
-    pub writes_rejected: u32,
-    pub payouts_paid_twice: u32,
-    pub cents_paid_twice: u64,
-}
-
-impl SoFar {
-    /// What the database did in `events`: writes accepted and refused, payouts paid twice.
-    /// The database notes a duplicate just before it sends the accepting reply of the same
-    /// write, so the write counts as accepted from the duplicate on (its reply then adds
-    /// nothing): a prefix that ends between the two never says "paid twice" with one write
-    /// accepted.
-    pub fn of(events: &[TraceEvent]) -> SoFar {
-        let mut so_far = SoFar::default();
-        // Per database node: duplicates already counted as accepted whose reply is still due.
-        let mut counted_early: BTreeMap<usize, u32> = BTreeMap::new();
-        for e in events {
-            match e.tag {
-                Some(Tag::WriteAccepted { .. }) => {
-                    match counted_early.get_mut(&usize::from(e.from)) {
-                        Some(n) if *n > 0 => *n -= 1,
-                        _ => so_far.writes_accepted += 1,
-                    }
-                }
-                Some(Tag::AccessRejected { write: true, .. }) => so_far.writes_rejected += 1,
-                Some(Tag::Duplicate { payouts, cents }) => {
-                    so_far.payouts_paid_twice += payouts;
-                    so_far.cents_paid_twice += cents;
-                    so_far.writes_accepted += 1;
-                    *counted_early.entry(usize::from(e.from)).or_default() += 1;
-                }
-                _ => {}
-            }
-        }
-        so_far
-    }
+    /// Each write that paid payouts a second time.
+    pub harm: Vec<Harm>,
+    /// Every participant's name, by index (for [`Who`]).
+    pub names: Vec<String>,
 }
 
 /// Intervals in which `count(t) >= need`, given +1/-1 changes at instants (in order).
@@ -175,6 +172,7 @@ fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interv
                         to_ms: t,
                         open: false,
                         token: None,
+                        who: None,
                     });
                 }
             }
@@ -187,6 +185,7 @@ fn intervals_at_least(changes: &[(u64, i64)], need: i64, end: u64) -> Vec<Interv
             to_ms: end.max(s),
             open: true,
             token: None,
+            who: None,
         });
     }
     out
@@ -290,6 +289,10 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let mut service_marks: Vec<((String, Option<usize>), u64, MarkKind)> = Vec::new();
     let mut worker_marks: Vec<(usize, u64, MarkKind)> = Vec::new();
     let mut last_writer: Option<usize> = None;
+    // The database node and time of the last duplicate: its accepting reply follows.
+    let mut duplicate_at: Option<(usize, u64)> = None;
+    // Per worker: the label of its last write the database received (the keys it carried).
+    let mut last_write: BTreeMap<usize, &str> = BTreeMap::new();
     // (worker, at, text) of the database's answers.
     let mut answers: Vec<(usize, u64, String)> = Vec::new();
     let (incidents, mut notes) = story::story(trace, events);
@@ -301,12 +304,14 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             && ps.get(usize::from(e.to)).map(|p| p.role) == Some(Role::Database)
         {
             last_writer = Some(node);
+            if e.label.starts_with("write") {
+                last_write.insert(node, e.label.as_str());
+            }
         }
-        if let Some(text) = e
-            .tag
-            .as_ref()
-            .and_then(|t| access_text(t, options.permissive_db))
-        {
+        if let Some(text) = e.tag.as_ref().and_then(|t| {
+            let request = last_write.get(&usize::from(e.to)).copied();
+            access_text(t, &e.label, request, options.permissive_db)
+        }) {
             answers.push((usize::from(e.to), t, text));
         }
         match &e.tag {
@@ -344,13 +349,18 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             Some(Tag::StopsBelieving) => switch(&mut believing, &mut belief, node, t, false),
             Some(Tag::Paused { .. }) => switch(&mut paused, &mut pause, node, t, true),
             Some(Tag::Resumed) => switch(&mut paused, &mut pause, node, t, false),
-            Some(Tag::WriteAccepted { .. }) => {
+            // A repeat that applied nothing gets no check mark (its label says what happened),
+            // nor does the write that paid twice (its mark is the duplicate's).
+            Some(Tag::WriteAccepted { applied, noops, .. })
+                if (*applied > 0 || *noops == 0) && duplicate_at != Some((node, t)) =>
+            {
                 worker_marks.push((usize::from(e.to), t, MarkKind::WriteAccepted));
             }
             Some(Tag::AccessRejected { .. }) => {
                 worker_marks.push((usize::from(e.to), t, MarkKind::AccessRejected));
             }
             Some(Tag::Duplicate { .. }) => {
+                duplicate_at = Some((node, t));
                 if let Some(w) = last_writer {
                     worker_marks.push((w, t, MarkKind::Duplicate));
                 }
@@ -375,7 +385,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             .as_ref()
             .is_some_and(|c| c.rows.iter().any(|r| r.worker == wname && r.kind == kind))
     };
-    let mut rows = Vec::new();
+    // The lock service's own rows first: instances, master or leader.
+    let (mut rows, node_marks) = service::service_rows(trace, events, end_ms);
     let mut row_of: BTreeMap<(usize, u8), usize> = BTreeMap::new();
     let mut service_row_of: BTreeMap<(String, Option<usize>), usize> = BTreeMap::new();
     for (k, &w) in workers.iter().enumerate() {
@@ -454,7 +465,11 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
 
-    let mut marks = Vec::new();
+    rows.extend(service::last_token_row(trace, events, end_ms));
+    let mut marks: Vec<LeaseMark> = node_marks
+        .into_iter()
+        .map(|(row, at_ms, kind)| LeaseMark { row, at_ms, kind })
+        .collect();
     for (key, at_ms, kind) in service_marks {
         if let Some(&row) = service_row_of.get(&key) {
             marks.push(LeaseMark { row, at_ms, kind });
@@ -526,7 +541,13 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     danger.sort_by_key(|d| (d.from_ms, d.to_ms));
 
     // Tokens: each interval carries the token of the grant or belief that began it.
-    for row in &mut rows {
+    // Rows about nodes carry their own numbers.
+    for row in rows.iter_mut().filter(|r| {
+        matches!(
+            r.kind,
+            LeaseRowKind::ServiceHolds | LeaseRowKind::Believes | LeaseRowKind::Paused
+        )
+    }) {
         for iv in &mut row.intervals {
             iv.token = events
                 .iter()
@@ -588,7 +609,20 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         })
         .collect();
 
-    LeaseChart {
+    let harm = events
+        .iter()
+        .filter_map(|e| match e.tag {
+            Some(Tag::Duplicate { payouts, cents }) => Some(Harm {
+                at_ms: e.time_ms,
+                payouts,
+                cents,
+            }),
+            _ => None,
+        })
+        .collect();
+    let mut chart = LeaseChart {
+        harm,
+        names: ps.iter().map(|p| p.name.clone()).collect(),
         axis_end_ms: trace
             .events
             .last()
@@ -610,7 +644,9 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         steps_shown: shown,
         total_steps: total,
         quorum,
-    }
+    };
+    activity::split(&mut chart, whole_run.as_ref());
+    chart
 }
 
 #[cfg(test)]
@@ -627,6 +663,7 @@ mod tests {
                 to_ms: 7,
                 open: false,
                 token: None,
+                who: None,
             }]
         );
         assert_eq!(
@@ -636,6 +673,7 @@ mod tests {
                 to_ms: 20,
                 open: true,
                 token: None,
+                who: None,
             }]
         );
     }

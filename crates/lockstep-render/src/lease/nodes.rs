@@ -34,13 +34,19 @@ pub enum NodeShape {
     Lost(Point),
 }
 
+/// Whether an incident is drawn on its node's lane: a failover or an election is a new bar on
+/// the chart's master or leader row instead.
+pub fn on_a_lane(i: &Incident) -> bool {
+    !matches!(i.kind, IncidentKind::Failover | IncidentKind::Leader)
+}
+
 /// The lanes' names in order: the network first, then nodes in order of their first incident.
 pub fn lanes(incidents: &[Incident]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     if incidents.iter().any(|i| i.node == NETWORK) {
         out.push(NETWORK.to_string());
     }
-    for i in incidents {
+    for i in incidents.iter().filter(|i| on_a_lane(i)) {
         if !out.contains(&i.node) {
             out.push(i.node.clone());
         }
@@ -67,7 +73,7 @@ pub fn place(
     let mut shapes = Vec::new();
     // Per lane: (wanted x, label) in incident order.
     let mut wanted: Vec<Vec<(f64, String)>> = vec![Vec::new(); names.len()];
-    for inc in incidents {
+    for inc in incidents.iter().filter(|i| on_a_lane(i)) {
         let Some(lane) = names.iter().position(|n| *n == inc.node) else {
             continue;
         };
@@ -141,14 +147,14 @@ pub fn place(
         });
         wanted[lane].push((label_x, label));
     }
-    let h = text::line_height(style::GUTTER_SIZE);
+    let h = text::line_height(super::page::labels::SMALL);
     let mut levels = vec![0; names.len()];
     for (lane, mut items) in wanted.into_iter().enumerate() {
         // Time order (a crash's label before a later restart's).
         items.sort_by(|a, b| a.0.total_cmp(&b.0));
         let sizes: Vec<(f64, f64)> = items
             .iter()
-            .map(|(lx, l)| (*lx, text::width(l, style::GUTTER_SIZE)))
+            .map(|(lx, l)| (*lx, text::width(l, super::page::labels::SMALL)))
             .collect();
         let placed = super::page::labels::stagger(&sizes, plot.x0, plot.x1);
         for ((level, lx), (_, label)) in placed.into_iter().zip(items) {
@@ -159,7 +165,7 @@ pub fn place(
                 PageText {
                     text: TextBox::new(
                         label,
-                        style::GUTTER_SIZE,
+                        super::page::labels::SMALL,
                         Align::Left,
                         Point::new(lx, ly),
                         0.0,

@@ -2,11 +2,14 @@
 //! axis, the nodes-and-network lanes, the time axis from 0, the legend and the verdict.
 
 pub(crate) mod labels;
+mod legend;
+
+use legend::{believes_on, swatch_label as label, tick_label, tick_step};
 
 use super::nodes::{self, NodeShape};
 use super::{Danger, LeaseChart, LeaseRowKind};
 use crate::geom::{Point, Rect};
-use crate::layout::{MarkKind, Tone};
+use crate::layout::MarkKind;
 use crate::style;
 use crate::svg::{Caption, Column, PageText, verdict_text};
 use crate::text::{self, Align, TextBox};
@@ -23,7 +26,7 @@ const UNDER_BAR: f64 = 10.0;
 /// Between the bands of one worker's rows, and (more) between workers and lanes.
 const BAND_GAP: f64 = 4.0;
 const GROUP_GAP: f64 = 14.0;
-const LABEL_SIZE: f64 = 16.0;
+const LABEL_SIZE: f64 = 18.0;
 
 /// Where everything of a lease chart goes.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +57,8 @@ pub struct LeasePage {
     /// The nodes-and-network lanes' centre lines and shapes.
     pub node_lanes: Vec<f64>,
     pub node_shapes: Vec<NodeShape>,
+    /// Where the database paid twice: a band across every row at that instant.
+    pub harm: Vec<Rect>,
     t0: u64,
     t1: u64,
 }
@@ -74,6 +79,12 @@ pub enum Swatch {
     Note,
     /// A worker's message long in the network: a line from its sending to its arrival.
     Flight,
+    /// The master or leader over time.
+    Leader,
+    /// The database's `last_token` over time.
+    LastToken,
+    /// A write that paid payouts a second time: a band at its instant.
+    Harm,
     Mark(MarkKind),
 }
 
@@ -86,31 +97,10 @@ const END_ROOM: f64 = 48.0;
 /// Half the width of a mark's symbol and of a note's dot.
 const MARK_HW: f64 = 11.0;
 const DOT_HW: f64 = 5.0;
+/// Half the width of the band where a write paid twice.
+pub const HARM_HW: f64 = 4.0;
 /// The narrowest a danger zone's band is drawn.
 pub const DANGER_MIN_W: f64 = 8.0;
-
-fn tick_step(span_ms: u64) -> u64 {
-    let mut unit = 1;
-    loop {
-        for m in [1, 2, 5] {
-            let step = unit * m;
-            if span_ms / step <= 10 {
-                return step;
-            }
-        }
-        unit *= 10;
-    }
-}
-
-fn tick_label(t: u64, step: u64) -> String {
-    if step >= 1000 && step.is_multiple_of(1000) {
-        format!("{} s", t / 1000)
-    } else if step >= 100 {
-        format!("{:.1} s", t as f64 / 1000.0)
-    } else {
-        format!("{t} ms")
-    }
-}
 
 impl LeasePage {
     /// The x of simulated time `t`.
@@ -224,6 +214,7 @@ impl LeasePage {
             note_dots: Vec::new(),
             node_lanes: Vec::new(),
             node_shapes: Vec::new(),
+            harm: Vec::new(),
             t0,
             t1,
         };
@@ -236,7 +227,7 @@ impl LeasePage {
             frame = labels::Frame::of(w, &whole_labels, x_of, page.plot).max(frame);
         }
         let level_h = labels::level_h();
-        let h = text::line_height(style::GUTTER_SIZE);
+        let h = text::line_height(labels::SMALL);
         // Each row's band: room above the bar, the bar, a long flight's line under it, then
         // its levels of labels; each label lies inside its own row's band.
         let mut ry = plot_top;
@@ -259,7 +250,7 @@ impl LeasePage {
             let bottom = bottom.max(cy + text::line_height(LABEL_SIZE) / 2.0 + 2.0);
             page.row_y.push(cy);
             page.bands.push((ry, bottom));
-            let color = style::tone(Tone::Worker(r.worker_index));
+            let color = labels::row_color(r);
             page.texts.push(PageText {
                 text: TextBox::new(
                     r.label.clone(),
@@ -274,7 +265,7 @@ impl LeasePage {
                 let ly = under + h / 2.0 + l.level as f64 * level_h;
                 let t = TextBox::new(
                     l.text.clone(),
-                    style::GUTTER_SIZE,
+                    labels::SMALL,
                     Align::Left,
                     Point::new(l.x, ly),
                     0.0,
@@ -329,14 +320,14 @@ impl LeasePage {
             page.owned.push((rows + lane, t.text.rect));
             page.texts.push(t);
         }
-        // Tokens inside the bars wide enough for them (the others' are under their bars).
+        // Tokens, holders, leaders inside the bars wide enough for them (the others' are under
+        // their bars).
         for (k, (row, &cy)) in chart.rows.iter().zip(&page.row_y).enumerate() {
             for iv in &row.intervals {
-                let Some(token) = iv.token else {
+                let Some((inside, _)) = labels::bar_text(chart, k, iv) else {
                     continue;
                 };
                 let x0 = page.x(iv.from_ms);
-                let t = format!("{token}");
                 if labels::token_inside(chart, k, iv, |t| page.x(t)) {
                     let color = if row.kind == LeaseRowKind::Believes {
                         style::BACKGROUND
@@ -345,8 +336,8 @@ impl LeasePage {
                     };
                     page.texts.push(PageText {
                         text: TextBox::new(
-                            t,
-                            style::GUTTER_SIZE,
+                            inside,
+                            labels::SMALL,
                             Align::Left,
                             Point::new(x0 + 4.0, cy),
                             0.0,
@@ -370,7 +361,7 @@ impl LeasePage {
             page.texts.push(PageText {
                 text: TextBox::new(
                     tick_label(t, step),
-                    style::GUTTER_SIZE,
+                    labels::SMALL,
                     Align::Center,
                     Point::new(x, axis_y),
                     0.0,
@@ -380,12 +371,44 @@ impl LeasePage {
             t += step;
         }
         // Labels of the current step and of the danger zones, above the plot.
+        // The harm where it happens: a band at each write that paid twice, named above the
+        // plot (a line above the current step's label).
+        for h in &chart.harm {
+            let x = page.x(h.at_ms);
+            page.harm.push(Rect::new(
+                x - HARM_HW,
+                plot.y0 - 4.0,
+                x + HARM_HW,
+                plot.y1 + 4.0,
+            ));
+            let t = TextBox::new(
+                "paid twice".to_string(),
+                labels::SMALL,
+                Align::Center,
+                Point::new(x, plot.y0 - 30.0),
+                0.0,
+            )
+            .bold();
+            // Kept inside the page's margins.
+            let dx = (MARGIN - t.rect.x0).max(0.0) + (WIDTH - MARGIN - t.rect.x1).min(0.0);
+            page.texts.push(PageText {
+                text: TextBox::new(
+                    t.text.clone(),
+                    labels::SMALL,
+                    Align::Center,
+                    Point::new(x + dx, plot.y0 - 30.0),
+                    0.0,
+                )
+                .bold(),
+                color: style::DANGER,
+            });
+        }
         if let Some(now) = chart.current_ms {
             let x = page.x(now);
             page.texts.push(PageText {
                 text: TextBox::new(
                     format!("step {}", chart.steps_shown),
-                    style::GUTTER_SIZE,
+                    labels::SMALL,
                     Align::Center,
                     Point::new(x, plot.y0 - 12.0),
                     0.0,
@@ -403,10 +426,16 @@ impl LeasePage {
                     d.first, d.second, d.from_ms
                 )
             } else {
-                format!(
+                let mut line = format!(
                     "danger: {} and {} both believe they hold the lock from {} to {} ms",
                     d.first, d.second, d.from_ms, d.to_ms
-                )
+                );
+                // The band ends when one lets go; the other may go on believing, stale, and
+                // act on it after the band (the write fencing has to stop).
+                if let Some((w, until)) = believes_on(chart, d) {
+                    line.push_str(&format!("; {w} believes on until {until} ms"));
+                }
+                line
             };
             let mark_x = MARGIN + 40.0;
             y = Column::write_at(
@@ -431,8 +460,14 @@ impl LeasePage {
                 .any(|r| r.kind == kind && !r.intervals.is_empty())
         };
         let mut kinds = Vec::new();
-        if has_bars(LeaseRowKind::ServiceHolds) {
+        if has_bars(LeaseRowKind::ServiceHolds) || has_bars(LeaseRowKind::Instance) {
             kinds.push(Swatch::ServiceHolds);
+        }
+        if has_bars(LeaseRowKind::Leader) {
+            kinds.push(Swatch::Leader);
+        }
+        if has_bars(LeaseRowKind::LastToken) {
+            kinds.push(Swatch::LastToken);
         }
         if has_bars(LeaseRowKind::Believes) {
             kinds.push(Swatch::Believes);
@@ -442,6 +477,9 @@ impl LeasePage {
         }
         if !chart.danger.is_empty() {
             kinds.push(Swatch::Danger);
+        }
+        if !page.harm.is_empty() {
+            kinds.push(Swatch::Harm);
         }
         if chart.current_ms.is_some() {
             kinds.push(Swatch::Current);
@@ -497,28 +535,9 @@ impl LeasePage {
                 kinds.push(k);
             }
         }
-        let label = |k: Swatch| match k {
-            Swatch::ServiceHolds => "the lock service records the worker as holder",
-            Swatch::Believes => "the worker believes it holds the lock",
-            Swatch::Paused => "the worker is paused (frozen)",
-            Swatch::Danger => "danger: two workers believe they hold the lock",
-            Swatch::Current => "the current step",
-            Swatch::Mark(MarkKind::WriteAccepted) => "write accepted",
-            Swatch::Mark(MarkKind::AccessRejected) => "refused by fencing",
-            Swatch::Mark(MarkKind::Duplicate) => "payouts paid twice",
-            Swatch::Mark(MarkKind::Expired) => "TTL or lease ran out",
-            Swatch::Mark(MarkKind::Lost) => "message lost in the network",
-            Swatch::Partition => "network partition, until it heals",
-            Swatch::Down => "node down: crashed, until it restarts",
-            Swatch::Jump => "clock jump: arrow as long as the leap (broken: off the axis)",
-            Swatch::Tick => "an instant on a node: failover, restart, election",
-            Swatch::Note => "what the worker noted or decided",
-            Swatch::Flight => "a message in the network from sending to arrival",
-            Swatch::Mark(_) => "lease renewed",
-        };
         let col_w = kinds
             .iter()
-            .map(|&k| text::width(label(k), style::LEGEND_SIZE))
+            .map(|&k| text::width(label(k), labels::SMALL))
             .fold(0.0, f64::max)
             + 30.0
             + 10.0
@@ -534,7 +553,7 @@ impl LeasePage {
             page.texts.push(PageText {
                 text: TextBox::new(
                     label(k),
-                    style::LEGEND_SIZE,
+                    labels::SMALL,
                     Align::Left,
                     Point::new(x + 40.0, cy),
                     0.0,
@@ -580,10 +599,7 @@ impl LeasePage {
                 color,
             );
             y += 4.0;
-            let counts = format!(
-                "writes accepted: {}, refused by fencing: {}",
-                f.writes_accepted, f.writes_rejected
-            );
+            let counts = crate::svg::so_far_counts(&f);
             y = Column::write_at(
                 &mut page.texts,
                 MARGIN,

@@ -59,6 +59,9 @@ pub struct WorkerNote {
     pub times: Vec<u64>,
     /// A message the worker sent that was lost: drawn as an X, not a dot.
     pub lost: bool,
+    /// About the worker itself, not its lock (whether it is upgraded to send tokens): stays on
+    /// its belief row whether or not it believes then.
+    pub about_worker: bool,
 }
 
 /// The network's "node" name for partitions.
@@ -151,6 +154,8 @@ fn tagged(e: &TraceEvent, who: &str) -> Option<(IncidentKind, String, String)> {
             },
         ),
         Some(Tag::FailedOver) => (IncidentKind::Failover, who, format!("{who} becomes master")),
+        // A migration to fencing: the database's check, on its lane.
+        Some(Tag::DbFencing { .. }) => (IncidentKind::Service, who, e.label.clone()),
         Some(Tag::ClockJumped { by_ms }) => (
             IncidentKind::ClockJump { by_ms: *by_ms },
             who,
@@ -212,6 +217,8 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
                 close_partition(&mut incidents, e.time_ms);
                 continue;
             }
+            // A migration to fencing: whether the worker is upgraded, on its own row.
+            Some(Tag::WorkerFencing { .. }) => {}
             Some(_) => continue,
             None => {}
         }
@@ -280,6 +287,7 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
                     notes.push(WorkerNote {
                         worker: from,
                         row: 0,
+                        about_worker: matches!(e.tag, Some(Tag::WorkerFencing { .. })),
                         lost,
                         text: label.clone(),
                         times: vec![e.time_ms],

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::page::{BAR_H, MARGIN};
 pub use super::page::{LeasePage, Swatch};
-use super::{LeaseChart, LeaseRowKind, lease_chart};
+use super::{LeaseChart, lease_chart};
 use crate::error::{RenderError, check_step};
 use crate::geom::{Point, Rect};
 use crate::layout::{MarkKind, Options, Tone};
@@ -126,7 +126,6 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
 
         // Bars.
         for (row, &cy) in chart.rows.iter().zip(&page.row_y) {
-            let c = style::tone(Tone::Worker(row.worker_index));
             for iv in &row.intervals {
                 let (x0, x1) = (
                     page.x(iv.from_ms),
@@ -136,21 +135,14 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                         .max(page.x(iv.from_ms) + if iv.open { 3.0 } else { 8.0 }),
                 );
                 let r = Rect::new(x0, cy - BAR_H / 2.0, x1, cy + BAR_H / 2.0);
-                match row.kind {
-                    LeaseRowKind::ServiceHolds => {
-                        p.fill_rect(r, c, 0.35)?;
-                        p.stroke_rect(r, c, 2)?;
-                    }
-                    LeaseRowKind::Believes => p.fill_rect(r, c, 0.9)?,
-                    LeaseRowKind::Paused => {
-                        p.fill_rect(r, style::FROZEN_FILL, 1.0)?;
-                        p.hatch(r, style::FROZEN_HATCH, 8.0, false)?;
-                        p.stroke_rect(r, style::FROZEN_HATCH, 1)?;
-                    }
-                }
+                super::draw::bar(&p, row, iv, r)?;
             }
         }
         super::draw::node_shapes(&p, page)?;
+        // Where a write paid twice, over the bars: the harm at its own instant.
+        for &r in &page.harm {
+            super::draw::harm(&p, r)?;
+        }
         // Long flights: a line from send to arrival under the worker's belief row.
         for f in &chart.flights {
             if let Some(&cy) = page.row_y.get(f.row) {
@@ -168,6 +160,10 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
             }
         }
         for &(k, at) in &page.marks {
+            // The duplicate's mark sits on its own red harm band: a white disc keeps it seen.
+            if k == MarkKind::Duplicate {
+                p.circle(at, 13.0, style::BACKGROUND, true, 1)?;
+            }
             p.mark(k, at, style::INFRA)?;
         }
         for &(worker, at) in &page.note_dots {
@@ -193,7 +189,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
         for &(k, s) in &page.swatches {
             match k {
                 Swatch::ServiceHolds => {
-                    p.fill_rect(s, worker0, 0.35)?;
+                    p.fill_rect(s, worker0, style::SERVICE_BAR_ALPHA)?;
                     p.stroke_rect(s, worker0, 2)?;
                 }
                 Swatch::Believes => p.fill_rect(s, worker0, 0.9)?,
@@ -218,7 +214,10 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 | Swatch::Jump
                 | Swatch::Tick
                 | Swatch::Note
-                | Swatch::Flight => super::draw::swatch(&p, k, s)?,
+                | Swatch::Flight
+                | Swatch::Leader
+                | Swatch::LastToken
+                | Swatch::Harm => super::draw::swatch(&p, k, s)?,
             }
         }
         for t in &page.texts {

@@ -7,7 +7,7 @@ mod paint;
 mod verdict;
 
 use verdict::so_far_text;
-pub(crate) use verdict::verdict_text;
+pub(crate) use verdict::{so_far_counts, verdict_text};
 pub(crate) mod patterns;
 pub mod stepped;
 

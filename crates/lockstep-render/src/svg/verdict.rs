@@ -50,13 +50,10 @@ pub(crate) fn verdict_text(v: &Verdict) -> (String, Rgb, MarkKind, Vec<String>) 
     if v.reads_rejected > 0 {
         writes.push_str(&format!("; reads refused by fencing: {}", v.reads_rejected));
     }
-    if v.idempotent_noops > 0 {
-        writes.push_str(&format!(
-            "; repeats made harmless by idempotency keys: {}",
-            v.idempotent_noops
-        ));
-    }
     lines.push(writes);
+    if v.idempotent_noops > 0 {
+        lines.push(skipped_line(v.writes_skipped, v.idempotent_noops));
+    }
     for o in &v.overlaps {
         lines.push(format!(
             "{} and {} both believed they held the lock from {} to {} ms",
@@ -64,6 +61,28 @@ pub(crate) fn verdict_text(v: &Verdict) -> (String, Rgb, MarkKind, Vec<String>) 
         ));
     }
     (headline, color, mark, lines)
+}
+
+/// What the database did so far, in one line: writes accepted, refused, repeats skipped.
+pub(crate) fn so_far_counts(f: &crate::lease::SoFar) -> String {
+    let mut s = format!(
+        "writes accepted: {}, refused by fencing: {}",
+        f.writes_accepted, f.writes_rejected
+    );
+    if f.writes_skipped > 0 {
+        s.push_str(&format!(
+            "; repeats skipped by idempotency keys: {} (applied nothing)",
+            f.writes_skipped
+        ));
+    }
+    s
+}
+
+/// The repeats idempotency keys skipped: writes the database took but applied nothing of, and
+/// the payouts skipped in all.
+pub(crate) fn skipped_line(writes: u32, payouts: u32) -> String {
+    let w = if writes == 1 { "write" } else { "writes" };
+    format!("repeats skipped by idempotency keys: {payouts} payouts ({writes} {w} applied nothing)")
 }
 
 /// What the steps `layout` shows did, as a headline, its colour and symbol, and detail lines:
@@ -92,10 +111,7 @@ pub(super) fn so_far_text(layout: &Layout) -> (String, Rgb, MarkKind, Vec<String
             MarkKind::InFlight,
         )
     };
-    let mut lines = vec![format!(
-        "writes accepted: {}, refused by fencing: {}",
-        f.writes_accepted, f.writes_rejected
-    )];
+    let mut lines = vec![so_far_counts(&f)];
     for s in &layout.spans {
         if let SpanKind::Overlap { first, second } = &s.kind {
             let from = layout.rows[s.from_row].time_ms;

@@ -128,7 +128,17 @@ pub fn items(i: &Inspection) -> Vec<Item> {
     ]));
     out.push(Item::Fields(vec![
         field("db/rrej", "reads rejected", db.reads_rejected.to_string()),
-        field("db/noops", "no-ops", db.noops.to_string()),
+        // Repeats the keys skipped, and the writes that applied nothing because of them (not
+        // counted as accepted).
+        field(
+            "db/noops",
+            "no-ops",
+            match db.writes_skipped {
+                0 => db.noops.to_string(),
+                1 => format!("{} (1 write skipped)", db.noops),
+                n => format!("{} ({n} writes skipped)", db.noops),
+            },
+        ),
     ]));
     out.push(Item::Heading("workers".into()));
     for w in &i.workers {

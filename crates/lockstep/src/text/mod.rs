@@ -233,8 +233,14 @@ fn verdict(s: &mut String, scenario: &Scenario, run: &Run, width: usize) {
     }
     if v.idempotent_noops > 0 {
         details.push(format!(
-            "repeated payouts made harmless by idempotency keys: {}",
-            v.idempotent_noops
+            "repeated payouts made harmless by idempotency keys: {} ({} {} applied nothing)",
+            v.idempotent_noops,
+            v.writes_skipped,
+            if v.writes_skipped == 1 {
+                "write"
+            } else {
+                "writes"
+            }
         ));
     }
     for o in &v.overlaps {

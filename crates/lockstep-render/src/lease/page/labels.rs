@@ -5,7 +5,7 @@
 
 use crate::geom::Rect;
 use crate::layout::Tone;
-use crate::lease::{Interval, LeaseChart, nodes};
+use crate::lease::{Interval, LeaseChart, LeaseRow, LeaseRowKind, nodes};
 use crate::style::{self, Rgb};
 use crate::text;
 
@@ -15,9 +15,24 @@ pub(crate) const LABEL_GAP: f64 = 40.0;
 /// Space between two levels of labels.
 pub(crate) const LEVEL_GAP: f64 = 2.0;
 
+/// The size of the chart's small text (labels under bars, tokens, ticks, legend): 16 px on a
+/// 1600 px page, 19 px when it fills a 1920 px screen.
+pub(crate) const SMALL: f64 = 16.0;
+
 /// The height of one level of labels under a bar.
 pub(crate) fn level_h() -> f64 {
-    text::line_height(style::GUTTER_SIZE) + LEVEL_GAP
+    text::line_height(SMALL) + LEVEL_GAP
+}
+
+/// The colour of a row's name and labels: its worker's, or plain text for a node's row.
+pub(crate) fn row_color(r: &LeaseRow) -> Rgb {
+    match r.kind {
+        LeaseRowKind::ServiceHolds
+        | LeaseRowKind::Believes
+        | LeaseRowKind::Paused
+        | LeaseRowKind::Activity => style::tone(Tone::Worker(r.worker_index)),
+        LeaseRowKind::Instance | LeaseRowKind::Leader | LeaseRowKind::LastToken => style::TEXT,
+    }
 }
 
 /// Sets one row's labels, in time order, in levels: `items` are (wanted x, width); each label
@@ -48,19 +63,50 @@ pub(crate) fn stagger(items: &[(f64, f64)], left: f64, right: f64) -> Vec<(usize
     out
 }
 
-/// Whether the token of row `row`'s bar `iv` is written inside it: the bar is wide enough and
-/// no mark or note dot of the row stands where the number would be (a renewal at the grant).
+/// What a bar says: its token (a worker's rows), its holder (an instance's key), its master or
+/// leader and term, the database's `last_token`; inside the bar when it fits, else under it.
+/// Returns (inside, under).
+pub(crate) fn bar_text(chart: &LeaseChart, row: usize, iv: &Interval) -> Option<(String, String)> {
+    let name = |n: usize| chart.names.get(n).cloned().unwrap_or_default();
+    match chart.rows[row].kind {
+        LeaseRowKind::ServiceHolds | LeaseRowKind::Believes | LeaseRowKind::Paused => {
+            iv.token.map(|t| (t.to_string(), format!("token {t}")))
+        }
+        LeaseRowKind::Instance => iv.who.map(|w| {
+            let holder = name(w.node);
+            match iv.token {
+                Some(t) => (format!("{holder} {t}"), format!("{holder} token {t}")),
+                None => (holder.clone(), holder),
+            }
+        }),
+        LeaseRowKind::Leader => iv.who.map(|w| {
+            let node = name(w.node);
+            let s = match iv.token {
+                Some(term) => format!("{node} leader (term {term})"),
+                // A master from the start, or a replica promoted at the bar's start.
+                None if iv.from_ms > 0 => format!("{node} becomes master"),
+                None => node,
+            };
+            (s.clone(), s)
+        }),
+        LeaseRowKind::LastToken => iv.token.map(|t| (t.to_string(), format!("last_token {t}"))),
+        LeaseRowKind::Activity => None,
+    }
+}
+
+/// Whether the text of row `row`'s bar `iv` is written inside it: the bar is wide enough and
+/// no mark or note dot of the row stands where the text would be (a renewal at the grant).
 pub(crate) fn token_inside(
     chart: &LeaseChart,
     row: usize,
     iv: &Interval,
     x: impl Fn(u64) -> f64,
 ) -> bool {
-    let Some(token) = iv.token else {
+    let Some((inside, _)) = bar_text(chart, row, iv) else {
         return false;
     };
     let (x0, x1) = (x(iv.from_ms), x(iv.to_ms));
-    let w = text::width(&token.to_string(), style::GUTTER_SIZE);
+    let w = text::width(&inside, SMALL);
     // A symbol is drawn up to its half width (11 px) around its instant.
     let clear = |t: u64| {
         let at = x(t);
@@ -117,12 +163,10 @@ pub(crate) fn row_labels(
     // (a step render must not gain a level the whole run's frame lacks).
     for (k, r) in chart.rows.iter().enumerate() {
         for iv in r.intervals.iter().filter(|iv| !iv.open) {
-            if let Some(t) = iv.token.filter(|_| !token_inside(chart, k, iv, &x)) {
-                wanted[k].push((
-                    iv.from_ms,
-                    format!("token {t}"),
-                    style::tone(Tone::Worker(r.worker_index)),
-                ));
+            if let Some((_, under)) =
+                bar_text(chart, k, iv).filter(|_| !token_inside(chart, k, iv, &x))
+            {
+                wanted[k].push((iv.from_ms, under, row_color(r)));
             }
         }
     }
@@ -138,7 +182,7 @@ pub(crate) fn row_labels(
             row.sort_by_key(|(t, _, _)| *t);
             let items: Vec<(f64, f64)> = row
                 .iter()
-                .map(|(t, s, _)| (x(*t), text::width(s, style::GUTTER_SIZE)))
+                .map(|(t, s, _)| (x(*t), text::width(s, SMALL)))
                 .collect();
             stagger(&items, left, right)
                 .into_iter()

@@ -1,0 +1,72 @@
+//! The lease chart's words around the plot: the time axis's ticks, the legend's labels, and
+//! who goes on believing after a danger zone.
+
+use super::{Danger, LeaseChart, LeaseRowKind, Swatch};
+use crate::layout::MarkKind;
+
+/// The time between ticks: 1, 2 or 5 of a power of ten, at most ten ticks.
+pub(super) fn tick_step(span_ms: u64) -> u64 {
+    let mut unit = 1;
+    loop {
+        for m in [1, 2, 5] {
+            let step = unit * m;
+            if span_ms / step <= 10 {
+                return step;
+            }
+        }
+        unit *= 10;
+    }
+}
+
+/// A tick's time in the unit its step suits: "2 s", "0.5 s", "20 ms".
+pub(super) fn tick_label(t: u64, step: u64) -> String {
+    if step >= 1000 && step.is_multiple_of(1000) {
+        format!("{} s", t / 1000)
+    } else if step >= 100 {
+        format!("{:.1} s", t as f64 / 1000.0)
+    } else {
+        format!("{t} ms")
+    }
+}
+
+/// The worker of an ended danger zone that goes on believing after it, and until when.
+pub(super) fn believes_on(chart: &LeaseChart, d: &Danger) -> Option<(String, u64)> {
+    chart
+        .rows
+        .iter()
+        .filter(|r| {
+            r.kind == LeaseRowKind::Believes && (r.worker == d.first || r.worker == d.second)
+        })
+        .find_map(|r| {
+            r.intervals
+                .iter()
+                .find(|iv| iv.from_ms <= d.to_ms && iv.to_ms > d.to_ms)
+                .map(|iv| (r.worker.clone(), iv.to_ms))
+        })
+}
+
+/// What a legend swatch stands for.
+pub(super) fn swatch_label(k: Swatch) -> &'static str {
+    match k {
+        Swatch::ServiceHolds => "the service records the worker as holder",
+        Swatch::Believes => "the worker believes it holds the lock",
+        Swatch::Paused => "the worker is paused (frozen)",
+        Swatch::Danger => "danger zone: both believe they hold the lock",
+        Swatch::Harm => "paid twice: a write paid payouts again here",
+        Swatch::Leader => "master or leader, from failover or election",
+        Swatch::LastToken => "db's last_token: it refuses lower tokens",
+        Swatch::Current => "the current step",
+        Swatch::Mark(MarkKind::WriteAccepted) => "write accepted",
+        Swatch::Mark(MarkKind::AccessRejected) => "refused by fencing",
+        Swatch::Mark(MarkKind::Duplicate) => "payouts paid twice",
+        Swatch::Mark(MarkKind::Expired) => "TTL or lease ran out",
+        Swatch::Mark(MarkKind::Lost) => "message lost in the network",
+        Swatch::Partition => "network partition, until it heals",
+        Swatch::Down => "node down: crashed, until it restarts",
+        Swatch::Jump => "clock jump: arrow as long as the leap",
+        Swatch::Tick => "an instant on a node: restart, election",
+        Swatch::Note => "what the worker noted or decided",
+        Swatch::Flight => "a message in flight, from sending to arrival",
+        Swatch::Mark(_) => "lease renewed",
+    }
+}
