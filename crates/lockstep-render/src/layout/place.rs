@@ -320,10 +320,8 @@ impl Placer<'_> {
                 .ordered(e.time_ms, self.input.events[end].time_ms),
             _ => false,
         };
-        let reserve_head = soon
-            && in_order
-            && !orphan
-            && !matches!(e.tag, Some(Tag::Delayed { .. }));
+        let reserve_head =
+            soon && in_order && !orphan && !matches!(e.tag, Some(Tag::Delayed { .. }));
         let frame = self.input.frame;
         // The label sits at the arrow's start; if that spot is taken (a note just above), it
         // may move along its own arrow (not a group's label, which must stay clear of the
