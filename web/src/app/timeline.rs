@@ -499,7 +499,17 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         Follow::Start => jump(&el, Some(0.0), Some(0.0)),
                         // End jumps (a glide from far away may be cut short by the next key).
                         Follow::Row(width, band, span, last) => {
-                            keep_in_view(&el, width, band, span, glide && !last)
+                            keep_in_view(&el, width, band, span, glide && !last);
+                            // Scrolling sideways can take height from the window (a scrollbar,
+                            // the embed's "scroll for more lanes" line): look again once the
+                            // page has settled, and follow the row if it has gone out of view.
+                            let again = el.clone();
+                            let settle = wasm_bindgen::closure::Closure::once_into_js(move || {
+                                keep_in_view(&again, width, band, span, glide && !last);
+                            });
+                            if let Some(w) = web_sys::window() {
+                                let _ = w.request_animation_frame(settle.unchecked_ref());
+                            }
                         }
                     }
                     // A glide reports its scrolling; a jump or no scroll at all may not.
