@@ -502,10 +502,14 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             keep_in_view(&el, width, band, span, glide && !last);
                             // Scrolling sideways can take height from the window (a scrollbar,
                             // the embed's "scroll for more lanes" line): look again once the
-                            // page has settled, and follow the row if it has gone out of view.
+                            // page has settled, and follow the row if it has gone out of view,
+                            // unless something else (a glide, the next key) has moved it since.
                             let again = el.clone();
+                            let at = (el.scroll_top(), el.scroll_left());
                             let settle = wasm_bindgen::closure::Closure::once_into_js(move || {
-                                keep_in_view(&again, width, band, span, glide && !last);
+                                if (again.scroll_top(), again.scroll_left()) == at {
+                                    keep_in_view(&again, width, band, span, false);
+                                }
                             });
                             if let Some(w) = web_sys::window() {
                                 let _ = w.request_animation_frame(settle.unchecked_ref());
