@@ -74,10 +74,12 @@ pub fn timeline_svg(read_reply: &str, to_scale: bool) -> Result<String, JsError>
     run_svg(&scenario, &run, &options).map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// The SVG lockstep-render draws at step `step` of a built-in scenario's run, as the app's
-/// "Download SVG" writes it (the tests compare what the page shows with it).
-#[wasm_bindgen]
-pub fn step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, JsError> {
+/// A built-in scenario's run, stepped to `step`, and the time mode asked for.
+fn builtin_at(
+    id: &str,
+    step: usize,
+    to_scale: bool,
+) -> Result<(crate::viewer::Viewer, TimeMode), JsError> {
     let mut viewer = crate::viewer::Viewer::open(crate::viewer::Source::Builtin(id.into()), &[])
         .map_err(|e| JsError::new(&e.to_string()))?;
     viewer.seek(step);
@@ -86,6 +88,14 @@ pub fn step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, JsError
     } else {
         TimeMode::Logical
     };
+    Ok((viewer, mode))
+}
+
+/// The SVG lockstep-render draws at step `step` of a built-in scenario's run, as the app's
+/// "Download SVG" writes it (the tests compare what the page shows with it).
+#[wasm_bindgen]
+pub fn step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, JsError> {
+    let (viewer, mode) = builtin_at(id, step, to_scale)?;
     viewer
         .step_svg(mode)
         .map_err(|e| JsError::new(&e.to_string()))
@@ -96,14 +106,7 @@ pub fn step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, JsError
 /// what the page shows with it).
 #[wasm_bindgen]
 pub fn shown_step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, JsError> {
-    let mut viewer = crate::viewer::Viewer::open(crate::viewer::Source::Builtin(id.into()), &[])
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    viewer.seek(step);
-    let mode = if to_scale {
-        TimeMode::ToScale
-    } else {
-        TimeMode::Logical
-    };
+    let (viewer, mode) = builtin_at(id, step, to_scale)?;
     viewer
         .shown_step_svg(mode)
         .map_err(|e| JsError::new(&e.to_string()))

@@ -607,22 +607,28 @@ mod tests {
         assert_eq!(replica.counter, 33);
     }
 
-    #[test]
-    fn a_restart_without_persistence_forgets_the_key_and_the_counter() {
+    /// Restarts `r` at `now_local` with `persistence`; the effects it asked for.
+    fn restart(r: &mut RedisInstance, persistence: Persistence, now_local: i64) -> Effects {
         let names: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
-        let mut r = RedisInstance::new(32);
-        react(&mut r, 0, 0, set(7));
         let mut fx = Effects::default();
         r.restart(
-            Persistence::None,
+            persistence,
             &mut RedisCtx {
                 name: "redis",
-                now_local: 10,
+                now_local,
                 key: "lock:k",
                 names: &names,
                 fx: &mut fx,
             },
         );
+        fx
+    }
+
+    #[test]
+    fn a_restart_without_persistence_forgets_the_key_and_the_counter() {
+        let mut r = RedisInstance::new(32);
+        react(&mut r, 0, 0, set(7));
+        restart(&mut r, Persistence::None, 10);
         // An empty Redis has no counter key: the next INCR returns 1, not first_token.
         assert_eq!((r.key, r.counter), (None, 0));
         let after = react(&mut r, 20, 1, set(8));
@@ -636,35 +642,15 @@ mod tests {
         ));
         let mut kept = RedisInstance::new(32);
         react(&mut kept, 0, 0, set(7));
-        kept.restart(
-            Persistence::Always,
-            &mut RedisCtx {
-                name: "redis",
-                now_local: 10,
-                key: "lock:k",
-                names: &names,
-                fx: &mut fx,
-            },
-        );
+        restart(&mut kept, Persistence::Always, 10);
         assert_eq!((kept.key.map(|k| k.value), kept.counter), (Some(7), 33));
     }
 
     #[test]
     fn an_empty_restart_after_the_ttl_forgets_the_key_and_does_not_expire_it() {
-        let names: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
         let mut r = RedisInstance::new(32);
         react(&mut r, 0, 0, set(7));
-        let mut fx = Effects::default();
-        r.restart(
-            Persistence::None,
-            &mut RedisCtx {
-                name: "redis",
-                now_local: 12_000,
-                key: "lock:k",
-                names: &names,
-                fx: &mut fx,
-            },
-        );
+        let fx = restart(&mut r, Persistence::None, 12_000);
         let labels: Vec<String> = fx
             .items
             .iter()

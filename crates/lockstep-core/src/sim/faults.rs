@@ -100,19 +100,7 @@ impl Sim {
         label: String,
         explanation: String,
     ) {
-        self.emit(
-            out,
-            TraceEvent {
-                time_ms: self.now,
-                kind: EventKind::State,
-                from: node,
-                to: node,
-                message: None,
-                label,
-                explanation,
-                tag: None,
-            },
-        );
+        self.emit_on(out, node, EventKind::State, label, explanation, None);
     }
 
     pub(super) fn fault_event(

@@ -1,6 +1,7 @@
 //! The simulation: one deterministic event queue ordered by (time, sequence) and dispatch to the
 //! actors. The network lives in [`network`], faults in [`faults`], fixed parameters in [`params`].
 
+mod effects;
 mod explore;
 mod faults;
 mod narrate;
@@ -24,7 +25,7 @@ use crate::actors::consensus::{Cluster, ConsensusCtx};
 use crate::actors::db::{Database, DbCtx};
 use crate::actors::redis::{RedisCtx, RedisInstance};
 use crate::actors::worker::{Worker, WorkerCtx};
-use crate::actors::{Dest, Effect, Effects, Timer};
+use crate::actors::{Effect, Effects, Timer};
 use crate::clock::Clock;
 use crate::message::Payload;
 use crate::scenario::{FaultKind, LockKind, Scenario, defaults};
@@ -622,85 +623,5 @@ impl Sim {
             }
         }
         self.apply(node, fx, out);
-    }
-
-    fn resolve(&self, sender: NodeId, dest: Dest) -> NodeId {
-        match dest {
-            // A client cut off from the new master keeps talking to the old one while it still
-            // answers (a Sentinel split brain).
-            Dest::LockService => match self.deposed_master {
-                Some(old)
-                    if self.nodes[usize::from(old)].alive
-                        && !self.reachable(sender, self.redis_master)
-                        && self.reachable(sender, old) =>
-                {
-                    old
-                }
-                _ => self.lock_service_node().unwrap_or(self.params.db),
-            },
-            Dest::Instance(i) => self.params.first_service + i as NodeId,
-            Dest::Node(n) => n,
-            Dest::Db => self.params.db,
-        }
-    }
-
-    fn apply(&mut self, node: NodeId, fx: Effects, out: &mut Vec<TraceEvent>) {
-        let paused_before = self.is_paused(node);
-        let mut effects = fx.items.into_iter();
-        while let Some(effect) = effects.next() {
-            if !paused_before && self.is_paused(node) {
-                let st = &mut self.nodes[usize::from(node)];
-                let rest = std::iter::once(effect).chain(effects).collect();
-                st.backlog.push(Item::Rest {
-                    node,
-                    epoch: st.epoch,
-                    effects: rest,
-                });
-                return;
-            }
-            match effect {
-                Effect::Send { to, payload, tag } => {
-                    let to = self.resolve(node, to);
-                    self.send(node, to, payload, tag, out);
-                }
-                Effect::After { after_ms, timer } => {
-                    let st = &self.nodes[usize::from(node)];
-                    let (at, epoch) = (st.clock.after_local(self.now, after_ms), st.epoch);
-                    let key = self.push(at, Item::Timer { node, epoch, timer });
-                    if let Timer::RequestTimeout(_) = timer
-                        && let Some(slot) = self.pending_timeout.get_mut(usize::from(node))
-                        && let Some(stale) = slot.replace(key)
-                    {
-                        self.queue.remove(&stale);
-                    }
-                }
-                Effect::At { local_ms, timer } => {
-                    let st = &self.nodes[usize::from(node)];
-                    let wall = local_ms + self.monotonic_shift(node);
-                    let (at, epoch) = (st.clock.true_time_at(wall, self.now), st.epoch);
-                    self.push(at, Item::Timer { node, epoch, timer });
-                }
-                Effect::Event {
-                    kind,
-                    label,
-                    explanation,
-                    tag,
-                } => {
-                    self.emit(
-                        out,
-                        TraceEvent {
-                            time_ms: self.now,
-                            kind,
-                            from: node,
-                            to: node,
-                            message: None,
-                            label,
-                            explanation,
-                            tag,
-                        },
-                    );
-                }
-            }
-        }
     }
 }

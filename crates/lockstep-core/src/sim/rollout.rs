@@ -42,18 +42,13 @@ impl Sim {
             else {
                 return;
             };
-            self.emit(
+            self.emit_on(
                 out,
-                TraceEvent {
-                    time_ms: self.now,
-                    kind: EventKind::State,
-                    from: db,
-                    to: db,
-                    message: None,
-                    label: label.to_string(),
-                    explanation: why.to_string(),
-                    tag: Some(Tag::DbFencing { mode }),
-                },
+                db,
+                EventKind::State,
+                label.to_string(),
+                why.to_string(),
+                Some(Tag::DbFencing { mode }),
             );
         }
         let name = self.name(node).to_string();
@@ -72,20 +67,15 @@ impl Sim {
                 ),
             )
         };
-        self.emit(
+        self.emit_on(
             out,
-            TraceEvent {
-                time_ms: self.now,
-                kind: EventKind::State,
-                from: node,
-                to: node,
-                message: None,
-                label,
-                explanation: why,
-                tag: Some(Tag::WorkerFencing {
-                    sends_tokens: sends,
-                }),
-            },
+            node,
+            EventKind::State,
+            label,
+            why,
+            Some(Tag::WorkerFencing {
+                sends_tokens: sends,
+            }),
         );
     }
 }
