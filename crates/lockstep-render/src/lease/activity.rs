@@ -92,19 +92,21 @@ pub fn split(chart: &mut LeaseChart, whole: Option<&LeaseChart>) {
             shift += 1;
         }
     }
-    let activity_of = |old: usize| new_index[old] + 1;
-    let moved =
-        |chart: &LeaseChart, row: usize, t: u64| wants.contains(&row) && outside(chart, row, t);
+    // An item's new row: the activity row after its belief row when it falls outside the belief
+    // (and `may_move`), else its row's new index.
+    let place = |row: usize, t: u64, may_move: bool| {
+        if may_move && wants.contains(&row) && outside(chart, row, t) {
+            new_index[row] + 1
+        } else {
+            new_index[row]
+        }
+    };
     let marks: Vec<_> = chart
         .marks
         .iter()
         .map(|m| {
             let mut m = *m;
-            m.row = if moved(chart, m.row, m.at_ms) {
-                activity_of(m.row)
-            } else {
-                new_index[m.row]
-            };
+            m.row = place(m.row, m.at_ms, true);
             m
         })
         .collect();
@@ -114,11 +116,7 @@ pub fn split(chart: &mut LeaseChart, whole: Option<&LeaseChart>) {
         .map(|n| {
             let mut n = n.clone();
             let first = n.times.first().copied().unwrap_or(0);
-            n.row = if !n.about_worker && moved(chart, n.row, first) {
-                activity_of(n.row)
-            } else {
-                new_index[n.row]
-            };
+            n.row = place(n.row, first, !n.about_worker);
             n
         })
         .collect();
@@ -127,11 +125,7 @@ pub fn split(chart: &mut LeaseChart, whole: Option<&LeaseChart>) {
         .iter()
         .map(|a| {
             let mut a = a.clone();
-            a.row = if moved(chart, a.row, a.at_ms) {
-                activity_of(a.row)
-            } else {
-                new_index[a.row]
-            };
+            a.row = place(a.row, a.at_ms, true);
             a
         })
         .collect();
@@ -140,11 +134,7 @@ pub fn split(chart: &mut LeaseChart, whole: Option<&LeaseChart>) {
         .iter()
         .map(|f| {
             let mut f = f.clone();
-            f.row = if moved(chart, f.row, f.from_ms) {
-                activity_of(f.row)
-            } else {
-                new_index[f.row]
-            };
+            f.row = place(f.row, f.from_ms, true);
             f
         })
         .collect();
