@@ -83,6 +83,10 @@ pub enum Tag {
     Delayed { extra_ms: u64 },
     /// A worker's lease was extended.
     Renewed,
+    /// On a worker's lane: its own client reports its session lost (Curator's LOST): by its own
+    /// clock its lease has surely run out. A worker that carries on after this acts on a lock it
+    /// knows it no longer holds.
+    SessionLost,
     /// The network splits into these groups (a note across all lanes).
     Partition { groups: Vec<Vec<String>> },
     /// The partition is gone (a note across all lanes).

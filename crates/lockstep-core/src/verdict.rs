@@ -17,6 +17,34 @@ pub struct Overlap {
     pub second: String,
     pub from_ms: u64,
     pub to_ms: u64,
+    /// One of the two had been told by its own client, before the overlap ended, that its
+    /// session was lost, and carried on: it acted as a holder without believing it was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acted_after_loss: Option<LossReport>,
+}
+
+/// When a worker's own client reported its session lost (Curator's LOST).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LossReport {
+    pub worker: String,
+    pub at_ms: u64,
+}
+
+impl Overlap {
+    /// The verdict's line for this overlap, the same in every front end. "Believed" is only
+    /// true of a worker whose own client had not told it otherwise.
+    pub fn sentence(&self) -> String {
+        let (first, second, from, to) = (&self.first, &self.second, self.from_ms, self.to_ms);
+        match &self.acted_after_loss {
+            None => format!(
+                "{first} and {second} both believed they held the lock from {from} to {to} ms"
+            ),
+            Some(l) => format!(
+                "{first} and {second} both acted as lock holders from {from} to {to} ms ({} carried on after its own client reported its session lost at {} ms)",
+                l.worker, l.at_ms
+            ),
+        }
+    }
 }
 
 /// What a run did to the payouts.
@@ -98,8 +126,12 @@ fn overlaps(trace: &Trace) -> Vec<Overlap> {
     let end = trace.events.last().map_or(0, |e| e.time_ms);
     let mut open: BTreeMap<u16, u64> = BTreeMap::new();
     let mut spans: Vec<(u16, u64, u64)> = Vec::new();
+    let mut lost: BTreeMap<u16, u64> = BTreeMap::new();
     for e in &trace.events {
         match e.tag {
+            Some(Tag::SessionLost) => {
+                lost.entry(e.from).or_insert(e.time_ms);
+            }
             Some(Tag::Believes { .. }) => {
                 open.insert(e.from, e.time_ms);
             }
@@ -121,11 +153,21 @@ fn overlaps(trace: &Trace) -> Vec<Overlap> {
             }
             let (from, to) = (a.1.max(b.1), a.2.min(b.2));
             if from < to {
+                let acted_after_loss = [a.0, b.0]
+                    .into_iter()
+                    .filter_map(|w| lost.get(&w).map(|&at| (at, w)))
+                    .filter(|&(at, _)| at < to)
+                    .min()
+                    .map(|(at_ms, w)| LossReport {
+                        worker: trace.name(w).to_string(),
+                        at_ms,
+                    });
                 out.push(Overlap {
                     first: trace.name(a.0).to_string(),
                     second: trace.name(b.0).to_string(),
                     from_ms: from,
                     to_ms: to,
+                    acted_after_loss,
                 });
             }
         }

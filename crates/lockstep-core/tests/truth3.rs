@@ -193,3 +193,35 @@ fn a_redlock_round_counts_its_own_answers() {
         );
     }
 }
+
+/// "Belief after LOST": once A's own client has reported its session lost, A no longer
+/// believes it holds the lock; it acts as if it did. The verdict says so instead of counting A
+/// among two believers.
+#[test]
+fn a_worker_that_carries_on_after_its_session_is_lost_acted_without_believing() {
+    let r = run_id("consensus-session-suspended");
+    let lost = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.tag == Some(lockstep_core::trace::Tag::SessionLost))
+        .expect("A's client reports its session lost");
+    assert_eq!((r.trace.name(lost.from), lost.time_ms), ("A", 6004));
+    let [o] = r.verdict.overlaps.as_slice() else {
+        panic!("{:?}", r.verdict.overlaps)
+    };
+    assert_eq!(
+        o.sentence(),
+        "A and B both acted as lock holders from 6008 to 6512 ms (A carried on after its own \
+         client reported its session lost at 6004 ms)"
+    );
+    // A worker whose client never said so still believed.
+    let gc = run_id("naive-gc-pause");
+    assert!(
+        gc.verdict.overlaps[0]
+            .sentence()
+            .starts_with("A and B both believed they held the lock from "),
+        "{:?}",
+        gc.verdict.overlaps
+    );
+}

@@ -82,7 +82,7 @@ pub fn VerdictPanel(props: &PanelProps) -> Html {
                     <li>{ format!("repeats made harmless: {}", verdict.idempotent_noops) }</li>
                 }
                 { for verdict.overlaps.iter().map(|o| html! {
-                    <li class="overlap">{ format!("{} and {} both believed they held the lock ({}–{} ms)", o.first, o.second, o.from_ms, o.to_ms) }</li>
+                    <li class="overlap">{ o.sentence() }</li>
                 }) }
             </ul>
             if ended && v.whatifs().is_empty() {

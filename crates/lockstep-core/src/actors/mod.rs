@@ -119,11 +119,19 @@ impl Effects {
         });
     }
     pub fn note(&mut self, label: impl Into<String>, explanation: impl Into<String>) {
+        self.tagged_note(label, explanation, None);
+    }
+    pub fn tagged_note(
+        &mut self,
+        label: impl Into<String>,
+        explanation: impl Into<String>,
+        tag: Option<Tag>,
+    ) {
         self.items.push(Effect::Event {
             kind: EventKind::Note,
             label: label.into(),
             explanation: explanation.into(),
-            tag: None,
+            tag,
         });
     }
 }

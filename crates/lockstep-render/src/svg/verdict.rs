@@ -55,10 +55,7 @@ pub(crate) fn verdict_text(v: &Verdict) -> (String, Rgb, MarkKind, Vec<String>) 
         lines.push(skipped_line(v.writes_skipped, v.idempotent_noops));
     }
     for o in &v.overlaps {
-        lines.push(format!(
-            "{} and {} both believed they held the lock from {} to {} ms",
-            o.first, o.second, o.from_ms, o.to_ms
-        ));
+        lines.push(o.sentence());
     }
     (headline, color, mark, lines)
 }

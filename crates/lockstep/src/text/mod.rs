@@ -244,10 +244,7 @@ fn verdict(s: &mut String, scenario: &Scenario, run: &Run, width: usize) {
         ));
     }
     for o in &v.overlaps {
-        details.push(format!(
-            "{} and {} both believed they held the lock from {} to {} ms",
-            o.first, o.second, o.from_ms, o.to_ms
-        ));
+        details.push(o.sentence());
     }
     if !v.processed {
         let cut_off = matches!(run.end, End::TimeLimit | End::EventLimit);

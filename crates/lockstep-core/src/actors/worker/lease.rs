@@ -5,6 +5,7 @@ use super::{Phase, Worker, WorkerCtx};
 use crate::actors::{Dest, Timer};
 use crate::message::Payload;
 use crate::scenario::{LockKind, OnSuspended};
+use crate::trace::Tag;
 
 impl Worker {
     pub(super) fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
@@ -115,15 +116,17 @@ impl Worker {
         let name = cx.name;
         let what = "its lease has surely run out by its own clock with no keepalive answered: it certainly no longer holds the lock (Curator's LOST).";
         if self.cfg.on_suspended == Some(OnSuspended::Stop) {
-            cx.fx.note(
+            cx.fx.tagged_note(
                 format!("{name}'s session is lost"),
                 format!("For {name}, {what} It had already stopped."),
+                Some(Tag::SessionLost),
             );
             return;
         }
-        cx.fx.note(
+        cx.fx.tagged_note(
             format!("{name}'s session is lost"),
             format!("For {name}, {what} But {name} ignores its session and keeps working as if it still held the lock."),
+            Some(Tag::SessionLost),
         );
     }
 }
