@@ -57,7 +57,8 @@ pub fn key_names(batch: &str, n: u32) -> String {
 /// A message's content. `req` ties a reply to its request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Payload {
-    /// `SET key value NX PX ttl`, plus `INCR` of the fencing counter in the same script when a token is wanted.
+    /// `SET key value NX PX ttl`, or with a token wanted the function `acquire_fenced`, which also
+    /// runs `INCR` of the fencing counter in the same atomic step.
     Set {
         req: u64,
         value: u64,
@@ -213,6 +214,13 @@ pub fn lease_seconds(ttl_ms: u64) -> u64 {
     ttl_ms.div_ceil(1000).max(1)
 }
 
+/// The key a consensus client locks with: etcd's `concurrency.Mutex` names it after the lock's
+/// prefix and its session's lease ID in hex (`mutex.go`: `fmt.Sprintf("%s%x", pfx, lease)`), so
+/// every session's key is its own and a queue forms by create revision.
+pub fn lease_key(key: &str, lease: u64) -> String {
+    format!("{key}/{lease:x}")
+}
+
 fn token_suffix(token: Option<u64>) -> String {
     match token {
         Some(t) => format!(" token={t}"),
@@ -232,14 +240,17 @@ impl Payload {
             } => {
                 let value = shown_value(*value);
                 if *with_token {
-                    format!("SET {key} {value} NX PX {ttl_ms} + INCR fence")
+                    format!("FCALL acquire_fenced 2 {key} fence {value} {ttl_ms}")
                 } else {
                     format!("SET {key} {value} NX PX {ttl_ms}")
                 }
             }
             Payload::SetReply {
                 ok: true, token, ..
-            } => format!("OK{}", token_suffix(*token)),
+            } => match token {
+                Some(t) => format!("(integer) {t}: the token"),
+                None => "OK".into(),
+            },
             Payload::SetReply { ok: false, .. } => "(nil): key exists".into(),
             Payload::Del { value, .. } => format!("DELEX {key} IFEQ {}", shown_value(*value)),
             Payload::DelPlain { .. } => format!("DEL {key}"),
@@ -248,10 +259,11 @@ impl Payload {
             Payload::DelReply { deleted: true, .. } => "(integer) 1: deleted".into(),
             Payload::DelReply { deleted: false, .. } => "(integer) 0: not the holder".into(),
             Payload::Extend { value, ttl_ms, .. } => {
-                format!("PEXPIRE {key} {ttl_ms} if value={}", shown_value(*value))
+                let value = shown_value(*value);
+                format!("SET {key} {value} IFEQ {value} PX {ttl_ms}")
             }
-            Payload::ExtendReply { ok: true, .. } => "(integer) 1: extended".into(),
-            Payload::ExtendReply { ok: false, .. } => "(integer) 0: lock lost".into(),
+            Payload::ExtendReply { ok: true, .. } => "OK: extended".into(),
+            Payload::ExtendReply { ok: false, .. } => "(nil): lock lost".into(),
             Payload::Replicate { ops } => format!(
                 "replicate {} op{}",
                 ops.len(),
@@ -274,7 +286,7 @@ impl Payload {
             Payload::KeepAlive { lease, .. } => format!("keepalive lease {lease}"),
             Payload::KeepAliveReply { ok: true, .. } => "lease refreshed".into(),
             Payload::KeepAliveReply { ok: false, .. } => "TTL=0: lease not found".into(),
-            Payload::Unlock { .. } => format!("unlock {key}"),
+            Payload::Unlock { lease, .. } => format!("unlock {}", lease_key(key, *lease)),
             Payload::UnlockReply { deleted: true, .. } => "unlocked".into(),
             Payload::UnlockReply {
                 deleted: false,
@@ -305,8 +317,10 @@ impl Payload {
             Payload::Append { entry, again, .. } => {
                 let verb = if *again { "append again" } else { "append" };
                 match entry {
-                    Entry::Lock { lease, .. } => format!("{verb}: put {key} lease {lease}"),
-                    Entry::Unlock { lease } => format!("{verb}: delete {key} lease {lease}"),
+                    Entry::Lock { lease, .. } => {
+                        format!("{verb}: put {} (lease {lease})", lease_key(key, *lease))
+                    }
+                    Entry::Unlock { lease } => format!("{verb}: delete {}", lease_key(key, *lease)),
                     Entry::Revoke { lease } => format!("{verb}: revoke lease {lease}"),
                 }
             }
@@ -368,7 +382,7 @@ impl Payload {
         match self {
             Payload::Set { ttl_ms, with_token, .. } => {
                 let token = if *with_token {
-                    " The same script increments the fencing counter, so a successful SET also yields a token."
+                    " acquire_fenced is a Redis function (FCALL; older Redis runs the same Lua script with EVAL) that runs this SET and, only if it succeeded, INCR on the fencing counter `fence`, as one atomic step: it returns the new token, or nil."
                 } else {
                     ""
                 };
@@ -394,7 +408,7 @@ impl Payload {
                 "The key no longer holds {to}'s value (it expired, and perhaps someone else took it), so nothing is deleted."
             ),
             Payload::Extend { ttl_ms, .. } => format!(
-                "{from} renews its lease with a script: if {key} still holds {from}'s value, {to} resets the TTL to {ttl_ms} ms (Redis has no single command for this; the script runs GET and PEXPIRE atomically). Renewals help only while {from} runs: a paused process sends none."
+                "{from} renews its lease: if {key} still holds {from}'s value, {to} sets it again with a fresh TTL of {ttl_ms} ms, else it changes nothing. Redis 8.4 does this as one command, SET with IFEQ; older Redis runs GET and PEXPIRE in a Lua script. Renewals help only while {from} runs: a paused process sends none."
             ),
             Payload::ExtendReply { ok: true, .. } => format!("{to}'s lease runs another full TTL from now on {from}'s clock."),
             Payload::ExtendReply { ok: false, .. } => format!("The key is gone or belongs to someone else: {to} has lost the lock."),
@@ -409,7 +423,7 @@ impl Payload {
                     format!(" ({from} wanted {ttl_ms} ms, but etcd counts lease TTLs in whole seconds)")
                 };
                 format!(
-                    "{from} asks {to} for the lock: grant a {secs} s lease{asked} and create a key under it, which only the leader can do. The key's create revision will be the fencing token."
+                    "{from} asks {to} for the lock: grant a {secs} s lease{asked} and create the key {key}/<lease ID> under it (etcd's Mutex names each client's key after its session's lease). The leader appends the change to its log (a follower would forward it there). The key's create revision will be the fencing token."
                 )
             }
             Payload::LockReply { rev, owner_now: true, .. } => format!(

@@ -83,9 +83,11 @@ pub enum Tag {
     Delayed { extra_ms: u64 },
     /// A worker's lease was extended.
     Renewed,
-    /// On a worker's lane: its own client reports its session lost (Curator's LOST): by its own
-    /// clock its lease has surely run out. A worker that carries on after this acts on a lock it
-    /// knows it no longer holds.
+    /// On a worker's lane: its client has heard nothing from the cluster for 2/3 of the session
+    /// timeout (Curator's SUSPENDED): it cannot be sure it still holds the lock.
+    SessionSuspended,
+    /// On a worker's lane: a session timeout after SUSPENDED, its client reports the session
+    /// lost (Curator's LOST). A worker that carries on acts on a lock it knows it no longer holds.
     SessionLost,
     /// The network splits into these groups (a note across all lanes).
     Partition { groups: Vec<Vec<String>> },

@@ -17,17 +17,29 @@ pub struct Overlap {
     pub second: String,
     pub from_ms: u64,
     pub to_ms: u64,
-    /// One of the two had been told by its own client, before the overlap ended, that its
-    /// session was lost, and carried on: it acted as a holder without believing it was one.
+    /// One of the two had been told by its own client, before the overlap ended, that it could
+    /// not be sure of its session (or that the session was lost), and carried on: it acted as a
+    /// holder without knowing it was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub acted_after_loss: Option<LossReport>,
+    pub acted_after_warning: Option<SessionWarning>,
 }
 
-/// When a worker's own client reported its session lost (Curator's LOST).
+/// When a worker's own client warned it about its session (Curator's SUSPENDED or LOST).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct LossReport {
+pub struct SessionWarning {
     pub worker: String,
     pub at_ms: u64,
+    pub state: SessionState,
+}
+
+/// What the client said about its session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SessionState {
+    /// No word from the cluster for 2/3 of the session timeout: it may or may not be alive.
+    Suspended,
+    /// A session timeout after that: it is surely gone.
+    Lost,
 }
 
 impl Overlap {
@@ -35,13 +47,18 @@ impl Overlap {
     /// true of a worker whose own client had not told it otherwise.
     pub fn sentence(&self) -> String {
         let (first, second, from, to) = (&self.first, &self.second, self.from_ms, self.to_ms);
-        match &self.acted_after_loss {
+        match &self.acted_after_warning {
             None => format!(
                 "{first} and {second} both believed they held the lock from {from} to {to} ms"
             ),
-            Some(l) => format!(
-                "{first} and {second} both acted as lock holders from {from} to {to} ms ({} carried on after its own client reported its session lost at {} ms)",
-                l.worker, l.at_ms
+            Some(w) => format!(
+                "{first} and {second} both acted as lock holders from {from} to {to} ms ({} carried on after its own client reported its session {} at {} ms)",
+                w.worker,
+                match w.state {
+                    SessionState::Suspended => "suspended",
+                    SessionState::Lost => "lost",
+                },
+                w.at_ms
             ),
         }
     }
@@ -67,6 +84,13 @@ pub struct Verdict {
     pub writes_skipped: u32,
     /// Writes the database refused because of their fencing token.
     pub writes_rejected: u32,
+    /// Conditional writes (`UPDATE … WHERE status = 'unpaid'`) that found the batch already
+    /// paid and changed nothing.
+    #[serde(default)]
+    pub writes_unmatched: u32,
+    /// Writes refused because they reused idempotency keys with other parameters.
+    #[serde(default)]
+    pub writes_key_reused: u32,
     pub reads_rejected: u32,
     /// Repeated payouts that idempotency keys turned into no-ops.
     pub idempotent_noops: u32,
@@ -76,6 +100,28 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// The verdict's lines for writes the database turned away for a reason other than a fencing
+    /// token, the same in every front end (none when there were none).
+    pub fn other_refusals(&self) -> Vec<String> {
+        let writes = |n: u32| if n == 1 { "write" } else { "writes" };
+        let mut lines = Vec::new();
+        if self.writes_unmatched > 0 {
+            lines.push(format!(
+                "conditional {} that found the batch already paid (WHERE status = 'unpaid' matched no row): {}",
+                writes(self.writes_unmatched),
+                self.writes_unmatched
+            ));
+        }
+        if self.writes_key_reused > 0 {
+            lines.push(format!(
+                "{} refused for reusing idempotency keys with another amount: {}",
+                writes(self.writes_key_reused),
+                self.writes_key_reused
+            ));
+        }
+        lines
+    }
+
     /// Judges a run from the database's records and the trace's belief events, as if it had
     /// ended on its own (see [`Verdict::judge_end`] for a run cut off by a limit).
     pub fn judge(db: &Database, trace: &Trace) -> Verdict {
@@ -113,6 +159,8 @@ impl Verdict {
             writes_accepted: db.writes_accepted,
             writes_skipped: db.writes_skipped,
             writes_rejected: db.writes_rejected,
+            writes_unmatched: db.writes_unmatched,
+            writes_key_reused: db.writes_key_reused,
             reads_rejected: db.reads_rejected,
             idempotent_noops: db.noops,
             processed,
@@ -126,11 +174,19 @@ fn overlaps(trace: &Trace) -> Vec<Overlap> {
     let end = trace.events.last().map_or(0, |e| e.time_ms);
     let mut open: BTreeMap<u16, u64> = BTreeMap::new();
     let mut spans: Vec<(u16, u64, u64)> = Vec::new();
-    let mut lost: BTreeMap<u16, u64> = BTreeMap::new();
+    // The first warning each worker's client gave it.
+    let mut warned: BTreeMap<u16, (u64, SessionState)> = BTreeMap::new();
     for e in &trace.events {
         match e.tag {
+            Some(Tag::SessionSuspended) => {
+                warned
+                    .entry(e.from)
+                    .or_insert((e.time_ms, SessionState::Suspended));
+            }
             Some(Tag::SessionLost) => {
-                lost.entry(e.from).or_insert(e.time_ms);
+                warned
+                    .entry(e.from)
+                    .or_insert((e.time_ms, SessionState::Lost));
             }
             Some(Tag::Believes { .. }) => {
                 open.insert(e.from, e.time_ms);
@@ -153,21 +209,22 @@ fn overlaps(trace: &Trace) -> Vec<Overlap> {
             }
             let (from, to) = (a.1.max(b.1), a.2.min(b.2));
             if from < to {
-                let acted_after_loss = [a.0, b.0]
+                let acted_after_warning = [a.0, b.0]
                     .into_iter()
-                    .filter_map(|w| lost.get(&w).map(|&at| (at, w)))
-                    .filter(|&(at, _)| at < to)
-                    .min()
-                    .map(|(at_ms, w)| LossReport {
+                    .filter_map(|w| warned.get(&w).map(|&(at, state)| (at, w, state)))
+                    .filter(|&(at, _, _)| at < to)
+                    .min_by_key(|&(at, w, _)| (at, w))
+                    .map(|(at_ms, w, state)| SessionWarning {
                         worker: trace.name(w).to_string(),
                         at_ms,
+                        state,
                     });
                 out.push(Overlap {
                     first: trace.name(a.0).to_string(),
                     second: trace.name(b.0).to_string(),
                     from_ms: from,
                     to_ms: to,
-                    acted_after_loss,
+                    acted_after_warning,
                 });
             }
         }

@@ -53,9 +53,9 @@ fn a_lost_append_is_sent_again_and_commits_before_later_entries() {
     check(
         &r,
         &[
-            "51 node-1 -> node-2 append: put lock:batch-42 lease 1",
-            "201 node-1 -> node-2 append again: put lock:batch-42 lease 1",
-            "201 node-1 -> node-3 append again: put lock:batch-42 lease 1",
+            "51 node-1 -> node-2 append: put lock:batch-42/1 (lease 1)",
+            "201 node-1 -> node-2 append again: put lock:batch-42/1 (lease 1)",
+            "201 node-1 -> node-3 append again: put lock:batch-42/1 (lease 1)",
             "203 node-1 -> A locked, revision=33",
             "403 node-1 -> B queued, revision=34",
             "711 node-1 -> B locked, revision=34",
@@ -83,10 +83,10 @@ fn a_dropped_append_is_repaired_by_the_next_heartbeat_round() {
     check(
         &r,
         &[
-            "81 node-1 -> node-2 append again: put lock:batch-42 lease 1",
-            "81 node-1 -> node-3 append again: put lock:batch-42 lease 1",
+            "81 node-1 -> node-2 append again: put lock:batch-42/1 (lease 1)",
+            "81 node-1 -> node-3 append again: put lock:batch-42/1 (lease 1)",
             "83 node-1 -> A locked, revision=33",
-            "389 node-1 -> node-2 append: delete lock:batch-42 lease 1",
+            "389 node-1 -> node-2 append: delete lock:batch-42/1",
         ],
         &["lease 2", "no answer"],
     );

@@ -212,7 +212,7 @@ fn an_uncommitted_lock_commits_when_the_majority_returns() {
     check(
         &r,
         &[
-            "201 append: put lock:batch-42 lease 1",
+            "201 append: put lock:batch-42/1 (lease 1)",
             "400 node-1 steps down: no quorum",
             "3200 A refuses: no lock, no payouts (fail-closed)",
             "4000 node-2 restarts",
@@ -221,11 +221,11 @@ fn an_uncommitted_lock_commits_when_the_majority_returns() {
             "4326 locked, revision=33",
             "4327 A ignores a late answer",
             "4503 queued, revision=34",
-            "9326 lease 1 (A) expired",
-            "9329 B holds the lock (token 34)",
-            "10332 applied 3",
+            "9626 lease 1 (A) expired",
+            "9629 B holds the lock (token 34)",
+            "10632 applied 3",
         ],
-        &["discarded", "can never commit"],
+        &["discarded", "will be overwritten"],
     );
     // node-1 never votes for node-2, whose log lacks A's entry.
     assert!(
@@ -249,10 +249,10 @@ fn an_uncommitted_lock_on_a_cut_off_leader_can_never_commit() {
     check(
         &r,
         &[
-            "51 append: put lock:batch-42 lease 1",
+            "51 append: put lock:batch-42/1 (lease 1)",
             "310 node-1 steps down: no quorum",
             "315 leader of term 2, revision 32",
-            "315 node-1's 1 uncommitted entry can never commit",
+            "315 node-1's 1 uncommitted entry will be overwritten",
             "2603 locked, revision=33",
         ],
         &["lease 1 (A)", "revoke lease 1", "A ignores a late answer"],
@@ -268,10 +268,7 @@ fn a_consensus_lease_is_a_whole_number_of_seconds() {
     );
     check(
         &r,
-        &[
-            "1 lease TTL raised to 2000 ms",
-            "4 A holds the lock (token 33)",
-        ],
+        &["1 lease TTL 2000 ms for A", "4 A holds the lock (token 33)"],
         &[],
     );
     let find = |label: &str| {
@@ -282,7 +279,7 @@ fn a_consensus_lease_is_a_whole_number_of_seconds() {
             .map(|e| e.explanation.clone())
             .unwrap_or_default()
     };
-    let raised = find("lease TTL raised to 2000 ms");
+    let raised = find("lease TTL 2000 ms for A");
     assert!(raised.contains("whole seconds"), "{raised}");
     assert!(!raised.contains("minimum"), "{raised}");
     let holds = find("A holds the lock (token 33)");
@@ -323,12 +320,12 @@ fn everysec_loses_writes_on_a_host_crash_only() {
     check(
         &process,
         &[
-            "1501 OK token=33",
+            "1501 (integer) 33: the token",
             "1800 redis crashes",
             "1900 redis restarts from its AOF (fsync every second)",
             "2001 (nil): key exists",
             "2505 applied 3",
-            "2511 OK token=34",
+            "2511 (integer) 34: the token",
         ],
         &["lost A's key", "fencing counter is back", "machine"],
     );
@@ -349,11 +346,11 @@ fn everysec_loses_writes_on_a_host_crash_only() {
     check(
         &host,
         &[
-            "1501 OK token=33",
+            "1501 (integer) 33: the token",
             "1800 redis's machine fails",
             "1900 redis lost A's key (written after the last fsync)",
             "1900 redis's fencing counter is back at 32 (was 33)",
-            "2001 OK token=33",
+            "2001 (integer) 33: the token",
         ],
         &[],
     );
@@ -449,7 +446,7 @@ fn an_unanswered_unlock_says_the_key_stays_until_the_lease_runs_out() {
     check(
         &r,
         &[
-            "2009 lost: unlock lock:batch-42",
+            "2009 lost: unlock lock:batch-42/1",
             "3008 no answer to the unlock",
             "3008 A done",
             "6105 lease 1 (A) expired",

@@ -31,17 +31,29 @@ fn a_redis_acquire_carries_its_value_and_a_release_names_it() {
         let mut values = Vec::new();
         for e in sends(&r) {
             let words: Vec<&str> = e.label.split(' ').collect();
-            if words.first() == Some(&"SET") {
-                assert_eq!(words[3..5], ["NX", "PX"], "{id}: {}", e.label);
-                assert_eq!(words[2].len(), 6, "{id}: {}", e.label);
-                assert!(
-                    words[2].chars().all(|c| c.is_ascii_hexdigit()),
-                    "{id}: {}",
-                    e.label
-                );
-                values.push(words[2].to_string());
-                seen += 1;
+            let is_value = |w: &str| w.len() == 6 && w.chars().all(|c| c.is_ascii_hexdigit());
+            match words.as_slice() {
+                // An acquire: SET key value NX PX ttl.
+                ["SET", _, value, "NX", "PX", _] => {
+                    assert!(is_value(value), "{id}: {}", e.label);
+                    values.push(value.to_string());
+                    seen += 1;
+                }
+                // A renewal (Redis 8.4): SET key value IFEQ value PX ttl, of a value set before.
+                ["SET", _, value, "IFEQ", same, "PX", _] => {
+                    assert_eq!(value, same, "{id}: {}", e.label);
+                    assert!(values.iter().any(|v| v == value), "{id}: {}", e.label);
+                }
+                // A fenced acquire: the function that runs SET NX PX and INCR fence at once.
+                ["FCALL", "acquire_fenced", "2", _, "fence", value, _] => {
+                    assert!(is_value(value), "{id}: {}", e.label);
+                    values.push(value.to_string());
+                    seen += 1;
+                }
+                ["SET", ..] | ["FCALL", ..] => panic!("{id}: {}", e.label),
+                _ => {}
             }
+            assert!(!e.label.contains("PEXPIRE"), "{id}: {}", e.label);
             if words.first() == Some(&"DELEX") {
                 assert_eq!(words[2], "IFEQ", "{id}: {}", e.label);
                 assert!(
@@ -78,7 +90,9 @@ fn replies_are_what_the_systems_send() {
     for real in [
         "(nil): key exists",
         "(integer) 1: deleted",
-        "(integer) 1: extended",
+        "OK: extended",
+        "(nil): lock lost",
+        "(integer) 33: the token",
         "TTL=0: lease not found",
     ] {
         assert!(labels.iter().any(|l| l == real), "{real:?} never appears");
@@ -194,26 +208,33 @@ fn a_redlock_round_counts_its_own_answers() {
     }
 }
 
-/// "Belief after LOST": once A's own client has reported its session lost, A no longer
-/// believes it holds the lock; it acts as if it did. The verdict says so instead of counting A
-/// among two believers.
+/// "Belief after LOST" (s9) and Curator's timing (s10 review, finding 1): the client reports
+/// SUSPENDED after 2/3 of the session timeout without a word from the cluster (ZooKeeper's read
+/// timeout), and LOST a whole session timeout after that (Curator 3+), not at the first
+/// unanswered keepalive and the lease's end. A worker that carries on after the warning acted as
+/// a holder without knowing it was one, and the verdict says so.
 #[test]
-fn a_worker_that_carries_on_after_its_session_is_lost_acted_without_believing() {
+fn a_worker_that_carries_on_through_suspended_acted_without_knowing_it_held() {
+    use lockstep_core::trace::Tag;
     let r = run_id("consensus-session-suspended");
-    let lost = r
-        .trace
-        .events
-        .iter()
-        .find(|e| e.tag == Some(lockstep_core::trace::Tag::SessionLost))
-        .expect("A's client reports its session lost");
-    assert_eq!((r.trace.name(lost.from), lost.time_ms), ("A", 6004));
+    let at = |tag: Tag| {
+        r.trace
+            .events
+            .iter()
+            .find(|e| e.tag.as_ref() == Some(&tag))
+            .map(|e| (r.trace.name(e.from).to_string(), e.time_ms))
+    };
+    // The last keepalive answer reached A at 1006 ms; 2/3 of 5000 ms later:
+    assert_eq!(at(Tag::SessionSuspended), Some(("A".into(), 1006 + 3333)));
+    // LOST would come at 9339 ms; A has finished by then.
+    assert_eq!(at(Tag::SessionLost), None);
     let [o] = r.verdict.overlaps.as_slice() else {
         panic!("{:?}", r.verdict.overlaps)
     };
     assert_eq!(
         o.sentence(),
         "A and B both acted as lock holders from 6008 to 6512 ms (A carried on after its own \
-         client reported its session lost at 6004 ms)"
+         client reported its session suspended at 4339 ms)"
     );
     // A worker whose client never said so still believed.
     let gc = run_id("naive-gc-pause");
@@ -223,5 +244,29 @@ fn a_worker_that_carries_on_after_its_session_is_lost_acted_without_believing() 
             .starts_with("A and B both believed they held the lock from "),
         "{:?}",
         gc.verdict.overlaps
+    );
+}
+
+/// LOST a session timeout after SUSPENDED, for a worker still working then.
+#[test]
+fn curator_reports_lost_a_session_timeout_after_suspended() {
+    let text = catalogue::source("consensus-session-suspended")
+        .expect("built in")
+        .replace("work_ms = 7000", "work_ms = 12000");
+    let s = lockstep_core::parse_scenario("variant.toml", text.as_bytes()).expect("valid");
+    let r = run(&s);
+    let times: Vec<(u64, &str)> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.label.starts_with("A's session is"))
+        .map(|e| (e.time_ms, e.label.as_str()))
+        .collect();
+    assert_eq!(
+        times,
+        [
+            (4339, "A's session is suspended"),
+            (9339, "A's session is lost")
+        ]
     );
 }

@@ -49,9 +49,9 @@ fn run_prints_a_timeline_and_verdict_for_every_builtin() {
 fn run_fenced_gc_pause_tells_the_articles_story() {
     let text = stdout(&lockstep(&["run", "fenced-gc-pause", "--brief"]));
     for needle in [
-        "redis -> A      OK token=33",
+        "redis -> A      (integer) 33: the token",
         "A           A paused for 10000 ms",
-        "redis -> B      OK token=34",
+        "redis -> B      (integer) 34: the token",
         "db -> A      rejected — 33 < last_token 34",
         "verdict: safe (as expected)",
     ] {

@@ -78,6 +78,7 @@ pub fn VerdictPanel(props: &PanelProps) -> Html {
                 <li>{ format!("payouts applied: {} of {}", verdict.payouts_applied, verdict.payouts) }</li>
                 <li>{ format!("paid twice: {}", verdict.payouts_duplicated) }</li>
                 <li>{ format!("stale accesses refused: {}", verdict.writes_rejected + verdict.reads_rejected) }</li>
+                { for verdict.other_refusals().into_iter().map(|line| html! { <li>{ line }</li> }) }
                 if verdict.idempotent_noops > 0 {
                     <li>{ format!("repeats made harmless: {}", verdict.idempotent_noops) }</li>
                 }

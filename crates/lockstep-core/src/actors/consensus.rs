@@ -49,6 +49,11 @@ pub struct Proposal {
     /// candidate that does not (Raft's election restriction).
     pub holders: BTreeSet<usize>,
     pub client: Option<(NodeId, u64)>,
+    /// Appended by an earlier term's leader and sent again in this term. It is applied before
+    /// the new leader's own first entry, while etcd's lessor is not yet primary, so a lease it
+    /// grants is refreshed by the lessor's Promote with the others: to now + election timeout +
+    /// TTL (server.go applies the leader's first entry, lessor.go Promote).
+    pub carried: bool,
 }
 
 /// The whole cluster.
@@ -194,6 +199,7 @@ impl Cluster {
                 term: self.term,
                 holders: BTreeSet::from([cx.me]),
                 client,
+                carried: false,
             },
         );
         for j in 0..self.nodes.len() {
@@ -246,7 +252,7 @@ impl Cluster {
                         String::new()
                     };
                     cx.fx.state(
-                        format!("lease TTL raised to {ttl_ms} ms"),
+                        format!("lease TTL {ttl_ms} ms for {}", cx.name(from)),
                         format!("{} asked for a {asked} ms lease.{seconds}{minimum} The client counts with the TTL granted.", cx.name(from)),
                         None,
                     );
@@ -403,7 +409,12 @@ impl Cluster {
                 owner,
                 ttl_ms,
             } => {
-                let expires_local = cx.now_local + ttl_ms as i64;
+                let promoted = if p.carried {
+                    self.election_timeout_ms as i64
+                } else {
+                    0
+                };
+                let expires_local = cx.now_local + promoted + ttl_ms as i64;
                 let session = self.leases.get(&lease).map_or(owner, |l| l.session);
                 self.leases.insert(
                     lease,
@@ -621,7 +632,7 @@ impl Cluster {
                 self.nodes[cx.me].pre_campaign = Some((term, 1));
                 cx.fx.state(
                     format!("pre-vote for term {term}"),
-                    format!("No word from a leader for this node's election timeout (drawn afresh from {t}..{t2} ms each round), so it asks whether a majority would elect it in term {term}. Its term stays {mine} until they say yes (etcd's PreVote, on by default since etcd 3.5).", t = self.election_timeout_ms, t2 = 2 * self.election_timeout_ms, mine = term - 1),
+                    format!("No word from a leader for this node's election timeout (this model's: drawn afresh from {t}..{t2} ms each round; etcd's default is 1000 ms, randomised to 1–2 s), so it asks whether a majority would elect it in term {term}. Its term stays {mine} until they say yes (etcd's PreVote, on by default since etcd 3.5).", t = self.election_timeout_ms, t2 = 2 * self.election_timeout_ms, mine = term - 1),
                     None,
                 );
                 for j in 0..self.nodes.len() {

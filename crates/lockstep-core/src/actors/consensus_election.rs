@@ -104,13 +104,13 @@ impl Cluster {
         if n > 0 {
             let holder = old_leader + 1;
             let (entries, them, clients, gets) = if n == 1 {
-                ("entry", "it", "its client", "gets")
+                ("entry", "it", "Its client", "gets")
             } else {
-                ("entries", "them", "their clients", "get")
+                ("entries", "them", "Their clients", "get")
             };
             cx.fx.state(
-                format!("node-{holder}'s {n} uncommitted {entries} can never commit"),
-                format!("node-{holder} had appended {n} {entries} that it never committed and that this node's log lacks. No majority holds {them}, and this leader's log wins, so {them} can never commit: node-{holder} will overwrite {them} with this leader's log once it hears from it again. {clients} {gets} no answer either way, and etcd's \"request timed out\" cannot tell this case from one where the entry did commit (consensus-uncommitted-entry-commits), so a client must look before it assumes either."),
+                format!("node-{holder}'s {n} uncommitted {entries} will be overwritten"),
+                format!("node-{holder} had appended {n} {entries} that it never committed and that this node's log lacks. Once this leader's first entry of its term is stored on a majority, {them} can never commit, and node-{holder} will overwrite {them} with this leader's log when it hears from it again. Until then, were this leader to fail, node-{holder}'s longer log could still win an election and commit {them} (consensus-uncommitted-entry-commits). {clients} {gets} no answer either way, and etcd's \"request timed out\" cannot tell one case from the other, so a client must look before it assumes either."),
                 None,
             );
         }
@@ -124,11 +124,12 @@ impl Cluster {
         }
         cx.fx.state(
             format!("{} uncommitted entr{} sent again in term {term}", pending.len(), if pending.len() == 1 { "y" } else { "ies" }),
-            format!("This node's log still holds entries a leader appended but could not commit for want of a majority. Leading now, it replicates those entries in term {term} (Raft commits them with the new term's entries): a request whose client gave up on it long ago can still take effect now."),
+            format!("This node's log still holds entries a leader appended but could not commit for want of a majority. Leading now, it replicates those entries in term {term} (Raft commits them with the new term's entries): a request whose client gave up on it long ago can still take effect now. A lease such an entry grants is refreshed with every other once this term's first entry is applied, to now + election timeout + TTL, as etcd's lessor does on taking over."),
             None,
         );
         for (id, mut p) in pending {
             p.term = term;
+            p.carried = true;
             p.holders = BTreeSet::from([cx.me]);
             self.pending.insert(id, p);
         }

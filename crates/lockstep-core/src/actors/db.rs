@@ -37,8 +37,10 @@ pub struct Database {
     pub retention_ms: Option<u64>,
     /// Per payout: the amount and the time (db clock) its idempotency key was stored.
     pub keys: Vec<Option<(u64, i64)>>,
-    /// Writes refused: nothing to update, or a key reused with another amount.
-    pub writes_refused: u32,
+    /// Conditional writes that found the batch already paid: their WHERE matched no row.
+    pub writes_unmatched: u32,
+    /// Writes refused because they reused idempotency keys with another amount.
+    pub writes_key_reused: u32,
 }
 
 /// What the database sees while it reacts.
@@ -68,7 +70,8 @@ impl Database {
             conditional: false,
             retention_ms: None,
             keys: vec![None; payouts as usize],
-            writes_refused: 0,
+            writes_unmatched: 0,
+            writes_key_reused: 0,
         }
     }
 
@@ -140,7 +143,10 @@ impl Database {
                 let before = self.last_token;
                 let amount = amount_cents.unwrap_or(self.amount_cents);
                 if let Some(result) = self.refusal(token, keys, payouts, amount, cx) {
-                    self.writes_refused += 1;
+                    match result {
+                        WriteResult::NothingToUpdate => self.writes_unmatched += 1,
+                        _ => self.writes_key_reused += 1,
+                    }
                     cx.fx
                         .send(Dest::Node(from), Payload::WriteReply { req, result });
                     return;

@@ -56,8 +56,12 @@ pub enum Timer {
     Heartbeat,
     /// A consensus client's keepalive sent at `sent_local` should have been answered by now.
     KeepAliveDue { sent_local: i64 },
-    /// A suspended consensus client's lease has surely run out.
-    SessionLost,
+    /// A consensus client that last heard from the cluster at `heard_local` checks whether it
+    /// has heard nothing since, for 2/3 of the session timeout (ZooKeeper's read timeout).
+    SilenceCheck { heard_local: i64 },
+    /// A session timeout has passed since the client was suspended at `suspended_local`
+    /// (Curator 3+ then reports LOST).
+    SessionLost { suspended_local: i64 },
 }
 
 /// Something an actor wants done.

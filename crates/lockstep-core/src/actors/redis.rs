@@ -370,10 +370,32 @@ impl RedisInstance {
     fn come_back_empty(&mut self, cx: &mut RedisCtx<'_>) {
         if let Some(k) = self.key.take() {
             let holder = cx.owner(k.owner);
+            // The key went with the process's memory when it went down; say so where that no
+            // longer matters (its TTL ran out meanwhile) rather than suggest a loss now.
+            let (label, why) = if cx.now_local > k.expires_local {
+                (
+                    format!("{} came back without {}", cx.name, cx.key),
+                    format!(
+                        "{holder}'s key went with {}'s memory when it went down at {} ms on its clock, and its TTL has run out since: coming back empty loses nothing a holder could still count on.",
+                        cx.name, self.last_touch_local
+                    ),
+                )
+            } else {
+                (
+                    format!("{} forgot {}", cx.name, cx.key),
+                    format!(
+                        "{} restarted without persistence and came back empty: the key that said {holder} holds the lock is gone.",
+                        cx.name
+                    ),
+                )
+            };
             cx.fx.state(
-                format!("{} forgot {}", cx.name, cx.key),
-                format!("{} restarted without persistence and came back empty: the key that said {holder} holds the lock is gone.", cx.name),
-                Some(Tag::ServiceFrees { holder, reason: FreeReason::Forgotten }),
+                label,
+                why,
+                Some(Tag::ServiceFrees {
+                    holder,
+                    reason: FreeReason::Forgotten,
+                }),
             );
         }
         if self.counter > 0 {
@@ -647,7 +669,7 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_restart_after_the_ttl_forgets_the_key_and_does_not_expire_it() {
+    fn an_empty_restart_after_the_ttl_comes_back_without_the_key_and_does_not_expire_it() {
         let mut r = RedisInstance::new(32);
         react(&mut r, 0, 0, set(7));
         let fx = restart(&mut r, Persistence::None, 12_000);
@@ -660,9 +682,20 @@ mod tests {
             })
             .collect();
         assert!(
-            labels.iter().any(|l| l == "redis forgot lock:k"),
+            labels.iter().any(|l| l == "redis came back without lock:k"),
             "{labels:?}"
         );
         assert!(!labels.iter().any(|l| l.contains("expired")), "{labels:?}");
+        // Before the TTL ran out, the same restart loses a key a holder still counts on.
+        let mut r = RedisInstance::new(32);
+        react(&mut r, 0, 0, set(7));
+        let fx = restart(&mut r, Persistence::None, 3_000);
+        assert!(
+            fx.items.iter().any(
+                |e| matches!(e, Effect::Event { label, .. } if label == "redis forgot lock:k")
+            ),
+            "{:?}",
+            fx.items
+        );
     }
 }

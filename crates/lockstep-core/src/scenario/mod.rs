@@ -119,9 +119,9 @@ pub struct LockConfig {
     /// Lease / key time to live.
     #[serde(default = "defaults::ttl_ms")]
     pub ttl_ms: u64,
-    /// The first fencing token the service issues.
-    #[serde(default = "defaults::first_token")]
-    pub first_token: u64,
+    /// The first fencing token the service issues; see [`LockConfig::first_token`].
+    #[serde(default, rename = "first_token")]
+    pub first_token_set: Option<u64>,
     /// The lock key; defaults to `lock:<batch>`.
     pub key: Option<String>,
     /// redis: an asynchronous replica that receives writes this long after the master.
@@ -164,6 +164,18 @@ pub enum Persistence {
     Everysec,
     /// `appendfsync always`: nothing acknowledged is lost.
     Always,
+}
+
+impl LockConfig {
+    /// The first fencing token: as set, else what a fresh service issues first. A fresh Redis
+    /// has no counter key, so INCR returns 1; a fresh etcd store starts at revision 1 and its
+    /// first write makes revision 2 (mvcc's kvstore: `currentRev: 1`, each txn `beginRev + 1`).
+    pub fn first_token(&self) -> u64 {
+        self.first_token_set.unwrap_or(match self.kind {
+            LockKind::Consensus => 2,
+            _ => 1,
+        })
+    }
 }
 
 impl Persistence {
@@ -328,7 +340,8 @@ pub struct WorkerConfig {
     pub retry_writes: u32,
     /// The amount this worker pays per payout, if it computes its own (default: the batch's).
     pub amount_cents: Option<u64>,
-    /// consensus: what to do when a keepalive goes unanswered (default: carry on).
+    /// consensus: listen to the connection state as a Curator client does, and what to do on
+    /// SUSPENDED (no word from the cluster for 2/3 of the session timeout). None: no listener.
     pub on_suspended: Option<OnSuspended>,
     /// consensus: lock with the named worker's etcd session (the same lease, so the same key
     /// name), as two Mutexes made from one `concurrency.Session` do.
@@ -490,9 +503,6 @@ pub mod defaults {
     }
     pub fn ttl_ms() -> u64 {
         5000
-    }
-    pub fn first_token() -> u64 {
-        1
     }
     pub fn latency_ms() -> u64 {
         1

@@ -281,7 +281,9 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
     let l = &s.lock;
     c.at("lock", |c| {
         c.range("ttl_ms", l.ttl_ms, 1, 3_600_000)?;
-        c.range("first_token", l.first_token, 1, 1_000_000_000_000)?;
+        if let Some(first) = l.first_token_set {
+            c.range("first_token", first, 1, 1_000_000_000_000)?;
+        }
         if let Some(key) = &l.key {
             c.text("key", key, 128)?;
         }

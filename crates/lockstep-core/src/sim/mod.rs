@@ -173,7 +173,7 @@ impl Sim {
             }
         }
         let first = params.first_service;
-        let counter = s.lock.first_token - 1;
+        let counter = s.lock.first_token() - 1;
         let mut redis = Vec::new();
         let mut cluster = None;
         match s.lock.kind {
@@ -200,7 +200,7 @@ impl Sim {
                     .lock
                     .election_timeout_ms
                     .unwrap_or(defaults::ELECTION_TIMEOUT_MS);
-                let mut c = Cluster::new(n, first, s.lock.first_token, timeout);
+                let mut c = Cluster::new(n, first, s.lock.first_token(), timeout);
                 c.lock_delay_ms = s.lock.lock_delay_ms.unwrap_or(0);
                 c.shared_sessions = s
                     .workers

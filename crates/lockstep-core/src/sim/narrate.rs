@@ -194,16 +194,29 @@ impl Sim {
             }
             Payload::DelReply { deleted: false, .. } => {
                 let holder = self.name(to);
-                let cause = match self.last_freed(from, holder) {
-                    Some(f) if f.reason == FreeReason::Forgotten => format!(
-                        "it did not expire but was lost at {} ms: {}; perhaps someone else took the lock since",
-                        f.time_ms, f.label
+                let (cause, never) = match self.last_freed(from, holder) {
+                    Some(f) if f.reason == FreeReason::Forgotten => (
+                        format!(
+                            "it did not expire but was lost at {} ms: {}; perhaps someone else took the lock since",
+                            f.time_ms, f.label
+                        ),
+                        false,
                     ),
-                    Some(f) if f.reason == FreeReason::Expired => {
-                        "it expired, and perhaps someone else took it".to_string()
-                    }
+                    Some(f) if f.reason == FreeReason::Expired => (
+                        "it expired, and perhaps someone else took it".to_string(),
+                        false,
+                    ),
                     // Nothing freed it on this instance: the key was never this holder's here.
-                    _ => format!("{holder} never held it on {}", self.name(from)),
+                    _ => (
+                        format!("{holder} never held it on {}", self.name(from)),
+                        true,
+                    ),
+                };
+                // "No longer" would say it once did.
+                let explanation = if never {
+                    explanation.replace("no longer holds", "does not hold")
+                } else {
+                    explanation.to_string()
                 };
                 explanation.replace("it expired, and perhaps someone else took it", &cause)
             }

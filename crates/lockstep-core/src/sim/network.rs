@@ -159,7 +159,7 @@ impl Sim {
         if !st.alive {
             self.in_flight -= 1;
             let explanation = format!(
-                "{} is down, so the message is lost; {} will only notice when its timeout fires.",
+                "{} is down, so the message is lost; {} will only notice when its timeout fires (as for a dead machine or a cut network: had only the process died on a live host, the host would refuse the connection at once, with the same outcome, only sooner).",
                 self.name(to),
                 self.name(from)
             );

@@ -51,6 +51,7 @@ pub(crate) fn verdict_text(v: &Verdict) -> (String, Rgb, MarkKind, Vec<String>) 
         writes.push_str(&format!("; reads refused by fencing: {}", v.reads_rejected));
     }
     lines.push(writes);
+    lines.extend(v.other_refusals());
     if v.idempotent_noops > 0 {
         lines.push(skipped_line(v.writes_skipped, v.idempotent_noops));
     }

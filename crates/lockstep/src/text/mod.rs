@@ -231,6 +231,7 @@ fn verdict(s: &mut String, scenario: &Scenario, run: &Run, width: usize) {
     if v.reads_rejected > 0 {
         details.push(format!("reads rejected by fencing: {}", v.reads_rejected));
     }
+    details.extend(v.other_refusals());
     if v.idempotent_noops > 0 {
         details.push(format!(
             "repeated payouts made harmless by idempotency keys: {} ({} {} applied nothing)",

@@ -1,4 +1,4 @@
-//! Keeping a lease alive: Redis `PEXPIRE`-style extension every `renew_every_ms`, or a consensus
+//! Keeping a lease alive: a Redis compare-and-extend (`SET … IFEQ`) every `renew_every_ms`, or a consensus
 //! keepalive, which etcd's `concurrency.Session` always sends (every TTL/3 unless told otherwise).
 
 use super::{Phase, Worker, WorkerCtx};
@@ -68,39 +68,70 @@ impl Worker {
     }
 
     /// A keepalive went unanswered for a request timeout: unless a later one was answered, the
-    /// session is SUSPENDED (Curator): the client cannot be sure it still holds the lock.
+    /// client tries its next endpoint for the next keepalive.
     pub(super) fn keepalive_due(&mut self, sent_local: i64, cx: &mut WorkerCtx<'_>) {
         if self.lease_from_local < sent_local && self.renew.is_some() {
-            // Unanswered: the client moves to its next endpoint for the next keepalive.
             self.next_endpoint(cx);
         }
+    }
+
+    /// The cluster answered: a worker that listens to its connection state starts the clock
+    /// ZooKeeper's client runs on every read (Disconnected after 2/3 of the session timeout
+    /// without a word; ClientCnxn's readTimeout).
+    pub(super) fn heard_from_cluster(&mut self, cx: &mut WorkerCtx<'_>) {
+        self.heard_local = cx.now_local;
+        if self.cfg.on_suspended.is_some() {
+            cx.fx.after(
+                self.silence_limit_ms(),
+                Timer::SilenceCheck {
+                    heard_local: cx.now_local,
+                },
+            );
+        }
+    }
+
+    fn silence_limit_ms(&self) -> u64 {
+        self.granted_ttl_ms * 2 / 3
+    }
+
+    /// Nothing heard from the cluster for 2/3 of the session timeout: ZooKeeper's client reports
+    /// Disconnected and Curator SUSPENDED: the worker cannot be sure it still holds the lock.
+    pub(super) fn silence_check(&mut self, heard_local: i64, cx: &mut WorkerCtx<'_>) {
         let holding = self.believes
             && matches!(
                 self.phase,
                 Phase::Checking | Phase::Working | Phase::Writing
             );
-        if self.suspended || self.lease_from_local >= sent_local || !holding {
+        if self.heard_local != heard_local || self.suspended.is_some() || !holding {
             return;
         }
-        self.suspended = true;
+        self.suspended = Some(cx.now_local);
         let name = cx.name;
-        let until = self.lease_end();
         let stop = self.cfg.on_suspended == Some(OnSuspended::Stop);
+        let ttl = self.granted_ttl_ms;
         let choice = if stop {
             format!(
                 "{name} treats SUSPENDED as lost, as Curator's documentation advises for locks, and stops working under the lock."
             )
         } else {
             format!(
-                "{name} carries on as if nothing happened, as code that ignores its session does; its lease, as far as it can know, ends at {until} ms on its clock."
+                "{name} carries on as if nothing happened, as code that ignores its connection state does."
             )
         };
         cx.fx.state(
             format!("{name}'s session is suspended"),
-            format!("No answer to {name}'s keepalive within {} ms: {name} cannot be sure it still holds the lock (Curator's SUSPENDED; etcd's session sees its keepalives fail). {choice}", self.cfg.request_timeout_ms),
-            None,
+            format!(
+                "{name} has heard nothing from the cluster for {} ms, 2/3 of its {ttl} ms session timeout: ZooKeeper's client reports Disconnected and Curator SUSPENDED. {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes only once no keepalive has been answered for a whole TTL.) {choice}",
+                self.silence_limit_ms()
+            ),
+            Some(Tag::SessionSuspended),
         );
-        cx.fx.at(until, Timer::SessionLost);
+        cx.fx.after(
+            ttl,
+            Timer::SessionLost {
+                suspended_local: cx.now_local,
+            },
+        );
         if stop {
             let tag = self.stop_believing_tag();
             cx.fx.state(format!("{name} stops working"), format!("{name} abandons the job before writing: it will not act on a lock it may have lost."), tag);
@@ -108,13 +139,13 @@ impl Worker {
         }
     }
 
-    /// The lease surely ran out with no keepalive answered: the session is LOST (Curator).
-    pub(super) fn session_lost(&mut self, cx: &mut WorkerCtx<'_>) {
-        if !self.suspended || self.phase.is_terminal() {
+    /// A session timeout since SUSPENDED with no word from the cluster: Curator 3+ reports LOST.
+    pub(super) fn session_lost(&mut self, suspended_local: i64, cx: &mut WorkerCtx<'_>) {
+        if self.suspended != Some(suspended_local) || self.phase.is_terminal() {
             return;
         }
         let name = cx.name;
-        let what = "its lease has surely run out by its own clock with no keepalive answered: it certainly no longer holds the lock (Curator's LOST).";
+        let what = "a whole session timeout has passed since SUSPENDED without a word from the cluster, so Curator reports LOST: the cluster has long since expired the session, and the lock with it.";
         if self.cfg.on_suspended == Some(OnSuspended::Stop) {
             cx.fx.tagged_note(
                 format!("{name}'s session is lost"),

@@ -132,8 +132,12 @@ pub struct Worker {
     pub write_retries: u32,
     /// Redlock rounds tried so far.
     pub redlock_tries: u32,
-    /// Consensus: a keepalive went unanswered and none has been answered since.
-    pub suspended: bool,
+    /// Consensus, for a worker that listens to its connection state (`on_suspended`): when it
+    /// was suspended (no word from the cluster for 2/3 of the session timeout), on its clock.
+    pub suspended: Option<i64>,
+    /// Consensus: when the client last heard from the cluster (the answer to its lock request
+    /// or to a keepalive), on its own clock.
+    pub heard_local: i64,
     /// Consensus: the worker whose etcd session (lease, key name) this one locks with.
     pub session_of: Option<crate::topology::NodeId>,
     /// Consensus: the unlock has been sent a second time (`retry_unlock`).
@@ -176,7 +180,8 @@ impl Worker {
             granted_ttl_ms: 0,
             write_retries: 0,
             redlock_tries: 0,
-            suspended: false,
+            suspended: None,
+            heard_local: 0,
             endpoint: 0,
             session_of: None,
             unlock_retried: false,
@@ -229,7 +234,8 @@ impl Worker {
             Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
             Timer::Renew => self.renew(cx),
             Timer::KeepAliveDue { sent_local } => self.keepalive_due(sent_local, cx),
-            Timer::SessionLost => self.session_lost(cx),
+            Timer::SilenceCheck { heard_local } => self.silence_check(heard_local, cx),
+            Timer::SessionLost { suspended_local } => self.session_lost(suspended_local, cx),
             _ => {}
         }
     }
@@ -486,9 +492,9 @@ impl Worker {
                 if self.renew.is_some_and(|(r, _)| r == req) =>
             {
                 let (_, sent) = self.renew.take().unwrap_or_default();
+                self.heard_from_cluster(cx);
                 if ok {
-                    if self.suspended {
-                        self.suspended = false;
+                    if self.suspended.take().is_some() {
                         cx.fx.note(
                             format!("{name}'s session reconnected"),
                             format!("A keepalive was answered again, so {name}'s lease is alive (Curator's RECONNECTED)."),

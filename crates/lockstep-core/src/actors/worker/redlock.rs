@@ -119,7 +119,10 @@ impl Worker {
                 format!("and, after {}, gives up", tries(self.redlock_tries))
             } else {
                 let bound = if cx.lock.max_tries > 0 {
-                    format!("up to {} in all", tries(cx.lock.max_tries))
+                    format!(
+                        "up to {} in all (this scenario's max_tries; redlock-rb stops after 3, redsync after 32)",
+                        tries(cx.lock.max_tries)
+                    )
                 } else {
                     "until its own acquire timeout, since this scenario sets no max_tries (redlock-rb stops after 3 tries, redsync after 32)".to_string()
                 };

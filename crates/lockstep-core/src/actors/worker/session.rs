@@ -20,6 +20,7 @@ impl Worker {
         // from the send time, which errs on the safe side.
         self.lease_from_local = self.sent_local;
         self.lease_until_local = Some(self.lease_end());
+        self.heard_from_cluster(cx);
         if owner_now {
             self.token = Some(rev);
             self.believe(cx);
@@ -36,6 +37,7 @@ impl Worker {
     /// the lease: it still ends where the last answered keepalive (or the request) put it.
     pub(super) fn lock_granted(&mut self, rev: u64, cx: &mut WorkerCtx<'_>) {
         self.token = Some(rev);
+        self.heard_from_cluster(cx);
         let end = self.lease_end();
         self.lease_until_local = Some(end);
         if end <= cx.now_local {
