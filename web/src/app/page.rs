@@ -11,7 +11,7 @@ use super::keys::{use_hash_change, use_keys, use_player};
 use super::legend::Legend;
 use super::picker::Picker;
 use super::search::SearchPanel;
-use super::share_bar::ShareBar;
+use super::share_bar::{Redraw, ShareBar};
 use super::state::{Action, AppState, SPEEDS};
 use super::timeline::Timeline;
 use super::upload::Upload;
@@ -158,8 +158,10 @@ pub fn App() -> Html {
                     if let Some(v) = &state.viewer {
                         <WhatIfMenu dispatch={state.dispatcher()} viewer={v.clone()}
                             branch={v.borrow().branch()} at_end={v.borrow().at_end()} />
-                        <ShareBar viewer={v.clone()} branch={v.borrow().branch()}
-                            time_mode={state.time_mode} chart={state.chart} rev={state.rev} />
+                        <ContextProvider<Redraw> context={Redraw(state.rev)}>
+                            <ShareBar viewer={v.clone()} branch={v.borrow().branch()}
+                                time_mode={state.time_mode} chart={state.chart} />
+                        </ContextProvider<Redraw>>
                     }
                     <Upload dispatch={state.dispatcher()} error={state.upload_error.clone()} />
                 </aside>

@@ -15,6 +15,7 @@ use yew::prelude::*;
 use super::dom;
 use lockstep_render::TimeMode;
 
+use crate::patch;
 use crate::stack::{CHUNK, chunk_id, live_id};
 use crate::viewer::{Picture, StepFrame};
 
@@ -278,6 +279,39 @@ fn show_all(i: usize, len: usize, want: usize) {
     }
 }
 
+/// Makes the children of `g`, the page's copy of the markup `old`, those of `new`: only the
+/// elements that changed are put in or taken out (see [`crate::patch`]); all of them when the
+/// page's copy is new or not what `old` says.
+fn patch_children(g: &Element, old: &str, new: &str, fresh: bool) {
+    let planned = (!fresh)
+        .then(|| Some((patch::elements(old)?, patch::elements(new)?)))
+        .flatten()
+        .and_then(|(o, n)| Some((o.len(), patch::plan(&o, &n)?, n)));
+    let kids = g.children();
+    let Some((count, plan, new_els)) =
+        planned.filter(|(count, ..)| kids.length() as usize == *count)
+    else {
+        g.set_inner_html(new);
+        return;
+    };
+    // The old elements, found before anything moves.
+    let old_els: Vec<Option<Element>> = (0..count).map(|i| kids.item(i as u32)).collect();
+    for (before, range) in &plan.insert {
+        let markup = new_els[range.clone()].concat();
+        let _ = match before.and_then(|b| old_els.get(b).cloned().flatten()) {
+            Some(el) => el.insert_adjacent_html("beforebegin", &markup),
+            None => g.insert_adjacent_html("beforeend", &markup),
+        };
+    }
+    for el in plan
+        .remove
+        .iter()
+        .filter_map(|&i| old_els.get(i).cloned().flatten())
+    {
+        el.remove();
+    }
+}
+
 /// Brings the page's copy of `pic` to `frame`; true when that copy was new.
 fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown) -> bool {
     let Ok(Some(svg)) = page.query_selector("#ls-timeline") else {
@@ -341,7 +375,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
             && (fresh || *text != shown.live[i])
             && let Some(g) = by_id(&live_id(i)).as_ref().and_then(layer_in)
         {
-            g.set_inner_html(text);
+            patch_children(&g, &shown.live[i], text, fresh);
             shown.live[i] = text.clone();
         }
     }
@@ -359,7 +393,7 @@ fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown
         if (fresh || text != was.as_str())
             && let Some(g) = by_id(id)
         {
-            g.set_inner_html(text);
+            patch_children(&g, was, text, fresh);
             *was = text.to_string();
         }
     }
