@@ -141,4 +141,23 @@ export async function review10Tests(browser, base, shot) {
     await page.waitForTimeout(700);
     await shot(page, "embed-phone-zoomed-redlock-split-votes-60-375x667");
   });
+
+  await test(browser, "a followed row sits two thirds down the timeline's window, the rows before it above", async (page) => {
+    for (const [id, step, present] of [["redlock-split-votes", 200, ""], ["redlock-delayed-restart", 700, "&present=1"]]) {
+      await page.goto(`${base}index.html#scenario=${id}&step=${step}${present}`);
+      await ready(page);
+      await frames(page);
+      await page.waitForTimeout(300);
+      for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+      await frames(page);
+      await page.waitForTimeout(900);
+      const at = await page.evaluate(() => {
+        const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
+        const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+        return ((cur.top + cur.bottom) / 2 - box.top) / box.height;
+      });
+      console.log(`      ${id}: the current row ${(at * 100).toFixed(0)}% down the window`);
+      assert(at > 0.63 && at < 0.9, `${id}: the current row is ${(at * 100).toFixed(0)}% down the window`);
+    }
+  });
 }

@@ -49,11 +49,13 @@ pub struct TimelineProps {
 const EDGE: f64 = 4.0;
 /// The height the sticky row of lane names covers at the top of the timeline's window.
 const HEADS_INSET: f64 = 48.0;
+/// How far down the timeline's window a followed row is put (see [`keep_in_view`]).
+const ROW_PLACE: f64 = 0.6;
 
 /// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
-/// `at..at + size`: None when it shows already; else centred, or its start when it is wider than
-/// the window.
-fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64) -> Option<f64> {
+/// `at..at + size`: None when it shows already; else with its middle `place` of the way into the
+/// window (0.5: centred), or its start when it is wider than the window.
+fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -> Option<f64> {
     // A row that only just fits counts as out of view: the scale from page to screen pixels is
     // rounded (the scroller's sizes are whole pixels), so over a 4,000 px picture the row's edge
     // can land a pixel or two past the window's.
@@ -63,7 +65,7 @@ fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64) -> Option<f64> {
     let to = if hi - lo > size {
         lo - 16.0
     } else {
-        (lo + hi) / 2.0 - size / 2.0
+        (lo + hi) / 2.0 - size * place
     };
     Some(to.max(0.0))
 }
@@ -83,12 +85,15 @@ fn keep_in_view(
         return;
     }
     let scale = drawn / page_width;
-    // The sticky lane names cover the window's top: a row under them is not in view.
+    // The sticky lane names cover the window's top: a row under them is not in view. A row
+    // followed down the run is put two thirds of the way down the window: the rows before it (the
+    // story so far) show above it, rather than the blank space of the steps still to come.
     let down = scroll_to_show(
         top * scale,
         bottom * scale,
         f64::from(scroller.scroll_top()) + HEADS_INSET,
         f64::from(scroller.client_height()) - HEADS_INSET,
+        ROW_PLACE,
     )
     .map(|to| (to - HEADS_INSET / 2.0).max(0.0));
     let across = span.and_then(|(x0, x1)| {
@@ -106,7 +111,7 @@ fn keep_in_view(
                 (f < at + EDGE || f > at + width - EDGE || lo > at || hi < at + width)
                     .then_some(to.max(0.0))
             }
-            _ => scroll_to_show(lo, hi, at, width),
+            _ => scroll_to_show(lo, hi, at, width, 0.5),
         }
     });
     if down.is_none() && across.is_none() {
