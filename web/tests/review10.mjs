@@ -83,6 +83,12 @@ export async function review10Tests(browser, base, shot) {
     await atStep(page, 72);
     seen = await check();
     assert(seen.rowIn && seen.focusIn, `readable zoom at step 72: ${JSON.stringify(seen)}`);
+    // The lane names kept at the top are one line: they cover little of the rows under them.
+    const chips = await page.evaluate(() => {
+      const row = document.querySelector(".lane-heads");
+      return { shown: !row.hidden, tall: Math.max(...[...row.querySelectorAll(".lane-head")].map((h) => h.getBoundingClientRect().height)) };
+    });
+    assert(chips.shown && chips.tall <= 32, `the kept lane names: ${JSON.stringify(chips)}`);
     await shot(page, "presenter-readable-redlock-split-votes-72-1920x1080");
     await page.keyboard.press("z");
     await page.waitForSelector(".timeline-scroller.zoom-fit");
