@@ -6,6 +6,7 @@
 pub mod catalogue;
 pub mod inspector;
 pub mod own;
+pub mod patch;
 pub mod search_from;
 pub mod share;
 pub mod stack;

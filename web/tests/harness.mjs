@@ -118,3 +118,11 @@ export async function ready(page) {
 export async function text(page, selector) {
   return (await page.locator(selector).first().textContent())?.trim() ?? "";
 }
+
+/** Presenter mode's fit zoom (Z toggles it; presenter mode starts at readable labels, and the
+ * choice stays while the page does). */
+export async function fitZoom(page) {
+  await page.waitForSelector(".timeline-scroller.zoom-fit, .timeline-scroller.zoom-readable");
+  if (await page.locator(".timeline-scroller.zoom-readable").count()) await page.keyboard.press("z");
+  await page.waitForSelector(".timeline-scroller.zoom-fit");
+}

@@ -3,10 +3,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { serve, launch, test, summary, assert, ready, text, outDir, webDir } from "./harness.mjs";
+import { serve, launch, test, summary, assert, ready, text, outDir, webDir, fitZoom } from "./harness.mjs";
 import { measure } from "./measure.mjs";
 import { reviewTests } from "./review8.mjs";
 import { review9Tests } from "./review9.mjs";
+import { review10Tests } from "./review10.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -16,9 +17,10 @@ const shot = (page, name) => page.screenshot({ path: path.join(outDir, `${name}.
 /** The text the timeline shows (hidden groups of later steps left out), across its stack of <svg>s. */
 const svgText = (page) => page.locator(".page").first().evaluate((p) =>
   [...p.querySelectorAll("svg text")].filter((t) => t.getClientRects().length > 0).map((t) => t.textContent).join("\n"));
-/** The whole picture: every <svg> of the stack. */
+/** The whole picture: every <svg> of the stack (whitespace between elements left out: a step puts
+ * in only the elements that changed, without the line breaks a whole layer's markup has). */
 const svgHtml = (page) => page.locator(".page").first().evaluate((p) =>
-  [...p.querySelectorAll(":scope > svg")].map((s) => s.innerHTML).join("\n"));
+  [...p.querySelectorAll(":scope > svg")].map((s) => s.innerHTML.replace(/>\s+</g, "><")).join("\n"));
 const verdict = (page) => text(page, "[data-testid=verdict]");
 
 /** The native lockstep binary, built once (cargo prints where it is). */
@@ -246,11 +248,17 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
   assert(fit.w >= fit.inner - 1 && fit.h > 480, `the picture fills the frame: ${JSON.stringify(fit)}`);
   assert(fit.curIn, "the current step is in view");
   await shot(page, "embed-none-800x500");
-  // A run far wider than the frame (Redlock's) is not shrunk to unreadable type: its labels stay
-  // at 6.5 px or more, and it scrolls sideways and down to the current step.
+  // A run far wider than the frame (Redlock's) shows every lane at first; a tap zooms in to 12 px
+  // labels, scrolled sideways and down to the current step (and, without controls, a second tap
+  // zooms out again).
   await page.goto(`${base}embed.html#scenario=redlock-happy-path&step=60&controls=none`);
   await page.reload();
   await ready(page);
+  await page.waitForTimeout(300);
+  const whole = await page.evaluate(() => { const s = document.querySelector(".timeline-scroller"); return s.scrollWidth - s.clientWidth; });
+  assert(whole <= 1, `a wide run's embed first shows its whole width (${whole} px more)`);
+  await page.click(".page");
+  await page.waitForSelector(".timeline-scroller.zoom-readable");
   await page.waitForTimeout(300);
   const wide = await page.evaluate(() => {
     const s = document.querySelector(".timeline-scroller");
@@ -265,8 +273,10 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
       box: [box.top, box.bottom],
     };
   });
-  assert(wide.label >= 6.5 && wide.sideways && wide.curIn, `a wide run in an 800 px embed: ${JSON.stringify(wide)}`);
+  assert(wide.label >= 11.9 && wide.sideways && wide.curIn, `a wide run in an 800 px embed, zoomed in: ${JSON.stringify(wide)}`);
   await shot(page, "embed-redlock-800x500");
+  await page.click(".page");
+  await page.waitForSelector(".timeline-scroller.zoom-fit");
   await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=full`);
   await page.reload();
   await ready(page);
@@ -315,6 +325,8 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   await ready(page);
   if (!(await page.locator(".app.presenter").count())) await page.keyboard.press("f");
   await page.waitForSelector(".app.presenter");
+  // In the fit zoom (presenter mode starts at readable labels: review10.mjs).
+  await fitZoom(page);
   const across = await page.evaluate(() => { const s = document.querySelector(".timeline-scroller"); return s.scrollWidth - s.clientWidth; });
   assert(across <= 1, `the picture fits the width (${across} px more)`);
   await page.keyboard.press("End");
@@ -360,13 +372,14 @@ await test(browser, "a wide run scrolls sideways to keep the current step's arro
   await shot(page, "app-redlock-sideways-1920x1080");
 }, { reducedMotion: "reduce" });
 
-await test(browser, "presenter mode fits the width with labels up to 27 px, and the step in view at once", async (page) => {
+await test(browser, "presenter mode's fit zoom fits the width with labels up to 27 px, and the step in view at once", async (page) => {
   const sizes = [];
   for (const [id, step] of [["naive-happy-path", 5], ["naive-gc-pause", 32], ["redlock-happy-path", 60], ["redlock-delayed-restart", 700]]) {
     await page.goto(`${base}index.html#scenario=${id}&step=${step}`);
     await ready(page);
     await page.keyboard.press("f");
     await page.waitForSelector(".app.presenter");
+    await fitZoom(page);
     // Right after F (one frame, no waiting for a smooth scroll), the current step is in view.
     const inView = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
       const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
@@ -631,6 +644,7 @@ await test(browser, "the JSON trace computed in the browser equals the native on
 
 await reviewTests(browser, base, shot);
 await review9Tests(browser, base, shot);
+await review10Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

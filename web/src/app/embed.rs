@@ -8,12 +8,16 @@ use super::dom;
 use super::explain::Explanation;
 use super::keys::{use_hash_change, use_keys, use_player};
 use super::page::{open_hash, picture};
-use super::state::{AppState, SPEEDS};
+use super::state::{AppState, SPEEDS, Zoom};
 use crate::share::{self, View};
 
 #[component]
 pub fn Embed() -> Html {
-    let state = use_reducer(AppState::default);
+    // The whole width first: every lane in view; a tap or Z zooms in to readable labels.
+    let state = use_reducer(|| AppState {
+        zoom: Zoom::Fit,
+        ..AppState::default()
+    });
     let controls = use_state(|| {
         View::parse_keeping(&dom::hash())
             .ok()
@@ -77,7 +81,7 @@ pub fn Embed() -> Html {
                     <a class="open" href={open_link} target="_blank" rel="noopener">{ "Open in lockstep ↗" }</a>
                 </div>
             }
-            { picture(&state) }
+            { picture(&state, Some(*controls)) }
             <p class="scroll-hint" aria-hidden="true">{ "◀ scroll for more lanes ▶" }</p>
             if *controls == share::Controls::Full {
                 <Explanation state={state.clone()} />

@@ -1,6 +1,6 @@
 //! The keyboard: Right/Space/PageDown forward (what presentation clickers send), Left/PageUp back,
 //! Down (or N) to the next row of the timeline and Up to the one before (past steps that share a
-//! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, S scenarios,
+//! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (presenter mode and the embed: fit the width or readable labels), S scenarios,
 //! Esc leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
 //! step number box, all but a clicker's PageDown/PageUp).
 
@@ -34,6 +34,7 @@ pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
             Chart::Lease => Chart::Timeline,
         }),
         "f" | "F" => Action::Presenter(!state.presenter),
+        "z" | "Z" => Action::Zoom(state.zoom.toggled()),
         "s" | "S" => Action::ShowPicker(true),
         "Escape" if state.presenter => Action::Presenter(false),
         "Escape" if state.picking && state.viewer.is_some() => Action::ShowPicker(false),

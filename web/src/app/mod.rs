@@ -5,6 +5,7 @@ mod controls;
 mod dom;
 mod embed;
 mod explain;
+mod frame_dom;
 mod inspector;
 mod keys;
 mod legend;

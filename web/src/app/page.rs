@@ -11,7 +11,7 @@ use super::keys::{use_hash_change, use_keys, use_player};
 use super::legend::Legend;
 use super::picker::Picker;
 use super::search::SearchPanel;
-use super::share_bar::ShareBar;
+use super::share_bar::{Redraw, ShareBar};
 use super::state::{Action, AppState, SPEEDS};
 use super::timeline::Timeline;
 use super::upload::Upload;
@@ -56,12 +56,21 @@ pub fn open_hash(state: &UseReducerHandle<AppState>, hash: &str) {
     }
 }
 
-/// The picture of the current step: the timeline or the lease chart.
-pub fn picture(state: &UseReducerHandle<AppState>) -> Html {
+/// The picture of the current step: the timeline or the lease chart. In presenter mode and the
+/// embed (`embed`: its controls) the timeline zooms: with a button, and in the embed a tap on the
+/// whole-width picture zooms in (its rows are too thin to pick one); an embed without controls
+/// has no button, and a tap there zooms in and out.
+pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::Controls>) -> Html {
     let on_seek = {
         let s = state.clone();
         Callback::from(move |n: usize| s.dispatch(super::state::Action::Seek(n)))
     };
+    let on_zoom = {
+        let s = state.clone();
+        Callback::from(move |z| s.dispatch(Action::Zoom(z)))
+    };
+    let zoom = (embed.is_some() || state.presenter).then_some(state.zoom);
+    let zoom_button = embed != Some(crate::share::Controls::None);
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
             <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart">
@@ -70,7 +79,8 @@ pub fn picture(state: &UseReducerHandle<AppState>) -> Html {
         },
         (Chart::Timeline, Some(p), _, Some(f)) => html! {
             <Timeline picture={p.clone()} frame={f.clone()} rev={state.rev} {on_seek}
-                highlight_faults={state.found.is_some()} presenter={state.presenter} />
+                highlight_faults={state.found.is_some()} presenter={state.presenter}
+                {zoom} {on_zoom} {zoom_button} tap_zooms={embed.is_some()} />
         },
         _ => html! {},
     }
@@ -140,7 +150,7 @@ pub fn App() -> Html {
             <main id="main" class="workspace">
                 <div class="stage">
                     <Controls state={state.clone()} />
-                    { picture(&state) }
+                    { picture(&state, None) }
                 </div>
                 <aside class="side">
                     <Explanation state={state.clone()} />
@@ -158,8 +168,10 @@ pub fn App() -> Html {
                     if let Some(v) = &state.viewer {
                         <WhatIfMenu dispatch={state.dispatcher()} viewer={v.clone()}
                             branch={v.borrow().branch()} at_end={v.borrow().at_end()} />
-                        <ShareBar viewer={v.clone()} branch={v.borrow().branch()}
-                            time_mode={state.time_mode} chart={state.chart} rev={state.rev} />
+                        <ContextProvider<Redraw> context={Redraw(state.rev)}>
+                            <ShareBar viewer={v.clone()} branch={v.borrow().branch()}
+                                time_mode={state.time_mode} chart={state.chart} />
+                        </ContextProvider<Redraw>>
                     }
                     <Upload dispatch={state.dispatcher()} error={state.upload_error.clone()} />
                 </aside>
@@ -193,7 +205,7 @@ pub fn App() -> Html {
             }
             { main }
             <footer class="keys" aria-label="Keys">
-                { "Keys: → Space PageDown forward · ← PageUp back · ↓ N next row · ↑ row before · Home End · P play · + − speed · T time scale · L lease chart · F presenter · S scenarios" }
+                { "Keys: → Space PageDown forward · ← PageUp back · ↓ N next row · ↑ row before · Home End · P play · + − speed · T time scale · L lease chart · F presenter · Z zoom · S scenarios" }
             </footer>
         </div>
     }

@@ -12,7 +12,8 @@ use crate::share::{Chart, Controls};
 use crate::viewer::Viewer;
 
 /// The buttons and the embed's controls depend on the run and its time mode and chart; only the
-/// link and the snippet ([`ShareLinks`]) change with the step.
+/// link and the snippet ([`ShareLinks`]) change with the step, which they learn from the
+/// [`Redraw`] context, so a step does not render the rest of the panel.
 #[derive(Properties)]
 pub struct ShareProps {
     pub viewer: Rc<RefCell<Viewer>>,
@@ -20,8 +21,6 @@ pub struct ShareProps {
     pub branch: u64,
     pub time_mode: TimeMode,
     pub chart: Chart,
-    /// Changes on every redraw: only the links follow it.
-    pub rev: u64,
 }
 
 impl PartialEq for ShareProps {
@@ -30,9 +29,13 @@ impl PartialEq for ShareProps {
             && self.branch == other.branch
             && self.time_mode == other.time_mode
             && self.chart == other.chart
-            && self.rev == other.rev
     }
 }
+
+/// The app's redraw count (a new one on every step), provided to the few components that follow
+/// every step without their parents doing so.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Redraw(pub u64);
 
 #[derive(Properties)]
 struct LinksProps {
@@ -40,7 +43,6 @@ struct LinksProps {
     time_mode: TimeMode,
     chart: Chart,
     controls: Controls,
-    rev: u64,
 }
 
 impl PartialEq for LinksProps {
@@ -49,13 +51,14 @@ impl PartialEq for LinksProps {
             && self.time_mode == other.time_mode
             && self.chart == other.chart
             && self.controls == other.controls
-            && self.rev == other.rev
     }
 }
 
 /// The link to this view and the embed snippet (the link names the step).
 #[component]
 fn ShareLinks(props: &LinksProps) -> Html {
+    // Rendered again on every step: the link names the step.
+    let _ = use_context::<Redraw>();
     let copied = use_state(|| None::<&'static str>);
     let (view, title) = {
         let v = props.viewer.borrow();
@@ -150,7 +153,7 @@ pub fn ShareBar(props: &ShareProps) -> Html {
         <details class="panel share" aria-label="Share and export" open={!dom::narrow()}>
             <summary><h2>{ "Share" }</h2></summary>
             <ShareLinks viewer={props.viewer.clone()} time_mode={props.time_mode} chart={props.chart}
-                controls={*controls} rev={props.rev} />
+                controls={*controls} />
             <div class="row">
                 <button onclick={svg_download}>{ "Download SVG" }</button>
                 <button onclick={json_download} data-testid="download-json">{ "Download JSON" }</button>

@@ -41,6 +41,24 @@ pub fn entries() -> Vec<Entry> {
 /// Steps per second while playing.
 pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
 
+/// How presenter mode and the embed scale the timeline: to the window's width (every lane in view,
+/// however small its type), or so that its labels stay readable (a wide run then scrolls sideways,
+/// following the current step).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zoom {
+    Fit,
+    Readable,
+}
+
+impl Zoom {
+    pub fn toggled(self) -> Zoom {
+        match self {
+            Zoom::Fit => Zoom::Readable,
+            Zoom::Readable => Zoom::Fit,
+        }
+    }
+}
+
 /// A message for the user, and how serious it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
@@ -56,6 +74,8 @@ pub struct AppState {
     pub time_mode: TimeMode,
     pub chart: Chart,
     pub presenter: bool,
+    /// The timeline's scale in presenter mode and the embed.
+    pub zoom: Zoom,
     pub playing: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
@@ -90,6 +110,7 @@ impl PartialEq for AppState {
             && self.time_mode == other.time_mode
             && self.chart == other.chart
             && self.presenter == other.presenter
+            && self.zoom == other.zoom
             && self.playing == other.playing
             && self.speed == other.speed
             && self.notice == other.notice
@@ -107,6 +128,7 @@ impl Default for AppState {
             time_mode: TimeMode::Logical,
             chart: Chart::Timeline,
             presenter: false,
+            zoom: Zoom::Readable,
             playing: false,
             speed: 1,
             notice: None,
@@ -151,6 +173,7 @@ pub enum Action {
     TimeMode(TimeMode),
     Chart(Chart),
     Presenter(bool),
+    Zoom(Zoom),
     WhatIf(Change),
     /// Back to the run as written.
     ResetBranch,
@@ -313,6 +336,7 @@ impl Reducible for AppState {
             time_mode: self.time_mode,
             chart: self.chart,
             presenter: self.presenter,
+            zoom: self.zoom,
             playing: self.playing,
             speed: self.speed,
             notice: self.notice.clone(),
@@ -436,6 +460,10 @@ impl Reducible for AppState {
             Action::Chart(c) => next.chart = c,
             Action::Presenter(on) => {
                 next.presenter = on;
+                redraw = false;
+            }
+            Action::Zoom(z) => {
+                next.zoom = z;
                 redraw = false;
             }
             Action::WhatIf(change) => {

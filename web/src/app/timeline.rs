@@ -13,9 +13,9 @@ use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 use super::dom;
-use lockstep_render::TimeMode;
+use super::frame_dom::{Shown, apply, set};
+use super::state::Zoom;
 
-use crate::stack::{CHUNK, chunk_id, live_id};
 use crate::viewer::{Picture, StepFrame};
 
 #[derive(Properties, PartialEq)]
@@ -31,17 +31,31 @@ pub struct TimelineProps {
     /// Presenter mode: the picture changes size, and the current step must stay in view.
     #[prop_or(false)]
     pub presenter: bool,
+    /// The zoom, when the timeline offers its zoom control (presenter mode, the embed).
+    #[prop_or(None)]
+    pub zoom: Option<Zoom>,
+    #[prop_or_default]
+    pub on_zoom: Callback<Zoom>,
+    /// Whether the zoom has its button.
+    #[prop_or(true)]
+    pub zoom_button: bool,
+    /// A click on the picture fitted to the width zooms in instead of jumping to a row (and,
+    /// without the button, a click on the zoomed picture zooms out).
+    #[prop_or(false)]
+    pub tap_zooms: bool,
 }
 
 /// How far inside its window's edges a row must lie to count as in view, in screen pixels.
 const EDGE: f64 = 4.0;
 /// The height the sticky row of lane names covers at the top of the timeline's window.
 const HEADS_INSET: f64 = 48.0;
+/// How far down the timeline's window a followed row is put (see [`keep_in_view`]).
+const ROW_PLACE: f64 = 0.6;
 
 /// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
-/// `at..at + size`: None when it shows already; else centred, or its start when it is wider than
-/// the window.
-fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64) -> Option<f64> {
+/// `at..at + size`: None when it shows already; else with its middle `place` of the way into the
+/// window (0.5: centred), or its start when it is wider than the window.
+fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -> Option<f64> {
     // A row that only just fits counts as out of view: the scale from page to screen pixels is
     // rounded (the scroller's sizes are whole pixels), so over a 4,000 px picture the row's edge
     // can land a pixel or two past the window's.
@@ -51,7 +65,7 @@ fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64) -> Option<f64> {
     let to = if hi - lo > size {
         lo - 16.0
     } else {
-        (lo + hi) / 2.0 - size / 2.0
+        (lo + hi) / 2.0 - size * place
     };
     Some(to.max(0.0))
 }
@@ -71,12 +85,15 @@ fn keep_in_view(
         return;
     }
     let scale = drawn / page_width;
-    // The sticky lane names cover the window's top: a row under them is not in view.
+    // The sticky lane names cover the window's top: a row under them is not in view. A row
+    // followed down the run is put two thirds of the way down the window: the rows before it (the
+    // story so far) show above it, rather than the blank space of the steps still to come.
     let down = scroll_to_show(
         top * scale,
         bottom * scale,
         f64::from(scroller.scroll_top()) + HEADS_INSET,
         f64::from(scroller.client_height()) - HEADS_INSET,
+        ROW_PLACE,
     )
     .map(|to| (to - HEADS_INSET / 2.0).max(0.0));
     let across = span.and_then(|(x0, x1)| {
@@ -94,7 +111,7 @@ fn keep_in_view(
                 (f < at + EDGE || f > at + width - EDGE || lo > at || hi < at + width)
                     .then_some(to.max(0.0))
             }
-            _ => scroll_to_show(lo, hi, at, width),
+            _ => scroll_to_show(lo, hi, at, width, 0.5),
         }
     });
     if down.is_none() && across.is_none() {
@@ -213,188 +230,6 @@ fn show_heads(scroller: &HtmlElement, heads: &Element, page_width: f64, bottom: 
     }
 }
 
-/// What the page shows of a picture at the moment, so a step changes only the difference.
-#[derive(Default)]
-struct Shown {
-    /// The picture these refer to.
-    picture: Option<(u64, TimeMode)>,
-    /// Per layer: how many of its groups show.
-    groups: Vec<usize>,
-    /// Per layer: the changing pieces last put in.
-    live: Vec<String>,
-    defs: String,
-    before: String,
-    after: String,
-    size: (f64, f64),
-    dy: f64,
-}
-
-fn set(el: &Element, name: &str, value: &str) {
-    let _ = el.set_attribute(name, value);
-}
-
-/// The element of the page with this id.
-fn by_id(id: &str) -> Option<Element> {
-    web_sys::window()?.document()?.get_element_by_id(id)
-}
-
-/// The layer group inside one `<svg>` of the stack (under its shifting group).
-fn layer_in(svg: &Element) -> Option<Element> {
-    svg.first_element_child()?.first_element_child()
-}
-
-/// Shows or hides group `j` of layer `i`.
-fn show_group(i: usize, j: usize, on: bool) {
-    let Some(g) = by_id(&chunk_id(i, j / CHUNK))
-        .as_ref()
-        .and_then(layer_in)
-        .and_then(|l| l.children().item((j % CHUNK) as u32))
-    else {
-        return;
-    };
-    if on {
-        let _ = g.remove_attribute("display");
-    } else {
-        set(&g, "display", "none");
-    }
-}
-
-/// Shows the first `want` of layer `i`'s `len` groups and hides the rest, whatever the page's
-/// copy showed before (chunk by chunk: one lookup per chunk, not per group).
-fn show_all(i: usize, len: usize, want: usize) {
-    for k in 0..len.div_ceil(CHUNK) {
-        let Some(layer) = by_id(&chunk_id(i, k)).as_ref().and_then(layer_in) else {
-            continue;
-        };
-        let groups = layer.children();
-        for j in 0..groups.length() {
-            let Some(g) = groups.item(j) else { continue };
-            if k * CHUNK + (j as usize) < want {
-                let _ = g.remove_attribute("display");
-            } else {
-                set(&g, "display", "none");
-            }
-        }
-    }
-}
-
-/// Brings the page's copy of `pic` to `frame`; true when that copy was new.
-fn apply(page: &Element, pic: &Rc<Picture>, frame: &StepFrame, shown: &mut Shown) -> bool {
-    let Ok(Some(svg)) = page.query_selector("#ls-timeline") else {
-        return false;
-    };
-    let mut fresh = false;
-    let key = Some(pic.key);
-    // A copy of the picture the page has not seen yet (a new picture, or yew put it in again).
-    let mark = format!("{:?}", pic.key);
-    if shown.picture != key || svg.get_attribute("data-shown").as_deref() != Some(mark.as_str()) {
-        set(&svg, "data-shown", &mark);
-        fresh = true;
-        // What the page's copy shows is unknown: yew keeps the old elements when the new
-        // picture's SVG text is the same (the same run opened again by a link), with the old
-        // step's groups and changing pieces in them. Every piece is set below.
-        *shown = Shown {
-            picture: key,
-            groups: pic.groups.iter().map(Vec::len).collect(),
-            live: vec![String::new(); pic.groups.len()],
-            ..Shown::default()
-        };
-    }
-    let live = &frame.live;
-    if fresh || shown.size != (live.width, live.height) {
-        let (w, h) = (live.width, live.height);
-        let svgs = page.children();
-        for k in 0..svgs.length() {
-            if let Some(s) = svgs.item(k).filter(|s| s.tag_name() == "svg") {
-                set(&s, "width", &format!("{w:.0}"));
-                set(&s, "height", &format!("{h:.0}"));
-                set(&s, "viewBox", &format!("0 0 {w:.0} {h:.0}"));
-            }
-        }
-        shown.size = (w, h);
-    }
-    if fresh || shown.dy != live.layout_dy {
-        let shift = format!("translate(0 {:.0})", live.layout_dy);
-        if let Ok(all) = page.query_selector_all(".ls-shift") {
-            for k in 0..all.length() {
-                if let Some(g) = all.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
-                    set(&g, "transform", &shift);
-                }
-            }
-        }
-        shown.dy = live.layout_dy;
-    }
-    for (i, want) in frame.shown(pic).into_iter().enumerate() {
-        if fresh {
-            show_all(i, pic.groups[i].len(), want);
-        } else {
-            let had = shown.groups[i];
-            for j in want..had {
-                show_group(i, j, false);
-            }
-            for j in had..want {
-                show_group(i, j, true);
-            }
-        }
-        shown.groups[i] = want;
-        if let Some(text) = live.layers.get(i)
-            && (fresh || *text != shown.live[i])
-            && let Some(g) = by_id(&live_id(i)).as_ref().and_then(layer_in)
-        {
-            g.set_inner_html(text);
-            shown.live[i] = text.clone();
-        }
-    }
-    // The hatchings' patterns lead the title block: put in once, since replacing a pattern
-    // makes the browser redo everything filled with it.
-    let (defs, before) = match live.before.find("</defs>") {
-        Some(i) => live.before.split_at(i + "</defs>".len()),
-        None => ("", live.before.as_str()),
-    };
-    for (id, text, was) in [
-        ("ls-defs", defs, &mut shown.defs),
-        ("ls-before", before, &mut shown.before),
-        ("ls-after", live.after.as_str(), &mut shown.after),
-    ] {
-        if (fresh || text != was.as_str())
-            && let Some(g) = by_id(id)
-        {
-            g.set_inner_html(text);
-            *was = text.to_string();
-        }
-    }
-    if let Ok(Some(outline)) = page.query_selector(".current-outline") {
-        match frame.step.checked_sub(1).and_then(|c| pic.rows.get(c)) {
-            Some(r) => {
-                let (y, h) = crate::viewer::band(r);
-                // The row's horizontal extent, for the tests of scrolling it into view.
-                match r.span {
-                    Some((x0, x1)) => set(&outline, "data-span", &format!("{x0:.0} {x1:.0}")),
-                    None => {
-                        let _ = outline.remove_attribute("data-span");
-                    }
-                }
-                match r.focus {
-                    Some(x) => set(&outline, "data-focus", &format!("{x:.0}")),
-                    None => {
-                        let _ = outline.remove_attribute("data-focus");
-                    }
-                }
-                set(&outline, "y", &format!("{y:.1}"));
-                set(&outline, "width", &format!("{:.0}", live.width));
-                set(&outline, "height", &format!("{h:.1}"));
-            }
-            None => set(&outline, "height", "0"),
-        }
-    }
-    for (id, text) in [("ls-title", &frame.title), ("ls-desc", &frame.description)] {
-        if let Some(el) = by_id(id) {
-            el.set_text_content(Some(text));
-        }
-    }
-    fresh
-}
-
 /// The row under the mouse, from its y on the page's copy of the picture (one listener and
 /// some arithmetic instead of an element per row, which a step would have to restyle).
 fn row_at<'p>(
@@ -458,12 +293,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
         let heads = heads.clone();
         let (pic, frame) = (pic.clone(), frame.clone());
-        // A new presenter mode resizes the picture: jump to the step at once.
-        let presenter = props.presenter;
-        let last_presenter = use_mut_ref(|| presenter);
-        use_effect_with((props.rev, presenter), move |_| {
-            let glide = *last_presenter.borrow() == presenter;
-            *last_presenter.borrow_mut() = presenter;
+        // A new presenter mode or zoom resizes the picture: jump to the step at once.
+        let sized = (props.presenter, props.zoom);
+        let last_sized = use_mut_ref(|| sized);
+        use_effect_with((props.rev, sized), move |_| {
+            let glide = *last_sized.borrow() == sized;
+            *last_sized.borrow_mut() = sized;
             let fresh = page
                 .cast::<Element>()
                 .is_some_and(|el| apply(&el, &pic, &frame, &mut RefCell::borrow_mut(&shown)));
@@ -561,11 +396,21 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         });
     }
+    // A tap that zooms (see TimelineProps::tap_zooms): no row is picked, hovered or jumped to.
+    let tap_zoom = props
+        .zoom
+        .filter(|&z| props.tap_zooms && (z == Zoom::Fit || !props.zoom_button));
     let click = {
         let (page, pic, frame) = (page.clone(), pic.clone(), frame.clone());
         let on_seek = props.on_seek.clone();
+        let on_zoom = props.on_zoom.clone();
+        let hovered = hovered.clone();
         Callback::from(move |e: MouseEvent| {
-            if let Some(r) = row_at(&e, &page, &pic, &frame) {
+            if let Some(z) = tap_zoom {
+                show_hover(&page, None, 0.0);
+                hovered.set(None);
+                on_zoom.emit(z.toggled());
+            } else if let Some(r) = row_at(&e, &page, &pic, &frame) {
                 on_seek.emit(r.step);
             }
         })
@@ -581,7 +426,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             if !really_moved {
                 return;
             }
-            let row = row_at(&e, &page, &pic, &frame);
+            let row = row_at(&e, &page, &pic, &frame).filter(|_| tap_zoom.is_none());
             let now = row.map(|r| (r.step, rev));
             if *hovered != now {
                 show_hover(&page, row, frame.live.width);
@@ -619,8 +464,31 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         })
     };
     let class = classes!("page", props.highlight_faults.then_some("faults"));
+    let zoom_class = props.zoom.map(|z| match z {
+        Zoom::Fit => "zoom-fit",
+        Zoom::Readable => "zoom-readable",
+    });
+    let zoom_button = props.zoom.filter(|_| props.zoom_button).map(|z| {
+        let on_zoom = props.on_zoom.clone();
+        let onclick = Callback::from(move |_: MouseEvent| on_zoom.emit(z.toggled()));
+        let (text, title) = match z {
+            Zoom::Fit => (
+                "Zoom in",
+                "Zoom in to readable labels, following the current step (Z)",
+            ),
+            Zoom::Readable => (
+                "Fit the width",
+                "Show every lane at once, however small (Z)",
+            ),
+        };
+        html! {
+            <div class="zoom-row">
+                <button class="zoom" {onclick} {title} data-testid="zoom">{ text }</button>
+            </div>
+        }
+    });
     html! {
-        <div class="timeline-scroller" ref={scroller} tabindex="0"
+        <div class={classes!("timeline-scroller", zoom_class)} ref={scroller} tabindex="0"
             aria-label="The timeline; scroll to see more of it" style={format!("--page-w: {w:.0}px")}>
             <LaneHeads picture={pic.clone()} heads={heads} />
             <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}>
@@ -629,6 +497,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 // takes the card's arrival for a change of the picture (and puts it in again).
                 <div class="hover-slot">{ for card }</div>
             </div>
+            { for zoom_button }
         </div>
     }
 }

@@ -1,0 +1,233 @@
+//! Brings the page's copy of a [`Picture`] (its stack of `<svg>`s) to a [`StepFrame`]: shows or
+//! hides the groups of the steps between the old step and the new one, puts in the elements of
+//! the changing pieces that differ (see [`crate::patch`]), and moves the current step's outline.
+
+use std::rc::Rc;
+
+use lockstep_render::TimeMode;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+use crate::patch;
+use crate::stack::{CHUNK, chunk_id, live_id};
+use crate::viewer::{Picture, StepFrame};
+
+/// What the page shows of a picture at the moment, so a step changes only the difference.
+#[derive(Default)]
+pub(super) struct Shown {
+    /// The picture these refer to.
+    picture: Option<(u64, TimeMode)>,
+    /// Per layer: how many of its groups show.
+    groups: Vec<usize>,
+    /// Per layer: the changing pieces last put in.
+    live: Vec<String>,
+    defs: String,
+    before: String,
+    after: String,
+    size: (f64, f64),
+    dy: f64,
+}
+
+pub(super) fn set(el: &Element, name: &str, value: &str) {
+    let _ = el.set_attribute(name, value);
+}
+
+/// The element of the page with this id.
+fn by_id(id: &str) -> Option<Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+/// The layer group inside one `<svg>` of the stack (under its shifting group).
+fn layer_in(svg: &Element) -> Option<Element> {
+    svg.first_element_child()?.first_element_child()
+}
+
+/// Shows or hides group `j` of layer `i`.
+fn show_group(i: usize, j: usize, on: bool) {
+    let Some(g) = by_id(&chunk_id(i, j / CHUNK))
+        .as_ref()
+        .and_then(layer_in)
+        .and_then(|l| l.children().item((j % CHUNK) as u32))
+    else {
+        return;
+    };
+    if on {
+        let _ = g.remove_attribute("display");
+    } else {
+        set(&g, "display", "none");
+    }
+}
+
+/// Shows the first `want` of layer `i`'s `len` groups and hides the rest, whatever the page's
+/// copy showed before (chunk by chunk: one lookup per chunk, not per group).
+fn show_all(i: usize, len: usize, want: usize) {
+    for k in 0..len.div_ceil(CHUNK) {
+        let Some(layer) = by_id(&chunk_id(i, k)).as_ref().and_then(layer_in) else {
+            continue;
+        };
+        let groups = layer.children();
+        for j in 0..groups.length() {
+            let Some(g) = groups.item(j) else { continue };
+            if k * CHUNK + (j as usize) < want {
+                let _ = g.remove_attribute("display");
+            } else {
+                set(&g, "display", "none");
+            }
+        }
+    }
+}
+
+/// Makes the children of `g`, the page's copy of the markup `old`, those of `new`: only the
+/// elements that changed are put in or taken out (see [`crate::patch`]); all of them when the
+/// page's copy is new or not what `old` says.
+fn patch_children(g: &Element, old: &str, new: &str, fresh: bool) {
+    let planned = (!fresh)
+        .then(|| Some((patch::elements(old)?, patch::elements(new)?)))
+        .flatten()
+        .and_then(|(o, n)| Some((o.len(), patch::plan(&o, &n)?, n)));
+    let kids = g.children();
+    let Some((count, plan, new_els)) =
+        planned.filter(|(count, ..)| kids.length() as usize == *count)
+    else {
+        g.set_inner_html(new);
+        return;
+    };
+    // The old elements, found before anything moves.
+    let old_els: Vec<Option<Element>> = (0..count).map(|i| kids.item(i as u32)).collect();
+    for (before, range) in &plan.insert {
+        let markup = new_els[range.clone()].concat();
+        let _ = match before.and_then(|b| old_els.get(b).cloned().flatten()) {
+            Some(el) => el.insert_adjacent_html("beforebegin", &markup),
+            None => g.insert_adjacent_html("beforeend", &markup),
+        };
+    }
+    for el in plan
+        .remove
+        .iter()
+        .filter_map(|&i| old_els.get(i).cloned().flatten())
+    {
+        el.remove();
+    }
+}
+
+/// Brings the page's copy of `pic` to `frame`; true when that copy was new.
+pub(super) fn apply(
+    page: &Element,
+    pic: &Rc<Picture>,
+    frame: &StepFrame,
+    shown: &mut Shown,
+) -> bool {
+    let Ok(Some(svg)) = page.query_selector("#ls-timeline") else {
+        return false;
+    };
+    let mut fresh = false;
+    let key = Some(pic.key);
+    // A copy of the picture the page has not seen yet (a new picture, or yew put it in again).
+    let mark = format!("{:?}", pic.key);
+    if shown.picture != key || svg.get_attribute("data-shown").as_deref() != Some(mark.as_str()) {
+        set(&svg, "data-shown", &mark);
+        fresh = true;
+        // What the page's copy shows is unknown: yew keeps the old elements when the new
+        // picture's SVG text is the same (the same run opened again by a link), with the old
+        // step's groups and changing pieces in them. Every piece is set below.
+        *shown = Shown {
+            picture: key,
+            groups: pic.groups.iter().map(Vec::len).collect(),
+            live: vec![String::new(); pic.groups.len()],
+            ..Shown::default()
+        };
+    }
+    let live = &frame.live;
+    if fresh || shown.size != (live.width, live.height) {
+        let (w, h) = (live.width, live.height);
+        let svgs = page.children();
+        for k in 0..svgs.length() {
+            if let Some(s) = svgs.item(k).filter(|s| s.tag_name() == "svg") {
+                set(&s, "width", &format!("{w:.0}"));
+                set(&s, "height", &format!("{h:.0}"));
+                set(&s, "viewBox", &format!("0 0 {w:.0} {h:.0}"));
+            }
+        }
+        shown.size = (w, h);
+    }
+    if fresh || shown.dy != live.layout_dy {
+        let shift = format!("translate(0 {:.0})", live.layout_dy);
+        if let Ok(all) = page.query_selector_all(".ls-shift") {
+            for k in 0..all.length() {
+                if let Some(g) = all.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    set(&g, "transform", &shift);
+                }
+            }
+        }
+        shown.dy = live.layout_dy;
+    }
+    for (i, want) in frame.shown(pic).into_iter().enumerate() {
+        if fresh {
+            show_all(i, pic.groups[i].len(), want);
+        } else {
+            let had = shown.groups[i];
+            for j in want..had {
+                show_group(i, j, false);
+            }
+            for j in had..want {
+                show_group(i, j, true);
+            }
+        }
+        shown.groups[i] = want;
+        if let Some(text) = live.layers.get(i)
+            && (fresh || *text != shown.live[i])
+            && let Some(g) = by_id(&live_id(i)).as_ref().and_then(layer_in)
+        {
+            patch_children(&g, &shown.live[i], text, fresh);
+            shown.live[i] = text.clone();
+        }
+    }
+    // The hatchings' patterns lead the title block: put in once, since replacing a pattern
+    // makes the browser redo everything filled with it.
+    let (defs, before) = match live.before.find("</defs>") {
+        Some(i) => live.before.split_at(i + "</defs>".len()),
+        None => ("", live.before.as_str()),
+    };
+    for (id, text, was) in [
+        ("ls-defs", defs, &mut shown.defs),
+        ("ls-before", before, &mut shown.before),
+        ("ls-after", live.after.as_str(), &mut shown.after),
+    ] {
+        if (fresh || text != was.as_str())
+            && let Some(g) = by_id(id)
+        {
+            patch_children(&g, was, text, fresh);
+            *was = text.to_string();
+        }
+    }
+    if let Ok(Some(outline)) = page.query_selector(".current-outline") {
+        match frame.step.checked_sub(1).and_then(|c| pic.rows.get(c)) {
+            Some(r) => {
+                let (y, h) = crate::viewer::band(r);
+                // The row's horizontal extent, for the tests of scrolling it into view.
+                match r.span {
+                    Some((x0, x1)) => set(&outline, "data-span", &format!("{x0:.0} {x1:.0}")),
+                    None => {
+                        let _ = outline.remove_attribute("data-span");
+                    }
+                }
+                match r.focus {
+                    Some(x) => set(&outline, "data-focus", &format!("{x:.0}")),
+                    None => {
+                        let _ = outline.remove_attribute("data-focus");
+                    }
+                }
+                set(&outline, "y", &format!("{y:.1}"));
+                set(&outline, "width", &format!("{:.0}", live.width));
+                set(&outline, "height", &format!("{h:.1}"));
+            }
+            None => set(&outline, "height", "0"),
+        }
+    }
+    for (id, text) in [("ls-title", &frame.title), ("ls-desc", &frame.description)] {
+        if let Some(el) = by_id(id) {
+            el.set_text_content(Some(text));
+        }
+    }
+    fresh
+}
