@@ -10,6 +10,7 @@ use lockstep_render::lease::IncidentKind;
 use lockstep_render::lease::nodes::NodeShape;
 use lockstep_render::lease::svg::LeasePage;
 use lockstep_render::lease::{LeaseRowKind, lease_chart};
+use lockstep_render::style;
 use lockstep_render::{Caption, Options};
 
 fn upto(step: usize) -> Options {
@@ -428,8 +429,12 @@ fn a_danger_zone_of_a_few_milliseconds_is_not_hidden_by_the_step_line() {
     // The step line is drawn over the danger bands, on a wider white halo, so its amber
     // never mixes with the band's red.
     let svg = lockstep_render::run_lease_svg(&scenario, &run, &upto(20)).expect("draws");
-    let step_line = svg.rfind("stroke=\"#E09A00\"").expect("a step line");
-    let band = svg.find("fill=\"#C62828\"").expect("a danger band");
+    let step_line = svg
+        .rfind(&format!("stroke=\"{}\"", style::CURRENT_POINTER.hex()))
+        .expect("a step line");
+    let band = svg
+        .find(&format!("fill=\"{}\"", style::DANGER.hex()))
+        .expect("a danger band");
     assert!(
         band < step_line,
         "the danger band is drawn over the step line"

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use lockstep_core::Trace;
 use lockstep_core::topology::Role;
-use lockstep_core::trace::{EventKind, Tag, TraceEvent};
+use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::frame::{Frame, GUTTER_PAD, note_width};
 use super::lanes::{self, MIN_GAP};
@@ -584,7 +584,9 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .and_then(|f| f.legend.first())
         .map_or(tick_right, |e| tick_right.max(e.swatch.x0 - 36.0));
     let width = (tick_right + MARGIN + 8.0).ceil();
-    let mut present = legend::Present::of(&legend::Drawn {
+    // A step render's legend names only what that step has drawn (the page keeps the whole
+    // run's size, so stepping never resizes it).
+    let present = legend::Present::of(&legend::Drawn {
         spans: &spans,
         marks: &marks,
         highlights: &highlights,
@@ -600,12 +602,6 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         jumps: !jumps.is_empty(),
         current: current.is_some(),
     });
-    if let Some(f) = &full {
-        // Every step of a run has the same legend: what the whole run uses, and messages in
-        // flight (most steps have some).
-        let has_sends = events.iter().any(|e| e.kind == EventKind::Send);
-        present = legend::Present::merged(&f.legend, &present, has_sends);
-    }
     let legend_x = (tick_right + 36.0).ceil();
     let (legend, legend_bottom) = legend::place(&present, legend_x, header_top, legend_x);
     let width = legend

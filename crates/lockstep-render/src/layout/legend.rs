@@ -139,58 +139,6 @@ impl Present {
     }
 }
 
-impl Present {
-    /// The kinds of a whole run's legend and of a step's, with messages in flight if `in_flight`,
-    /// in legend order.
-    pub fn merged(full: &[LegendEntry], step: &Present, in_flight: bool) -> Present {
-        let mut kinds: Vec<LegendKind> = full.iter().map(|e| e.kind).collect();
-        kinds.extend(step.0.iter().copied());
-        if in_flight {
-            kinds.push(LegendKind::Mark(MarkKind::InFlight));
-        }
-        let order = |k: &LegendKind| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len());
-        kinds.sort_by_key(order);
-        kinds.dedup();
-        Present(kinds)
-    }
-}
-
-/// Legend order.
-const ORDER: [LegendKind; 32] = [
-    LegendKind::Believes,
-    LegendKind::ServiceHolds,
-    LegendKind::Overlap,
-    LegendKind::RefusedRow,
-    LegendKind::DuplicateRow,
-    LegendKind::Partition,
-    LegendKind::ClockJump,
-    LegendKind::Paused,
-    LegendKind::Down,
-    LegendKind::PermissiveDb,
-    LegendKind::NoToken,
-    LegendKind::GlobalNote,
-    LegendKind::FaultNote,
-    LegendKind::Fold,
-    LegendKind::FlightStub,
-    LegendKind::Slanted,
-    LegendKind::Gate,
-    LegendKind::StepList,
-    LegendKind::Mark(MarkKind::WriteAccepted),
-    LegendKind::Mark(MarkKind::AccessRejected),
-    LegendKind::Mark(MarkKind::Duplicate),
-    LegendKind::Mark(MarkKind::Expired),
-    LegendKind::Mark(MarkKind::Renewed),
-    LegendKind::Mark(MarkKind::Lost),
-    LegendKind::Mark(MarkKind::Delayed),
-    LegendKind::Mark(MarkKind::InFlight),
-    LegendKind::Mark(MarkKind::Paused),
-    LegendKind::Mark(MarkKind::Sender),
-    LegendKind::Zoom,
-    LegendKind::Stack,
-    LegendKind::Break,
-    LegendKind::Current,
-];
-
 /// What a legend entry says.
 pub fn text_of(kind: LegendKind) -> &'static str {
     match kind {

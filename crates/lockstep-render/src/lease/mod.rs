@@ -520,7 +520,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             for x in &a.intervals {
                 for y in &b.intervals {
                     let (from_ms, to_ms) = (x.from_ms.max(y.from_ms), x.to_ms.min(y.to_ms));
-                    if from_ms < to_ms {
+                    // Both still open at the last step shown: begun, even at that instant.
+                    if from_ms < to_ms || (x.open && y.open && from_ms <= to_ms) {
                         let (first, second) = if x.from_ms <= y.from_ms {
                             (a.worker.clone(), b.worker.clone())
                         } else {

@@ -173,6 +173,7 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
         }
         LegendKind::Overlap => {
             p.fill_rect(s, style::DANGER, style::DANGER_BAND_ALPHA)?;
+            p.hatch(s, style::DANGER, style::DANGER_HATCH_STEP, false)?;
             p.fill_rect(Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1), style::DANGER, 0.9)?;
         }
         LegendKind::RefusedRow => {
@@ -265,19 +266,12 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             p.text(&list, style::TEXT)?;
         }
         LegendKind::Current => {
-            p.fill_rect(s, style::CURRENT, 0.55)?;
+            // As drawn: the step column's yellow marker and the row's dark outline.
+            p.fill_rect(Rect::new(s.x0, s.y0, c.x, s.y1), style::CURRENT, 1.0)?;
+            p.stroke_rect(s, style::CURRENT_OUTLINE, style::CURRENT_OUTLINE_WIDTH)?;
             p.fill_rect(
                 Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1),
-                style::CURRENT_POINTER,
-                0.95,
-            )?;
-            p.polygon(
-                &[
-                    Point::new(s.x0, c.y - 7.0),
-                    Point::new(s.x0 + 10.0, c.y),
-                    Point::new(s.x0, c.y + 7.0),
-                ],
-                style::CURRENT_POINTER,
+                style::CURRENT_OUTLINE,
                 1.0,
             )?;
         }

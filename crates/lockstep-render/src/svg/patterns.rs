@@ -37,7 +37,7 @@ pub(crate) const HATCHES: [Hatch; 8] = [
     },
     Hatch {
         color: style::DANGER,
-        step: 14.0,
+        step: style::DANGER_HATCH_STEP,
         both: false,
     },
     Hatch {
