@@ -78,6 +78,9 @@ pub const DANGER_FILL: Rgb = Rgb(0xFF, 0xEB, 0xEE);
 pub const DANGER_BAND_ALPHA: f64 = 0.45;
 /// The danger band's hatching: distance between its lines, in px.
 pub const DANGER_HATCH_STEP: f64 = 14.0;
+/// The lease chart's stale belief (the service no longer backs it): bold red stripes this far
+/// apart over the worker's washed-out bar.
+pub const STALE_HATCH_STEP: f64 = 11.0;
 /// The tint behind a row where the database refused an access (fencing worked: stopped, safe):
 /// green, the family of accepted writes, never the danger hue; plain and lighter (1.6:1) than
 /// the hatched danger band, so the two differ in lightness and pattern, not only in hue.

@@ -454,7 +454,7 @@ fn a_step_inside_an_overlap_says_since_and_gives_the_verdict_so_far_in_words() {
     let texts: Vec<&str> = page.texts.iter().map(|t| t.text.text.as_str()).collect();
     let danger: Vec<&&str> = texts
         .iter()
-        .filter(|t| t.starts_with("danger:") && t.contains("both believe"))
+        .filter(|t| t.starts_with("overlap:") && t.contains("both believe"))
         .collect();
     assert!(!danger.is_empty(), "no danger line at step 20: {texts:?}");
     for d in &danger {
@@ -473,7 +473,7 @@ fn a_step_inside_an_overlap_says_since_and_gives_the_verdict_so_far_in_words() {
         whole
             .texts
             .iter()
-            .any(|t| t.text.text.starts_with("danger:") && t.text.text.contains(" to ")),
+            .any(|t| t.text.text.starts_with("overlap:") && t.text.text.contains(" to ")),
         "the whole run's danger line lost its end"
     );
 }

@@ -140,6 +140,17 @@ pub(crate) fn bar(
     }
 }
 
+/// The stale stretch of a belief bar (the service no longer says the worker holds the lock): the
+/// worker's colour washed out, hatched in the danger red and outlined, so the write made there
+/// lands inside a visible hazard.
+pub(crate) fn stale(p: &Painter, r: Rect, worker: usize) -> Result<(), RenderError> {
+    let c = style::tone(Tone::Worker(worker));
+    p.fill_rect(r, style::BACKGROUND, 1.0)?;
+    p.fill_rect(r, c, 0.3)?;
+    p.hatch(r, style::DANGER, style::STALE_HATCH_STEP, false)?;
+    p.stroke_rect(r, c, 2)
+}
+
 /// A master's or leader's bar.
 fn leader(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.fill_rect(r, style::LEADER_FILL, 1.0)?;
@@ -208,6 +219,7 @@ pub(crate) fn swatch(p: &Painter, kind: Swatch, s: Rect) -> Result<(), RenderErr
                 s.y1,
             ),
         ),
+        Swatch::Stale => stale(p, s, 0),
         Swatch::Flight => flight(
             p,
             Point::new(s.x0 + 3.0, c.y),

@@ -68,6 +68,8 @@ pub struct LeasePage {
 pub enum Swatch {
     ServiceHolds,
     Believes,
+    /// A belief the service no longer backs: hatched over the belief bar.
+    Stale,
     Paused,
     Danger,
     Current,
@@ -422,18 +424,18 @@ impl LeasePage {
             // An overlap still going on at the step shown has not ended: "since", not "to".
             let line = if d.open {
                 format!(
-                    "danger: {} and {} both believe they hold the lock since {} ms",
+                    "overlap: {} and {} both believe they hold the lock since {} ms",
                     d.first, d.second, d.from_ms
                 )
             } else {
                 let mut line = format!(
-                    "danger: {} and {} both believe they hold the lock from {} to {} ms",
+                    "overlap: {} and {} both believe they hold the lock from {} to {} ms",
                     d.first, d.second, d.from_ms, d.to_ms
                 );
                 // The band ends when one lets go; the other may go on believing, stale, and
                 // act on it after the band (the write fencing has to stop).
                 if let Some((w, until)) = believes_on(chart, d) {
-                    line.push_str(&format!("; {w} believes on until {until} ms"));
+                    line.push_str(&format!("; {w} believes on, stale, until {until} ms"));
                 }
                 line
             };
@@ -471,6 +473,9 @@ impl LeasePage {
         }
         if has_bars(LeaseRowKind::Believes) {
             kinds.push(Swatch::Believes);
+        }
+        if !chart.stale.is_empty() {
+            kinds.push(Swatch::Stale);
         }
         if chart.rows.iter().any(|r| r.kind == LeaseRowKind::Paused) {
             kinds.push(Swatch::Paused);

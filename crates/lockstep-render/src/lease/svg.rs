@@ -138,6 +138,14 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 super::draw::bar(&p, row, iv, r)?;
             }
         }
+        // Where a worker believes on after the service let go: hatched over its belief bar.
+        for st in &chart.stale {
+            if let (Some(&cy), Some(row)) = (page.row_y.get(st.row), chart.rows.get(st.row)) {
+                let (x0, x1) = (page.x(st.from_ms), page.x(st.to_ms));
+                let r = Rect::new(x0, cy - BAR_H / 2.0, x1.max(x0 + 3.0), cy + BAR_H / 2.0);
+                super::draw::stale(&p, r, row.worker_index)?;
+            }
+        }
         super::draw::node_shapes(&p, page)?;
         // Where a write paid twice, over the bars: the harm at its own instant.
         for &r in &page.harm {
@@ -174,7 +182,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
 
         // Danger markers beside their lines, legend swatches, text.
         for t in &page.texts {
-            if t.color == style::DANGER && t.text.bold && t.text.text.starts_with("danger") {
+            if t.color == style::DANGER && t.text.bold && t.text.text.starts_with("overlap:") {
                 let r = Rect::new(
                     MARGIN,
                     t.text.rect.y0 + 1.0,
@@ -217,7 +225,8 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 | Swatch::Flight
                 | Swatch::Leader
                 | Swatch::LastToken
-                | Swatch::Harm => super::draw::swatch(&p, k, s)?,
+                | Swatch::Harm
+                | Swatch::Stale => super::draw::swatch(&p, k, s)?,
             }
         }
         for t in &page.texts {

@@ -50,8 +50,9 @@ pub(super) fn swatch_label(k: Swatch) -> &'static str {
     match k {
         Swatch::ServiceHolds => "the service records the worker as holder",
         Swatch::Believes => "the worker believes it holds the lock",
+        Swatch::Stale => "stale belief: the service no longer says it holds it",
         Swatch::Paused => "the worker is paused (frozen)",
-        Swatch::Danger => "danger zone: both believe they hold the lock",
+        Swatch::Danger => "overlap of beliefs: both believe they hold the lock",
         Swatch::Harm => "paid twice: a write paid payouts again here",
         Swatch::Leader => "master or leader, from failover or election",
         Swatch::LastToken => "db's last_token: it refuses lower tokens",

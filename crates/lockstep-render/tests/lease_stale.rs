@@ -1,0 +1,108 @@
+//! The hazard sits where the damage happens: a worker's belief after the lock service stopped
+//! saying it holds the lock is drawn as a stale stretch of its belief bar, and the stale write
+//! that fencing refuses or that pays twice lands inside one.
+
+mod common;
+
+use lockstep_render::layout::MarkKind;
+use lockstep_render::lease::svg::{LeasePage, Swatch};
+use lockstep_render::lease::{LeaseChart, LeaseRowKind, lease_chart};
+use lockstep_render::{Caption, Options};
+
+fn chart(id: &str) -> LeaseChart {
+    lease_chart(&common::load(id).1.trace, &Options::default())
+}
+
+fn stale_of(c: &LeaseChart, worker: &str) -> Vec<(u64, u64)> {
+    c.stale
+        .iter()
+        .filter(|s| c.rows[s.row].worker == worker && c.rows[s.row].kind == LeaseRowKind::Believes)
+        .map(|s| (s.from_ms, s.to_ms))
+        .collect()
+}
+
+#[test]
+fn a_paused_workers_belief_turns_stale_at_its_ttl_and_stays_so_until_it_ends() {
+    for id in ["fenced-gc-pause", "naive-gc-pause"] {
+        let c = chart(id);
+        // A's lease ran out at 5002 ms; A believes on until its write lands at 11 s.
+        let a = stale_of(&c, "A");
+        assert_eq!(a.len(), 1, "{id}: {a:?}");
+        let (from, to) = a[0];
+        assert_eq!(from, 5002, "{id}: stale from the expiry");
+        assert!(to >= 11_000, "{id}: stale until A's belief ends, not {to}");
+        // B released its own lock: no stale stretch (its release's round trip is no hazard).
+        assert!(
+            stale_of(&c, "B").is_empty(),
+            "{id}: {:?}",
+            stale_of(&c, "B")
+        );
+    }
+}
+
+#[test]
+fn a_stale_write_that_fencing_refuses_lands_in_its_workers_stale_stretch() {
+    // (A fresh holder refused for a reset counter, as in redis-restart-counter-reset, holds a
+    // lock the service backs: its refusal is not stale.)
+    for id in ["fenced-gc-pause", "consensus-fenced-failover"] {
+        let c = chart(id);
+        let refused: Vec<_> = c
+            .marks
+            .iter()
+            .filter(|m| {
+                m.kind == MarkKind::AccessRejected && c.rows[m.row].kind == LeaseRowKind::Believes
+            })
+            .collect();
+        assert!(!refused.is_empty(), "{id}: no refused write");
+        for m in refused {
+            let inside = c
+                .stale
+                .iter()
+                .any(|s| s.row == m.row && s.from_ms <= m.at_ms && m.at_ms <= s.to_ms);
+            assert!(
+                inside,
+                "{id}: refused at {} ms, stale {:?}",
+                m.at_ms, c.stale
+            );
+        }
+    }
+}
+
+#[test]
+fn a_late_write_that_pays_twice_lands_in_its_workers_stale_stretch() {
+    // (Where the stale write lands first and the holder's own write pays twice, as in
+    // fenced-writes-only-stale-first, the duplicate is the holder's and not stale.)
+    for id in ["naive-gc-pause", "naive-network-delay"] {
+        let c = chart(id);
+        let dup = c
+            .marks
+            .iter()
+            .find(|m| m.kind == MarkKind::Duplicate)
+            .unwrap_or_else(|| panic!("{id}: no duplicate"));
+        let inside = c
+            .stale
+            .iter()
+            .any(|s| s.row == dup.row && s.from_ms <= dup.at_ms && dup.at_ms <= s.to_ms);
+        assert!(
+            inside,
+            "{id}: duplicate at {} ms, stale {:?}",
+            dup.at_ms, c.stale
+        );
+    }
+}
+
+#[test]
+fn the_stale_stretch_has_a_legend_entry_and_the_band_is_an_overlap_not_a_danger() {
+    let (scenario, run) = common::load("naive-gc-pause");
+    let c = lease_chart(&run.trace, &Options::default());
+    let page = LeasePage::new(&c, &Caption::for_run(&scenario, &run));
+    assert!(page.swatches.iter().any(|(k, _)| *k == Swatch::Stale));
+    let texts: Vec<&str> = page.texts.iter().map(|t| t.text.text.as_str()).collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("overlap: A and B both believe")),
+        "{texts:?}"
+    );
+    assert!(!texts.iter().any(|t| t.starts_with("danger")), "{texts:?}");
+}
