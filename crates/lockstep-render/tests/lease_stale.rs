@@ -106,3 +106,59 @@ fn the_stale_stretch_has_a_legend_entry_and_the_band_is_an_overlap_not_a_danger(
     );
     assert!(!texts.iter().any(|t| t.starts_with("danger")), "{texts:?}");
 }
+
+#[test]
+fn a_partition_that_never_heals_is_drawn_open_ended_and_says_so() {
+    use lockstep_render::lease::nodes::NodeShape;
+    // consensus-isolated-leader never heals its partition; redis-sentinel-split-brain does.
+    for (id, heals) in [
+        ("consensus-isolated-leader", false),
+        ("redis-sentinel-split-brain", true),
+    ] {
+        let (scenario, run) = common::load(id);
+        let c = lease_chart(&run.trace, &Options::default());
+        let page = LeasePage::new(&c, &Caption::for_run(&scenario, &run));
+        let open = page
+            .node_shapes
+            .iter()
+            .any(|s| matches!(s, NodeShape::OpenPartition(_)));
+        assert_eq!(open, !heals, "{id}: open-ended partition");
+        let says_never = page
+            .swatches
+            .iter()
+            .any(|(k, _)| *k == Swatch::OpenPartition);
+        assert_eq!(says_never, !heals, "{id}: legend");
+        let texts: Vec<&str> = page.texts.iter().map(|t| t.text.text.as_str()).collect();
+        assert_eq!(
+            texts.contains(&"network partition (never heals in this run)"),
+            !heals,
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn a_row_nobody_ever_fills_says_never() {
+    let (scenario, run) = common::load("redlock-split-votes");
+    let c = lease_chart(&run.trace, &Options::default());
+    let page = LeasePage::new(&c, &Caption::for_run(&scenario, &run));
+    let nevers = page.texts.iter().filter(|t| t.text.text == "never").count();
+    // A and B: no majority, no belief.
+    assert_eq!(nevers, 4, "rows saying never");
+    // A run without a lock is not asked who holds the lock, and its rows never say never.
+    let (scenario, run) = common::load("idempotency-keys");
+    let c = lease_chart(&run.trace, &Options::default());
+    let page = LeasePage::new(&c, &Caption::for_run(&scenario, &run));
+    assert!(!page.texts.iter().any(|t| t.text.text == "never"));
+    assert!(
+        !page
+            .texts
+            .iter()
+            .any(|t| t.text.text.contains("Who holds the lock"))
+    );
+    assert!(
+        page.texts
+            .iter()
+            .any(|t| t.text.text.starts_with("Who wrote when?"))
+    );
+}

@@ -17,6 +17,22 @@ fn partition(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.stroke_rect(r, style::PARTITION, 2)
 }
 
+/// A partition not healed by the last step shown: its band, and an arrow past its end saying
+/// it goes on.
+fn open_partition(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    partition(p, r)?;
+    let (x, cy, h) = (r.x1, (r.y0 + r.y1) / 2.0, r.height());
+    p.polygon(
+        &[
+            Point::new(x + 2.0, r.y0 - 4.0),
+            Point::new(x + 2.0 + h * 0.8, cy),
+            Point::new(x + 2.0, r.y1 + 4.0),
+        ],
+        style::PARTITION,
+        1.0,
+    )
+}
+
 /// A node's down time: grey, cross-hatched like a crashed lane in the timeline.
 fn down(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.fill_rect(r, style::DOWN_FILL, 1.0)?;
@@ -191,6 +207,7 @@ pub(crate) fn node_shapes(p: &Painter, page: &LeasePage) -> Result<(), RenderErr
     for shape in &page.node_shapes {
         match *shape {
             NodeShape::Partition(r) => partition(p, r)?,
+            NodeShape::OpenPartition(r) => open_partition(p, r)?,
             NodeShape::Down(r) => down(p, r)?,
             NodeShape::Jump { from, to, off_axis } => jump(p, from, to, off_axis)?,
             NodeShape::Tick(at) => tick(p, at)?,
@@ -205,6 +222,9 @@ pub(crate) fn swatch(p: &Painter, kind: Swatch, s: Rect) -> Result<(), RenderErr
     let c = s.center();
     match kind {
         Swatch::Partition => partition(p, s),
+        Swatch::OpenPartition | Swatch::OpenPartitionSoFar => {
+            open_partition(p, Rect::new(s.x0, s.y0 + 2.0, s.x1 - 12.0, s.y1 - 2.0))
+        }
         Swatch::Down => down(p, s),
         Swatch::Jump => jump(p, Point::new(s.x0, c.y), Point::new(s.x1, c.y), false),
         Swatch::Tick => tick(p, c),

@@ -167,6 +167,9 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 }
             }
         }
+        for &(from, to, c) in &page.leaders {
+            p.line(&[from, to], c, 2, 0.6)?;
+        }
         for &(k, at) in &page.marks {
             // The duplicate's mark sits on its own red harm band: a white disc keeps it seen.
             if k == MarkKind::Duplicate {
@@ -218,6 +221,8 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 }
                 Swatch::Mark(mk) => p.mark(mk, s.center(), style::INFRA)?,
                 Swatch::Partition
+                | Swatch::OpenPartition
+                | Swatch::OpenPartitionSoFar
                 | Swatch::Down
                 | Swatch::Jump
                 | Swatch::Tick

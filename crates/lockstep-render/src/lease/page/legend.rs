@@ -1,8 +1,9 @@
 //! The lease chart's words around the plot: the time axis's ticks, the legend's labels, and
 //! who goes on believing after a danger zone.
 
-use super::{Danger, LeaseChart, LeaseRowKind, Swatch};
+use super::{Danger, LeaseChart, LeasePage, LeaseRowKind, Swatch};
 use crate::layout::MarkKind;
+use crate::lease::nodes::NodeShape;
 
 /// The time between ticks: 1, 2 or 5 of a power of ten, at most ten ticks.
 pub(super) fn tick_step(span_ms: u64) -> u64 {
@@ -63,6 +64,8 @@ pub(super) fn swatch_label(k: Swatch) -> &'static str {
         Swatch::Mark(MarkKind::Expired) => "TTL or lease ran out",
         Swatch::Mark(MarkKind::Lost) => "message lost in the network",
         Swatch::Partition => "network partition, until it heals",
+        Swatch::OpenPartition => "network partition (never heals in this run)",
+        Swatch::OpenPartitionSoFar => "network partition, not healed by this step",
         Swatch::Down => "node down: crashed, until it restarts",
         Swatch::Jump => "clock jump: arrow as long as the leap",
         Swatch::Tick => "an instant on a node: restart, election",
@@ -70,4 +73,105 @@ pub(super) fn swatch_label(k: Swatch) -> &'static str {
         Swatch::Flight => "a message in flight, from sending to arrival",
         Swatch::Mark(_) => "lease renewed",
     }
+}
+
+/// The legend's swatches: only what `page` draws of `chart`, in legend order.
+pub(super) fn kinds(chart: &LeaseChart, page: &LeasePage) -> Vec<Swatch> {
+    // Only what is drawn: a run without a lock service has no bars.
+    let has_bars = |kind: LeaseRowKind| {
+        chart
+            .rows
+            .iter()
+            .any(|r| r.kind == kind && !r.intervals.is_empty())
+    };
+    let mut kinds = Vec::new();
+    if has_bars(LeaseRowKind::ServiceHolds) || has_bars(LeaseRowKind::Instance) {
+        kinds.push(Swatch::ServiceHolds);
+    }
+    if has_bars(LeaseRowKind::Leader) {
+        kinds.push(Swatch::Leader);
+    }
+    if has_bars(LeaseRowKind::LastToken) {
+        kinds.push(Swatch::LastToken);
+    }
+    if has_bars(LeaseRowKind::Believes) {
+        kinds.push(Swatch::Believes);
+    }
+    if !chart.stale.is_empty() {
+        kinds.push(Swatch::Stale);
+    }
+    if chart.rows.iter().any(|r| r.kind == LeaseRowKind::Paused) {
+        kinds.push(Swatch::Paused);
+    }
+    if !chart.danger.is_empty() {
+        kinds.push(Swatch::Danger);
+    }
+    if !page.harm.is_empty() {
+        kinds.push(Swatch::Harm);
+    }
+    if chart.current_ms.is_some() {
+        kinds.push(Swatch::Current);
+    }
+    for k in [
+        MarkKind::WriteAccepted,
+        MarkKind::AccessRejected,
+        MarkKind::Duplicate,
+        MarkKind::Expired,
+        MarkKind::Renewed,
+    ] {
+        if chart.marks.iter().any(|m| m.kind == k) {
+            kinds.push(Swatch::Mark(k));
+        }
+    }
+    for (k, shown) in [
+        (
+            Swatch::Partition,
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Partition(_))),
+        ),
+        (
+            if chart.steps_shown < chart.total_steps {
+                Swatch::OpenPartitionSoFar
+            } else {
+                Swatch::OpenPartition
+            },
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::OpenPartition(_))),
+        ),
+        (
+            Swatch::Down,
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Down(_))),
+        ),
+        (
+            Swatch::Jump,
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Jump { .. })),
+        ),
+        (
+            Swatch::Tick,
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Tick(_))),
+        ),
+        (Swatch::Note, !page.note_dots.is_empty()),
+        (Swatch::Flight, !chart.flights.is_empty()),
+        (
+            Swatch::Mark(MarkKind::Lost),
+            page.marks.iter().any(|m| m.0 == MarkKind::Lost)
+                || page
+                    .node_shapes
+                    .iter()
+                    .any(|s| matches!(s, NodeShape::Lost(_))),
+        ),
+    ] {
+        if shown {
+            kinds.push(k);
+        }
+    }
+    kinds
 }
