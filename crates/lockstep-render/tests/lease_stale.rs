@@ -1,6 +1,8 @@
-//! The hazard sits where the damage happens: a worker's belief after the lock service stopped
-//! saying it holds the lock is drawn as a stale stretch of its belief bar, and the stale write
-//! that fencing refuses or that pays twice lands inside one.
+//! The lease chart tells the truth a presenter needs: a worker's belief after the lock service
+//! stopped saying it holds the lock is a stale stretch of its belief bar, and the stale write
+//! that fencing refuses or that pays twice lands inside one; the overlap of beliefs is named so;
+//! a partition that never heals is open-ended; rows nobody fills say never; etcd keepalives
+//! read as session lease renewals.
 
 mod common;
 
@@ -160,5 +162,40 @@ fn a_row_nobody_ever_fills_says_never() {
         page.texts
             .iter()
             .any(|t| t.text.text.starts_with("Who wrote when?"))
+    );
+}
+
+#[test]
+fn etcd_keepalives_before_the_lock_read_as_session_lease_renewals() {
+    let (scenario, run) = common::load("consensus-fenced-failover");
+    let c = lease_chart(&run.trace, &Options::default());
+    // B keeps its session lease alive while it still waits for the lock: not on a holder row.
+    let b_waiting = c.marks.iter().any(|m| {
+        m.kind == MarkKind::Renewed
+            && c.rows[m.row].worker == "B"
+            && c.rows[m.row].kind == LeaseRowKind::Activity
+    });
+    assert!(b_waiting, "B's keepalives while waiting");
+    let page = LeasePage::new(&c, &Caption::for_run(&scenario, &run));
+    assert!(
+        page.swatches
+            .iter()
+            .any(|(k, _)| *k == Swatch::SessionRenewed)
+    );
+    assert!(
+        page.texts
+            .iter()
+            .any(|t| t.text.text.starts_with("session lease renewed")),
+        "legend"
+    );
+    // A Redis lock's renewal (PEXPIRE) is the lock's own lease.
+    let (scenario, run) = common::load("redis-sentinel-split-brain");
+    let c = lease_chart(&run.trace, &Options::default());
+    let page = LeasePage::new(&c, &Caption::for_run(&scenario, &run));
+    assert!(
+        !page
+            .swatches
+            .iter()
+            .any(|(k, _)| *k == Swatch::SessionRenewed)
     );
 }

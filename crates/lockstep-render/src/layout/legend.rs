@@ -160,7 +160,9 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::Current => "the current step",
         LegendKind::RefusedRow => "green row: refused by the database (fencing stopped it)",
         LegendKind::DuplicateRow => "red-edged row: paid a second time (money lost)",
-        LegendKind::Partition => "hatched wall: the network is cut between these lanes",
+        LegendKind::Partition => {
+            "hatched wall: the network is cut here (arrow at its foot: not healed)"
+        }
         LegendKind::ClockJump => "break on a lifeline: its clock jumped",
         LegendKind::Zoom => "tinted band: a burst within ms, in order, not to scale",
         LegendKind::Stack => "double bar by the time marks: rows of the same instant",

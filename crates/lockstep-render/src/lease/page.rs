@@ -95,6 +95,9 @@ pub enum Swatch {
     LastToken,
     /// A write that paid payouts a second time: a band at its instant.
     Harm,
+    /// A consensus service's session lease kept alive (etcd's keepalive), also while its
+    /// worker holds no lock: the same diamond as a renewal.
+    SessionRenewed,
     Mark(MarkKind),
 }
 

@@ -220,6 +220,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                     p.line(&line, style::CURRENT_POINTER, 3, 1.0)?;
                 }
                 Swatch::Mark(mk) => p.mark(mk, s.center(), style::INFRA)?,
+                Swatch::SessionRenewed => p.mark(MarkKind::Renewed, s.center(), style::INFRA)?,
                 Swatch::Partition
                 | Swatch::OpenPartition
                 | Swatch::OpenPartitionSoFar

@@ -67,6 +67,25 @@ pub(crate) fn walls(p: &Painter, l: &Layout) -> Result<(), RenderError> {
         p.fill_rect(r, style::PARTITION_FILL, 1.0)?;
         p.hatch(r, style::PARTITION, 8.0, false)?;
         p.stroke_rect(r, style::PARTITION, 2)?;
+        // A partition not healed by the last row shown goes on: an arrow at its foot, so its
+        // end never reads as a healing.
+        let lowest = l
+            .walls
+            .iter()
+            .filter(|o| o.lanes == w.lanes && o.from_row == w.from_row)
+            .all(|o| o.rect.y1 <= r.y1);
+        if w.to_row.is_none() && lowest {
+            let c = (r.x0 + r.x1) / 2.0;
+            p.polygon(
+                &[
+                    Point::new(r.x0 - 5.0, r.y1),
+                    Point::new(r.x1 + 5.0, r.y1),
+                    Point::new(c, r.y1 + 14.0),
+                ],
+                style::PARTITION,
+                1.0,
+            )?;
+        }
     }
     Ok(())
 }

@@ -71,6 +71,7 @@ pub(super) fn swatch_label(k: Swatch) -> &'static str {
         Swatch::Tick => "an instant on a node: restart, election",
         Swatch::Note => "what the worker noted or decided",
         Swatch::Flight => "a message in flight, from sending to arrival",
+        Swatch::SessionRenewed => "session lease renewed (keepalive; not the lock itself)",
         Swatch::Mark(_) => "lease renewed",
     }
 }
@@ -120,7 +121,18 @@ pub(super) fn kinds(chart: &LeaseChart, page: &LeasePage) -> Vec<Swatch> {
         MarkKind::Renewed,
     ] {
         if chart.marks.iter().any(|m| m.kind == k) {
-            kinds.push(Swatch::Mark(k));
+            // Renewals while the worker holds nothing (on its other-activity row) renew an
+            // etcd-like session lease, not a lock: the legend says so.
+            let session = k == MarkKind::Renewed
+                && chart
+                    .marks
+                    .iter()
+                    .any(|m| m.kind == k && chart.rows[m.row].kind == LeaseRowKind::Activity);
+            kinds.push(if session {
+                Swatch::SessionRenewed
+            } else {
+                Swatch::Mark(k)
+            });
         }
     }
     for (k, shown) in [
