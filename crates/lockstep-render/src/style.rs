@@ -111,6 +111,10 @@ pub const SERVICE_BAR_ALPHA: f64 = 0.55;
 /// The lease chart's master or leader bars.
 pub const LEADER_FILL: Rgb = Rgb(0xB0, 0xBE, 0xC5);
 
+/// A clock jump's break on a lifeline and its size: violet, never the danger red it often
+/// crosses (the lease chart's jump arrows share it).
+pub const JUMP: Rgb = ZOOM_EDGE;
+
 /// Stroke width of message arrows. Only arrow shafts use it, so arrows can be counted in the SVG.
 pub const ARROW_STROKE: u32 = 3;
 /// Stroke width of lifelines.
@@ -127,6 +131,9 @@ pub const TITLE_SIZE: f64 = 28.0;
 pub const SUBTITLE_SIZE: f64 = 16.0;
 pub const BODY_SIZE: f64 = 17.0;
 pub const VERDICT_SIZE: f64 = 22.0;
+/// A clock jump's size beside its break ("+20 s"): bold and as large as a label, so it shows on
+/// a slide.
+pub const JUMP_SIZE: f64 = 17.0;
 
 /// The colour of a tone.
 pub fn tone(t: Tone) -> Rgb {

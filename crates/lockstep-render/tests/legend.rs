@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use lockstep_render::layout::{
-    ArrowEnd, HighlightKind, LegendKind, NoteKind, SpanKind, StretchKind,
+    ArrowEnd, HighlightKind, LegendKind, NoteKind, SpanKind, StretchKind, Tone,
 };
 use lockstep_render::{Layout, Options, TimeMode, layout};
 
@@ -56,10 +56,21 @@ fn drawn(l: &Layout) -> BTreeSet<String> {
             out.push(LegendKind::Fold);
         }
     }
+    let fold_texts: BTreeSet<&str> = l.folds.iter().map(|f| f.text.as_str()).collect();
     for n in &l.notes {
         match n.kind {
             NoteKind::Global => out.push(LegendKind::GlobalNote),
             NoteKind::Fault => out.push(LegendKind::FaultNote),
+            // The duplicate's red box and folds have entries of their own; the others are
+            // edged in a worker's colour (a belief) or grey.
+            NoteKind::State | NoteKind::Note
+                if !n.emphasis && !fold_texts.contains(n.text.text.as_str()) =>
+            {
+                out.push(match n.tone {
+                    Some(Tone::Worker(_)) => LegendKind::HolderNote,
+                    _ => LegendKind::PlainNote,
+                })
+            }
             NoteKind::State | NoteKind::Note => {}
         }
     }

@@ -92,6 +92,18 @@ impl Present {
             ),
             (LegendKind::GlobalNote, has_note(NoteKind::Global)),
             (LegendKind::FaultNote, has_note(NoteKind::Fault)),
+            (
+                LegendKind::HolderNote,
+                d.notes
+                    .iter()
+                    .any(|n| plain_or_holder(n, &fold_texts) == Some(true)),
+            ),
+            (
+                LegendKind::PlainNote,
+                d.notes
+                    .iter()
+                    .any(|n| plain_or_holder(n, &fold_texts) == Some(false)),
+            ),
             (LegendKind::Fold, folded),
             (LegendKind::FlightStub, !d.flights.is_empty()),
             (LegendKind::Gate, d.gates),
@@ -139,6 +151,17 @@ impl Present {
     }
 }
 
+/// Whether a note is a box edged in a worker's colour (Some(true): a belief begins or ends) or
+/// a plain grey one (Some(false)); None for the other boxes (global, fault, fold, the duplicate's
+/// red one), which have entries of their own.
+fn plain_or_holder(n: &Note, fold_texts: &std::collections::BTreeSet<&str>) -> Option<bool> {
+    let plain_kind = matches!(n.kind, NoteKind::State | NoteKind::Note);
+    if !plain_kind || n.emphasis || fold_texts.contains(n.text.text.as_str()) {
+        return None;
+    }
+    Some(matches!(n.tone, Some(super::Tone::Worker(_))))
+}
+
 /// What a legend entry says.
 pub fn text_of(kind: LegendKind) -> &'static str {
     match kind {
@@ -160,9 +183,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::Current => "the current step",
         LegendKind::RefusedRow => "green row: refused by the database (fencing stopped it)",
         LegendKind::DuplicateRow => "red-edged row: paid a second time (money lost)",
-        LegendKind::Partition => {
-            "hatched wall: the network is cut here (arrow at its foot: not healed)"
-        }
+        LegendKind::Partition => "hatched wall: network cut (arrow at its foot: goes on)",
         LegendKind::ClockJump => "break on a lifeline: its clock jumped",
         LegendKind::Zoom => "tinted band: a burst within ms, in order, not to scale",
         LegendKind::Stack => "double bar by the time marks: rows of the same instant",
@@ -171,6 +192,8 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::NoToken => "NO TOKEN: a write taken without a fencing token",
         LegendKind::GlobalNote => "blue box across the lanes: the whole system",
         LegendKind::FaultNote => "brown box: an injected fault (pause, crash, delay…)",
+        LegendKind::HolderNote => "box in a worker colour: it now holds or drops the lock",
+        LegendKind::PlainNote => "grey box: a state or note (expired, done, complete)",
         LegendKind::Fold => "box “… retried N more times”: alike rounds folded",
         LegendKind::FlightStub => "dashed stub “→ #N”: sent here, arrives at step N (“sent #M”)",
         LegendKind::Slanted => "slanted arrow: sent on its upper row, arrives on the lower",

@@ -41,7 +41,7 @@ fn down(p: &Painter, r: Rect) -> Result<(), RenderError> {
 }
 
 /// A clock jump's colour: not the danger band's red, which it often crosses.
-const JUMP: crate::style::Rgb = style::ZOOM_EDGE;
+const JUMP: crate::style::Rgb = style::JUMP;
 
 /// A clock jump: a thick arrow from the instant to where the node's clock now reads; one that
 /// leaps off the axis is short and broken by two slashes before its head.

@@ -90,21 +90,23 @@ pub(crate) fn walls(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     Ok(())
 }
 
-/// The break a clock jump makes on a lifeline: two short slanted strokes across it.
+/// The break a clock jump makes on a lifeline: two bold slanted strokes across a gap in it,
+/// wide enough to see on a slide.
 fn jump_break(p: &Painter, at: Point) -> Result<(), RenderError> {
     p.fill_rect(
-        Rect::new(at.x - 9.0, at.y - 4.0, at.x + 9.0, at.y + 4.0),
+        Rect::new(at.x - 12.0, at.y - 6.0, at.x + 12.0, at.y + 6.0),
         style::BACKGROUND,
         1.0,
     )?;
-    for dy in [-4.0, 4.0] {
+    for dy in [-5.0, 5.0] {
         p.line(
             &[
-                Point::new(at.x - 9.0, at.y + dy + 3.0),
-                Point::new(at.x + 9.0, at.y + dy - 3.0),
+                Point::new(at.x - 12.0, at.y + dy + 4.0),
+                Point::new(at.x + 12.0, at.y + dy - 4.0),
             ],
-            style::TIMER,
-            2,
+            style::JUMP,
+            // Not 3 px: that width is kept for arrow shafts, so arrows can be counted.
+            4,
             1.0,
         )?;
     }
@@ -116,7 +118,7 @@ pub(crate) fn jumps(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     for j in &l.jumps {
         jump_break(p, j.at)?;
         if let Some(label) = &j.label {
-            p.text(&label.clone().bold(), style::TIMER)?;
+            p.boxed_text(&label.clone().bold(), style::JUMP)?;
         }
     }
     Ok(())
@@ -215,6 +217,8 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             p.hatch(w, style::PARTITION, 8.0, false)?;
             p.stroke_rect(w, style::PARTITION, 2)?;
         }
+        LegendKind::HolderNote => note_swatch(p, s, style::NOTE_FILL, worker0)?,
+        LegendKind::PlainNote => note_swatch(p, s, style::NOTE_FILL, style::NOTE_BORDER)?,
         LegendKind::ClockJump => {
             p.line(
                 &[Point::new(c.x, s.y0), Point::new(c.x, s.y1)],
@@ -281,7 +285,8 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             )?;
         }
         LegendKind::StepList => {
-            let list = TextBox::new("#4,6", style::GUTTER_SIZE - 3.0, Align::Center, c, 1.0);
+            // As large as the step column's own text: 11 px vanished on a slide.
+            let list = TextBox::new("#4,6", style::GUTTER_SIZE, Align::Center, c, 1.0);
             p.text(&list, style::TEXT)?;
         }
         LegendKind::Current => {
