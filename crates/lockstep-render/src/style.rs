@@ -63,7 +63,7 @@ pub const CURRENT: Rgb = Rgb(0xFF, 0xCA, 0x28);
 pub const CURRENT_POINTER: Rgb = Rgb(0xE0, 0x9A, 0x00);
 pub const CURRENT_OUTLINE: Rgb = Rgb(0x1B, 0x1F, 0x24);
 /// Width of the current step's outline, in px.
-pub const CURRENT_OUTLINE_WIDTH: u32 = 4;
+pub const CURRENT_OUTLINE_WIDTH: f64 = 4.0;
 /// Note boxes.
 pub const NOTE_FILL: Rgb = Rgb(0xF3, 0xF5, 0xF7);
 pub const NOTE_BORDER: Rgb = Rgb(0x90, 0xA0, 0xAE);

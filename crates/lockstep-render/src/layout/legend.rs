@@ -167,7 +167,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
     match kind {
         LegendKind::Believes => "bar right of a worker: it believes it holds the lock",
         LegendKind::ServiceHolds => "bar left of a lock node: the service records that holder",
-        LegendKind::Overlap => "red band: both believe; one may believe on after it",
+        LegendKind::Overlap => "hatched red band: both believe they hold the lock",
         LegendKind::Paused => "hatched: paused, frozen (its clock keeps running)",
         LegendKind::Down => "grey hatched: crashed",
         LegendKind::Mark(MarkKind::WriteAccepted) => "write accepted by the database",

@@ -292,7 +292,7 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
         LegendKind::Current => {
             // As drawn: the step column's yellow marker and the row's dark outline.
             p.fill_rect(Rect::new(s.x0, s.y0, c.x, s.y1), style::CURRENT, 1.0)?;
-            p.stroke_rect(s, style::CURRENT_OUTLINE, style::CURRENT_OUTLINE_WIDTH)?;
+            p.frame_rect(s, style::CURRENT_OUTLINE, style::CURRENT_OUTLINE_WIDTH)?;
             p.fill_rect(
                 Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1),
                 style::CURRENT_OUTLINE,

@@ -358,7 +358,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
                     let r = Rect::new(MARGIN / 2.0, top, page_width - MARGIN / 2.0, bottom);
                     let marker = Rect::new(r.x0, top, (l.area.x0 - 12.0).max(r.x0 + 8.0), bottom);
                     p.fill_rect(marker, style::CURRENT, 1.0)?;
-                    p.stroke_rect(r, style::CURRENT_OUTLINE, style::CURRENT_OUTLINE_WIDTH)?;
+                    p.frame_rect(r, style::CURRENT_OUTLINE, style::CURRENT_OUTLINE_WIDTH)?;
                     let edge = Rect::new(r.x0, r.y0, r.x0 + 6.0, r.y1);
                     p.fill_rect(edge, style::CURRENT_OUTLINE, 1.0)?;
                 }
