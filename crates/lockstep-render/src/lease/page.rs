@@ -472,7 +472,13 @@ impl LeasePage {
                 // The band ends when one lets go; the other may go on believing, stale, and
                 // act on it after the band (the write fencing has to stop).
                 if let Some((w, until)) = believes_on(chart, d) {
-                    line.push_str(&format!("; {w} believes on, stale, until {until} ms"));
+                    // "Stale" only where the chart hatches it so (a deposed master may still
+                    // say the worker holds it).
+                    let stale = chart.stale.iter().any(|s| {
+                        chart.rows[s.row].worker == w && s.from_ms <= d.to_ms && s.to_ms >= until
+                    });
+                    let how = if stale { ", stale," } else { "" };
+                    line.push_str(&format!("; {w} believes on{how} until {until} ms"));
                 }
                 line
             };

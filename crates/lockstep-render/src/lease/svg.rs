@@ -236,7 +236,17 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
             }
         }
         for t in &page.texts {
-            p.text(&t.text, t.color)?;
+            // Labels in the plot sit on white, so the overlap band's hatching or a flight's
+            // line under them does not hurt reading (not a token written inside its bar).
+            let c = t.text.rect.center();
+            let in_plot = (plot.x0..=plot.x1).contains(&c.x)
+                && (plot.y0..=plot.y1).contains(&c.y)
+                && !t.text.bold;
+            if in_plot {
+                p.boxed_text(&t.text, t.color)?;
+            } else {
+                p.text(&t.text, t.color)?;
+            }
         }
         if let Some((mark, at)) = page.verdict_mark {
             p.mark(mark, at, style::TEXT)?;
