@@ -128,9 +128,11 @@ fn the_legend_names_exactly_what_the_picture_draws() {
                 "{id} {mode:?}: legend (left) and drawn kinds (right) differ"
             );
             seen.extend(drawn_full.iter().cloned());
-            // A step render's legend names exactly what that step has drawn: nothing of the
-            // run's later steps (a presenter clicking through must not meet entries for
-            // things not yet on the slide).
+            // A step render's legend names what has been drawn so far: what the step draws,
+            // and a message in the network once one has been sent (at its own step it was);
+            // nothing of the run's later steps (a presenter clicking through must not meet
+            // entries for things not yet on the slide), and no entry comes and goes.
+            let mut before: BTreeSet<String> = BTreeSet::new();
             for step in [1, total / 3, total / 2, total - 1] {
                 let l = layout(
                     &run.trace,
@@ -139,11 +141,23 @@ fn the_legend_names_exactly_what_the_picture_draws() {
                         ..options
                     },
                 );
-                let (d, g) = (drawn(&l), legend(&l));
+                let (mut d, g) = (drawn(&l), legend(&l));
+                let sent = run.trace.events[..step]
+                    .iter()
+                    .any(|e| e.kind == lockstep_core::EventKind::Send);
+                if sent {
+                    d.insert("Mark(InFlight)".to_string());
+                }
                 assert_eq!(
                     g, d,
                     "{id} {mode:?} step {step}: legend (left) and drawn (right)"
                 );
+                let gone: Vec<&String> = before.difference(&g).collect();
+                assert!(
+                    gone.is_empty(),
+                    "{id} {mode:?} step {step}: {gone:?} left the legend"
+                );
+                before = g;
                 assert!(
                     l.width >= full.width && l.height >= full.height,
                     "{id}: page shrank"

@@ -39,6 +39,9 @@ pub(crate) struct Drawn<'a> {
     pub jumps: bool,
     /// Whether a current step is shown.
     pub current: bool,
+    /// Whether a message has been sent by the step shown (a step render): at its own step it
+    /// was in the network.
+    pub sent: bool,
 }
 
 impl Present {
@@ -129,8 +132,8 @@ impl Present {
             MarkKind::Paused,
             MarkKind::Sender,
         ] {
-            let in_flight =
-                k == MarkKind::InFlight && d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight);
+            let in_flight = k == MarkKind::InFlight
+                && (d.sent || d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight));
             if has_mark(k) || in_flight {
                 out.push(LegendKind::Mark(k));
             }
