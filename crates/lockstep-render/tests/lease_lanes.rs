@@ -86,7 +86,7 @@ fn a_clock_jump_longer_than_the_axis_is_a_short_broken_arrow_not_in_danger_red()
         .find(|l| l.starts_with("<polygon") && l.contains(&arrow))
         .expect("the jump's arrow head");
     assert!(
-        !polygon.contains("#C62828"),
+        !polygon.contains(&lockstep_render::style::DANGER.hex()),
         "the jump is danger red: {polygon}"
     );
 }

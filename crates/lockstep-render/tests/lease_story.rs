@@ -224,9 +224,9 @@ fn the_harm_is_marked_where_it_happens() {
     assert!(
         page.texts
             .iter()
-            .any(|t| t.text.text.starts_with("danger:")
-                && t.text.text.contains("A believes on until")),
-        "the danger line does not say A believes on"
+            .any(|t| t.text.text.starts_with("overlap:")
+                && t.text.text.contains("A believes on, stale, until")),
+        "the overlap line does not say A believes on"
     );
 }
 

@@ -136,3 +136,65 @@ fn sentinel_step_44_counts_the_duplicate_write() {
         "step 44 counts one write"
     );
 }
+
+/// (x, width, the element) of every `<rect>` of `svg` whose attributes contain `needle`.
+fn rects_with(svg: &str, needle: &str) -> Vec<(f64, f64, String)> {
+    let attr = |r: &str, name: &str| -> f64 {
+        let key = format!(" {name}=\"");
+        r.find(&key)
+            .and_then(|i| r[i + key.len()..].split('"').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(f64::NAN)
+    };
+    svg.split('<')
+        .filter(|e| e.starts_with("rect ") && e.contains(needle))
+        .map(|e| (attr(e, "x"), attr(e, "width"), e.to_string()))
+        .collect()
+}
+
+#[test]
+fn the_current_step_is_outlined_and_never_repaints_the_bands_over_the_lanes() {
+    use lockstep_render::style;
+    // fenced-gc-pause #33 is the refused row (green); redlock-clock-jump #48 is where the danger
+    // band begins.
+    for (id, step) in [("fenced-gc-pause", 33), ("redlock-clock-jump", 48)] {
+        let (scenario, run) = common::load(id);
+        let options = Options {
+            upto_step: Some(step),
+            ..Options::default().for_scenario(&scenario)
+        };
+        let l = lockstep_render::layout(&run.trace, &options);
+        let svg = run_svg(&scenario, &run, &options).expect("draws");
+        let current = format!("fill=\"{}\"", style::CURRENT.hex());
+        for (x, w, e) in rects_with(&svg, &current) {
+            // The step column's marker, and the legend's swatch right of the lanes.
+            let over_lanes = x < l.area.x1 && x + w > l.area.x0;
+            assert!(
+                !over_lanes,
+                "{id} #{step}: a current-step fill over the lanes: {e}"
+            );
+        }
+        // Its outline: bars of the outline colour along the row's top and bottom, wider than
+        // the lanes, CURRENT_OUTLINE_WIDTH high.
+        let fill = format!("fill=\"{}\"", style::CURRENT_OUTLINE.hex());
+        let h = format!("height=\"{}\"", style::CURRENT_OUTLINE_WIDTH);
+        let edges = rects_with(&svg, &fill)
+            .into_iter()
+            .filter(|(x, w, e)| e.contains(&h) && *x < l.area.x0 && x + w > l.area.x1)
+            .count();
+        assert_eq!(edges, 2, "{id} #{step}: no outline round the current row");
+    }
+    // The meaning under the current row is drawn as ever: the refused row's green, the start of
+    // the danger band.
+    let svg = step_svg("fenced-gc-pause", Some(33), TimeMode::Logical);
+    assert!(svg.contains(&format!("fill=\"{}\"", style::REFUSED_ROW.hex())));
+    let svg = step_svg("redlock-clock-jump", Some(48), TimeMode::Logical);
+    assert!(
+        svg.contains(&format!(
+            "opacity=\"{}\" fill=\"{}\"",
+            style::DANGER_BAND_ALPHA,
+            style::DANGER.hex()
+        )),
+        "no danger band at the step where it begins"
+    );
+}

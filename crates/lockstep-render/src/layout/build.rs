@@ -584,7 +584,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .and_then(|f| f.legend.first())
         .map_or(tick_right, |e| tick_right.max(e.swatch.x0 - 36.0));
     let width = (tick_right + MARGIN + 8.0).ceil();
-    let mut present = legend::Present::of(&legend::Drawn {
+    // A step render's legend names only what has been drawn so far (the page keeps the whole
+    // run's size, so stepping never resizes it): what this step draws, and a message in the
+    // network once one has been sent, so the entry does not come and go from step to step.
+    let present = legend::Present::of(&legend::Drawn {
+        sent: full.is_some() && events[..shown].iter().any(|e| e.kind == EventKind::Send),
         spans: &spans,
         marks: &marks,
         highlights: &highlights,
@@ -600,12 +604,6 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         jumps: !jumps.is_empty(),
         current: current.is_some(),
     });
-    if let Some(f) = &full {
-        // Every step of a run has the same legend: what the whole run uses, and messages in
-        // flight (most steps have some).
-        let has_sends = events.iter().any(|e| e.kind == EventKind::Send);
-        present = legend::Present::merged(&f.legend, &present, has_sends);
-    }
     let legend_x = (tick_right + 36.0).ceil();
     let (legend, legend_bottom) = legend::place(&present, legend_x, header_top, legend_x);
     let width = legend

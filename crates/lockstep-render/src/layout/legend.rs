@@ -39,6 +39,9 @@ pub(crate) struct Drawn<'a> {
     pub jumps: bool,
     /// Whether a current step is shown.
     pub current: bool,
+    /// Whether a message has been sent by the step shown (a step render): at its own step it
+    /// was in the network.
+    pub sent: bool,
 }
 
 impl Present {
@@ -92,6 +95,18 @@ impl Present {
             ),
             (LegendKind::GlobalNote, has_note(NoteKind::Global)),
             (LegendKind::FaultNote, has_note(NoteKind::Fault)),
+            (
+                LegendKind::HolderNote,
+                d.notes
+                    .iter()
+                    .any(|n| plain_or_holder(n, &fold_texts) == Some(true)),
+            ),
+            (
+                LegendKind::PlainNote,
+                d.notes
+                    .iter()
+                    .any(|n| plain_or_holder(n, &fold_texts) == Some(false)),
+            ),
             (LegendKind::Fold, folded),
             (LegendKind::FlightStub, !d.flights.is_empty()),
             (LegendKind::Gate, d.gates),
@@ -117,8 +132,8 @@ impl Present {
             MarkKind::Paused,
             MarkKind::Sender,
         ] {
-            let in_flight =
-                k == MarkKind::InFlight && d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight);
+            let in_flight = k == MarkKind::InFlight
+                && (d.sent || d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight));
             if has_mark(k) || in_flight {
                 out.push(LegendKind::Mark(k));
             }
@@ -139,64 +154,23 @@ impl Present {
     }
 }
 
-impl Present {
-    /// The kinds of a whole run's legend and of a step's, with messages in flight if `in_flight`,
-    /// in legend order.
-    pub fn merged(full: &[LegendEntry], step: &Present, in_flight: bool) -> Present {
-        let mut kinds: Vec<LegendKind> = full.iter().map(|e| e.kind).collect();
-        kinds.extend(step.0.iter().copied());
-        if in_flight {
-            kinds.push(LegendKind::Mark(MarkKind::InFlight));
-        }
-        let order = |k: &LegendKind| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len());
-        kinds.sort_by_key(order);
-        kinds.dedup();
-        Present(kinds)
+/// Whether a note is a box edged in a worker's colour (Some(true): a belief begins or ends) or
+/// a plain grey one (Some(false)); None for the other boxes (global, fault, fold, the duplicate's
+/// red one), which have entries of their own.
+fn plain_or_holder(n: &Note, fold_texts: &std::collections::BTreeSet<&str>) -> Option<bool> {
+    let plain_kind = matches!(n.kind, NoteKind::State | NoteKind::Note);
+    if !plain_kind || n.emphasis || fold_texts.contains(n.text.text.as_str()) {
+        return None;
     }
+    Some(matches!(n.tone, Some(super::Tone::Worker(_))))
 }
-
-/// Legend order.
-const ORDER: [LegendKind; 32] = [
-    LegendKind::Believes,
-    LegendKind::ServiceHolds,
-    LegendKind::Overlap,
-    LegendKind::RefusedRow,
-    LegendKind::DuplicateRow,
-    LegendKind::Partition,
-    LegendKind::ClockJump,
-    LegendKind::Paused,
-    LegendKind::Down,
-    LegendKind::PermissiveDb,
-    LegendKind::NoToken,
-    LegendKind::GlobalNote,
-    LegendKind::FaultNote,
-    LegendKind::Fold,
-    LegendKind::FlightStub,
-    LegendKind::Slanted,
-    LegendKind::Gate,
-    LegendKind::StepList,
-    LegendKind::Mark(MarkKind::WriteAccepted),
-    LegendKind::Mark(MarkKind::AccessRejected),
-    LegendKind::Mark(MarkKind::Duplicate),
-    LegendKind::Mark(MarkKind::Expired),
-    LegendKind::Mark(MarkKind::Renewed),
-    LegendKind::Mark(MarkKind::Lost),
-    LegendKind::Mark(MarkKind::Delayed),
-    LegendKind::Mark(MarkKind::InFlight),
-    LegendKind::Mark(MarkKind::Paused),
-    LegendKind::Mark(MarkKind::Sender),
-    LegendKind::Zoom,
-    LegendKind::Stack,
-    LegendKind::Break,
-    LegendKind::Current,
-];
 
 /// What a legend entry says.
 pub fn text_of(kind: LegendKind) -> &'static str {
     match kind {
         LegendKind::Believes => "bar right of a worker: it believes it holds the lock",
         LegendKind::ServiceHolds => "bar left of a lock node: the service records that holder",
-        LegendKind::Overlap => "red band: both believe; one may believe on after it",
+        LegendKind::Overlap => "hatched red band: both believe they hold the lock",
         LegendKind::Paused => "hatched: paused, frozen (its clock keeps running)",
         LegendKind::Down => "grey hatched: crashed",
         LegendKind::Mark(MarkKind::WriteAccepted) => "write accepted by the database",
@@ -212,7 +186,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::Current => "the current step",
         LegendKind::RefusedRow => "green row: refused by the database (fencing stopped it)",
         LegendKind::DuplicateRow => "red-edged row: paid a second time (money lost)",
-        LegendKind::Partition => "hatched wall: the network is cut between these lanes",
+        LegendKind::Partition => "hatched wall: network cut (arrow at its foot: goes on)",
         LegendKind::ClockJump => "break on a lifeline: its clock jumped",
         LegendKind::Zoom => "tinted band: a burst within ms, in order, not to scale",
         LegendKind::Stack => "double bar by the time marks: rows of the same instant",
@@ -221,6 +195,8 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::NoToken => "NO TOKEN: a write taken without a fencing token",
         LegendKind::GlobalNote => "blue box across the lanes: the whole system",
         LegendKind::FaultNote => "brown box: an injected fault (pause, crash, delay…)",
+        LegendKind::HolderNote => "box in a worker colour: it now holds or drops the lock",
+        LegendKind::PlainNote => "grey box: a state or note (expired, done, complete)",
         LegendKind::Fold => "box “… retried N more times”: alike rounds folded",
         LegendKind::FlightStub => "dashed stub “→ #N”: sent here, arrives at step N (“sent #M”)",
         LegendKind::Slanted => "slanted arrow: sent on its upper row, arrives on the lower",

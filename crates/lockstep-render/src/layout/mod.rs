@@ -361,6 +361,10 @@ pub enum LegendKind {
     GlobalNote,
     /// A box for an injected fault (a pause, a crash, a clock jump, a drop, a delay).
     FaultNote,
+    /// A box edged in a worker's colour: it now believes it holds the lock (or stops).
+    HolderNote,
+    /// A grey box: a node's state or a note (done, timed out, expired, run complete).
+    PlainNote,
     /// A write's label ending in NO TOKEN: a permissive database took it without a token.
     NoToken,
     /// A dashed stub on a send row: the message went into the network there, arrives later.

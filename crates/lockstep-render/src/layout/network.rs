@@ -190,16 +190,16 @@ pub(super) fn jumps(
         };
         let right = TextBox::new(
             &text,
-            style::GUTTER_SIZE,
+            style::JUMP_SIZE,
             Align::Left,
-            Point::new(at.x + 12.0, at.y + 4.0),
+            Point::new(at.x + 16.0, at.y + 4.0),
             1.0,
         );
         let left = TextBox::new(
             &text,
-            style::GUTTER_SIZE,
+            style::JUMP_SIZE,
             Align::Right,
-            Point::new(at.x - 12.0, at.y + 4.0),
+            Point::new(at.x - 16.0, at.y + 4.0),
             1.0,
         );
         // Beside the break, or else beside the jump's note on its line.
@@ -208,14 +208,14 @@ pub(super) fn jumps(
             [
                 TextBox::new(
                     &text,
-                    style::GUTTER_SIZE,
+                    style::JUMP_SIZE,
                     Align::Left,
                     Point::new(r.x1 + 8.0, y),
                     1.0,
                 ),
                 TextBox::new(
                     &text,
-                    style::GUTTER_SIZE,
+                    style::JUMP_SIZE,
                     Align::Right,
                     Point::new(r.x0 - 8.0, y),
                     1.0,

@@ -273,7 +273,10 @@ impl<'a> SpanBuilder<'a> {
                 }
                 let from_t = time_of(Some(a.1)).max(time_of(Some(b.1)));
                 let to_t = time_of(a.2).min(time_of(b.2));
-                if from_t < to_t {
+                // Both still believing at the last step shown: the overlap has begun, even in
+                // the instant it began (a step render must show where the danger starts).
+                let both_open = a.2.is_none() && b.2.is_none();
+                if from_t < to_t || (both_open && from_t <= to_t) {
                     let to_row = match (a.2, b.2) {
                         (Some(x), Some(y)) => Some(x.min(y)),
                         (Some(x), None) | (None, Some(x)) => Some(x),

@@ -17,6 +17,22 @@ fn partition(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.stroke_rect(r, style::PARTITION, 2)
 }
 
+/// A partition not healed by the last step shown: its band, and an arrow past its end saying
+/// it goes on.
+fn open_partition(p: &Painter, r: Rect) -> Result<(), RenderError> {
+    partition(p, r)?;
+    let (x, cy, h) = (r.x1, (r.y0 + r.y1) / 2.0, r.height());
+    p.polygon(
+        &[
+            Point::new(x + 2.0, r.y0 - 4.0),
+            Point::new(x + 2.0 + h * 0.8, cy),
+            Point::new(x + 2.0, r.y1 + 4.0),
+        ],
+        style::PARTITION,
+        1.0,
+    )
+}
+
 /// A node's down time: grey, cross-hatched like a crashed lane in the timeline.
 fn down(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.fill_rect(r, style::DOWN_FILL, 1.0)?;
@@ -25,7 +41,7 @@ fn down(p: &Painter, r: Rect) -> Result<(), RenderError> {
 }
 
 /// A clock jump's colour: not the danger band's red, which it often crosses.
-const JUMP: crate::style::Rgb = style::ZOOM_EDGE;
+const JUMP: crate::style::Rgb = style::JUMP;
 
 /// A clock jump: a thick arrow from the instant to where the node's clock now reads; one that
 /// leaps off the axis is short and broken by two slashes before its head.
@@ -140,6 +156,17 @@ pub(crate) fn bar(
     }
 }
 
+/// The stale stretch of a belief bar (the service no longer says the worker holds the lock): the
+/// worker's colour washed out, hatched in the danger red and outlined, so the write made there
+/// lands inside a visible hazard.
+pub(crate) fn stale(p: &Painter, r: Rect, worker: usize) -> Result<(), RenderError> {
+    let c = style::tone(Tone::Worker(worker));
+    p.fill_rect(r, style::BACKGROUND, 1.0)?;
+    p.fill_rect(r, c, 0.3)?;
+    p.hatch(r, style::DANGER, style::STALE_HATCH_STEP, false)?;
+    p.stroke_rect(r, c, 2)
+}
+
 /// A master's or leader's bar.
 fn leader(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.fill_rect(r, style::LEADER_FILL, 1.0)?;
@@ -180,6 +207,7 @@ pub(crate) fn node_shapes(p: &Painter, page: &LeasePage) -> Result<(), RenderErr
     for shape in &page.node_shapes {
         match *shape {
             NodeShape::Partition(r) => partition(p, r)?,
+            NodeShape::OpenPartition(r) => open_partition(p, r)?,
             NodeShape::Down(r) => down(p, r)?,
             NodeShape::Jump { from, to, off_axis } => jump(p, from, to, off_axis)?,
             NodeShape::Tick(at) => tick(p, at)?,
@@ -194,6 +222,9 @@ pub(crate) fn swatch(p: &Painter, kind: Swatch, s: Rect) -> Result<(), RenderErr
     let c = s.center();
     match kind {
         Swatch::Partition => partition(p, s),
+        Swatch::OpenPartition | Swatch::OpenPartitionSoFar => {
+            open_partition(p, Rect::new(s.x0, s.y0 + 2.0, s.x1 - 12.0, s.y1 - 2.0))
+        }
         Swatch::Down => down(p, s),
         Swatch::Jump => jump(p, Point::new(s.x0, c.y), Point::new(s.x1, c.y), false),
         Swatch::Tick => tick(p, c),
@@ -208,6 +239,7 @@ pub(crate) fn swatch(p: &Painter, kind: Swatch, s: Rect) -> Result<(), RenderErr
                 s.y1,
             ),
         ),
+        Swatch::Stale => stale(p, s, 0),
         Swatch::Flight => flight(
             p,
             Point::new(s.x0 + 3.0, c.y),

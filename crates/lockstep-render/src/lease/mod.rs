@@ -9,6 +9,7 @@ pub mod nodes;
 pub mod page;
 pub mod service;
 mod so_far;
+pub mod stale;
 pub mod story;
 pub mod svg;
 
@@ -23,6 +24,7 @@ pub use access::Access;
 use access::access_text;
 pub use activity::activity_label;
 pub use so_far::SoFar;
+pub use stale::Stale;
 pub use story::{Incident, IncidentKind, WorkerNote};
 
 /// A stretch of simulated time.
@@ -153,6 +155,8 @@ pub struct LeaseChart {
     pub harm: Vec<Harm>,
     /// Every participant's name, by index (for [`Who`]).
     pub names: Vec<String>,
+    /// Where a worker believes it holds the lock after the service stopped saying so.
+    pub stale: Vec<Stale>,
 }
 
 /// Intervals in which `count(t) >= need`, given +1/-1 changes at instants (in order).
@@ -520,7 +524,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             for x in &a.intervals {
                 for y in &b.intervals {
                     let (from_ms, to_ms) = (x.from_ms.max(y.from_ms), x.to_ms.min(y.to_ms));
-                    if from_ms < to_ms {
+                    // Both still open at the last step shown: begun, even at that instant.
+                    if from_ms < to_ms || (x.open && y.open && from_ms <= to_ms) {
                         let (first, second) = if x.from_ms <= y.from_ms {
                             (a.worker.clone(), b.worker.clone())
                         } else {
@@ -623,6 +628,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     let mut chart = LeaseChart {
         harm,
         names: ps.iter().map(|p| p.name.clone()).collect(),
+        stale: Vec::new(),
         axis_end_ms: trace
             .events
             .last()
@@ -646,6 +652,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         quorum,
     };
     activity::split(&mut chart, whole_run.as_ref());
+    chart.stale = stale::stale(&chart);
     chart
 }
 

@@ -16,8 +16,11 @@ pub const BAND_H: f64 = 16.0;
 /// A shape in the nodes-and-network lanes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NodeShape {
-    /// A partition: from its start to its healing (or the end of the axis).
+    /// A partition: from its start to its healing.
     Partition(Rect),
+    /// A partition not healed by the last step shown: to the end of what is shown, open-ended
+    /// (an arrow past its end), never drawn as if it healed there.
+    OpenPartition(Rect),
     /// A node down from its crash to its restart (or the end of the axis).
     Down(Rect),
     /// A clock jump: an arrow from the instant to where the clock now reads; when that is off
@@ -91,7 +94,10 @@ pub fn place(
         let label_x = match inc.kind {
             IncidentKind::Partition => {
                 let r = band(inc.to_ms);
-                shapes.push(NodeShape::Partition(r));
+                shapes.push(match inc.to_ms {
+                    Some(_) => NodeShape::Partition(r),
+                    None => NodeShape::OpenPartition(r),
+                });
                 r.x0
             }
             IncidentKind::Crash => {

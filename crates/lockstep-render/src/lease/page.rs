@@ -3,6 +3,7 @@
 
 pub(crate) mod labels;
 mod legend;
+pub(crate) mod symbols;
 
 use legend::{believes_on, swatch_label as label, tick_label, tick_step};
 
@@ -59,6 +60,9 @@ pub struct LeasePage {
     pub node_shapes: Vec<NodeShape>,
     /// Where the database paid twice: a band across every row at that instant.
     pub harm: Vec<Rect>,
+    /// Hairlines from a symbol down to its label, where a label ends at its symbol under
+    /// others (from, to, colour).
+    pub leaders: Vec<(Point, Point, crate::style::Rgb)>,
     t0: u64,
     t1: u64,
 }
@@ -68,10 +72,16 @@ pub struct LeasePage {
 pub enum Swatch {
     ServiceHolds,
     Believes,
+    /// A belief the service no longer backs: hatched over the belief bar.
+    Stale,
     Paused,
     Danger,
     Current,
     Partition,
+    /// A partition that never heals in the whole run.
+    OpenPartition,
+    /// A partition not healed by the step shown (a step render).
+    OpenPartitionSoFar,
     Down,
     Jump,
     /// An instant on a node's lane: a failover, a restart, a leader, an election.
@@ -85,18 +95,14 @@ pub enum Swatch {
     LastToken,
     /// A write that paid payouts a second time: a band at its instant.
     Harm,
+    /// A consensus service's session lease kept alive (etcd's keepalive), also while its
+    /// worker holds no lock: the same diamond as a renewal.
+    SessionRenewed,
     Mark(MarkKind),
 }
 
-/// A symbol on a row before it is set beside the others: x, half width, the mark (None: a
-/// worker's note dot) and the worker index.
-type Symbol = (f64, f64, Option<MarkKind>, usize);
-
 /// Room after the run's last instant inside the plot, so symbols there stay inside it.
 const END_ROOM: f64 = 48.0;
-/// Half the width of a mark's symbol and of a note's dot.
-const MARK_HW: f64 = 11.0;
-const DOT_HW: f64 = 5.0;
 /// Half the width of the band where a write paid twice.
 pub const HARM_HW: f64 = 4.0;
 /// The narrowest a danger zone's band is drawn.
@@ -132,7 +138,19 @@ impl LeasePage {
         let mut texts = Vec::new();
         let text_w = WIDTH - 2.0 * MARGIN;
         let mut y = MARGIN;
-        let title = format!("Who holds the lock? {}", caption.title);
+        // A run without a lock service (idempotency keys) has no lock to ask about.
+        let lockless = !chart.rows.iter().any(|r| {
+            matches!(
+                r.kind,
+                LeaseRowKind::ServiceHolds | LeaseRowKind::Instance | LeaseRowKind::Leader
+            )
+        });
+        let question = if lockless {
+            "Who wrote when?"
+        } else {
+            "Who holds the lock?"
+        };
+        let title = format!("{question} {}", caption.title);
         y = Column::write_at(
             &mut texts,
             MARGIN,
@@ -215,15 +233,19 @@ impl LeasePage {
             node_lanes: Vec::new(),
             node_shapes: Vec::new(),
             harm: Vec::new(),
+            leaders: Vec::new(),
             t0,
             t1,
         };
         // Labels under the bars, in levels (their x does not depend on the rows' heights).
+        // Each label by its own symbol as drawn (symbols at one instant stand side by side).
         let x_of = |t: u64| page.x(t);
-        let row_labels = labels::row_labels(chart, x_of, plot_x0, plot_x1);
+        let placed = symbols::symbols(chart, x_of, plot_x0, plot_x1);
+        let row_labels = labels::row_labels(chart, &placed, x_of, plot_x0, plot_x1);
         let mut frame = labels::Frame::of(chart, &row_labels, x_of, page.plot);
         if let Some(w) = whole {
-            let whole_labels = labels::row_labels(w, x_of, plot_x0, plot_x1);
+            let whole_placed = symbols::symbols(w, x_of, plot_x0, plot_x1);
+            let whole_labels = labels::row_labels(w, &whole_placed, x_of, plot_x0, plot_x1);
             frame = labels::Frame::of(w, &whole_labels, x_of, page.plot).max(frame);
         }
         let level_h = labels::level_h();
@@ -261,6 +283,18 @@ impl LeasePage {
                 ),
                 color,
             });
+            if labels::never(whole.unwrap_or(chart), i) {
+                page.texts.push(PageText {
+                    text: TextBox::new(
+                        "never",
+                        labels::SMALL,
+                        Align::Left,
+                        Point::new(plot_x0 + 8.0, cy),
+                        0.0,
+                    ),
+                    color: style::MUTED,
+                });
+            }
             for l in &row_labels[i] {
                 let ly = under + h / 2.0 + l.level as f64 * level_h;
                 let t = TextBox::new(
@@ -270,6 +304,11 @@ impl LeasePage {
                     Point::new(l.x, ly),
                     0.0,
                 );
+                if let Some(lx) = l.leader {
+                    let from = Point::new(lx, cy + BAR_H / 2.0 + 2.0);
+                    page.leaders
+                        .push((from, Point::new(lx, t.rect.y0), l.color));
+                }
                 page.owned.push((i, t.rect));
                 page.texts.push(PageText {
                     text: t,
@@ -349,7 +388,7 @@ impl LeasePage {
             }
         }
 
-        page.place_symbols(chart);
+        page.place_symbols(&placed);
 
         // Time axis.
         let step = tick_step(t1 - t0);
@@ -422,18 +461,24 @@ impl LeasePage {
             // An overlap still going on at the step shown has not ended: "since", not "to".
             let line = if d.open {
                 format!(
-                    "danger: {} and {} both believe they hold the lock since {} ms",
+                    "overlap: {} and {} both believe they hold the lock since {} ms",
                     d.first, d.second, d.from_ms
                 )
             } else {
                 let mut line = format!(
-                    "danger: {} and {} both believe they hold the lock from {} to {} ms",
+                    "overlap: {} and {} both believe they hold the lock from {} to {} ms",
                     d.first, d.second, d.from_ms, d.to_ms
                 );
                 // The band ends when one lets go; the other may go on believing, stale, and
                 // act on it after the band (the write fencing has to stop).
                 if let Some((w, until)) = believes_on(chart, d) {
-                    line.push_str(&format!("; {w} believes on until {until} ms"));
+                    // "Stale" only where the chart hatches it so (a deposed master may still
+                    // say the worker holds it).
+                    let stale = chart.stale.iter().any(|s| {
+                        chart.rows[s.row].worker == w && s.from_ms <= d.to_ms && s.to_ms >= until
+                    });
+                    let how = if stale { ", stale," } else { "" };
+                    line.push_str(&format!("; {w} believes on{how} until {until} ms"));
                 }
                 line
             };
@@ -452,89 +497,7 @@ impl LeasePage {
 
         // Legend.
         y += 12.0;
-        // Only what is drawn: a run without a lock service has no bars.
-        let has_bars = |kind: LeaseRowKind| {
-            chart
-                .rows
-                .iter()
-                .any(|r| r.kind == kind && !r.intervals.is_empty())
-        };
-        let mut kinds = Vec::new();
-        if has_bars(LeaseRowKind::ServiceHolds) || has_bars(LeaseRowKind::Instance) {
-            kinds.push(Swatch::ServiceHolds);
-        }
-        if has_bars(LeaseRowKind::Leader) {
-            kinds.push(Swatch::Leader);
-        }
-        if has_bars(LeaseRowKind::LastToken) {
-            kinds.push(Swatch::LastToken);
-        }
-        if has_bars(LeaseRowKind::Believes) {
-            kinds.push(Swatch::Believes);
-        }
-        if chart.rows.iter().any(|r| r.kind == LeaseRowKind::Paused) {
-            kinds.push(Swatch::Paused);
-        }
-        if !chart.danger.is_empty() {
-            kinds.push(Swatch::Danger);
-        }
-        if !page.harm.is_empty() {
-            kinds.push(Swatch::Harm);
-        }
-        if chart.current_ms.is_some() {
-            kinds.push(Swatch::Current);
-        }
-        for k in [
-            MarkKind::WriteAccepted,
-            MarkKind::AccessRejected,
-            MarkKind::Duplicate,
-            MarkKind::Expired,
-            MarkKind::Renewed,
-        ] {
-            if chart.marks.iter().any(|m| m.kind == k) {
-                kinds.push(Swatch::Mark(k));
-            }
-        }
-        for (k, shown) in [
-            (
-                Swatch::Partition,
-                page.node_shapes
-                    .iter()
-                    .any(|s| matches!(s, NodeShape::Partition(_))),
-            ),
-            (
-                Swatch::Down,
-                page.node_shapes
-                    .iter()
-                    .any(|s| matches!(s, NodeShape::Down(_))),
-            ),
-            (
-                Swatch::Jump,
-                page.node_shapes
-                    .iter()
-                    .any(|s| matches!(s, NodeShape::Jump { .. })),
-            ),
-            (
-                Swatch::Tick,
-                page.node_shapes
-                    .iter()
-                    .any(|s| matches!(s, NodeShape::Tick(_))),
-            ),
-            (Swatch::Note, !page.note_dots.is_empty()),
-            (Swatch::Flight, !chart.flights.is_empty()),
-            (
-                Swatch::Mark(MarkKind::Lost),
-                page.marks.iter().any(|m| m.0 == MarkKind::Lost)
-                    || page
-                        .node_shapes
-                        .iter()
-                        .any(|s| matches!(s, NodeShape::Lost(_))),
-            ),
-        ] {
-            if shown {
-                kinds.push(k);
-            }
-        }
+        let kinds = legend::kinds(chart, &page);
         let col_w = kinds
             .iter()
             .map(|&k| text::width(label(k), labels::SMALL))
@@ -643,44 +606,17 @@ impl LeasePage {
         page
     }
 
-    /// The rows' symbols: a dot at each instant of a worker's note (an X for a lost message)
-    /// and the marks, side by side inside the plot, never on top of each other.
-    fn place_symbols(&mut self, chart: &LeaseChart) {
-        let plot = self.plot;
-        let mut symbols: Vec<Vec<Symbol>> = vec![Vec::new(); self.row_y.len()];
-        for note in &chart.notes {
-            let Some(row) = symbols.get_mut(note.row) else {
+    /// The rows' symbols, side by side inside the plot (see [`symbols`]).
+    fn place_symbols(&mut self, placed: &[Vec<symbols::Symbol>]) {
+        for (row, items) in placed.iter().enumerate() {
+            let Some(&cy) = self.row_y.get(row) else {
                 continue;
             };
-            let worker_index = chart.rows[note.row].worker_index;
-            for &t in &note.times {
-                row.push(if note.lost {
-                    (self.x(t), MARK_HW, Some(MarkKind::Lost), worker_index)
-                } else {
-                    (self.x(t), DOT_HW, None, worker_index)
-                });
-            }
-        }
-        for m in &chart.marks {
-            if let Some(row) = symbols.get_mut(m.row) {
-                row.push((self.x(m.at_ms), MARK_HW, Some(m.kind), 0));
-            }
-        }
-        for (row, mut items) in symbols.into_iter().enumerate() {
-            let cy = self.row_y[row];
-            items.sort_by(|a, b| a.0.total_cmp(&b.0));
-            // Dots of one note closer than a dot's width are one dot; so are crosses of lost
-            // messages (a worker's request to five Redlock instances lost at once is one X).
-            items.dedup_by(|b, a| {
-                matches!(a.2, None | Some(MarkKind::Lost)) && a.2 == b.2 && b.0 - a.0 < 2.0 * a.1
-            });
-            let spans: Vec<(f64, f64)> = items.iter().map(|&(x, hw, _, _)| (x, hw)).collect();
-            let xs = nodes::side_by_side(&spans, plot.x0, plot.x1);
-            for (&(_, _, kind, worker), x) in items.iter().zip(xs) {
-                let at = Point::new(x, cy);
-                match kind {
+            for s in items {
+                let at = Point::new(s.x, cy);
+                match s.kind {
                     Some(k) => self.marks.push((k, at)),
-                    None => self.note_dots.push((worker, at)),
+                    None => self.note_dots.push((s.worker, at)),
                 }
             }
         }

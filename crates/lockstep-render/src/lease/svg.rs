@@ -138,6 +138,14 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 super::draw::bar(&p, row, iv, r)?;
             }
         }
+        // Where a worker believes on after the service let go: hatched over its belief bar.
+        for st in &chart.stale {
+            if let (Some(&cy), Some(row)) = (page.row_y.get(st.row), chart.rows.get(st.row)) {
+                let (x0, x1) = (page.x(st.from_ms), page.x(st.to_ms));
+                let r = Rect::new(x0, cy - BAR_H / 2.0, x1.max(x0 + 3.0), cy + BAR_H / 2.0);
+                super::draw::stale(&p, r, row.worker_index)?;
+            }
+        }
         super::draw::node_shapes(&p, page)?;
         // Where a write paid twice, over the bars: the harm at its own instant.
         for &r in &page.harm {
@@ -159,6 +167,9 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 }
             }
         }
+        for &(from, to, c) in &page.leaders {
+            p.line(&[from, to], c, 2, 0.6)?;
+        }
         for &(k, at) in &page.marks {
             // The duplicate's mark sits on its own red harm band: a white disc keeps it seen.
             if k == MarkKind::Duplicate {
@@ -174,7 +185,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
 
         // Danger markers beside their lines, legend swatches, text.
         for t in &page.texts {
-            if t.color == style::DANGER && t.text.bold && t.text.text.starts_with("danger") {
+            if t.color == style::DANGER && t.text.bold && t.text.text.starts_with("overlap:") {
                 let r = Rect::new(
                     MARGIN,
                     t.text.rect.y0 + 1.0,
@@ -209,7 +220,10 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                     p.line(&line, style::CURRENT_POINTER, 3, 1.0)?;
                 }
                 Swatch::Mark(mk) => p.mark(mk, s.center(), style::INFRA)?,
+                Swatch::SessionRenewed => p.mark(MarkKind::Renewed, s.center(), style::INFRA)?,
                 Swatch::Partition
+                | Swatch::OpenPartition
+                | Swatch::OpenPartitionSoFar
                 | Swatch::Down
                 | Swatch::Jump
                 | Swatch::Tick
@@ -217,11 +231,22 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 | Swatch::Flight
                 | Swatch::Leader
                 | Swatch::LastToken
-                | Swatch::Harm => super::draw::swatch(&p, k, s)?,
+                | Swatch::Harm
+                | Swatch::Stale => super::draw::swatch(&p, k, s)?,
             }
         }
         for t in &page.texts {
-            p.text(&t.text, t.color)?;
+            // Labels in the plot sit on white, so the overlap band's hatching or a flight's
+            // line under them does not hurt reading (not a token written inside its bar).
+            let c = t.text.rect.center();
+            let in_plot = (plot.x0..=plot.x1).contains(&c.x)
+                && (plot.y0..=plot.y1).contains(&c.y)
+                && !t.text.bold;
+            if in_plot {
+                p.boxed_text(&t.text, t.color)?;
+            } else {
+                p.text(&t.text, t.color)?;
+            }
         }
         if let Some((mark, at)) = page.verdict_mark {
             p.mark(mark, at, style::TEXT)?;

@@ -67,25 +67,46 @@ pub(crate) fn walls(p: &Painter, l: &Layout) -> Result<(), RenderError> {
         p.fill_rect(r, style::PARTITION_FILL, 1.0)?;
         p.hatch(r, style::PARTITION, 8.0, false)?;
         p.stroke_rect(r, style::PARTITION, 2)?;
+        // A partition not healed by the last row shown goes on: an arrow at its foot, so its
+        // end never reads as a healing.
+        let lowest = l
+            .walls
+            .iter()
+            .filter(|o| o.lanes == w.lanes && o.from_row == w.from_row)
+            .all(|o| o.rect.y1 <= r.y1);
+        if w.to_row.is_none() && lowest {
+            let c = (r.x0 + r.x1) / 2.0;
+            p.polygon(
+                &[
+                    Point::new(r.x0 - 5.0, r.y1),
+                    Point::new(r.x1 + 5.0, r.y1),
+                    Point::new(c, r.y1 + 14.0),
+                ],
+                style::PARTITION,
+                1.0,
+            )?;
+        }
     }
     Ok(())
 }
 
-/// The break a clock jump makes on a lifeline: two short slanted strokes across it.
+/// The break a clock jump makes on a lifeline: two bold slanted strokes across a gap in it,
+/// wide enough to see on a slide.
 fn jump_break(p: &Painter, at: Point) -> Result<(), RenderError> {
     p.fill_rect(
-        Rect::new(at.x - 9.0, at.y - 4.0, at.x + 9.0, at.y + 4.0),
+        Rect::new(at.x - 12.0, at.y - 6.0, at.x + 12.0, at.y + 6.0),
         style::BACKGROUND,
         1.0,
     )?;
-    for dy in [-4.0, 4.0] {
+    for dy in [-5.0, 5.0] {
         p.line(
             &[
-                Point::new(at.x - 9.0, at.y + dy + 3.0),
-                Point::new(at.x + 9.0, at.y + dy - 3.0),
+                Point::new(at.x - 12.0, at.y + dy + 4.0),
+                Point::new(at.x + 12.0, at.y + dy - 4.0),
             ],
-            style::TIMER,
-            2,
+            style::JUMP,
+            // Not 3 px: that width is kept for arrow shafts, so arrows can be counted.
+            4,
             1.0,
         )?;
     }
@@ -97,7 +118,7 @@ pub(crate) fn jumps(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     for j in &l.jumps {
         jump_break(p, j.at)?;
         if let Some(label) = &j.label {
-            p.text(&label.clone().bold(), style::TIMER)?;
+            p.boxed_text(&label.clone().bold(), style::JUMP)?;
         }
     }
     Ok(())
@@ -173,6 +194,7 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
         }
         LegendKind::Overlap => {
             p.fill_rect(s, style::DANGER, style::DANGER_BAND_ALPHA)?;
+            p.hatch(s, style::DANGER, style::DANGER_HATCH_STEP, false)?;
             p.fill_rect(Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1), style::DANGER, 0.9)?;
         }
         LegendKind::RefusedRow => {
@@ -195,6 +217,8 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             p.hatch(w, style::PARTITION, 8.0, false)?;
             p.stroke_rect(w, style::PARTITION, 2)?;
         }
+        LegendKind::HolderNote => note_swatch(p, s, style::NOTE_FILL, worker0)?,
+        LegendKind::PlainNote => note_swatch(p, s, style::NOTE_FILL, style::NOTE_BORDER)?,
         LegendKind::ClockJump => {
             p.line(
                 &[Point::new(c.x, s.y0), Point::new(c.x, s.y1)],
@@ -261,23 +285,17 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             )?;
         }
         LegendKind::StepList => {
-            let list = TextBox::new("#4,6", style::GUTTER_SIZE - 3.0, Align::Center, c, 1.0);
+            // As large as the step column's own text: 11 px vanished on a slide.
+            let list = TextBox::new("#4,6", style::GUTTER_SIZE, Align::Center, c, 1.0);
             p.text(&list, style::TEXT)?;
         }
         LegendKind::Current => {
-            p.fill_rect(s, style::CURRENT, 0.55)?;
+            // As drawn: the step column's yellow marker and the row's dark outline.
+            p.fill_rect(Rect::new(s.x0, s.y0, c.x, s.y1), style::CURRENT, 1.0)?;
+            p.frame_rect(s, style::CURRENT_OUTLINE, style::CURRENT_OUTLINE_WIDTH)?;
             p.fill_rect(
                 Rect::new(s.x0, s.y0, s.x0 + 6.0, s.y1),
-                style::CURRENT_POINTER,
-                0.95,
-            )?;
-            p.polygon(
-                &[
-                    Point::new(s.x0, c.y - 7.0),
-                    Point::new(s.x0 + 10.0, c.y),
-                    Point::new(s.x0, c.y + 7.0),
-                ],
-                style::CURRENT_POINTER,
+                style::CURRENT_OUTLINE,
                 1.0,
             )?;
         }

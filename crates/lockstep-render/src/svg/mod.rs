@@ -352,11 +352,15 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             (HighlightKind::DuplicatePayout, Some(r)) => extras::duplicate_row(p, r)?,
             (HighlightKind::Current, _) => {
                 if let Some((top, bottom)) = l.highlight_band(h) {
-                    // Amber with a solid edge: a pale band vanishes on a washed-out projector.
+                    // A yellow marker in the step column only, and a dark outline round the
+                    // row: a fill over the lanes would repaint the bands that carry meaning
+                    // (the refused row's green turned olive, the danger band's start hidden).
                     let r = Rect::new(MARGIN / 2.0, top, page_width - MARGIN / 2.0, bottom);
-                    p.fill_rect(r, style::CURRENT, 0.55)?;
+                    let marker = Rect::new(r.x0, top, (l.area.x0 - 12.0).max(r.x0 + 8.0), bottom);
+                    p.fill_rect(marker, style::CURRENT, 1.0)?;
+                    p.frame_rect(r, style::CURRENT_OUTLINE, style::CURRENT_OUTLINE_WIDTH)?;
                     let edge = Rect::new(r.x0, r.y0, r.x0 + 6.0, r.y1);
-                    p.fill_rect(edge, style::CURRENT_POINTER, 0.95)?;
+                    p.fill_rect(edge, style::CURRENT_OUTLINE, 1.0)?;
                 }
             }
             _ => {}
@@ -364,8 +368,10 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
     }
     for s in &l.spans {
         if let SpanKind::Overlap { .. } = s.kind {
-            // Strong enough to survive a washed-out projector.
+            // Strong enough to survive a washed-out projector, and hatched: the refused row's
+            // plain green is told from it by pattern and lightness, not only by hue.
             p.fill_rect(s.rect, style::DANGER, style::DANGER_BAND_ALPHA)?;
+            p.hatch(s.rect, style::DANGER, style::DANGER_HATCH_STEP, false)?;
             let bar = Rect::new(s.rect.x0, s.rect.y0, s.rect.x0 + 6.0, s.rect.y1);
             p.fill_rect(bar, style::DANGER, 0.9)?;
         }
@@ -563,7 +569,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
                     Point::new(x + 10.0, r.y),
                     Point::new(x, r.y + 7.0),
                 ],
-                style::CURRENT_POINTER,
+                style::CURRENT_OUTLINE,
                 1.0,
             )?;
         } else {

@@ -65,6 +65,21 @@ impl Painter<'_, '_> {
             .map_err(draw_err)
     }
 
+    /// A rectangle's outline `width` px thick, as four filled bars inside `r`: plotters writes a
+    /// stroked `<rect>` without its width, so [`Painter::stroke_rect`] is always 1 px.
+    pub fn frame_rect(&self, r: Rect, c: Rgb, width: f64) -> Result<(), RenderError> {
+        let w = width.min(r.width() / 2.0).min(r.height() / 2.0);
+        for edge in [
+            Rect::new(r.x0, r.y0, r.x1, r.y0 + w),
+            Rect::new(r.x0, r.y1 - w, r.x1, r.y1),
+            Rect::new(r.x0, r.y0 + w, r.x0 + w, r.y1 - w),
+            Rect::new(r.x1 - w, r.y0 + w, r.x1, r.y1 - w),
+        ] {
+            self.fill_rect(edge, c, 1.0)?;
+        }
+        Ok(())
+    }
+
     pub fn line(&self, pts: &[Point], c: Rgb, width: u32, alpha: f64) -> Result<(), RenderError> {
         let pts: Vec<(i32, i32)> = pts.iter().map(|&p| self.p(p)).collect();
         self.area

@@ -4,56 +4,73 @@
 
 use crate::style::{self, Rgb};
 
-/// A kind of hatching: line colour, distance between lines along the vertical, and whether the
-/// other diagonal is drawn too.
+/// A kind of hatching: line colour, distance between lines along the vertical, whether the
+/// other diagonal is drawn too, and the lines' width.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Hatch {
     pub color: Rgb,
     pub step: f64,
     pub both: bool,
+    pub width: f64,
 }
 
 /// Every hatching the drawings use; its index names its pattern and its reserved colour.
-pub(crate) const HATCHES: [Hatch; 8] = [
+pub(crate) const HATCHES: [Hatch; 9] = [
     Hatch {
         color: style::FROZEN_HATCH,
         step: 9.0,
         both: false,
+        width: 1.0,
     },
     Hatch {
         color: style::DOWN_HATCH,
         step: 9.0,
         both: true,
+        width: 1.0,
     },
     Hatch {
         color: style::FROZEN_HATCH,
         step: 7.0,
         both: false,
+        width: 1.0,
     },
     Hatch {
         color: style::DOWN_HATCH,
         step: 7.0,
         both: true,
+        width: 1.0,
     },
     Hatch {
         color: style::DANGER,
-        step: 14.0,
+        step: style::DANGER_HATCH_STEP,
         both: false,
+        // Bold enough to show at slide size: the pattern tells the band from the refused row.
+        width: 2.0,
     },
     Hatch {
         color: style::FROZEN_HATCH,
         step: 8.0,
         both: false,
+        width: 1.0,
     },
     Hatch {
         color: style::DANGER,
         step: 8.0,
         both: false,
+        width: 1.0,
     },
     Hatch {
         color: style::PARTITION,
         step: 8.0,
         both: false,
+        width: 1.0,
+    },
+    // A stale belief in the lease chart: bold red stripes over the worker's washed bar.
+    Hatch {
+        color: style::DANGER,
+        step: style::STALE_HATCH_STEP,
+        both: false,
+        width: 3.0,
     },
 ];
 
@@ -167,9 +184,10 @@ pub(crate) fn defs(which: impl IntoIterator<Item = usize>) -> String {
         // lines y = x + k drawn every `step` would be.
         let w = h.step / std::f64::consts::SQRT_2;
         let c = h.color.hex();
+        let lw = h.width;
         let other = if h.both {
             format!(
-                r#"<line x1="0" y1="0" x2="{w:.2}" y2="0" stroke="{c}" stroke-width="1" opacity="0.8"/>"#
+                r#"<line x1="0" y1="0" x2="{w:.2}" y2="0" stroke="{c}" stroke-width="{lw}" opacity="0.8"/>"#
             )
         } else {
             String::new()
@@ -178,12 +196,13 @@ pub(crate) fn defs(which: impl IntoIterator<Item = usize>) -> String {
             concat!(
                 r#"<pattern id="{id}" width="{w:.2}" height="{w:.2}" patternUnits="userSpaceOnUse" "#,
                 r#"patternTransform="rotate(45)">"#,
-                r#"<line x1="0" y1="0" x2="0" y2="{w:.2}" stroke="{c}" stroke-width="1" opacity="0.8"/>"#,
+                r#"<line x1="0" y1="0" x2="0" y2="{w:.2}" stroke="{c}" stroke-width="{lw}" opacity="0.8"/>"#,
                 "{other}</pattern>"
             ),
             id = id,
             w = w,
             c = c,
+            lw = lw,
             other = other
         ));
     }

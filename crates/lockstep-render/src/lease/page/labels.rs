@@ -37,30 +37,26 @@ pub(crate) fn row_color(r: &LeaseRow) -> Rgb {
 
 /// Sets one row's labels, in time order, in levels: `items` are (wanted x, width); each label
 /// is anchored at its own instant, so it stays next to its icon: it starts there, or, when
-/// it would run past `right`, it ends there (kept inside `left..right`). Each goes in the
-/// first level where it is at least [`LABEL_GAP`] from every other label. Returns (level,
-/// left x) per item.
+/// it would run past `right`, it ends there (kept inside `left..right`). Labels read in time
+/// order from top to bottom: each goes on the level under the lowest earlier label it would
+/// come within [`LABEL_GAP`] of (a later label never sits above an earlier one beside it).
+/// Returns (level, left x) per item.
 pub(crate) fn stagger(items: &[(f64, f64)], left: f64, right: f64) -> Vec<(usize, f64)> {
-    let mut levels: Vec<Vec<(f64, f64)>> = Vec::new();
-    let mut out = Vec::with_capacity(items.len());
+    let mut placed: Vec<(usize, f64, f64)> = Vec::with_capacity(items.len());
     for &(want, w) in items {
         let a = if want + w <= right { want } else { want - w }
             .min(right - w)
             .max(left);
         let b = a + w;
-        let clear = |taken: &Vec<(f64, f64)>| {
-            taken
-                .iter()
-                .all(|&(x0, x1)| b + LABEL_GAP <= x0 || a >= x1 + LABEL_GAP)
-        };
-        let level = levels.iter().position(clear).unwrap_or(levels.len());
-        if level == levels.len() {
-            levels.push(Vec::new());
-        }
-        levels[level].push((a, b));
-        out.push((level, a));
+        let level = placed
+            .iter()
+            .filter(|&&(_, x0, x1)| !(b + LABEL_GAP <= x0 || a >= x1 + LABEL_GAP))
+            .map(|&(level, _, _)| level + 1)
+            .max()
+            .unwrap_or(0);
+        placed.push((level, a, b));
     }
-    out
+    placed.into_iter().map(|(level, a, _)| (level, a)).collect()
 }
 
 /// What a bar says: its token (a worker's rows), its holder (an instance's key), its master or
@@ -125,28 +121,52 @@ pub(crate) fn token_inside(
             .all(|n| n.times.iter().all(|&t| clear(t)))
 }
 
-/// A label under a row's bar: its text, level, left x and colour.
+/// Whether row `row` of the whole run's chart stays empty from start to end: a "service says"
+/// or "believes" row no bar ever fills (a Redlock majority nobody reached) says "never", so
+/// the room does not wait for it or take it for a drawing fault.
+pub(crate) fn never(whole: &LeaseChart, row: usize) -> bool {
+    // Without a lock service a worker's row is its own ("A (no lock)"): nothing to believe.
+    let has_service = whole
+        .rows
+        .iter()
+        .any(|r| r.kind == LeaseRowKind::ServiceHolds);
+    has_service
+        && whole.rows.get(row).is_some_and(|r| {
+            matches!(r.kind, LeaseRowKind::ServiceHolds | LeaseRowKind::Believes)
+                && r.intervals.is_empty()
+                && !whole.marks.iter().any(|m| m.row == row)
+                && !whole.stale.iter().any(|s| s.row == row)
+        })
+}
+
+/// A label under a row's bar: its text, level, left x and colour; and, for one that ends at its
+/// symbol rather than starting there (near the axis's end) below the first level, the x of a
+/// hairline up to that symbol, so a stack of labels ending at side-by-side symbols reads.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct RowLabel {
     pub text: String,
     pub level: usize,
     pub x: f64,
     pub color: Rgb,
+    pub leader: Option<f64>,
 }
 
 /// Every row's labels (long flights', workers' notes' and the database's answers'), in levels; `x` maps a time to its x.
 pub(crate) fn row_labels(
     chart: &LeaseChart,
+    placed: &[Vec<super::symbols::Symbol>],
     x: impl Fn(u64) -> f64,
     left: f64,
     right: f64,
 ) -> Vec<Vec<RowLabel>> {
-    // Per row: (time, text, colour).
-    let mut wanted: Vec<Vec<(u64, String, Rgb)>> = vec![Vec::new(); chart.rows.len()];
+    use super::symbols::anchor;
+    // Per row: (time, x, text, colour).
+    let mut wanted: Vec<Vec<(u64, f64, String, Rgb)>> = vec![Vec::new(); chart.rows.len()];
     for f in &chart.flights {
         if let Some(row) = wanted.get_mut(f.row) {
             row.push((
                 f.from_ms,
+                x(f.from_ms),
                 f.label.clone(),
                 style::tone(Tone::Worker(f.worker_index)),
             ));
@@ -155,7 +175,8 @@ pub(crate) fn row_labels(
     for n in &chart.notes {
         if let (Some(row), Some(&t)) = (wanted.get_mut(n.row), n.times.first()) {
             let worker = chart.rows[n.row].worker_index;
-            row.push((t, n.text.clone(), style::tone(Tone::Worker(worker))));
+            let at = anchor(placed, n.row, t, x(t), false);
+            row.push((t, at, n.text.clone(), style::tone(Tone::Worker(worker))));
         }
     }
     // A token whose bar is too narrow to hold it ("33" inside a grant held for a moment) is
@@ -166,32 +187,47 @@ pub(crate) fn row_labels(
             if let Some((_, under)) =
                 bar_text(chart, k, iv).filter(|_| !token_inside(chart, k, iv, &x))
             {
-                wanted[k].push((iv.from_ms, under, row_color(r)));
+                wanted[k].push((iv.from_ms, x(iv.from_ms), under, row_color(r)));
             }
         }
     }
     for a in &chart.accesses {
         if let Some(row) = wanted.get_mut(a.row) {
             let worker = chart.rows[a.row].worker_index;
-            row.push((a.at_ms, a.text.clone(), style::tone(Tone::Worker(worker))));
+            let at = anchor(placed, a.row, a.at_ms, x(a.at_ms), true);
+            row.push((
+                a.at_ms,
+                at,
+                a.text.clone(),
+                style::tone(Tone::Worker(worker)),
+            ));
         }
     }
     wanted
         .into_iter()
         .map(|mut row| {
-            row.sort_by_key(|(t, _, _)| *t);
+            // In time order, and at one instant in the order the symbols stand.
+            row.sort_by(|a, b| {
+                (a.0, a.1)
+                    .partial_cmp(&(b.0, b.1))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
             let items: Vec<(f64, f64)> = row
                 .iter()
-                .map(|(t, s, _)| (x(*t), text::width(s, SMALL)))
+                .map(|(_, at, s, _)| (*at, text::width(s, SMALL)))
                 .collect();
             stagger(&items, left, right)
                 .into_iter()
                 .zip(row)
-                .map(|((level, x), (_, text, color))| RowLabel {
-                    text,
-                    level,
-                    x,
-                    color,
+                .map(|((level, x), (_, at, text, color))| {
+                    let ends_at_symbol = x < at - 1.0;
+                    RowLabel {
+                        leader: (ends_at_symbol && level > 0).then_some(at),
+                        text,
+                        level,
+                        x,
+                        color,
+                    }
                 })
                 .collect()
         })
@@ -293,5 +329,13 @@ mod tests {
         // and two labels never share a level closer than the gap.
         let got = stagger(&[(900.0, 40.0), (960.0, 100.0)], 0.0, 1000.0);
         assert_eq!(got, [(0, 900.0), (1, 860.0)]);
+        // A later label beside an earlier one goes under it, even where a higher level has
+        // room: labels read top to bottom in time order ("A done" never above the write).
+        let got = stagger(
+            &[(100.0, 100.0), (180.0, 100.0), (300.0, 50.0)],
+            0.0,
+            1000.0,
+        );
+        assert_eq!(got, [(0, 100.0), (1, 180.0), (2, 300.0)]);
     }
 }

@@ -1,8 +1,9 @@
 //! The lease chart's words around the plot: the time axis's ticks, the legend's labels, and
 //! who goes on believing after a danger zone.
 
-use super::{Danger, LeaseChart, LeaseRowKind, Swatch};
+use super::{Danger, LeaseChart, LeasePage, LeaseRowKind, Swatch};
 use crate::layout::MarkKind;
+use crate::lease::nodes::NodeShape;
 
 /// The time between ticks: 1, 2 or 5 of a power of ten, at most ten ticks.
 pub(super) fn tick_step(span_ms: u64) -> u64 {
@@ -50,8 +51,9 @@ pub(super) fn swatch_label(k: Swatch) -> &'static str {
     match k {
         Swatch::ServiceHolds => "the service records the worker as holder",
         Swatch::Believes => "the worker believes it holds the lock",
+        Swatch::Stale => "stale belief: the service no longer says it holds it",
         Swatch::Paused => "the worker is paused (frozen)",
-        Swatch::Danger => "danger zone: both believe they hold the lock",
+        Swatch::Danger => "overlap of beliefs: both believe they hold the lock",
         Swatch::Harm => "paid twice: a write paid payouts again here",
         Swatch::Leader => "master or leader, from failover or election",
         Swatch::LastToken => "db's last_token: it refuses lower tokens",
@@ -62,11 +64,126 @@ pub(super) fn swatch_label(k: Swatch) -> &'static str {
         Swatch::Mark(MarkKind::Expired) => "TTL or lease ran out",
         Swatch::Mark(MarkKind::Lost) => "message lost in the network",
         Swatch::Partition => "network partition, until it heals",
+        Swatch::OpenPartition => "network partition (never heals in this run)",
+        Swatch::OpenPartitionSoFar => "network partition, not healed by this step",
         Swatch::Down => "node down: crashed, until it restarts",
         Swatch::Jump => "clock jump: arrow as long as the leap",
         Swatch::Tick => "an instant on a node: restart, election",
         Swatch::Note => "what the worker noted or decided",
         Swatch::Flight => "a message in flight, from sending to arrival",
+        Swatch::SessionRenewed => "session lease renewed (keepalive; not the lock itself)",
         Swatch::Mark(_) => "lease renewed",
     }
+}
+
+/// The legend's swatches: only what `page` draws of `chart`, in legend order.
+pub(super) fn kinds(chart: &LeaseChart, page: &LeasePage) -> Vec<Swatch> {
+    // Only what is drawn: a run without a lock service has no bars.
+    let has_bars = |kind: LeaseRowKind| {
+        chart
+            .rows
+            .iter()
+            .any(|r| r.kind == kind && !r.intervals.is_empty())
+    };
+    let mut kinds = Vec::new();
+    if has_bars(LeaseRowKind::ServiceHolds) || has_bars(LeaseRowKind::Instance) {
+        kinds.push(Swatch::ServiceHolds);
+    }
+    if has_bars(LeaseRowKind::Leader) {
+        kinds.push(Swatch::Leader);
+    }
+    if has_bars(LeaseRowKind::LastToken) {
+        kinds.push(Swatch::LastToken);
+    }
+    if has_bars(LeaseRowKind::Believes) {
+        kinds.push(Swatch::Believes);
+    }
+    if !chart.stale.is_empty() {
+        kinds.push(Swatch::Stale);
+    }
+    if chart.rows.iter().any(|r| r.kind == LeaseRowKind::Paused) {
+        kinds.push(Swatch::Paused);
+    }
+    if !chart.danger.is_empty() {
+        kinds.push(Swatch::Danger);
+    }
+    if !page.harm.is_empty() {
+        kinds.push(Swatch::Harm);
+    }
+    if chart.current_ms.is_some() {
+        kinds.push(Swatch::Current);
+    }
+    for k in [
+        MarkKind::WriteAccepted,
+        MarkKind::AccessRejected,
+        MarkKind::Duplicate,
+        MarkKind::Expired,
+        MarkKind::Renewed,
+    ] {
+        if chart.marks.iter().any(|m| m.kind == k) {
+            // Renewals while the worker holds nothing (on its other-activity row) renew an
+            // etcd-like session lease, not a lock: the legend says so.
+            let session = k == MarkKind::Renewed
+                && chart
+                    .marks
+                    .iter()
+                    .any(|m| m.kind == k && chart.rows[m.row].kind == LeaseRowKind::Activity);
+            kinds.push(if session {
+                Swatch::SessionRenewed
+            } else {
+                Swatch::Mark(k)
+            });
+        }
+    }
+    for (k, shown) in [
+        (
+            Swatch::Partition,
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Partition(_))),
+        ),
+        (
+            if chart.steps_shown < chart.total_steps {
+                Swatch::OpenPartitionSoFar
+            } else {
+                Swatch::OpenPartition
+            },
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::OpenPartition(_))),
+        ),
+        (
+            Swatch::Down,
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Down(_))),
+        ),
+        (
+            Swatch::Jump,
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Jump { .. })),
+        ),
+        (
+            Swatch::Tick,
+            page.node_shapes
+                .iter()
+                .any(|s| matches!(s, NodeShape::Tick(_))),
+        ),
+        (Swatch::Note, !page.note_dots.is_empty()),
+        (Swatch::Flight, !chart.flights.is_empty()),
+        (
+            Swatch::Mark(MarkKind::Lost),
+            page.marks.iter().any(|m| m.0 == MarkKind::Lost)
+                || page
+                    .node_shapes
+                    .iter()
+                    .any(|s| matches!(s, NodeShape::Lost(_))),
+        ),
+    ] {
+        if shown {
+            kinds.push(k);
+        }
+    }
+    kinds
 }
