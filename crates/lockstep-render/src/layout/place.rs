@@ -195,28 +195,24 @@ impl Placer<'_> {
     /// stacked within an instant, marked); after a long idle stretch, a break.
     fn line(&mut self, c: usize, t: u64) -> f64 {
         while self.out.lines.len() <= c {
+            let axis = self.input.axis;
             let y = match self.out.lines.last() {
                 None => self.input.origin,
-                Some(last) => {
-                    let gap = t.saturating_sub(last.time_ms);
-                    match self.input.mode {
-                        TimeMode::Logical => last.y + PITCH,
-                        TimeMode::ToScale
-                            if self.in_flight == 0
-                                && self.input.axis.may_break(last.time_ms, t) =>
-                        {
-                            self.out.breaks.push(self.out.lines.len() - 1);
-                            last.y + BREAK_H
-                        }
-                        // In a burst, rows go in order a line apart (see `scale`).
-                        TimeMode::ToScale if self.input.axis.ordered(last.time_ms, t) => {
-                            last.y + PITCH
-                        }
-                        TimeMode::ToScale => {
-                            (last.y + gap as f64 * self.input.axis.ms_scale).max(last.y + PITCH)
-                        }
+                Some(last) => match self.input.mode {
+                    TimeMode::Logical => last.y + PITCH,
+                    // A break starts where the axis leaves off (a burst's band's bottom) and
+                    // ends where it takes up again (the next band's top).
+                    TimeMode::ToScale if self.in_flight == 0 && axis.may_break(last.time_ms, t) => {
+                        self.out.breaks.push(self.out.lines.len() - 1);
+                        axis.resume_after(last.y, last.time_ms).0 + BREAK_H + axis.pad_before(t)
                     }
-                }
+                    // In a burst, rows go in order a line apart (see `scale`).
+                    TimeMode::ToScale if axis.ordered(last.time_ms, t) => last.y + PITCH,
+                    // Else at its time on the one scale, bursts' bands being room, not time.
+                    TimeMode::ToScale => {
+                        axis.scaled_y((last.y, last.time_ms), t).max(last.y + PITCH)
+                    }
+                },
             };
             self.out.lines.push(Line { y, time_ms: t });
         }
