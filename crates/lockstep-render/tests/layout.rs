@@ -44,39 +44,35 @@ fn to_scale_a_10s_pause_is_twice_a_5s_ttl() {
     }
 }
 
-/// To scale, the delayed write flies over notes and labels of eight seconds of steps: no straight
-/// diagonal can reach its arrival clear of them, so it leaves A as a dashed stub on its send row
-/// and arrives level, saying when it was sent and how long it was in flight.
+/// The delayed write is one message: one slanted arrow from A's send (2004 ms) to its arrival
+/// at the database (10005 ms), crossing B's whole tenure, labelled once at its start with how
+/// long it flies and where it lands; no stub, no second arrow.
 #[test]
 fn to_scale_a_delayed_message_is_drawn_in_flight() {
     let (_, run) = common::load("naive-network-delay");
-    let l = layout(&run.trace, &scale());
-    let delayed = l
-        .arrows
-        .iter()
-        .find(|a| a.delayed_ms.is_some())
-        .expect("a delayed message");
-    let flight = l
-        .flights
-        .iter()
-        .find(|f| f.send_row == delayed.send_row)
-        .expect("a stub on the send row");
-    assert!(
-        flight.label.text.contains("delayed"),
-        "{}",
-        flight.label.text
-    );
-    assert!(
-        flight.tip.x > flight.start.x + 40.0,
-        "a stub towards the database"
-    );
-    assert_eq!(delayed.start.y, delayed.tip.y, "level where it arrives");
-    assert!(
-        delayed.label.text.contains("8001 ms in flight"),
-        "{}",
-        delayed.label.text
-    );
-    assert!(l.marks.iter().any(|m| m.kind == MarkKind::Delayed));
+    for options in [scale(), Options::default()] {
+        let l = layout(&run.trace, &options);
+        let delayed: Vec<_> = l.arrows.iter().filter(|a| a.delayed_ms.is_some()).collect();
+        assert_eq!(delayed.len(), 1, "one arrow for the delayed write");
+        let a = delayed[0];
+        assert_eq!(a.start.y, l.rows[a.send_row].y, "from its send");
+        assert_eq!(
+            Some(a.tip.y),
+            a.end_row.map(|r| l.rows[r].y),
+            "to its arrival"
+        );
+        assert!(a.tip.y > a.start.y + 200.0, "slanted across B's tenure");
+        assert!(a.beneath, "it passes beneath the rows' labels");
+        assert_eq!(
+            a.label.text, "write 3 payouts — in flight 8001 ms, arrives #30",
+            "labelled once, at its start"
+        );
+        assert!(
+            l.flights.iter().all(|f| f.send_row != a.send_row),
+            "no stub"
+        );
+        assert!(l.marks.iter().any(|m| m.kind == MarkKind::Delayed));
+    }
 }
 
 #[test]
