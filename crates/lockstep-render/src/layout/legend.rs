@@ -222,9 +222,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::GlobalNote => "blue box across the lanes: the whole system",
         LegendKind::FaultNote => "brown box: an injected fault (pause, crash, delay…)",
         LegendKind::Fold => "box “… retried N more times”: alike rounds folded",
-        LegendKind::FlightStub => {
-            "dashed stub “→ #N”: one of a round, sent here, arrives at step N"
-        }
+        LegendKind::FlightStub => "dashed stub “→ #N”: sent here, arrives at #N (in a round)",
         LegendKind::Slanted => "slanted arrow: sent on its upper row, arrives on the lower",
         LegendKind::Gate => "gap in a wall: this message is not cut off by the partition",
         LegendKind::StepList => "#41,43 in the step column: steps between are on other rows",
