@@ -100,9 +100,10 @@ pub const PERMISSIVE_BORDER: Rgb = Rgb(0xBF, 0x36, 0x0C);
 pub const PARTITION: Rgb = Rgb(0x3E, 0x27, 0x23);
 /// Under a wall's hatching: dark enough to survive a washed-out projector.
 pub const PARTITION_FILL: Rgb = Rgb(0xBC, 0xAA, 0xA4);
-/// A local zoom on the to-scale axis: a tinted band across the lanes, its bracket and marks.
+/// A local zoom on the to-scale axis: a pale tinted band across the lanes (pale, so the danger
+/// and refused bands over it keep their colour), its edges and brackets.
 pub const ZOOM_FILL: Rgb = Rgb(0xB3, 0x9D, 0xDB);
-pub const ZOOM_FILL_ALPHA: f64 = 0.8;
+pub const ZOOM_FILL_ALPHA: f64 = 0.22;
 pub const ZOOM_EDGE: Rgb = Rgb(0x5E, 0x35, 0xB1);
 pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
 /// The lease chart's "the service records the worker as holder" bars: the worker's colour at
@@ -253,7 +254,7 @@ mod tests {
             let name = ["A's holder bar", "B's holder bar", "C's holder bar"][i];
             fills.push((name, over(w, SERVICE_BAR_ALPHA, page)));
         }
-        fills.push(("zoom band", over(ZOOM_FILL, ZOOM_FILL_ALPHA, page)));
+        // (A zoom's band is a pale tint: its edges and brackets mark it, not its fill.)
         fills.push(("partition", solid(PARTITION_FILL)));
         fills.push(("leader bar", solid(LEADER_FILL)));
         for (name, fill) in fills {

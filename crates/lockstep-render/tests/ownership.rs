@@ -40,19 +40,24 @@ fn same_group(a: &Arrow, b: &Arrow) -> bool {
 
 /// Every label that sits below its arrow or nearer another arrow's shaft than its own.
 fn misplaced(l: &Layout) -> Vec<String> {
-    use lockstep_render::TimeMode;
     let mut out = Vec::new();
     for (k, a) in l.arrows.iter().enumerate() {
         let r = a.label.rect;
         if a.label.text.is_empty() || r.width() <= 0.0 {
             continue;
         }
-        // A fan-out's or fan-in's one label belongs to all its arrows.
+        // A fan-out's or fan-in's one label belongs to all its arrows. A message long in
+        // flight is labelled at its tail, on its send row, as in Kleppmann's figures: its label
+        // is measured from that row (its shaft soon slants away below).
         let own = l
             .arrows
             .iter()
             .filter(|b| same_group(a, b))
-            .map(|b| box_segment(&r, b.start, b.tip))
+            .map(|b| {
+                let tail = Point::new(b.tip.x, b.start.y);
+                let along = if b.beneath { tail } else { b.tip };
+                box_segment(&r, b.start, along)
+            })
             .fold(f64::INFINITY, f64::min);
         // Above its arrow: the label's bottom at or above the shaft where the label ends.
         let at = |x: f64| {
@@ -71,11 +76,9 @@ fn misplaced(l: &Layout) -> Vec<String> {
             ));
         }
         for (j, b) in l.arrows.iter().enumerate() {
-            // To scale, a message held up in the network arrives at its true time, slanted across
-            // whatever happened meanwhile (as tests/labels.rs allows): not another label's arrow.
-            let held_up =
-                l.mode == TimeMode::ToScale && b.delayed_ms.is_some() && b.tip.y > b.start.y;
-            if j == k || same_group(a, b) || held_up {
+            // A message long in flight passes beneath the rows it crosses (as tests/labels.rs
+            // allows): not another label's arrow.
+            if j == k || same_group(a, b) || b.beneath {
                 continue;
             }
             let other = box_segment(&r, b.start, b.tip);

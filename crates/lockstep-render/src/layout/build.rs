@@ -522,13 +522,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|l| (l.y, l.time_ms))
         .collect();
     let stretches = if ms_scale > 0.0 && !rows.is_empty() {
-        let boxes: Vec<Rect> = arrows
-            .iter()
-            .map(|a| a.label.rect)
-            .chain(flights.iter().map(|f| f.label.rect))
-            .chain(notes.iter().map(|n| n.rect))
-            .collect();
-        ticks::stretches(&lines, &axis, &placed.breaks, right + 12.0, &boxes)
+        ticks::stretches(&lines, &axis, &placed.breaks, right + 12.0)
     } else {
         Vec::new()
     };

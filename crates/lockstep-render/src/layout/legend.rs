@@ -198,7 +198,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::HolderNote => "box in a worker colour: it now holds or drops the lock",
         LegendKind::PlainNote => "grey box: a state or note (expired, done, complete)",
         LegendKind::Fold => "box “… retried N more times”: alike rounds folded",
-        LegendKind::FlightStub => "dashed stub “→ #N”: sent here, arrives at step N (“sent #M”)",
+        LegendKind::FlightStub => "dashed stub “→ #N”: sent here, arrives at #N (in a round)",
         LegendKind::Slanted => "slanted arrow: sent on its upper row, arrives on the lower",
         LegendKind::Gate => "gap in a wall: this message is not cut off by the partition",
         LegendKind::StepList => "#41,43 in the step column: steps between are on other rows",

@@ -192,6 +192,10 @@ pub struct Arrow {
     /// The send (its event index) that leads the fan-out or fan-in this arrow belongs to: the
     /// group shares one line and one label, on the leader's arrow (the others' labels are empty).
     pub group: Option<usize>,
+    /// A message long in flight (no clear path from its send to its arrival): one slanted arrow
+    /// all the same, painted beneath the labels and notes of the rows it passes, which stay
+    /// readable on their backing. Only these may run through text.
+    pub beneath: bool,
 }
 
 impl Arrow {

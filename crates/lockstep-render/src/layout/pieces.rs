@@ -81,7 +81,21 @@ fn note_icon(e: &TraceEvent) -> Option<MarkKind> {
     }
 }
 
-/// A send's label, with its delay if the network holds it up.
+/// A send's label; a message the network holds up says how long it flies and where it lands
+/// ("write 3 payouts — in flight 8001 ms, arrives #30"): it is drawn as one long arrow, labelled
+/// once at its start.
+fn flight_label(events: &[TraceEvent], links: &[Link], i: usize) -> String {
+    let e = &events[i];
+    match (&e.tag, links.get(i)) {
+        (Some(Tag::Delayed { .. }), Some(Link::Start(Some(end)))) => {
+            let took = events[*end].time_ms.saturating_sub(e.time_ms);
+            format!("{} — in flight {took} ms, arrives #{}", e.label, end + 1)
+        }
+        _ => arrow_label(e),
+    }
+}
+
+/// A send's own label, with its delay if the network holds it up.
 fn arrow_label(e: &TraceEvent) -> String {
     match e.tag {
         Some(Tag::Delayed { extra_ms }) => format!("{} (delayed +{extra_ms} ms)", e.label),
@@ -242,11 +256,14 @@ pub(super) fn pieces(
                         label: match leader[i] {
                             Some(l) if l == i => group_label(trace, &leader, l),
                             Some(_) => String::new(),
-                            None => match tokens[i] {
-                                Some(t) => format!("{} · db last_token={t}", arrow_label(e)),
-                                None if tokenless[i] => format!("{} · {NO_TOKEN}", arrow_label(e)),
-                                None => arrow_label(e),
-                            },
+                            None => {
+                                let own = flight_label(&trace.events, links, i);
+                                match tokens[i] {
+                                    Some(t) => format!("{own} · db last_token={t}"),
+                                    None if tokenless[i] => format!("{own} · {NO_TOKEN}"),
+                                    None => own,
+                                }
+                            }
                         },
                         group: leader[i],
                     },

@@ -66,6 +66,9 @@ pub(super) struct Placed {
     /// Per send drawn late that had no label of its own (a fan-in's member): the label over its
     /// stub on the send line, so the stub says what it is.
     pub stub_labels: Vec<Option<TextBox>>,
+    /// Per send: drawn as one slanted arrow from its send to its arrival although no clear path
+    /// was found, beneath the labels and notes it passes (a message long in flight).
+    pub beneath: Vec<bool>,
 }
 
 impl Placed {
@@ -195,28 +198,24 @@ impl Placer<'_> {
     /// stacked within an instant, marked); after a long idle stretch, a break.
     fn line(&mut self, c: usize, t: u64) -> f64 {
         while self.out.lines.len() <= c {
+            let axis = self.input.axis;
             let y = match self.out.lines.last() {
                 None => self.input.origin,
-                Some(last) => {
-                    let gap = t.saturating_sub(last.time_ms);
-                    match self.input.mode {
-                        TimeMode::Logical => last.y + PITCH,
-                        TimeMode::ToScale
-                            if self.in_flight == 0
-                                && self.input.axis.may_break(last.time_ms, t) =>
-                        {
-                            self.out.breaks.push(self.out.lines.len() - 1);
-                            last.y + BREAK_H
-                        }
-                        // In a burst, rows go in order a line apart (see `scale`).
-                        TimeMode::ToScale if self.input.axis.ordered(last.time_ms, t) => {
-                            last.y + PITCH
-                        }
-                        TimeMode::ToScale => {
-                            (last.y + gap as f64 * self.input.axis.ms_scale).max(last.y + PITCH)
-                        }
+                Some(last) => match self.input.mode {
+                    TimeMode::Logical => last.y + PITCH,
+                    // A break starts where the axis leaves off (a burst's band's bottom) and
+                    // ends where it takes up again (the next band's top).
+                    TimeMode::ToScale if self.in_flight == 0 && axis.may_break(last.time_ms, t) => {
+                        self.out.breaks.push(self.out.lines.len() - 1);
+                        axis.resume_after(last.y, last.time_ms).0 + BREAK_H + axis.pad_before(t)
                     }
-                }
+                    // In a burst, rows go in order a line apart (see `scale`).
+                    TimeMode::ToScale if axis.ordered(last.time_ms, t) => last.y + PITCH,
+                    // Else at its time on the one scale, bursts' bands being room, not time.
+                    TimeMode::ToScale => {
+                        axis.scaled_y((last.y, last.time_ms), t).max(last.y + PITCH)
+                    }
+                },
             };
             self.out.lines.push(Line { y, time_ms: t });
         }
@@ -458,12 +457,13 @@ impl Placer<'_> {
                 LOGICAL_MAX_SLANT
             };
             if in_order && c > ls + most {
-                // A long slanted arrow in logical time crosses many rows it has nothing to do
-                // with: drawn level where it arrives instead.
+                // No clear short slant: a message of a round arrives level where it arrives
+                // (with a stub where it was sent); any other is one long arrow all the same,
+                // beneath the rows it passes.
                 if let Some(c0) = first_fresh {
                     self.out.lines.truncate(c0);
                 }
-                self.late(i, start, lb);
+                self.no_clear_path(i, start, lb);
                 return;
             }
             let is_fresh = c >= self.out.lines.len();
@@ -508,10 +508,9 @@ impl Placer<'_> {
                 // No exception for a message held up in the network, to scale either: its one
                 // straight diagonal would cross the notes and labels of the steps it flies over.
                 if fresh > most {
-                    // No clear slanted path: drawn level where it arrives instead.
                     self.out.lines.truncate(c0);
                     self.out.breaks.retain(|&b| b + 1 < c0);
-                    self.late(i, start, lb);
+                    self.no_clear_path(i, start, lb);
                     return;
                 }
             }
@@ -605,6 +604,7 @@ pub(super) fn place(input: &Input) -> Placed {
             labels: vec![None; n],
             late: vec![None; n],
             stub_labels: vec![None; n],
+            beneath: vec![false; n],
             ..Placed::default()
         },
         lane_last: vec![None; input.lanes],

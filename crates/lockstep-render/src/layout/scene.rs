@@ -168,6 +168,7 @@ impl Scene {
             },
             rejected,
             group,
+            beneath: rows.placed.beneath[i],
         });
     }
 

@@ -13,6 +13,26 @@ const LEFT: f64 = 12.0;
 /// Half the height of a break's zig-zag.
 const ZIG: f64 = 5.0;
 
+/// The subtitle of a to-scale picture: its one scale, and what leaves it ("to scale: height is
+/// simulated time at 40 px/s; bursts zoomed and marked; breaks cut idle time").
+pub(crate) fn what_the_axis_does(l: &Layout) -> String {
+    let per_s = l.ms_scale * 1000.0;
+    let scale = if per_s >= 10.0 {
+        format!("{per_s:.0}")
+    } else {
+        format!("{per_s:.1}")
+    };
+    let mut out = format!("to scale: height is simulated time at {scale} px/s");
+    let has = |k: StretchKind| l.stretches.iter().any(|s| s.kind == k);
+    if has(StretchKind::Zoom) || has(StretchKind::Stack) {
+        out.push_str("; bursts zoomed and marked");
+    }
+    if has(StretchKind::Break) {
+        out.push_str("; breaks cut idle time");
+    }
+    out
+}
+
 /// Where a stretch's marks go: its label's left edge, less a gap (or where it would be).
 fn mark_x(l: &Layout, st: &Stretch) -> f64 {
     st.label

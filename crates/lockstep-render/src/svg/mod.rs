@@ -157,8 +157,8 @@ impl Page {
         col.write(&caption.title, style::TITLE_SIZE, true, style::TEXT);
         col.y += 4.0;
         let mode = match layout.mode {
-            TimeMode::Logical => "logical time: one row per event",
-            TimeMode::ToScale => "to scale: height is simulated time",
+            TimeMode::Logical => "logical time: one row per event".to_string(),
+            TimeMode::ToScale => axis::what_the_axis_does(layout),
         };
         let sub = if caption.name.is_empty() {
             format!("{mode} · {} steps", layout.total_steps)

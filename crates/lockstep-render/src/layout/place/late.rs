@@ -1,6 +1,8 @@
-//! Messages drawn level where they arrive: when no slanted arrow from the send is clear (or
-//! would cross a round's other arrows), the arrival gets a level arrow saying when it was sent,
-//! and the send's line a labelled stub.
+//! Messages no clear slanted arrow reaches: one of a round (a fan-out or fan-in) is drawn level
+//! where it arrives, saying when it was sent, with a labelled stub on the send's line; any other
+//! is one long slanted arrow all the same, from its send to its arrival, beneath the labels and
+//! notes of the rows it passes (a message long in flight is one message, as in Kleppmann's
+//! figures).
 
 use super::{Placer, STUB_LABEL_STOPS};
 use crate::geom::Rect;
@@ -12,10 +14,47 @@ use crate::layout::pieces::{Link, Piece};
 use crate::layout::shapes::{HEAD_LEN, SHAFT_HALF, head};
 
 impl Placer<'_> {
+    /// Message `start` arrives (event `i`) where no clear slanted arrow reaches from its send.
+    pub(super) fn no_clear_path(&mut self, i: usize, start: usize, lb: usize) {
+        match self.input.pieces[start] {
+            Piece::Arrow { group: None, .. } => self.long_flight(i, start, lb),
+            _ => self.late(i, start, lb),
+        }
+    }
+
+    /// Message `start` (not of a round) arrives (event `i`) where no clear slanted arrow
+    /// reaches: one slanted arrow all the same, its head on the first line from `lb` with room
+    /// for it; its shaft passes beneath the labels and notes of the rows it crosses (they are
+    /// painted over it, on their backing), so it keeps nothing off the board.
+    fn long_flight(&mut self, i: usize, start: usize, lb: usize) {
+        let Piece::Arrow { from, to, .. } = self.input.pieces[start] else {
+            return;
+        };
+        if let Some(id) = self.reserved[start].take() {
+            self.board.remove(id);
+        }
+        if let Some(id) = self.reserved_head[start].take() {
+            self.board.remove(id);
+        }
+        let frame = self.input.frame;
+        let lb = lb.max(self.lowest_used).max(self.out.line_of[start] + 1);
+        let t = self.input.events[i].time_ms;
+        let (c, items) = self.find(lb, t, 64, |_, _, y| {
+            vec![vec![head(frame, from, to, y, (start, start))]]
+        });
+        for item in items {
+            self.board.add(item);
+        }
+        self.out.beneath[start] = true;
+        self.assign(i, c);
+        self.use_lane(to, c, None);
+        self.in_flight = self.in_flight.saturating_sub(1);
+    }
+
     /// Message `start` arrives (event `i`) where no slanted arrow from its send can reach without
     /// crossing a label: a level arrow on the first line from `lb` with room for it, labelled
     /// with when it was sent. Its send line keeps the label for the steps while it is in flight.
-    pub(super) fn late(&mut self, i: usize, start: usize, lb: usize) {
+    fn late(&mut self, i: usize, start: usize, lb: usize) {
         let Piece::Arrow {
             from,
             to,

@@ -21,7 +21,7 @@ use crate::layout::TimeMode;
 const BUDGET_PER_TIME: f64 = 20.0;
 /// ...within these bounds (px).
 const BUDGET_MIN: f64 = 280.0;
-const BUDGET_MAX: f64 = 1000.0;
+const BUDGET_MAX: f64 = 800.0;
 /// The picture's scale stays within these bounds (px per simulated ms): a short run is not
 /// stretched without end, a long one not squeezed to nothing.
 const SCALE_MIN: f64 = 0.02;
@@ -34,6 +34,13 @@ const MAX_RISE: f64 = 4.0;
 const BREAK_SHARE: f64 = 0.2;
 /// ...and at least this long.
 const BREAK_MIN_MS: u64 = 2000;
+
+/// A burst's band starts this far above its first line (room for that row's label, which sits
+/// above its line): the band's top is the burst's first time on the picture's scale...
+pub(in crate::layout) const ZOOM_TOP: f64 = 24.0;
+/// ...and ends this far below its last line (a note hangs half its height below its line): the
+/// band's bottom is the burst's last time, and the axis runs on at its scale from there.
+pub(in crate::layout) const ZOOM_BOTTOM: f64 = 12.0;
 
 /// A burst: events closer than one line apart at the picture's scale, drawn in order.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -184,6 +191,32 @@ impl Plan {
     /// apart, not to scale.
     pub fn ordered(&self, a: u64, b: u64) -> bool {
         self.burst_of(a.min(b)).is_some_and(|z| a.max(b) <= z.to_ms)
+    }
+
+    /// Room a line at `t` adds above itself: the top of its burst's band, if it starts one.
+    pub fn pad_before(&self, t: u64) -> f64 {
+        if self.burst_of(t).is_some() {
+            ZOOM_TOP
+        } else {
+            0.0
+        }
+    }
+
+    /// Where the axis runs on at the picture's scale after the line at `y` of time `t`: the
+    /// bottom of the band of a burst holding `t` (at the burst's last time), else the line.
+    pub fn resume_after(&self, y: f64, t: u64) -> (f64, u64) {
+        match self.burst_of(t) {
+            Some(b) => (y + ZOOM_BOTTOM, b.to_ms.max(t)),
+            None => (y, t),
+        }
+    }
+
+    /// The y at the picture's scale of a line at `t` after a line at `(y, t0)` outside the
+    /// burst of `t0` (bursts' bands are room for their rows, not time): from the end of the
+    /// band of a burst holding `t0`, to the top of one starting at `t`, at the scale.
+    pub fn scaled_y(&self, (y, t0): (f64, u64), t: u64) -> f64 {
+        let (y0, from) = self.resume_after(y, t0);
+        y0 + t.saturating_sub(from) as f64 * self.ms_scale + self.pad_before(t)
     }
 
     /// Whether the stretch between lines at `a` and `b` may be cut short by a break: it ends
