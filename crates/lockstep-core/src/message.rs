@@ -57,7 +57,7 @@ pub fn key_names(batch: &str, n: u32) -> String {
 /// A message's content. `req` ties a reply to its request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Payload {
-    /// `SET key value NX PX ttl`, or with a token wanted the function `acquire_fenced`, which also
+    /// `SET key value NX PX ttl`, or with a token wanted the function `acquire`, which also
     /// runs `INCR` of the fencing counter in the same atomic step.
     Set {
         req: u64,
@@ -240,7 +240,7 @@ impl Payload {
             } => {
                 let value = shown_value(*value);
                 if *with_token {
-                    format!("FCALL acquire_fenced 2 {key} fence {value} {ttl_ms}")
+                    format!("FCALL acquire 2 {key} fence {value} {ttl_ms}")
                 } else {
                     format!("SET {key} {value} NX PX {ttl_ms}")
                 }
@@ -382,7 +382,7 @@ impl Payload {
         match self {
             Payload::Set { ttl_ms, with_token, .. } => {
                 let token = if *with_token {
-                    " acquire_fenced is a Redis function (FCALL; older Redis runs the same Lua script with EVAL) that runs this SET and, only if it succeeded, INCR on the fencing counter `fence`, as one atomic step: it returns the new token, or nil."
+                    " The function acquire (called with FCALL; older Redis runs the same Lua script with EVAL) that runs this SET and, only if it succeeded, INCR on the fencing counter `fence`, as one atomic step: it returns the new token, or nil."
                 } else {
                     ""
                 };

@@ -45,7 +45,7 @@ fn a_redis_acquire_carries_its_value_and_a_release_names_it() {
                     assert!(values.iter().any(|v| v == value), "{id}: {}", e.label);
                 }
                 // A fenced acquire: the function that runs SET NX PX and INCR fence at once.
-                ["FCALL", "acquire_fenced", "2", _, "fence", value, _] => {
+                ["FCALL", "acquire", "2", _, "fence", value, _] => {
                     assert!(is_value(value), "{id}: {}", e.label);
                     values.push(value.to_string());
                     seen += 1;
