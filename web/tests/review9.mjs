@@ -97,8 +97,8 @@ export async function review9Tests(browser, base, shot) {
         `${id}: the picture fits the screen's width (step column and every lane): ${JSON.stringify(fit)}`);
       assert(fit.boxHeight >= 0.6 * 1080, `${id}: the timeline takes most of the height (${fit.boxHeight} px)`);
       assert(fit.svgLegendTexts === 0, `${id}: the picture has no legend of its own (the panel shows it)`);
-      // Step 0 has drawn little, and a step's legend names only what it has drawn.
-      assert(await page.locator(".legend").isVisible(), `${id}: the legend panel is shown`);
+      // Step 0 has drawn nothing yet, and a step's legend names only what it has drawn: the
+      // panel is checked mid-run below.
       await shot(page, `presenter-${id}-step0-1920x1080`);
       // Mid-run: the lane names stay at the top of the timeline's window.
       await page.goto(`${base}index.html#scenario=${id}&step=${mid}&present=1`);

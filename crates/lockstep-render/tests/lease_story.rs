@@ -314,3 +314,31 @@ fn every_text_of_a_lease_chart_is_large_enough_for_a_room() {
         }
     }
 }
+
+/// A holder's name is written under its short bars only where it changes: redlock-delayed-
+/// restart's B retries 41 times, and its grants on redis-4 and redis-5 were a staircase of 40
+/// "B" labels each, 3097 px tall. Every chart stays within a slide and a half's height.
+#[test]
+fn repeated_short_grants_say_their_holder_once_and_charts_stay_short() {
+    let mut tallest = (0.0, String::new());
+    for (id, scenario, run) in common::catalogue() {
+        let page = LeasePage::new(
+            &lease_chart(&run.trace, &Options::default()),
+            &Caption::for_run(&scenario, &run),
+        );
+        if page.height > tallest.0 {
+            tallest = (page.height, id.to_string());
+        }
+        if id == "redlock-delayed-restart" {
+            let bs = page.texts.iter().filter(|t| t.text.text == "B").count();
+            // One under redis-3's, redis-4's and redis-5's first grant to B.
+            assert_eq!(bs, 3, "{id}: {bs} labels \"B\"");
+        }
+    }
+    assert!(
+        tallest.0 <= 1500.0,
+        "{} is {} px tall",
+        tallest.1,
+        tallest.0
+    );
+}

@@ -182,13 +182,20 @@ pub(crate) fn row_labels(
     // A token whose bar is too narrow to hold it ("33" inside a grant held for a moment) is
     // written under the bar instead; not a bar still open at the last step shown, which grows
     // (a step render must not gain a level the whole run's frame lacks).
+    // Only where the text changes from the row's bar before: a Redlock retry's forty short
+    // grants to B say "B" once (the bars' colour says the rest), not in a staircase of levels.
     for (k, r) in chart.rows.iter().enumerate() {
+        let mut said: Option<String> = None;
         for iv in r.intervals.iter().filter(|iv| !iv.open) {
-            if let Some((_, under)) =
-                bar_text(chart, k, iv).filter(|_| !token_inside(chart, k, iv, &x))
-            {
+            let text = bar_text(chart, k, iv);
+            let under = text
+                .as_ref()
+                .filter(|_| !token_inside(chart, k, iv, &x))
+                .map(|(_, under)| under.clone());
+            if let Some(under) = under.filter(|u| said.as_ref() != Some(u)) {
                 wanted[k].push((iv.from_ms, x(iv.from_ms), under, row_color(r)));
             }
+            said = text.map(|(_, under)| under);
         }
     }
     for a in &chart.accesses {
