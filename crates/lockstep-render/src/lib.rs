@@ -3,6 +3,7 @@
 //! Shared by the terminal UI, the web app and the CLI; it knows no terminal and no browser and does
 //! no I/O.
 
+pub mod colour;
 pub mod error;
 pub mod geom;
 pub mod layout;

@@ -153,35 +153,7 @@ mod tests {
     //! Projector legibility, computed from the constants above: tints composited over the white
     //! page, contrast as WCAG 2 defines it.
     use super::*;
-
-    fn linear(c: f64) -> f64 {
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    }
-
-    type Mixed = [f64; 3];
-
-    fn solid(c: Rgb) -> Mixed {
-        [c.0, c.1, c.2].map(|v| f64::from(v) / 255.0)
-    }
-
-    /// `c` at `alpha` over `under`.
-    fn over(c: Rgb, alpha: f64, under: Mixed) -> Mixed {
-        let c = solid(c);
-        [0, 1, 2].map(|i| alpha * c[i] + (1.0 - alpha) * under[i])
-    }
-
-    fn luminance(c: Mixed) -> f64 {
-        0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2])
-    }
-
-    fn contrast(a: Mixed, b: Mixed) -> f64 {
-        let (la, lb) = (luminance(a), luminance(b));
-        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
-    }
+    use crate::colour::{Mixed, contrast, distance, over, solid};
 
     /// Every band or tint drawn behind rows and spans, over the page.
     fn tints() -> Vec<(&'static str, Mixed)> {
@@ -268,30 +240,6 @@ mod tests {
             let c = contrast(solid(TEXT), over(w, SERVICE_BAR_ALPHA, page));
             assert!(c >= 4.5, "text on {}: {c:.2}:1", w.hex());
         }
-    }
-
-    /// CIE L*a*b* distance (1976) between two colours.
-    fn distance(a: Rgb, b: Rgb) -> f64 {
-        let lab = |c: Rgb| {
-            let [r, g, b] = solid(c).map(linear);
-            let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
-            let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-            let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
-            let f = |t: f64| {
-                if t > 0.008856 {
-                    t.cbrt()
-                } else {
-                    7.787 * t + 16.0 / 116.0
-                }
-            };
-            [
-                116.0 * f(y) - 16.0,
-                500.0 * (f(x) - f(y)),
-                200.0 * (f(y) - f(z)),
-            ]
-        };
-        let (p, q) = (lab(a), lab(b));
-        (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>().sqrt()
     }
 
     #[test]

@@ -5,43 +5,8 @@
 //! partition wall and the current step's outline stay visible over every band (3:1, WCAG's
 //! non-text contrast).
 
+use lockstep_render::colour::{Mixed, contrast, delta_e, luminance, over, solid, to_linear};
 use lockstep_render::style::{self, Rgb};
-
-type Mixed = [f64; 3];
-
-fn solid(c: Rgb) -> Mixed {
-    [c.0, c.1, c.2].map(|v| f64::from(v) / 255.0)
-}
-
-/// `c` at `alpha` over `under` (sRGB values, as a browser composites).
-fn over(c: Rgb, alpha: f64, under: Mixed) -> Mixed {
-    let c = solid(c);
-    [0, 1, 2].map(|i| alpha * c[i] + (1.0 - alpha) * under[i])
-}
-
-fn linear(c: f64) -> f64 {
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
-}
-
-fn to_linear(c: Mixed) -> Mixed {
-    c.map(linear)
-}
-
-/// WCAG 2 relative luminance.
-fn luminance(c: Mixed) -> f64 {
-    let [r, g, b] = to_linear(c);
-    0.2126 * r + 0.7152 * g + 0.0722 * b
-}
-
-/// WCAG 2 contrast ratio.
-fn contrast(a: Mixed, b: Mixed) -> f64 {
-    let (la, lb) = (luminance(a), luminance(b));
-    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
-}
 
 fn page() -> Mixed {
     solid(style::BACKGROUND)
@@ -55,32 +20,6 @@ fn danger_band() -> Mixed {
 /// The refused ("fenced") row's tint over the page.
 fn refused_row() -> Mixed {
     over(style::REFUSED_ROW, style::REFUSED_ROW_ALPHA, page())
-}
-
-/// CIE L*a*b* (D65) of linear RGB.
-fn lab(linear_rgb: Mixed) -> Mixed {
-    let [r, g, b] = linear_rgb;
-    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
-    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
-    let f = |t: f64| {
-        if t > 0.008856 {
-            t.cbrt()
-        } else {
-            7.787 * t + 16.0 / 116.0
-        }
-    };
-    [
-        116.0 * f(y) - 16.0,
-        500.0 * (f(x) - f(y)),
-        200.0 * (f(y) - f(z)),
-    ]
-}
-
-/// CIE76 colour difference between two linear RGB colours.
-fn delta_e(a: Mixed, b: Mixed) -> f64 {
-    let (p, q) = (lab(a), lab(b));
-    (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>().sqrt()
 }
 
 /// Machado et al. (2009) simulation matrices, severity 1.0, on linear RGB.
