@@ -111,19 +111,7 @@ impl Sim {
         explanation: String,
         tag: Option<Tag>,
     ) {
-        self.emit(
-            out,
-            TraceEvent {
-                time_ms: self.now,
-                kind: EventKind::Fault,
-                from: node,
-                to: node,
-                message: None,
-                label,
-                explanation,
-                tag,
-            },
-        );
+        self.emit_on(out, node, EventKind::Fault, label, explanation, tag);
     }
 
     pub(super) fn apply_fault(&mut self, index: usize, out: &mut Vec<TraceEvent>) {
