@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use lockstep_core::scenario::warnings;
 use lockstep_core::{Scenario, catalogue, parse_scenario};
 
 use crate::error::CliError;
@@ -31,10 +32,21 @@ pub fn load(arg: &str) -> Result<Scenario, CliError> {
                 size(MAX_FILE_BYTES)
             )));
         }
-        return Ok(parse_scenario(STDIN, &bytes)?);
+        return parse_and_warn(STDIN, &bytes);
     }
     let bytes = read_limited(arg)?;
-    Ok(parse_scenario(arg, &bytes)?)
+    parse_and_warn(arg, &bytes)
+}
+
+/// Parses a user's file and says on stderr what in it is legal but unlike a real deployment (a
+/// 2-node etcd cluster, a one-instance Redlock): the run goes ahead.
+fn parse_and_warn(file: &str, bytes: &[u8]) -> Result<Scenario, CliError> {
+    let scenario = parse_scenario(file, bytes)?;
+    let text = String::from_utf8_lossy(bytes);
+    for warning in warnings(file, &text, &scenario) {
+        eprintln!("warning: {warning}");
+    }
+    Ok(scenario)
 }
 
 /// How a scenario argument is named in messages: `-` is `<stdin>`, as in parse errors.

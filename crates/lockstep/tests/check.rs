@@ -107,7 +107,7 @@ fn long_messages_wrap_under_their_column() {
     assert!(
         joined
             .join(" ")
-            .contains(" 7:10: lock.ttl_ms: invalid value: integer `-1`, expected u64"),
+            .contains(" 7:10: lock.ttl_ms: `-1` is negative: this field takes a whole number of milliseconds, 0 or more"),
         "{text}"
     );
     assert_eq!(summary, ["0 passed, 0 failed, 1 invalid"]);

@@ -130,7 +130,7 @@ fn invalid_input_exits_2_with_a_located_message() {
         "bad.toml",
         "name = \"bad\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n[lock]\nkind = \"redis\"\nttl_ms = -1\n[[workers]]\nname = \"A\"\n",
     );
-    let message = "bad.toml:7:10: lock.ttl_ms: invalid value: integer `-1`, expected u64";
+    let message = "bad.toml:7:10: lock.ttl_ms: `-1` is negative: this field takes a whole number of milliseconds, 0 or more";
     let o = lockstep(&["run", &path]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains(message), "{}", stderr(&o));
@@ -227,4 +227,29 @@ fn the_readme_commands_work() {
     }
     assert!(ran >= 8, "only {ran} commands found in the README");
     assert!(readme.contains("cargo install --path crates/lockstep"));
+}
+
+/// A legal but odd file runs, and stderr says what is odd and where; a usual file says nothing.
+#[test]
+fn an_odd_but_legal_file_runs_with_a_located_warning() {
+    let dir = scratch("odd");
+    let path = write(
+        &dir,
+        "two-nodes.toml",
+        "name = \"two-nodes\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n[lock]\nkind = \"consensus\"\nnodes = 2\n[[workers]]\nname = \"A\"\n",
+    );
+    let o = lockstep(&["run", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: ")
+            && stderr(&o).contains(
+                "two-nodes.toml:7:9: lock.nodes: 2 nodes survive 0 failed nodes (a quorum is 2)"
+            ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("verdict: safe"), "{}", stdout(&o));
+    let usual = write(&dir, "usual.toml", &builtin_source("fenced-gc-pause"));
+    let o = lockstep(&["run", &usual]);
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
 }

@@ -69,7 +69,9 @@ fn check_names_the_file_once() {
     let text = stdout(&o);
     assert_eq!(text.matches("bad.toml").count(), 1, "{text}");
     assert!(
-        text.starts_with(&format!("error  {bad}  7:10: lock.ttl_ms: invalid value")),
+        text.starts_with(&format!(
+            "error  {bad}  7:10: lock.ttl_ms: `-1` is negative"
+        )),
         "{text}"
     );
 }

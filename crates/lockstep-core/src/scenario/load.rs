@@ -142,6 +142,9 @@ fn explain_serde(field: &str, message: &str, text: &str) -> String {
             "the file has no `{name}`: every scenario needs `name`, `title`, `summary`, `expect`, `[lock]` and `[[workers]]` (see docs/scenario-format.md)"
         );
     }
+    if let Some(plain) = explain_number(field, message) {
+        return plain;
+    }
     let plain: String = field
         .split('.')
         .map(|part| part.split('[').next().unwrap_or(part))
@@ -156,6 +159,40 @@ fn explain_serde(field: &str, message: &str, text: &str) -> String {
         }
         _ => message.to_string(),
     }
+}
+
+/// serde's words for a number field given the wrong kind of value ("invalid value: integer `-5`,
+/// expected u64"), said as what the field takes.
+fn explain_number(field: &str, message: &str) -> Option<String> {
+    let signed = message.ends_with("expected i64");
+    if !(signed || message.ends_with("expected u64") || message.ends_with("expected u32")) {
+        return None;
+    }
+    let unit = if field.ends_with("_ms") {
+        " of milliseconds"
+    } else {
+        ""
+    };
+    let sign = if signed { "" } else { ", 0 or more" };
+    let what = message.split(", expected").next().unwrap_or(message);
+    let value = what
+        .split_once('`')
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(v, _)| v.to_string());
+    let said = if let Some(text) = what.strip_prefix("invalid type: string ") {
+        format!("{text} is text; write the number without quotes")
+    } else if what.contains("as i128") {
+        format!("`{}` is far too large", value.unwrap_or_default())
+    } else if what.starts_with("invalid value: integer `-") {
+        format!("`{}` is negative", value.unwrap_or_default())
+    } else if what.starts_with("invalid type: floating point") {
+        format!("`{}` has a fraction", value.unwrap_or_default())
+    } else {
+        what.to_string()
+    };
+    Some(format!(
+        "{said}: this field takes a whole number{unit}{sign}"
+    ))
 }
 
 /// serde's messages end with a full stop or a newline here and there; keep them one line.
@@ -220,8 +257,25 @@ fn find_in_value(value: &DeValue<'_>, offset: usize, path: &str) -> Option<Strin
     }
 }
 
+/// Where the field at `path` is in `text`: line, column and the dotted path of the deepest part
+/// of it the file has (a field left to its default is placed at its table).
+pub(super) fn locate(text: &str, path: &[PathSeg]) -> (usize, usize, String) {
+    let Ok(doc) = DeTable::parse(text) else {
+        return (1, 1, render_path(path));
+    };
+    let (span, depth) = span_and_depth(&doc, path);
+    let (line, column) = line_column(text, span.start);
+    (line, column, render_path(&path[..depth]))
+}
+
 /// The span of the value at `path`, or of the nearest enclosing thing that exists.
 fn span_of(root: &toml::Spanned<DeTable<'_>>, path: &[PathSeg]) -> Range<usize> {
+    span_and_depth(root, path).0
+}
+
+/// The span of the deepest thing along `path` that exists, and how many segments deep it is.
+fn span_and_depth(root: &toml::Spanned<DeTable<'_>>, path: &[PathSeg]) -> (Range<usize>, usize) {
+    let mut depth = 0;
     let mut span = root.span();
     let mut current: Option<&DeValue<'_>> = None;
     let mut table: Option<&DeTable<'_>> = Some(root.get_ref());
@@ -234,6 +288,7 @@ fn span_of(root: &toml::Spanned<DeTable<'_>>, path: &[PathSeg]) -> Range<usize> 
             _ => None,
         };
         let Some(next) = next else { break };
+        depth += 1;
         span = next.span();
         current = Some(next.get_ref());
         table = match next.get_ref() {
@@ -241,7 +296,7 @@ fn span_of(root: &toml::Spanned<DeTable<'_>>, path: &[PathSeg]) -> Range<usize> 
             _ => None,
         };
     }
-    span
+    (span, depth)
 }
 
 fn render_path(path: &[PathSeg]) -> String {

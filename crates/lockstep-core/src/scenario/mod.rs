@@ -2,9 +2,11 @@
 //!
 //! Parsing with located errors lives in [`load`]; the semantic checks in [`validate`].
 
+mod advice;
 mod load;
 mod validate;
 
+pub use advice::{ScenarioWarning, warnings};
 pub use load::{ScenarioError, parse_scenario};
 pub use validate::{PathSeg, Problem, validate as check};
 

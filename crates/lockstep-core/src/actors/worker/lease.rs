@@ -1,5 +1,6 @@
 //! Keeping a lease alive: a Redis compare-and-extend (`SET … IFEQ`) every `renew_every_ms`, or a consensus
-//! keepalive, which etcd's `concurrency.Session` always sends (every TTL/3 unless told otherwise).
+//! keepalive, which etcd's `concurrency.Session` always sends (every TTL/3 unless told otherwise, and
+//! every 500 ms while one goes unanswered).
 
 use super::{Phase, Worker, WorkerCtx};
 use crate::actors::{Dest, Timer};
@@ -7,12 +8,36 @@ use crate::message::Payload;
 use crate::scenario::{LockKind, OnSuspended};
 use crate::trace::Tag;
 
+/// How soon etcd's client sends another keepalive while the last one is unanswered: its keepalive
+/// loop wakes every `retryConnWait` (500 ms) and sends for every lease whose next keepalive is due,
+/// and only an answer moves that time on (clientv3 lease.go, sendKeepAliveLoop).
+const KEEPALIVE_RETRY_MS: u64 = 500;
+
 impl Worker {
     pub(super) fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
         let every = self.renew_interval(cx);
         if every > 0 {
+            self.next_renew_local = cx.now_local + every as i64;
             cx.fx.after(every, Timer::Renew);
         }
+    }
+
+    /// Whether keepalives follow etcd's own cadence (TTL/3 after each answer, 500 ms retries)
+    /// rather than a fixed interval the scenario set.
+    fn etcd_cadence(&self, cx: &WorkerCtx<'_>) -> bool {
+        cx.lock.kind == LockKind::Consensus && self.cfg.renew_every_ms == 0
+    }
+
+    /// A keepalive was answered: etcd's client sends the next one TTL/3 later.
+    pub(super) fn keepalive_answered(&mut self, cx: &mut WorkerCtx<'_>) {
+        if self.etcd_cadence(cx) {
+            self.schedule_renew(cx);
+        }
+    }
+
+    /// The lease is gone: etcd's client drops it from its keepalive loop.
+    pub(super) fn stop_keepalives(&mut self) {
+        self.next_renew_local = i64::MAX;
     }
 
     /// How often the lease is renewed: `renew_every_ms`, or for a consensus session, whose
@@ -34,7 +59,9 @@ impl Worker {
         ) && self.believes;
         // A queued consensus waiter keeps its lease alive too, as an etcd session does.
         let waiting = self.phase == Phase::Waiting;
-        if !holding && !waiting {
+        // A retry tick that an answer overtook: the answer has scheduled the next keepalive.
+        let overtaken = self.etcd_cadence(cx) && cx.now_local < self.next_renew_local;
+        if (!holding && !waiting) || overtaken {
             return;
         }
         let req = self.new_req();
@@ -56,8 +83,12 @@ impl Worker {
             Dest::LockService
         };
         cx.fx.send(to, payload);
-        let every = self.renew_interval(cx);
-        cx.fx.after(every, Timer::Renew);
+        let next = if self.etcd_cadence(cx) {
+            KEEPALIVE_RETRY_MS
+        } else {
+            self.renew_interval(cx)
+        };
+        cx.fx.after(next, Timer::Renew);
         if cx.lock.kind == LockKind::Consensus {
             let sent_local = cx.now_local;
             cx.fx.after(

@@ -118,6 +118,9 @@ pub struct Worker {
     pub awaiting: Option<u64>,
     pub sent_local: i64,
     pub renew: Option<(u64, i64)>,
+    /// When, on its own clock, the next renewal is due: a tick before it (a 500 ms etcd retry an
+    /// answer overtook) sends nothing.
+    pub next_renew_local: i64,
     pub next_req: u64,
     pub redlock: RedlockRound,
     /// Consensus: the lease the lock key lives under.
@@ -173,6 +176,7 @@ impl Worker {
             awaiting: None,
             sent_local: 0,
             renew: None,
+            next_renew_local: 0,
             next_req: 1,
             redlock: RedlockRound::default(),
             lease: None,
@@ -388,6 +392,27 @@ impl Worker {
         );
     }
 
+    /// The database refused an access for its token. The worker stops acting as a holder here,
+    /// where it learns it, not at the release it sends afterwards.
+    fn fenced_off(&mut self, why: &str, consequence: &str, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        let learns = if why.contains("no fencing token") {
+            format!(
+                "{name} learns from the database that it must send a fencing token: the database enforces them, and {name}'s code sends none."
+            )
+        } else {
+            format!(
+                "{name} learns from the database, not from the lock service, that its lock was stale."
+            )
+        };
+        let tag = self.stop_believing_tag();
+        cx.fx.tagged_note(
+            format!("{name} is fenced off"),
+            format!("{learns} {consequence}"),
+            tag,
+        );
+    }
+
     fn stop_believing_tag(&mut self) -> Option<Tag> {
         if self.believes {
             self.believes = false;
@@ -466,16 +491,20 @@ impl Worker {
                         );
                         self.release(cx);
                     }
-                    ReadResult::Rejected(_) => self.release(cx),
+                    ReadResult::Rejected(why) => {
+                        self.fenced_off(
+                            &why,
+                            "Its check was refused before it wrote anything.",
+                            cx,
+                        );
+                        self.release(cx);
+                    }
                 }
             }
             Payload::WriteReply { req, result } if self.awaiting == Some(req) => {
                 self.awaiting = None;
                 match result {
-                    WriteResult::Rejected(_) => cx.fx.note(
-                        format!("{name} is fenced off"),
-                        format!("{name} learns from the database, not from the lock service, that its lock was stale. Its payouts were never applied."),
-                    ),
+                    WriteResult::Rejected(why) => self.fenced_off(&why, "Its payouts were never applied.", cx),
                     WriteResult::NothingToUpdate => cx.fx.note(
                         format!("{name}: nothing to update"),
                         format!("{name}'s conditional write found the batch already paid, so it paid nothing. Whatever {name} believed about its lock, the database kept the batch paid once."),
@@ -507,12 +536,15 @@ impl Worker {
                         cx.lock.ttl_ms
                     };
                     self.lease_until_local = Some(sent + ttl as i64);
+                    self.keepalive_answered(cx);
                 } else if self.phase == Phase::Waiting {
+                    self.stop_keepalives();
                     cx.fx.note(
                         format!("{name}'s lease is gone"),
                         format!("The leader no longer knows {name}'s lease: it was revoked, and {name}'s queued key with it. The session's Done channel closes, but etcd's Mutex.Lock does not watch it: {name} waits on until its predecessor's key goes, and only then finds its own key missing."),
                     );
                 } else if !self.phase.is_terminal() {
+                    self.stop_keepalives();
                     // Said even after the job moved on: learning it now is the point of the story.
                     let tag = self.stop_believing_tag();
                     cx.fx.state(

@@ -1,0 +1,196 @@
+//! Warnings for scenarios that are legal but unlike any real deployment (a 2-node etcd cluster, a
+//! one-instance Redlock, a lease that one lost renewal lets lapse): the run goes ahead, and the
+//! front ends say what is odd, where in the file, and why it matters.
+
+use super::load::locate;
+use super::validate::PathSeg;
+use super::{LockKind, Scenario, defaults};
+
+/// One odd-but-legal setting, located in its file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {field}: {message}")]
+pub struct ScenarioWarning {
+    pub file: String,
+    /// 1-based line of the field (or of the table it would be in, when it is left to its default).
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The dotted path of the field (`lock.nodes`, `workers[1].renew_every_ms`).
+    pub field: String,
+    /// What is odd and what it does to the run.
+    pub message: String,
+}
+
+/// The warnings for a scenario read from `text` (an already validated file).
+pub fn warnings(file: &str, text: &str, s: &Scenario) -> Vec<ScenarioWarning> {
+    advice(s)
+        .into_iter()
+        .map(|(path, message)| {
+            let (line, column, field) = locate(text, &path);
+            ScenarioWarning {
+                file: file.to_string(),
+                line,
+                column,
+                field,
+                message,
+            }
+        })
+        .collect()
+}
+
+fn key(name: &str) -> PathSeg {
+    PathSeg::Key(name.to_string())
+}
+
+/// A majority of `n`: what Redlock and Raft both need.
+fn majority(n: u32) -> u32 {
+    n / 2 + 1
+}
+
+/// What is odd about the scenario, by field path.
+fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
+    let mut out = Vec::new();
+    let lock = &s.lock;
+    match lock.kind {
+        LockKind::Redlock => {
+            let n = lock.instances.unwrap_or(defaults::REDLOCK_INSTANCES);
+            let path = vec![key("lock"), key("instances")];
+            if n < 3 {
+                out.push((path, format!(
+                    "with {n} instance{} a majority is all of them ({} of {n}): one instance down stops every lock, and there is no minority to outvote; Redlock is described for 5 independent masters (redis.io, Distributed Locks with Redis)",
+                    if n == 1 { "" } else { "s" },
+                    majority(n)
+                )));
+            } else if n % 2 == 0 {
+                out.push((path, format!(
+                    "{n} instances survive {} failed instance{} (a majority is {}), no more than {} instances would: Redlock deployments use an odd number, usually 5",
+                    n - majority(n),
+                    if n - majority(n) == 1 { "" } else { "s" },
+                    majority(n),
+                    n - 1
+                )));
+            }
+            let timeout = lock
+                .instance_timeout_ms
+                .unwrap_or(defaults::INSTANCE_TIMEOUT_MS);
+            if timeout * 10 > lock.ttl_ms {
+                out.push((vec![key("lock"), key("instance_timeout_ms")], format!(
+                    "a per-instance timeout of {timeout} ms is not small next to the {} ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
+                    lock.ttl_ms
+                )));
+            }
+        }
+        LockKind::Consensus => {
+            let n = lock.nodes.unwrap_or(defaults::CONSENSUS_NODES);
+            let path = vec![key("lock"), key("nodes")];
+            if n == 1 {
+                out.push((path, "a single node is no consensus cluster: when it fails there is no lock service at all, and no other node can take over; etcd and ZooKeeper run 3 or 5 members".to_string()));
+            } else if n % 2 == 0 {
+                out.push((path, format!(
+                    "{n} nodes survive {} failed node{} (a quorum is {}), no more than {} nodes would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
+                    n - majority(n),
+                    if n - majority(n) == 1 { "" } else { "s" },
+                    majority(n),
+                    n - 1
+                )));
+            }
+        }
+        LockKind::Redis | LockKind::None => {}
+    }
+    if matches!(lock.kind, LockKind::Redis | LockKind::Consensus) {
+        for (i, w) in s.workers.iter().enumerate() {
+            // Validation refuses an interval of a TTL or more; past half, one lost renewal is fatal.
+            if w.renew_every_ms * 2 > lock.ttl_ms {
+                out.push((
+                    vec![key("workers"), PathSeg::Index(i), key("renew_every_ms")],
+                    format!(
+                        "{} renews every {} ms a lease of {} ms: if one renewal is lost the lease runs out before the next (Redisson's watchdog renews every third of the lease, etcd's client every TTL/3)",
+                        w.name, w.renew_every_ms, lock.ttl_ms
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse_scenario;
+
+    /// Runs the advice on a scenario made of `lock` and `workers` and compares the warnings, one
+    /// per line, with `expect`.
+    fn check(lock: &str, workers: &str, expect: &str) {
+        let text = format!(
+            "name = \"odd\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n\n[lock]\n{lock}\n{workers}"
+        );
+        let s = parse_scenario("odd.toml", text.as_bytes()).expect("valid scenario");
+        let got: Vec<String> = warnings("odd.toml", &text, &s)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(got.join("\n"), expect.trim());
+    }
+
+    const TWO: &str = "[[workers]]\nname = \"A\"\n\n[[workers]]\nname = \"B\"\n";
+
+    #[test]
+    fn a_usual_deployment_gets_no_warning() {
+        check("kind = \"redlock\"\ninstances = 5", TWO, "");
+        check("kind = \"consensus\"\nnodes = 3", TWO, "");
+        check("kind = \"redis\"", TWO, "");
+    }
+
+    #[test]
+    fn a_redlock_of_one_or_an_even_number_is_named() {
+        check(
+            "kind = \"redlock\"\ninstances = 1",
+            TWO,
+            "odd.toml:8:13: lock.instances: with 1 instance a majority is all of them (1 of 1): one instance down stops every lock, and there is no minority to outvote; Redlock is described for 5 independent masters (redis.io, Distributed Locks with Redis)",
+        );
+        check(
+            "kind = \"redlock\"\ninstances = 4",
+            TWO,
+            "odd.toml:8:13: lock.instances: 4 instances survive 1 failed instance (a majority is 3), no more than 3 instances would: Redlock deployments use an odd number, usually 5",
+        );
+    }
+
+    #[test]
+    fn an_even_or_single_node_cluster_is_named() {
+        check(
+            "kind = \"consensus\"\nnodes = 2",
+            TWO,
+            "odd.toml:8:9: lock.nodes: 2 nodes survive 0 failed nodes (a quorum is 2), no more than 1 nodes would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
+        );
+        check(
+            "kind = \"consensus\"\nnodes = 1",
+            TWO,
+            "odd.toml:8:9: lock.nodes: a single node is no consensus cluster: when it fails there is no lock service at all, and no other node can take over; etcd and ZooKeeper run 3 or 5 members",
+        );
+    }
+
+    #[test]
+    fn a_slow_instance_timeout_is_named_even_when_left_to_its_default() {
+        check(
+            "kind = \"redlock\"\ninstance_timeout_ms = 5000\nttl_ms = 10000",
+            TWO,
+            "odd.toml:8:23: lock.instance_timeout_ms: a per-instance timeout of 5000 ms is not small next to the 10000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
+        );
+        // The default 50 ms timeout is too slow for a 100 ms TTL; the table is named.
+        check(
+            "kind = \"redlock\"\nttl_ms = 100",
+            TWO,
+            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 100 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
+        );
+    }
+
+    #[test]
+    fn a_renewal_that_cannot_survive_one_loss_is_named() {
+        check(
+            "kind = \"redis\"\nttl_ms = 2000",
+            "[[workers]]\nname = \"A\"\nrenew_every_ms = 1500\n",
+            "odd.toml:11:18: workers[0].renew_every_ms: A renews every 1500 ms a lease of 2000 ms: if one renewal is lost the lease runs out before the next (Redisson's watchdog renews every third of the lease, etcd's client every TTL/3)",
+        );
+    }
+}
