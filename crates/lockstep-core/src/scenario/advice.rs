@@ -61,7 +61,7 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
                     if n == 1 { "" } else { "s" },
                     majority(n)
                 )));
-            } else if n % 2 == 0 {
+            } else if n.is_multiple_of(2) {
                 out.push((path, format!(
                     "{n} instances survive {} failed instance{} (a majority is {}), no more than {} instances would: Redlock deployments use an odd number, usually 5",
                     n - majority(n),
@@ -85,7 +85,7 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
             let path = vec![key("lock"), key("nodes")];
             if n == 1 {
                 out.push((path, "a single node is no consensus cluster: when it fails there is no lock service at all, and no other node can take over; etcd and ZooKeeper run 3 or 5 members".to_string()));
-            } else if n % 2 == 0 {
+            } else if n.is_multiple_of(2) {
                 out.push((path, format!(
                     "{n} nodes survive {} failed node{} (a quorum is {}), no more than {} nodes would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
                     n - majority(n),
