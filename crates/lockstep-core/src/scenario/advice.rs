@@ -42,6 +42,15 @@ fn key(name: &str) -> PathSeg {
     PathSeg::Key(name.to_string())
 }
 
+/// "1 node", "3 nodes".
+fn count(n: u32, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A majority of `n`: what Redlock and Raft both need.
 fn majority(n: u32) -> u32 {
     n / 2 + 1
@@ -63,11 +72,11 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
                 )));
             } else if n.is_multiple_of(2) {
                 out.push((path, format!(
-                    "{n} instances survive {} failed instance{} (a majority is {}), no more than {} instances would: Redlock deployments use an odd number, usually 5",
+                    "{n} instances survive {} failed instance{} (a majority is {}), no more than {} would: Redlock deployments use an odd number, usually 5",
                     n - majority(n),
                     if n - majority(n) == 1 { "" } else { "s" },
                     majority(n),
-                    n - 1
+                    count(n - 1, "instance")
                 )));
             }
             let timeout = lock
@@ -87,11 +96,11 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
                 out.push((path, "a single node is no consensus cluster: when it fails there is no lock service at all, and no other node can take over; etcd and ZooKeeper run 3 or 5 members".to_string()));
             } else if n.is_multiple_of(2) {
                 out.push((path, format!(
-                    "{n} nodes survive {} failed node{} (a quorum is {}), no more than {} nodes would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
+                    "{n} nodes survive {} failed node{} (a quorum is {}), no more than {} would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
                     n - majority(n),
                     if n - majority(n) == 1 { "" } else { "s" },
                     majority(n),
-                    n - 1
+                    count(n - 1, "node")
                 )));
             }
         }
@@ -161,7 +170,7 @@ mod tests {
         check(
             "kind = \"consensus\"\nnodes = 2",
             TWO,
-            "odd.toml:8:9: lock.nodes: 2 nodes survive 0 failed nodes (a quorum is 2), no more than 1 nodes would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
+            "odd.toml:8:9: lock.nodes: 2 nodes survive 0 failed nodes (a quorum is 2), no more than 1 node would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
         );
         check(
             "kind = \"consensus\"\nnodes = 1",
