@@ -96,3 +96,78 @@ fn no_catalogue_scenario_draws_a_warning() {
         assert_eq!(warnings(id, text, &s), vec![], "{id}");
     }
 }
+
+/// clientv3 sends the first keepalive at once, later ones on its send loop's 500 ms passes (a
+/// 5 s lease is renewed every 2 s: TTL/3 rounded up to a pass), and gives the lease up on its own
+/// deadline — no answer for a TTL, checked once a second — which never comes before the leader's
+/// expiry (lease.go: KeepAlive, sendKeepAliveLoop, deadlineLoop).
+#[test]
+fn etcd_keepalives_start_at_once_fall_on_passes_and_end_on_the_client_deadline() {
+    let r = run_id("consensus-waiter-session-expired");
+    let at = |label: &str| {
+        r.trace
+            .events
+            .iter()
+            .find(|e| e.label == label)
+            .map(|e| e.time_ms)
+            .unwrap_or_else(|| panic!("no {label}"))
+    };
+    let b_keepalives: Vec<u64> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Send && e.label == "keepalive lease 2")
+        .map(|e| e.time_ms)
+        .collect();
+    // B's key is granted at 103 ms; its first keepalive follows at once.
+    assert_eq!(b_keepalives[0], 104, "{b_keepalives:?}");
+    // Answered at 106: next due at 106 + 1666, sent on the pass at 104 + 2000.
+    assert_eq!(b_keepalives[1], 2104, "{b_keepalives:?}");
+    let revoked = at("lease of B revoked, revision 35");
+    let gave_up = at("B's client gives up its lease");
+    // The last answer came at 106: deadline 5106, on the deadline loop's next pass (6104).
+    assert_eq!(gave_up, 6104);
+    assert!(gave_up >= revoked, "{gave_up} < {revoked}");
+    // No keepalive for lease 2 after the client gave it up.
+    assert!(
+        b_keepalives.iter().all(|t| *t < gave_up),
+        "{b_keepalives:?}"
+    );
+}
+
+/// A worker refused inside its own lease is told the counter went back, not that its lock is stale.
+#[test]
+fn a_refusal_within_the_lease_blames_the_counter_not_the_lock() {
+    let r = run_id("redis-restart-counter-reset");
+    let fenced = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "B is fenced off")
+        .expect("B is fenced off");
+    assert!(
+        fenced
+            .explanation
+            .contains("the counter behind the tokens went backwards, not the lock"),
+        "{}",
+        fenced.explanation
+    );
+    assert!(
+        !fenced.explanation.contains("stale"),
+        "{}",
+        fenced.explanation
+    );
+    let counter = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "rejected — 1 < last_token 33")
+        .expect("the refusal");
+    assert!(
+        counter
+            .explanation
+            .contains("33 is handed out a second time"),
+        "{}",
+        counter.explanation
+    );
+}

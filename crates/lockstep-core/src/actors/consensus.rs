@@ -500,7 +500,7 @@ impl Cluster {
                         let who = holder.unwrap_or_else(|| "?".into());
                         cx.fx.state(
                             format!("lease of {who} revoked, revision {rev}"),
-                            format!("A majority committed the revocation: {who}'s key is deleted at revision {rev}. {who} is not told. Its client's Session.Done() closes on its own once no keepalive has been answered for a whole TTL (a client-side deadline, client/v3/lease.go); otherwise it finds out when it next talks to the cluster."),
+                            format!("A majority committed the revocation: {who}'s key is deleted at revision {rev}. {who} is not told. Its client's Session.Done() closes on its own once no keepalive has been answered for a whole TTL, counted from when the last answer arrived and checked once a second (client/v3/lease.go, deadlineLoop), so never before this revocation; otherwise it finds out when it next talks to the cluster."),
                             free_tag,
                         );
                     }

@@ -68,7 +68,16 @@ impl Cluster {
             cx.fx.at(first, Timer::LeaseCheck);
         }
         let refresh = match self.leases.len() {
-            0 => "There is no lease to refresh.".to_string(),
+            0 if !self
+                .pending
+                .values()
+                .any(|p| p.holders.contains(&cx.me) && !matches!(p.entry, Entry::Revoke { .. })) =>
+            {
+                "There is no lease to refresh.".to_string()
+            }
+            // etcd's lessor Promote runs when the leader applies its term's first entry, after
+            // every older one: a lease granted by a carried entry is refreshed all the same.
+            0 => "No lease is committed yet; a lease granted by an entry carried over from the old term is refreshed like any other when that entry is applied (etcd's lessor refreshes leases once the new leader applies its term's first entry, after every older one).".to_string(),
             1 => "Like etcd's lessor, it refreshes the one lease to now + election timeout + TTL, so a lease can outlive what its holder expects.".to_string(),
             n => format!("Like etcd's lessor, it refreshes all {n} leases to now + election timeout + TTL, so a lease can outlive what its holder expects."),
         };

@@ -56,6 +56,9 @@ pub enum Timer {
     Heartbeat,
     /// A consensus client's keepalive sent at `sent_local` should have been answered by now.
     KeepAliveDue { sent_local: i64 },
+    /// An etcd client's deadline pass for the keepalive deadline `deadline_local`: unless an
+    /// answer moved it, the client gives the lease up.
+    KeepAliveDeadline { deadline_local: i64 },
     /// A consensus client that last heard from the cluster at `heard_local` checks whether it
     /// has heard nothing since, for 2/3 of the session timeout (ZooKeeper's read timeout).
     SilenceCheck { heard_local: i64 },

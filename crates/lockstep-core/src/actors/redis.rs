@@ -401,7 +401,7 @@ impl RedisInstance {
         if self.counter > 0 {
             cx.fx.state(
                 format!("{} forgot the fencing counter (was {})", cx.name, self.counter),
-                format!("The counter key went with everything else, so the next INCR returns 1. A database that has seen token {} refuses every later holder until the counter passes it again: safe, but stuck until an operator repairs the counter.", self.counter),
+                format!("The counter key went with everything else, so the next INCR returns 1. A database that has seen token {c} refuses every later holder until the counter climbs back to {c}; then it hands out {c} a second time, which the database accepts as the same holder carrying on. The repair is to set the counter above {c}, not to wait for it.", c = self.counter),
                 None,
             );
         }

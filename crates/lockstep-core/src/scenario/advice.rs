@@ -4,7 +4,7 @@
 
 use super::load::locate;
 use super::validate::PathSeg;
-use super::{LockKind, Scenario, defaults};
+use super::{FencingMode, LockKind, Scenario, defaults};
 
 /// One odd-but-legal setting, located in its file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -82,9 +82,20 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
             let timeout = lock
                 .instance_timeout_ms
                 .unwrap_or(defaults::INSTANCE_TIMEOUT_MS);
-            if timeout * 10 > lock.ttl_ms {
+            // Redlock's description: 5–50 ms for a 10 s TTL, i.e. at most half a percent.
+            if timeout * 100 > lock.ttl_ms {
                 out.push((vec![key("lock"), key("instance_timeout_ms")], format!(
                     "a per-instance timeout of {timeout} ms is not small next to the {} ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
+                    lock.ttl_ms
+                )));
+            }
+            // redlock-rb's drift allowance plus one round trip to each instance in turn: what a
+            // client must spend before it can hold the lock at all.
+            let drift = (lock.ttl_ms as f64 * lock.drift_factor.unwrap_or(0.01)) as u64 + 2;
+            let trips = 2 * s.network.latency_ms * u64::from(n);
+            if lock.ttl_ms <= drift + trips {
+                out.push((vec![key("lock"), key("ttl_ms")], format!(
+                    "a TTL of {} ms leaves no validity: the clock-drift allowance ({drift} ms) and the round trips to {n} instances (about {trips} ms) use it all, so no client ever holds the lock",
                     lock.ttl_ms
                 )));
             }
@@ -109,7 +120,7 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
     if matches!(lock.kind, LockKind::Redis | LockKind::Consensus) {
         for (i, w) in s.workers.iter().enumerate() {
             // Validation refuses an interval of a TTL or more; past half, one lost renewal is fatal.
-            if w.renew_every_ms * 2 > lock.ttl_ms {
+            if w.renew_every_ms * 2 >= lock.ttl_ms {
                 out.push((
                     vec![key("workers"), PathSeg::Index(i), key("renew_every_ms")],
                     format!(
@@ -118,6 +129,32 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
                     ),
                 ));
             }
+        }
+    }
+    let checks = s.resource.fencing != FencingMode::Off;
+    for (i, w) in s.workers.iter().enumerate() {
+        if w.fencing && !checks {
+            out.push((
+                vec![key("workers"), PathSeg::Index(i), key("fencing")],
+                format!(
+                    "{} sends fencing tokens, but the database checks none (resource.fencing is `off`): the tokens protect nothing",
+                    w.name
+                ),
+            ));
+        }
+    }
+    for (i, c) in s.clocks.iter().enumerate() {
+        // Quartz drifts by tens of ppm; NTP will not slew faster than 500 ppm.
+        if c.drift_ppm.abs() > 1000 {
+            out.push((
+                vec![key("clocks"), PathSeg::Index(i), key("drift_ppm")],
+                format!(
+                    "{}'s clock drifts by {} ppm ({} ms a second): real clocks drift by tens of ppm and NTP slews them by at most 500 ppm; a jump is a `clock-jump` fault",
+                    c.node,
+                    c.drift_ppm,
+                    c.drift_ppm as f64 / 1000.0
+                ),
+            ));
         }
     }
     out
@@ -182,15 +219,15 @@ mod tests {
     #[test]
     fn a_slow_instance_timeout_is_named_even_when_left_to_its_default() {
         check(
-            "kind = \"redlock\"\ninstance_timeout_ms = 5000\nttl_ms = 10000",
+            "kind = \"redlock\"\ninstance_timeout_ms = 500\nttl_ms = 10000",
             TWO,
-            "odd.toml:8:23: lock.instance_timeout_ms: a per-instance timeout of 5000 ms is not small next to the 10000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
+            "odd.toml:8:23: lock.instance_timeout_ms: a per-instance timeout of 500 ms is not small next to the 10000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
         );
-        // The default 50 ms timeout is too slow for a 100 ms TTL; the table is named.
+        // The default 50 ms timeout is too slow for a 1 s TTL; the table is named.
         check(
-            "kind = \"redlock\"\nttl_ms = 100",
+            "kind = \"redlock\"\nttl_ms = 1000",
             TWO,
-            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 100 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
+            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 1000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
         );
     }
 
@@ -200,6 +237,24 @@ mod tests {
             "kind = \"redis\"\nttl_ms = 2000",
             "[[workers]]\nname = \"A\"\nrenew_every_ms = 1500\n",
             "odd.toml:11:18: workers[0].renew_every_ms: A renews every 1500 ms a lease of 2000 ms: if one renewal is lost the lease runs out before the next (Redisson's watchdog renews every third of the lease, etcd's client every TTL/3)",
+        );
+    }
+
+    #[test]
+    fn a_ttl_the_drift_allowance_eats_is_named() {
+        check(
+            "kind = \"redlock\"\nttl_ms = 8\ninstances = 3",
+            "[[workers]]\nname = \"A\"\n",
+            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 8 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down\nodd.toml:8:10: lock.ttl_ms: a TTL of 8 ms leaves no validity: the clock-drift allowance (2 ms) and the round trips to 3 instances (about 6 ms) use it all, so no client ever holds the lock",
+        );
+    }
+
+    #[test]
+    fn tokens_nobody_checks_and_a_racing_clock_are_named() {
+        check(
+            "kind = \"redis\"",
+            "[[workers]]\nname = \"A\"\nfencing = true\n\n[[clocks]]\nnode = \"A\"\ndrift_ppm = 200000\n",
+            "odd.toml:10:11: workers[0].fencing: A sends fencing tokens, but the database checks none (resource.fencing is `off`): the tokens protect nothing\nodd.toml:14:13: clocks[0].drift_ppm: A's clock drifts by 200000 ppm (200 ms a second): real clocks drift by tens of ppm and NTP slews them by at most 500 ppm; a jump is a `clock-jump` fault",
         );
     }
 }

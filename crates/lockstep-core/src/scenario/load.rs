@@ -173,7 +173,7 @@ fn explain_number(field: &str, message: &str) -> Option<String> {
     } else {
         ""
     };
-    let sign = if signed { "" } else { ", 0 or more" };
+
     let what = message.split(", expected").next().unwrap_or(message);
     let value = what
         .split_once('`')
@@ -186,13 +186,14 @@ fn explain_number(field: &str, message: &str) -> Option<String> {
     } else if what.starts_with("invalid value: integer `-") {
         format!("`{}` is negative", value.unwrap_or_default())
     } else if what.starts_with("invalid type: floating point") {
-        format!("`{}` has a fraction", value.unwrap_or_default())
+        format!(
+            "`{}` is a floating-point number (a point or an exponent)",
+            value.unwrap_or_default()
+        )
     } else {
         what.to_string()
     };
-    Some(format!(
-        "{said}: this field takes a whole number{unit}{sign}"
-    ))
+    Some(format!("{said}: this field takes a whole number{unit}"))
 }
 
 /// serde's messages end with a full stop or a newline here and there; keep them one line.

@@ -185,8 +185,8 @@ impl Sim {
                     .map_or(0, |w| w.renew_every_ms);
                 if every > 0 {
                     explanation.replace(
-                        "(etcd clients do this every TTL/3, and every 500 ms while one goes unanswered)",
-                        &format!("(every {every} ms in this scenario, answered or not; etcd's client sends one every TTL/3 by default, and every 500 ms while one goes unanswered)"),
+                        "(etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered)",
+                        &format!("(every {every} ms in this scenario, answered or not; etcd's own client sends one TTL/3 after each answer, and every 500 ms while one goes unanswered)"),
                     )
                 } else {
                     explanation

@@ -1,20 +1,20 @@
 //! Keeping a lease alive: a Redis compare-and-extend (`SET … IFEQ`) every `renew_every_ms`, or a consensus
-//! keepalive, which etcd's `concurrency.Session` always sends (every TTL/3 unless told otherwise, and
-//! every 500 ms while one goes unanswered).
+//! keepalive, which etcd's `concurrency.Session` always sends (at etcd's own cadence, keepalive.rs,
+//! unless the scenario sets an interval).
 
+use super::keepalive::SEND_PASS_MS;
 use super::{Phase, Worker, WorkerCtx};
 use crate::actors::{Dest, Timer};
 use crate::message::Payload;
 use crate::scenario::{LockKind, OnSuspended};
 use crate::trace::Tag;
 
-/// How soon etcd's client sends another keepalive while the last one is unanswered: its keepalive
-/// loop wakes every `retryConnWait` (500 ms) and sends for every lease whose next keepalive is due,
-/// and only an answer moves that time on (clientv3 lease.go, sendKeepAliveLoop).
-const KEEPALIVE_RETRY_MS: u64 = 500;
-
 impl Worker {
     pub(super) fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
+        if self.etcd_cadence(cx) {
+            self.start_keepalives(cx);
+            return;
+        }
         let every = self.renew_interval(cx);
         if every > 0 {
             self.next_renew_local = cx.now_local + every as i64;
@@ -24,14 +24,14 @@ impl Worker {
 
     /// Whether keepalives follow etcd's own cadence (TTL/3 after each answer, 500 ms retries)
     /// rather than a fixed interval the scenario set.
-    fn etcd_cadence(&self, cx: &WorkerCtx<'_>) -> bool {
+    pub(super) fn etcd_cadence(&self, cx: &WorkerCtx<'_>) -> bool {
         cx.lock.kind == LockKind::Consensus && self.cfg.renew_every_ms == 0
     }
 
     /// A keepalive was answered: etcd's client sends the next one TTL/3 later.
     pub(super) fn keepalive_answered(&mut self, cx: &mut WorkerCtx<'_>) {
         if self.etcd_cadence(cx) {
-            self.schedule_renew(cx);
+            self.etcd_keepalive_answered(cx);
         }
     }
 
@@ -61,7 +61,11 @@ impl Worker {
         let waiting = self.phase == Phase::Waiting;
         // A retry tick that an answer overtook: the answer has scheduled the next keepalive.
         let overtaken = self.etcd_cadence(cx) && cx.now_local < self.next_renew_local;
-        if (!holding && !waiting) || overtaken {
+        if !holding && !waiting {
+            self.stop_keepalives();
+            return;
+        }
+        if overtaken {
             return;
         }
         let req = self.new_req();
@@ -84,7 +88,9 @@ impl Worker {
         };
         cx.fx.send(to, payload);
         let next = if self.etcd_cadence(cx) {
-            KEEPALIVE_RETRY_MS
+            // One keepalive a pass: another tick due at this same instant sends nothing.
+            self.next_renew_local = cx.now_local + SEND_PASS_MS;
+            SEND_PASS_MS as u64
         } else {
             self.renew_interval(cx)
         };
@@ -152,7 +158,7 @@ impl Worker {
         cx.fx.state(
             format!("{name}'s session is suspended"),
             format!(
-                "{name} has heard nothing from the cluster for {} ms, 2/3 of its {ttl} ms session timeout: ZooKeeper's client reports Disconnected and Curator SUSPENDED. {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes only once no keepalive has been answered for a whole TTL.) {choice}",
+                "{name} has heard nothing from the cluster for {} ms, 2/3 of its {ttl} ms session timeout: ZooKeeper's client reports Disconnected and Curator SUSPENDED. {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes only once no keepalive has been answered for a whole TTL, no earlier than the leader's own expiry: a notification, not a warning.) {choice}",
                 self.silence_limit_ms()
             ),
             Some(Tag::SessionSuspended),

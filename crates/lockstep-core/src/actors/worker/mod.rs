@@ -2,6 +2,7 @@
 //! -> release), with the lock client for each kind of lock service.
 
 mod endpoint;
+mod keepalive;
 mod lease;
 mod redlock;
 mod session;
@@ -121,6 +122,11 @@ pub struct Worker {
     /// When, on its own clock, the next renewal is due: a tick before it (a 500 ms etcd retry an
     /// answer overtook) sends nothing.
     pub next_renew_local: i64,
+    /// Consensus, etcd's cadence: when the client's keepalive loops started, on its own clock
+    /// (their passes fall on a grid from here).
+    pub keepalive_epoch_local: Option<i64>,
+    /// Consensus, etcd's cadence: when the client gives its lease up unless an answer comes.
+    pub keepalive_deadline_local: i64,
     pub next_req: u64,
     pub redlock: RedlockRound,
     /// Consensus: the lease the lock key lives under.
@@ -177,6 +183,8 @@ impl Worker {
             sent_local: 0,
             renew: None,
             next_renew_local: 0,
+            keepalive_epoch_local: None,
+            keepalive_deadline_local: 0,
             next_req: 1,
             redlock: RedlockRound::default(),
             lease: None,
@@ -238,6 +246,9 @@ impl Worker {
             Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
             Timer::Renew => self.renew(cx),
             Timer::KeepAliveDue { sent_local } => self.keepalive_due(sent_local, cx),
+            Timer::KeepAliveDeadline { deadline_local } => {
+                self.keepalive_deadline(deadline_local, cx)
+            }
             Timer::SilenceCheck { heard_local } => self.silence_check(heard_local, cx),
             Timer::SessionLost { suspended_local } => self.session_lost(suspended_local, cx),
             _ => {}
@@ -396,9 +407,16 @@ impl Worker {
     /// where it learns it, not at the release it sends afterwards.
     fn fenced_off(&mut self, why: &str, consequence: &str, cx: &mut WorkerCtx<'_>) {
         let name = cx.name;
+        let lease_left = self.lease_until_local.is_some_and(|u| u > cx.now_local);
         let learns = if why.contains("no fencing token") {
             format!(
                 "{name} learns from the database that it must send a fencing token: the database enforces them, and {name}'s code sends none."
+            )
+        } else if lease_left {
+            // Refused inside its own lease: the lock may well be its own, only the token is behind.
+            let token = self.token.map_or(String::new(), |t| format!(" {t}"));
+            format!(
+                "{name}'s lease has not run out by its own clock, yet its token{token} is not newer than one the database has seen: if the lock service granted the lock properly, the counter behind the tokens went backwards, not the lock. {name} cannot prove it is the newest holder, so it stops."
             )
         } else {
             format!(

@@ -1,0 +1,95 @@
+//! etcd's client-side keepalive loop, for a consensus worker left to etcd's own cadence: the first
+//! keepalive goes at once, later ones on the loop's 500 ms passes, TTL/3 after each answer (every
+//! pass while unanswered), and the lease is given up on the client's own deadline (clientv3
+//! lease.go: KeepAlive, sendKeepAliveLoop, deadlineLoop).
+
+use super::{Phase, Worker, WorkerCtx};
+use crate::actors::Timer;
+
+/// The send loop's pass: `retryConnWait`. An unanswered keepalive is sent again on every pass.
+pub(super) const SEND_PASS_MS: i64 = 500;
+/// How long the client waits for the first answer before giving the lease up
+/// (`firstKeepAliveTimeout`: the dial timeout + 1 s, or `defaultTTL`, 5 s, when none is set).
+const FIRST_ANSWER_TIMEOUT_MS: i64 = 5000;
+/// How often `deadlineLoop` looks for leases whose deadline has passed.
+const DEADLINE_PASS_MS: i64 = 1000;
+
+impl Worker {
+    /// `KeepAlive()` for a new lease: the next pass of the send loop sends at once, and the
+    /// deadline starts at the first-answer timeout.
+    pub(super) fn start_keepalives(&mut self, cx: &mut WorkerCtx<'_>) {
+        let epoch = *self.keepalive_epoch_local.get_or_insert(cx.now_local);
+        let at = next_pass(epoch, cx.now_local, SEND_PASS_MS);
+        self.next_renew_local = at;
+        cx.fx.after((at - cx.now_local) as u64, Timer::Renew);
+        self.set_keepalive_deadline(cx.now_local + FIRST_ANSWER_TIMEOUT_MS, cx);
+    }
+
+    /// An answer: the next keepalive is due TTL/3 from now, sent on the first pass after that, and
+    /// the deadline moves to now + TTL (the time the answer arrived, not when the leader wrote it).
+    pub(super) fn etcd_keepalive_answered(&mut self, cx: &mut WorkerCtx<'_>) {
+        let epoch = *self.keepalive_epoch_local.get_or_insert(cx.now_local);
+        let ttl = self.granted_ttl_ms as i64;
+        let due = cx.now_local + ttl / 3;
+        self.next_renew_local = due;
+        let at = next_pass(epoch, due, SEND_PASS_MS);
+        cx.fx.after((at - cx.now_local) as u64, Timer::Renew);
+        self.set_keepalive_deadline(cx.now_local + ttl, cx);
+    }
+
+    fn set_keepalive_deadline(&mut self, deadline_local: i64, cx: &mut WorkerCtx<'_>) {
+        self.keepalive_deadline_local = deadline_local;
+        let epoch = self.keepalive_epoch_local.unwrap_or(cx.now_local);
+        // The deadline loop closes a lease on its first pass after the deadline.
+        let at = next_pass(epoch, deadline_local + 1, DEADLINE_PASS_MS);
+        cx.fx.after(
+            (at - cx.now_local).max(0) as u64,
+            Timer::KeepAliveDeadline { deadline_local },
+        );
+    }
+
+    /// A deadline pass: if no answer moved the deadline, the client gives the lease up.
+    pub(super) fn keepalive_deadline(&mut self, deadline_local: i64, cx: &mut WorkerCtx<'_>) {
+        let live = self.next_renew_local != i64::MAX;
+        if self.keepalive_deadline_local != deadline_local || !live || self.phase.is_terminal() {
+            return;
+        }
+        self.stop_keepalives();
+        let name = cx.name;
+        let ttl = self.granted_ttl_ms;
+        let then = if self.phase == Phase::Waiting {
+            format!(
+                "etcd's Mutex.Lock does not watch it: {name} waits on until its predecessor's key goes."
+            )
+        } else {
+            format!("Nothing in {name}'s code watches Done(), so {name} carries on as before.")
+        };
+        cx.fx.note(
+            format!("{name}'s client gives up its lease"),
+            format!(
+                "No keepalive has been answered for {ttl} ms, so etcd's client closes the lease's keepalive channel and stops sending (lease.go, deadlineLoop, which looks once a second) and the session's Done() closes. This comes no earlier than the leader's own expiry, which counts from when it last renewed the lease: it is a notification, not a safety margin, and cannot stop a write already under way. {then}"
+            ),
+        );
+    }
+}
+
+/// The first pass of a loop started at `epoch` with period `every` at or after `t`.
+fn next_pass(epoch: i64, t: i64, every: i64) -> i64 {
+    if t <= epoch {
+        return epoch;
+    }
+    epoch + (t - epoch + every - 1) / every * every
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_pass;
+
+    #[test]
+    fn passes_fall_on_the_loop_grid() {
+        assert_eq!(next_pass(100, 100, 500), 100);
+        assert_eq!(next_pass(100, 101, 500), 600);
+        assert_eq!(next_pass(100, 1767, 500), 2100);
+        assert_eq!(next_pass(100, 50, 500), 100);
+    }
+}
