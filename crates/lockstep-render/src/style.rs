@@ -109,6 +109,15 @@ pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
 /// The lease chart's "the service records the worker as holder" bars: the worker's colour at
 /// this opacity, outlined.
 pub const SERVICE_BAR_ALPHA: f64 = 0.55;
+/// The opaque colour `c` at `alpha` shows over the page: a bar filled with it looks the same
+/// over the danger band as off it (a see-through bar over the red band turns navy or purple,
+/// which a room reads as the bar changing state).
+pub fn on_page(c: Rgb, alpha: f64) -> Rgb {
+    let m = crate::colour::over(c, alpha, crate::colour::solid(BACKGROUND));
+    let [r, g, b] = m.map(|v| (v * 255.0).round().clamp(0.0, 255.0) as u8);
+    Rgb(r, g, b)
+}
+
 /// The lease chart's master or leader bars.
 pub const LEADER_FILL: Rgb = Rgb(0xB0, 0xBE, 0xC5);
 

@@ -200,10 +200,12 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
         for &(k, s) in &page.swatches {
             match k {
                 Swatch::ServiceHolds => {
-                    p.fill_rect(s, worker0, style::SERVICE_BAR_ALPHA)?;
+                    p.fill_rect(s, style::on_page(worker0, style::SERVICE_BAR_ALPHA), 1.0)?;
                     p.stroke_rect(s, worker0, 2)?;
                 }
-                Swatch::Believes => p.fill_rect(s, worker0, 0.9)?,
+                Swatch::Believes => {
+                    p.fill_rect(s, style::on_page(worker0, super::draw::BELIEF_ALPHA), 1.0)?
+                }
                 Swatch::Paused => {
                     p.fill_rect(s, style::FROZEN_FILL, 1.0)?;
                     p.hatch(s, style::FROZEN_HATCH, 7.0, false)?;
