@@ -14,14 +14,14 @@ impl Rgb {
     }
 }
 
-/// One colour per worker, in the order workers appear in the trace (blue, amber-brown, teal,
+/// One colour per worker, in the order workers appear in the trace (blue, amber-brown, wine,
 /// purple...). Each reads at WCAG AA (4.5:1) on a label's background, even over a band; the
 /// first three stay apart for deuteranopes and protanopes (tests/colours.rs), and B's amber is
 /// neither the hue nor the lightness of the danger red: red means only danger.
 pub const WORKERS: [Rgb; 6] = [
     Rgb(0x15, 0x65, 0xC0),
     Rgb(0x97, 0x5F, 0x00),
-    Rgb(0x00, 0x79, 0x6B),
+    Rgb(0x80, 0x0C, 0x50),
     Rgb(0x6A, 0x1B, 0x9A),
     Rgb(0xAD, 0x14, 0x57),
     Rgb(0x4E, 0x34, 0x2E),

@@ -536,6 +536,11 @@ impl LeasePage {
                     });
                     let how = if stale { ", stale," } else { "" };
                     line.push_str(&format!("; {w} believes on{how} until {until} ms"));
+                    if let Some(backed) =
+                        legend::still_backed(chart, &w, d.to_ms).filter(|_| !stale)
+                    {
+                        line.push_str(&format!(", not stale: {backed}"));
+                    }
                 }
                 line
             };
