@@ -14,14 +14,14 @@ impl Rgb {
     }
 }
 
-/// One colour per worker, in the order workers appear in the trace (blue, amber-brown, teal,
+/// One colour per worker, in the order workers appear in the trace (blue, amber-brown, wine,
 /// purple...). Each reads at WCAG AA (4.5:1) on a label's background, even over a band; the
 /// first three stay apart for deuteranopes and protanopes (tests/colours.rs), and B's amber is
 /// neither the hue nor the lightness of the danger red: red means only danger.
 pub const WORKERS: [Rgb; 6] = [
     Rgb(0x15, 0x65, 0xC0),
     Rgb(0x97, 0x5F, 0x00),
-    Rgb(0x00, 0x79, 0x6B),
+    Rgb(0x80, 0x0C, 0x50),
     Rgb(0x6A, 0x1B, 0x9A),
     Rgb(0xAD, 0x14, 0x57),
     Rgb(0x4E, 0x34, 0x2E),
@@ -109,6 +109,15 @@ pub const HEADER_FILL: Rgb = Rgb(0xEC, 0xEF, 0xF1);
 /// The lease chart's "the service records the worker as holder" bars: the worker's colour at
 /// this opacity, outlined.
 pub const SERVICE_BAR_ALPHA: f64 = 0.55;
+/// The opaque colour `c` at `alpha` shows over the page: a bar filled with it looks the same
+/// over the danger band as off it (a see-through bar over the red band turns navy or purple,
+/// which a room reads as the bar changing state).
+pub fn on_page(c: Rgb, alpha: f64) -> Rgb {
+    let m = crate::colour::over(c, alpha, crate::colour::solid(BACKGROUND));
+    let [r, g, b] = m.map(|v| (v * 255.0).round().clamp(0.0, 255.0) as u8);
+    Rgb(r, g, b)
+}
+
 /// The lease chart's master or leader bars.
 pub const LEADER_FILL: Rgb = Rgb(0xB0, 0xBE, 0xC5);
 

@@ -156,3 +156,27 @@ fn the_partition_wall_and_the_step_outline_show_over_every_band() {
         assert!(c >= 3.0, "current step outline on {name}: {c:.2}:1");
     }
 }
+
+/// C (the third worker) is neither the "write accepted" green nor the alarm red, nor A's blue
+/// or B's amber, for normal vision and for deuteranopes and protanopes (C was teal, 1.04:1
+/// against the green and ΔE 33 from it for a deuteranope).
+#[test]
+fn worker_c_stands_apart_from_a_b_the_accepted_green_and_the_alarm_red() {
+    let c = style::WORKERS[2];
+    for (other, what) in [
+        (style::WORKERS[0], "A's blue"),
+        (style::WORKERS[1], "B's amber"),
+        (style::OK, "the accepted green"),
+        (style::DANGER, "the alarm red"),
+    ] {
+        let de = delta_e(to_linear(solid(c)), to_linear(solid(other)));
+        assert!(de >= 45.0, "C {} vs {what}: ΔE {de:.0}", c.hex());
+        for (m, who) in [(&DEUTERANOPIA, "deuteranope"), (&PROTANOPIA, "protanope")] {
+            let de = delta_e(simulate(m, c), simulate(m, other));
+            assert!(de >= 35.0, "{who}: C {} vs {what}: ΔE {de:.0}", c.hex());
+        }
+    }
+    // Against the green also in lightness, so a washed-out projector keeps them apart.
+    let r = contrast(solid(c), solid(style::OK));
+    assert!(r >= 1.5, "C vs the accepted green: {r:.2}:1");
+}

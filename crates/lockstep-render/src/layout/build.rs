@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use lockstep_core::Trace;
 use lockstep_core::topology::Role;
-use lockstep_core::trace::{EventKind, Tag, TraceEvent};
+use lockstep_core::trace::{Tag, TraceEvent};
 
 use super::frame::{Frame, GUTTER_PAD, note_width};
 use super::lanes::{self, MIN_GAP};
@@ -578,11 +578,9 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .and_then(|f| f.legend.first())
         .map_or(tick_right, |e| tick_right.max(e.swatch.x0 - 36.0));
     let width = (tick_right + MARGIN + 8.0).ceil();
-    // A step render's legend names only what has been drawn so far (the page keeps the whole
-    // run's size, so stepping never resizes it): what this step draws, and a message in the
-    // network once one has been sent, so the entry does not come and go from step to step.
+    // A step render's legend names only what this step draws (the page keeps the whole run's
+    // size, so stepping never resizes it).
     let present = legend::Present::of(&legend::Drawn {
-        sent: full.is_some() && events[..shown].iter().any(|e| e.kind == EventKind::Send),
         spans: &spans,
         marks: &marks,
         highlights: &highlights,

@@ -39,9 +39,6 @@ pub(crate) struct Drawn<'a> {
     pub jumps: bool,
     /// Whether a current step is shown.
     pub current: bool,
-    /// Whether a message has been sent by the step shown (a step render): at its own step it
-    /// was in the network.
-    pub sent: bool,
 }
 
 impl Present {
@@ -132,8 +129,10 @@ impl Present {
             MarkKind::Paused,
             MarkKind::Sender,
         ] {
-            let in_flight = k == MarkKind::InFlight
-                && (d.sent || d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight));
+            // Only while a message is drawn in the network (a step render's dashed arrow ending
+            // in a circle): not merely because one was sent at some earlier step.
+            let in_flight =
+                k == MarkKind::InFlight && d.arrows.iter().any(|a| a.end == ArrowEnd::InFlight);
             if has_mark(k) || in_flight {
                 out.push(LegendKind::Mark(k));
             }

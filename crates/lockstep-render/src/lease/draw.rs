@@ -120,9 +120,13 @@ pub(crate) fn flight(
     }
 }
 
+/// How strong a belief bar's colour is (drawn opaque: see [`style::on_page`]).
+pub(crate) const BELIEF_ALPHA: f64 = 0.9;
+
 /// A row's bar: a worker's grant (outlined, tinted), belief (solid) or pause (hatched); an
 /// instance's key (its holder's grant colours); a master or leader (grey, outlined); the
-/// database's `last_token` (white, outlined).
+/// database's `last_token` (white, outlined). Every fill is opaque, so a bar keeps its colour
+/// over the danger band.
 pub(crate) fn bar(
     p: &Painter,
     row: &super::LeaseRow,
@@ -133,7 +137,7 @@ pub(crate) fn bar(
     let worker = style::tone(Tone::Worker(row.worker_index));
     match row.kind {
         K::ServiceHolds => {
-            p.fill_rect(r, worker, style::SERVICE_BAR_ALPHA)?;
+            p.fill_rect(r, style::on_page(worker, style::SERVICE_BAR_ALPHA), 1.0)?;
             p.stroke_rect(r, worker, 2)
         }
         K::Instance => {
@@ -141,10 +145,10 @@ pub(crate) fn bar(
                 .who
                 .and_then(|w| w.worker)
                 .map_or(style::INFRA, |w| style::tone(Tone::Worker(w)));
-            p.fill_rect(r, c, style::SERVICE_BAR_ALPHA)?;
+            p.fill_rect(r, style::on_page(c, style::SERVICE_BAR_ALPHA), 1.0)?;
             p.stroke_rect(r, c, 2)
         }
-        K::Believes => p.fill_rect(r, worker, 0.9),
+        K::Believes => p.fill_rect(r, style::on_page(worker, BELIEF_ALPHA), 1.0),
         K::Paused => {
             p.fill_rect(r, style::FROZEN_FILL, 1.0)?;
             p.hatch(r, style::FROZEN_HATCH, 8.0, false)?;
@@ -161,8 +165,7 @@ pub(crate) fn bar(
 /// lands inside a visible hazard.
 pub(crate) fn stale(p: &Painter, r: Rect, worker: usize) -> Result<(), RenderError> {
     let c = style::tone(Tone::Worker(worker));
-    p.fill_rect(r, style::BACKGROUND, 1.0)?;
-    p.fill_rect(r, c, 0.3)?;
+    p.fill_rect(r, style::on_page(c, 0.3), 1.0)?;
     p.hatch(r, style::DANGER, style::STALE_HATCH_STEP, false)?;
     p.stroke_rect(r, c, 2)
 }
@@ -177,6 +180,21 @@ fn leader(p: &Painter, r: Rect) -> Result<(), RenderError> {
 fn last_token(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.fill_rect(r, style::BACKGROUND, 1.0)?;
     p.stroke_rect(r, style::TEXT, 2)
+}
+
+/// An etcd session's keepalive: a hollow slate diamond, unlike a lock renewal's solid teal
+/// one, since the session lease is not the lock.
+pub(crate) fn session_renewal(p: &Painter, at: Point) -> Result<(), RenderError> {
+    let corners = [
+        Point::new(at.x, at.y - 9.0),
+        Point::new(at.x + 9.0, at.y),
+        Point::new(at.x, at.y + 9.0),
+        Point::new(at.x - 9.0, at.y),
+    ];
+    p.polygon(&corners, style::BACKGROUND, 1.0)?;
+    let mut outline = corners.to_vec();
+    outline.push(corners[0]);
+    p.line(&outline, style::MUTED, 2, 1.0)
 }
 
 /// Where a write paid twice: a solid band across every row.

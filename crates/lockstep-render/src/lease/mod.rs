@@ -7,6 +7,7 @@ mod activity;
 mod draw;
 pub mod nodes;
 pub mod page;
+pub mod refresh;
 pub mod service;
 mod so_far;
 pub mod stale;
@@ -157,6 +158,8 @@ pub struct LeaseChart {
     pub names: Vec<String>,
     /// Where a worker believes it holds the lock after the service stopped saying so.
     pub stale: Vec<Stale>,
+    /// Leases a new leader refreshed as it took over.
+    pub refreshes: Vec<refresh::Refresh>,
 }
 
 /// Intervals in which `count(t) >= need`, given +1/-1 changes at instants (in order).
@@ -629,6 +632,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         harm,
         names: ps.iter().map(|p| p.name.clone()).collect(),
         stale: Vec::new(),
+        refreshes: Vec::new(),
         axis_end_ms: trace
             .events
             .last()
@@ -653,6 +657,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     };
     activity::split(&mut chart, whole_run.as_ref());
     chart.stale = stale::stale(&chart);
+    chart.refreshes = refresh::refreshes(&chart, events);
     chart
 }
 

@@ -3,30 +3,50 @@
 
 pub(crate) mod labels;
 mod legend;
+mod panel;
 pub(crate) mod symbols;
 
-use legend::{believes_on, swatch_label as label, tick_label, tick_step};
+use legend::{believes_on, tick_label, tick_step};
 
 use super::nodes::{self, NodeShape};
 use super::{Danger, LeaseChart, LeaseRowKind};
 use crate::geom::{Point, Rect};
 use crate::layout::MarkKind;
 use crate::style;
-use crate::svg::{Caption, Column, PageText, verdict_text};
+use crate::svg::{Caption, Column, PageText};
 use crate::text::{self, Align, TextBox};
 
 const WIDTH: f64 = 1600.0;
+/// The tallest a chart may be: a 1920x1080 slide's height, so it is projected at full size.
+pub const SLIDE_H: f64 = 1080.0;
+/// The width of a chart whose legend and verdict stand beside its plot: a slide's width.
+const WIDE: f64 = 1920.0;
+/// The width of that panel beside the plot.
+const PANEL_W: f64 = 480.0;
 pub(crate) const MARGIN: f64 = 24.0;
 /// The least height of the plot.
 const ROW_H: f64 = 54.0;
 pub(crate) const BAR_H: f64 = 24.0;
 /// Room above a bar (or a lane's shapes) in its band.
 const ROW_PAD: f64 = 8.0;
+/// The same where the chart must be compact to fit a slide.
+const TIGHT_ROW_PAD: f64 = 5.0;
 /// From a bar's bottom edge to its first level of labels: room for a long flight's line.
 const UNDER_BAR: f64 = 10.0;
 /// Between the bands of one worker's rows, and (more) between workers and lanes.
 const BAND_GAP: f64 = 4.0;
 const GROUP_GAP: f64 = 14.0;
+const TIGHT_GROUP_GAP: f64 = 8.0;
+
+/// Where the legend and the verdict go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    /// Under the plot, on a 1600 px page.
+    Below,
+    /// In a panel beside the plot, on a 1920 px page with tighter rows: for a chart that would
+    /// be taller than a slide with them under the plot (many instances, lanes or labels).
+    Beside,
+}
 const LABEL_SIZE: f64 = 18.0;
 
 /// Where everything of a lease chart goes.
@@ -134,9 +154,40 @@ impl LeasePage {
         LeasePage::within(chart, Some(whole), caption)
     }
 
+    /// Places the chart with its legend under the plot if the page then fits a slide's height,
+    /// else beside it. A step render decides by the whole run's page, so every step has one
+    /// size.
     fn within(chart: &LeaseChart, whole: Option<&LeaseChart>, caption: &Caption) -> LeasePage {
+        let below = LeasePage::place(whole.unwrap_or(chart), whole, caption, Fit::Below);
+        if below.height <= SLIDE_H && whole.is_none() {
+            return below;
+        }
+        let fit = if below.height <= SLIDE_H {
+            Fit::Below
+        } else {
+            Fit::Beside
+        };
+        LeasePage::place(chart, whole, caption, fit)
+    }
+
+    fn place(
+        chart: &LeaseChart,
+        whole: Option<&LeaseChart>,
+        caption: &Caption,
+        fit: Fit,
+    ) -> LeasePage {
+        let (width, row_pad, group_gap) = match fit {
+            Fit::Below => (WIDTH, ROW_PAD, GROUP_GAP),
+            Fit::Beside => (WIDE, TIGHT_ROW_PAD, TIGHT_GROUP_GAP),
+        };
+        // The panel beside the plot (Fit::Beside), and the right edge of everything else.
+        let panel_x = width - MARGIN - PANEL_W;
+        let right = match fit {
+            Fit::Below => width - MARGIN,
+            Fit::Beside => panel_x - 24.0,
+        };
         let mut texts = Vec::new();
-        let text_w = WIDTH - 2.0 * MARGIN;
+        let text_w = width - 2.0 * MARGIN;
         let mut y = MARGIN;
         // A run without a lock service (idempotency keys) has no lock to ask about.
         let lockless = !chart.rows.iter().any(|r| {
@@ -200,7 +251,13 @@ impl LeasePage {
                 style::MUTED,
             );
         }
-        y += 36.0;
+        // Room above the plot for "paid twice" and the current step's label.
+        let marked = whole.unwrap_or(chart);
+        y += if fit == Fit::Below || !marked.harm.is_empty() || chart.current_ms.is_some() {
+            36.0
+        } else {
+            16.0
+        };
 
         // Row labels, right-aligned left of the plot.
         let label_w = chart
@@ -210,7 +267,7 @@ impl LeasePage {
             .fold(0.0, f64::max);
         let label_right = MARGIN + label_w;
         let plot_x0 = label_right + 24.0;
-        let plot_x1 = WIDTH - MARGIN - 40.0;
+        let plot_x1 = right - 40.0;
         let plot_top = y;
         // The whole run's time, at every step: stepping never rescales the axis.
         let (t0, t1) = (
@@ -218,7 +275,7 @@ impl LeasePage {
             chart.axis_end_ms.max(chart.end_ms).max(chart.start_ms + 1),
         );
         let mut page = LeasePage {
-            width: WIDTH,
+            width,
             height: 0.0,
             plot: Rect::new(plot_x0, plot_top, plot_x1, plot_top + ROW_H),
             row_y: Vec::new(),
@@ -255,9 +312,9 @@ impl LeasePage {
         let mut ry = plot_top;
         for (i, r) in chart.rows.iter().enumerate() {
             if i > 0 && chart.rows[i - 1].worker != r.worker {
-                ry += GROUP_GAP;
+                ry += group_gap;
             }
-            let cy = ry + ROW_PAD + BAR_H / 2.0;
+            let cy = ry + row_pad + BAR_H / 2.0;
             let under = cy + BAR_H / 2.0 + UNDER_BAR;
             let levels = frame.row_levels.get(i).copied().unwrap_or(0);
             let flight = frame.row_flight.get(i).copied().unwrap_or(false);
@@ -266,7 +323,7 @@ impl LeasePage {
             } else if flight {
                 under
             } else {
-                cy + BAR_H / 2.0 + ROW_PAD
+                cy + BAR_H / 2.0 + row_pad
             };
             // The row's name, centred on its bar, needs its own height too.
             let bottom = bottom.max(cy + text::line_height(LABEL_SIZE) / 2.0 + 2.0);
@@ -320,10 +377,10 @@ impl LeasePage {
         // Lanes for what happened to nodes and the network, if anything did: the shapes on a
         // line near the top of each lane's band, their labels in levels under them.
         if !frame.lanes.is_empty() {
-            ry += GROUP_GAP;
+            ry += group_gap;
         }
         for (lane, name) in frame.lanes.iter().enumerate() {
-            let cy = ry + ROW_PAD + nodes::SHAPE_HALF;
+            let cy = ry + row_pad + nodes::SHAPE_HALF;
             let bottom = (cy + nodes::SHAPE_HALF + 3.0 + frame.lane_levels[lane] as f64 * level_h)
                 .max(cy + text::line_height(LABEL_SIZE) / 2.0 + 2.0);
             page.node_lanes.push(cy);
@@ -429,7 +486,7 @@ impl LeasePage {
             )
             .bold();
             // Kept inside the page's margins.
-            let dx = (MARGIN - t.rect.x0).max(0.0) + (WIDTH - MARGIN - t.rect.x1).min(0.0);
+            let dx = (MARGIN - t.rect.x0).max(0.0) + (right - t.rect.x1).min(0.0);
             page.texts.push(PageText {
                 text: TextBox::new(
                     t.text.clone(),
@@ -479,6 +536,11 @@ impl LeasePage {
                     });
                     let how = if stale { ", stale," } else { "" };
                     line.push_str(&format!("; {w} believes on{how} until {until} ms"));
+                    if let Some(backed) =
+                        legend::still_backed(chart, &w, d.to_ms).filter(|_| !stale)
+                    {
+                        line.push_str(&format!(", not stale: {backed}"));
+                    }
                 }
                 line
             };
@@ -486,7 +548,7 @@ impl LeasePage {
             y = Column::write_at(
                 &mut page.texts,
                 mark_x,
-                text_w - 40.0,
+                right - mark_x,
                 y,
                 &line,
                 style::BODY_SIZE,
@@ -495,114 +557,20 @@ impl LeasePage {
             );
         }
 
-        // Legend.
-        y += 12.0;
+        // The legend and the verdict: under the plot, or in the panel beside it.
         let kinds = legend::kinds(chart, &page);
-        let col_w = kinds
-            .iter()
-            .map(|&k| text::width(label(k), labels::SMALL))
-            .fold(0.0, f64::max)
-            + 30.0
-            + 10.0
-            + 36.0;
-        let columns = ((text_w / col_w).floor() as usize).clamp(1, 3);
-        let row_h = 28.0;
-        for (i, &k) in kinds.iter().enumerate() {
-            let (r, c) = (i / columns, i % columns);
-            let x = MARGIN + c as f64 * col_w;
-            let cy = y + r as f64 * row_h + row_h / 2.0;
-            page.swatches
-                .push((k, Rect::new(x, cy - 9.0, x + 30.0, cy + 9.0)));
-            page.texts.push(PageText {
-                text: TextBox::new(
-                    label(k),
-                    labels::SMALL,
-                    Align::Left,
-                    Point::new(x + 40.0, cy),
-                    0.0,
-                ),
-                color: style::TEXT,
-            });
-        }
-        y += kinds.len().div_ceil(columns) as f64 * row_h + 20.0;
-
-        // Verdict: of the whole run, or in a step render what the database did so far.
-        if chart.steps_shown < chart.total_steps {
-            // The verdict so far in words, as the sequence view's step footer gives it, then
-            // the database's counts.
-            let f = chart.so_far;
-            let (headline, color) = if f.payouts_paid_twice > 0 {
-                (
-                    format!(
-                        "So far (step {} of {}): {} payouts paid twice ({}).",
-                        chart.steps_shown,
-                        chart.total_steps,
-                        f.payouts_paid_twice,
-                        lockstep_core::actors::db::money(f.cents_paid_twice)
-                    ),
-                    style::DANGER,
-                )
-            } else {
-                (
-                    format!(
-                        "So far (step {} of {}): nothing paid twice.",
-                        chart.steps_shown, chart.total_steps
-                    ),
-                    style::TEXT,
-                )
-            };
-            y = Column::write_at(
-                &mut page.texts,
-                MARGIN,
-                text_w,
-                y,
-                &headline,
-                style::VERDICT_SIZE,
-                true,
-                color,
-            );
-            y += 4.0;
-            let counts = crate::svg::so_far_counts(&f);
-            y = Column::write_at(
-                &mut page.texts,
-                MARGIN,
-                text_w,
-                y,
-                &counts,
-                style::BODY_SIZE,
-                false,
-                style::TEXT,
-            );
-        } else if let Some(v) = &caption.verdict {
-            let (headline, color, mark, lines) = verdict_text(v);
-            let h = text::line_height(style::VERDICT_SIZE);
-            page.verdict_mark = Some((mark, Point::new(MARGIN + 12.0, y + h / 2.0)));
-            let x = MARGIN + 34.0;
-            y = Column::write_at(
-                &mut page.texts,
-                x,
-                text_w - 34.0,
-                y,
-                &headline,
-                style::VERDICT_SIZE,
-                true,
-                color,
-            );
-            y += 4.0;
-            for line in lines {
-                y = Column::write_at(
-                    &mut page.texts,
-                    x,
-                    text_w - 34.0,
-                    y,
-                    &line,
-                    style::BODY_SIZE,
-                    false,
-                    style::TEXT,
-                );
+        let bottom = match fit {
+            Fit::Below => {
+                y = panel::legend_across(&mut page, &kinds, y + 12.0, text_w) + 20.0;
+                panel::verdict(&mut page, chart, caption, MARGIN, y, text_w)
             }
-        }
-        page.height = (y + MARGIN).ceil();
+            Fit::Beside => {
+                let py = panel::legend_down(&mut page, &kinds, panel_x, plot_top, PANEL_W) + 20.0;
+                let py = panel::verdict(&mut page, chart, caption, panel_x, py, PANEL_W);
+                y.max(py)
+            }
+        };
+        page.height = (bottom + MARGIN).ceil();
         page
     }
 

@@ -170,12 +170,25 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
         for &(from, to, c) in &page.leaders {
             p.line(&[from, to], c, 2, 0.6)?;
         }
+        // A renewal on a worker's other-activity row keeps an etcd session's lease alive, not a
+        // lock: it has a look of its own.
+        let activity_y: Vec<f64> = chart
+            .rows
+            .iter()
+            .zip(&page.row_y)
+            .filter(|(r, _)| r.kind == super::LeaseRowKind::Activity)
+            .map(|(_, &y)| y)
+            .collect();
         for &(k, at) in &page.marks {
             // The duplicate's mark sits on its own red harm band: a white disc keeps it seen.
             if k == MarkKind::Duplicate {
                 p.circle(at, 13.0, style::BACKGROUND, true, 1)?;
             }
-            p.mark(k, at, style::INFRA)?;
+            if k == MarkKind::Renewed && activity_y.iter().any(|&y| (y - at.y).abs() < 0.5) {
+                super::draw::session_renewal(&p, at)?;
+            } else {
+                p.mark(k, at, style::INFRA)?;
+            }
         }
         for &(worker, at) in &page.note_dots {
             let c = style::tone(Tone::Worker(worker));
@@ -200,10 +213,12 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
         for &(k, s) in &page.swatches {
             match k {
                 Swatch::ServiceHolds => {
-                    p.fill_rect(s, worker0, style::SERVICE_BAR_ALPHA)?;
+                    p.fill_rect(s, style::on_page(worker0, style::SERVICE_BAR_ALPHA), 1.0)?;
                     p.stroke_rect(s, worker0, 2)?;
                 }
-                Swatch::Believes => p.fill_rect(s, worker0, 0.9)?,
+                Swatch::Believes => {
+                    p.fill_rect(s, style::on_page(worker0, super::draw::BELIEF_ALPHA), 1.0)?
+                }
                 Swatch::Paused => {
                     p.fill_rect(s, style::FROZEN_FILL, 1.0)?;
                     p.hatch(s, style::FROZEN_HATCH, 7.0, false)?;
@@ -220,7 +235,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                     p.line(&line, style::CURRENT_POINTER, 3, 1.0)?;
                 }
                 Swatch::Mark(mk) => p.mark(mk, s.center(), style::INFRA)?,
-                Swatch::SessionRenewed => p.mark(MarkKind::Renewed, s.center(), style::INFRA)?,
+                Swatch::SessionRenewed => super::draw::session_renewal(&p, s.center())?,
                 Swatch::Partition
                 | Swatch::OpenPartition
                 | Swatch::OpenPartitionSoFar

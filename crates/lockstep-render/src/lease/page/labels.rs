@@ -198,6 +198,12 @@ pub(crate) fn row_labels(
             said = text.map(|(_, under)| under);
         }
     }
+    for f in &chart.refreshes {
+        if let Some(row) = wanted.get_mut(f.row) {
+            let color = row_color(&chart.rows[f.row]);
+            row.push((f.at_ms, x(f.at_ms), f.text.clone(), color));
+        }
+    }
     for a in &chart.accesses {
         if let Some(row) = wanted.get_mut(a.row) {
             let worker = chart.rows[a.row].worker_index;

@@ -46,6 +46,26 @@ pub(super) fn believes_on(chart: &LeaseChart, d: &Danger) -> Option<(String, u64
         })
 }
 
+/// Where worker `w`'s belief after a danger zone ending at `to_ms` is still backed by the
+/// service (a deposed master on its side of a partition still saying yes): the row's words with
+/// "still" ("redis (old master) still says A holds it"). Why the harm can land outside the band.
+pub(super) fn still_backed(chart: &LeaseChart, w: &str, to_ms: u64) -> Option<String> {
+    chart
+        .rows
+        .iter()
+        .filter(|r| r.kind == LeaseRowKind::ServiceHolds && r.worker == w)
+        .find(|r| {
+            r.intervals
+                .iter()
+                .any(|iv| iv.from_ms < to_ms && iv.to_ms > to_ms)
+        })
+        .map(|r| {
+            r.label
+                .replacen(" says ", " still says ", 1)
+                .replacen(" say ", " still say ", 1)
+        })
+}
+
 /// What a legend swatch stands for.
 pub(super) fn swatch_label(k: Swatch) -> &'static str {
     match k {
@@ -120,19 +140,17 @@ pub(super) fn kinds(chart: &LeaseChart, page: &LeasePage) -> Vec<Swatch> {
         MarkKind::Expired,
         MarkKind::Renewed,
     ] {
-        if chart.marks.iter().any(|m| m.kind == k) {
-            // Renewals while the worker holds nothing (on its other-activity row) renew an
-            // etcd-like session lease, not a lock: the legend says so.
-            let session = k == MarkKind::Renewed
-                && chart
-                    .marks
-                    .iter()
-                    .any(|m| m.kind == k && chart.rows[m.row].kind == LeaseRowKind::Activity);
-            kinds.push(if session {
-                Swatch::SessionRenewed
-            } else {
-                Swatch::Mark(k)
-            });
+        // Renewals while the worker holds nothing (on its other-activity row) renew an
+        // etcd-like session lease, not a lock: they look different and have their own entry.
+        let on_activity = |m: &&crate::lease::LeaseMark| {
+            k == MarkKind::Renewed && chart.rows[m.row].kind == LeaseRowKind::Activity
+        };
+        let marks = || chart.marks.iter().filter(|m| m.kind == k);
+        if marks().any(|m| !on_activity(&m)) {
+            kinds.push(Swatch::Mark(k));
+        }
+        if marks().any(|m| on_activity(&m)) {
+            kinds.push(Swatch::SessionRenewed);
         }
     }
     for (k, shown) in [
