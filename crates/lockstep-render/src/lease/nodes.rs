@@ -202,22 +202,53 @@ fn label_step() -> f64 {
     super::page::labels::level_h()
 }
 
-/// Sets symbols on one row side by side: each at its instant's x unless that would overlap the
-/// one before, and the whole run of them shifted left where it would pass `right`.
+/// Sets symbols on one row side by side: symbols that would overlap form a run centred on their
+/// instants (so that none of five symbols of one instant strays far from it), each run kept right
+/// of `left` and of the run before, and the whole row shifted left where it would pass `right`.
 /// `items`: (x, half width) in time order; returns the centres.
 pub fn side_by_side(items: &[(f64, f64)], left: f64, right: f64) -> Vec<f64> {
-    let mut xs: Vec<f64> = Vec::with_capacity(items.len());
-    for (i, &(x, hw)) in items.iter().enumerate() {
-        let min = match i {
-            0 => left + hw,
-            _ => xs[i - 1] + items[i - 1].1 + hw + 2.0,
-        };
-        xs.push(x.max(min));
+    const GAP: f64 = 2.0;
+    // Each symbol's offset from the first centre of its run, were the run to start at it.
+    let mut offset = vec![0.0; items.len()];
+    for i in 1..items.len() {
+        offset[i] = offset[i - 1] + items[i - 1].1 + items[i].1 + GAP;
+    }
+    // Runs as (first, end): the first centre of run `a..b` is the mean of its symbols' wishes,
+    // measured from the run's own start, and at least `left` allows.
+    let start = |a: usize, b: usize| {
+        let wish = (a..b)
+            .map(|k| items[k].0 - (offset[k] - offset[a]))
+            .sum::<f64>()
+            / (b - a) as f64;
+        wish.max(left + items[a].1)
+    };
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for i in 0..items.len() {
+        runs.push((i, i + 1));
+        // Merge while a run would overlap the one before it.
+        while runs.len() >= 2 {
+            let (a, b) = runs[runs.len() - 1];
+            let (pa, pb) = runs[runs.len() - 2];
+            let prev_last = start(pa, pb) + offset[pb - 1] - offset[pa];
+            if start(a, b) >= prev_last + items[pb - 1].1 + items[a].1 + GAP {
+                break;
+            }
+            runs.pop();
+            runs.pop();
+            runs.push((pa, b));
+        }
+    }
+    let mut xs = vec![0.0; items.len()];
+    for &(a, b) in &runs {
+        let first = start(a, b);
+        for k in a..b {
+            xs[k] = first + offset[k] - offset[a];
+        }
     }
     for i in (0..items.len()).rev() {
         let max = match items.get(i + 1) {
             None => right - items[i].1,
-            Some(&(_, next_hw)) => xs[i + 1] - next_hw - items[i].1 - 2.0,
+            Some(&(_, next_hw)) => xs[i + 1] - next_hw - items[i].1 - GAP,
         };
         xs[i] = xs[i].min(max);
     }
@@ -233,5 +264,21 @@ mod tests {
         let xs = side_by_side(&[(100.0, 10.0), (500.0, 10.0), (500.0, 10.0)], 0.0, 505.0);
         assert_eq!(xs[0], 100.0);
         assert!(xs[2] <= 495.0 && xs[1] <= xs[2] - 22.0, "{xs:?}");
+    }
+
+    #[test]
+    fn symbols_of_one_instant_stand_around_it() {
+        let xs = side_by_side(&[(300.0, 10.0); 5], 0.0, 1000.0);
+        // 22 px apart, centred on 300: none more than 44 px away.
+        assert_eq!(xs, vec![256.0, 278.0, 300.0, 322.0, 344.0]);
+        // A run is kept clear of the one before it and of the left edge.
+        let xs = side_by_side(
+            &[(100.0, 10.0), (105.0, 10.0), (5.0, 10.0)][..2],
+            0.0,
+            1000.0,
+        );
+        assert_eq!(xs, vec![91.5, 113.5]);
+        let xs = side_by_side(&[(5.0, 10.0), (5.0, 10.0)], 0.0, 1000.0);
+        assert_eq!(xs, vec![10.0, 32.0]);
     }
 }
