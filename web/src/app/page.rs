@@ -149,7 +149,7 @@ pub fn App() -> Html {
         html! {
             <main id="main" class="workspace">
                 <div class="stage">
-                    <Controls state={state.clone()} />
+                    <Controls state={state.clone()} zoom={state.presenter} />
                     { picture(&state, None) }
                 </div>
                 <aside class="side">

@@ -51,6 +51,20 @@ const EDGE: f64 = 4.0;
 const HEADS_INSET: f64 = 48.0;
 /// How far down the timeline's window a followed row is put (see [`keep_in_view`]).
 const ROW_PLACE: f64 = 0.6;
+/// How far down the window a row is put when the picture is fitted to the width (much shorter
+/// than zoomed in): low, so the rows before it fill the window above it.
+const FITTED_PLACE: f64 = 0.85;
+
+/// The least scale at which a picture a little wider than its window is fitted to it instead of
+/// scrolling sideways (presenter mode's readable zoom; style.css `data-snug`): 15 px labels.
+const SNUG: f64 = 0.94;
+
+/// Marks `scroller` `data-snug` when the picture, `page_width` px at its own size, fits its window
+/// at [`SNUG`] or more.
+fn mark_snug(scroller: &HtmlElement, page_width: f64) {
+    let fits = page_width * SNUG <= f64::from(scroller.client_width());
+    toggle(scroller, "data-snug", fits);
+}
 
 /// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
 /// `at..at + size`: None when it shows already; else with its middle `place` of the way into the
@@ -70,14 +84,80 @@ fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -> Option<f6
     Some(to.max(0.0))
 }
 
-/// Scrolls `scroller` so that the band `top..bottom` (in page pixels) is visible, and so that the
-/// row's horizontal extent `span` is too (a Redlock run in presenter mode is wider than the screen).
+/// How far past the current step's ends the window should reach when it moves sideways (the
+/// arrowhead and the start of its label), in screen pixels.
+const END_PAD: f64 = 40.0;
+/// A sideways move longer than this (in screen pixels) jumps instead of gliding: a long slide
+/// makes a room lose its place.
+const GLIDE_MAX: f64 = 160.0;
+
+/// What the page knows of the row to keep in view, in the layout's pixels.
+#[derive(Clone, Copy)]
+struct RowPlace {
+    /// Its band, top and bottom, on the page.
+    band: (f64, f64),
+    /// What it draws, left and right (see `HitRow::span`).
+    span: Option<(f64, f64)>,
+    /// Where to look when it is wider than the window (see `HitRow::focus`).
+    focus: Option<f64>,
+    /// The lanes it joins (see `HitRow::ends`).
+    ends: Option<(f64, f64)>,
+}
+
+/// Where the scroller must move sideways (from `at`, its window `width` wide, of which the pinned
+/// step column covers the left `pin`) to show a row's ends `lo..hi` (scaled): None when both show
+/// already; else just far enough to show both with [`END_PAD`] to spare, and when they cannot
+/// both show, the end the eye goes to (`focus`).
+fn sideways(
+    (lo, hi): (f64, f64),
+    focus: Option<f64>,
+    at: f64,
+    width: f64,
+    pin: f64,
+) -> Option<f64> {
+    let (left, right) = (at + pin, at + width);
+    let avail = width - pin;
+    if lo >= left + EDGE && hi <= right - EDGE {
+        return None;
+    }
+    let to = if hi - lo + 2.0 * END_PAD <= avail {
+        if lo < left + EDGE {
+            lo - END_PAD - pin
+        } else {
+            hi + END_PAD - width
+        }
+    } else if hi - lo <= avail - 2.0 * EDGE {
+        // Both ends, with what room there is split between them.
+        lo - (avail - (hi - lo)) / 2.0 - pin
+    } else {
+        // Wider than the window: keep the end the eye goes to in view, with the row reaching
+        // across the window from it.
+        let f = focus.unwrap_or(lo).clamp(lo, hi);
+        if f >= left + EDGE && f <= right - EDGE {
+            return None;
+        }
+        if f - lo < hi - f {
+            f - END_PAD - pin
+        } else {
+            f + END_PAD - width
+        }
+    };
+    Some(to.max(0.0))
+}
+
+/// Scrolls `scroller` so that the row `row` is visible: its band, and sideways both ends of its
+/// step (a Redlock run in presenter mode is wider than the screen). `pin` is the width of the
+/// pinned step column, in page pixels.
+///
+/// `resized`: the picture has just changed size (a zoom, presenter mode), so the old scroll
+/// position means nothing: the row's middle is put this far down the window whatever (fitted to
+/// the width, low: as much of the story before it above it as fits, see [`FITTED_PLACE`]).
 fn keep_in_view(
     scroller: &HtmlElement,
     page_width: f64,
-    (top, bottom): (f64, f64),
-    (span, focus): (Option<(f64, f64)>, Option<f64>),
-    glide: bool,
+    row: RowPlace,
+    pin: f64,
+    (glide, resized): (bool, Option<f64>),
 ) {
     // The page is drawn at the scroller's width (or wider, on a phone).
     let drawn = f64::from(scroller.scroll_width());
@@ -85,35 +165,41 @@ fn keep_in_view(
         return;
     }
     let scale = drawn / page_width;
+    // The band of lane names above the picture (see [`heads_band`]).
+    let band = heads_band(scroller);
+    let (top, bottom) = (row.band.0 * scale + band, row.band.1 * scale + band);
     // The sticky lane names cover the window's top: a row under them is not in view. A row
     // followed down the run is put two thirds of the way down the window: the rows before it (the
     // story so far) show above it, rather than the blank space of the steps still to come.
-    let down = scroll_to_show(
-        top * scale,
-        bottom * scale,
-        f64::from(scroller.scroll_top()) + HEADS_INSET,
-        f64::from(scroller.client_height()) - HEADS_INSET,
-        ROW_PLACE,
-    )
-    .map(|to| (to - HEADS_INSET / 2.0).max(0.0));
-    let across = span.and_then(|(x0, x1)| {
-        let width = f64::from(scroller.client_width());
-        // Only when the picture is wider than its window.
-        if drawn <= width + 1.0 {
-            return None;
-        }
-        let (lo, hi) = (x0 * scale, x1 * scale);
-        let at = f64::from(scroller.scroll_left());
-        match focus.map(|f| f * scale) {
-            // A row wider than the window: the part where it arrives (a rejection at the db).
-            Some(f) if hi - lo > width => {
-                let to = (f - width / 2.0).clamp(lo - 16.0, (hi + 40.0 - width).max(lo - 16.0));
-                (f < at + EDGE || f > at + width - EDGE || lo > at || hi < at + width)
-                    .then_some(to.max(0.0))
-            }
-            _ => scroll_to_show(lo, hi, at, width, 0.5),
-        }
-    });
+    let height = f64::from(scroller.client_height());
+    let down = if let Some(place) = resized {
+        Some(((top + bottom) / 2.0 - height * place).max(0.0))
+    } else {
+        scroll_to_show(
+            top,
+            bottom,
+            f64::from(scroller.scroll_top()) + HEADS_INSET,
+            height - HEADS_INSET,
+            ROW_PLACE,
+        )
+        .map(|to| (to - HEADS_INSET / 2.0).max(0.0))
+    };
+    let width = f64::from(scroller.client_width());
+    let at = f64::from(scroller.scroll_left());
+    // Only when the picture is wider than its window.
+    let across = (drawn > width + 1.0)
+        .then(|| row.ends.or(row.span))
+        .flatten()
+        .and_then(|(x0, x1)| {
+            sideways(
+                (x0 * scale, x1 * scale),
+                row.focus.map(|f| f * scale),
+                at,
+                width,
+                pin * scale,
+            )
+        })
+        .map(|to| to.min(drawn - width));
     if down.is_none() && across.is_none() {
         return;
     }
@@ -124,8 +210,9 @@ fn keep_in_view(
     if let Some(x) = across {
         opts.set_left(x);
     }
-    // Glide to the step, unless the user asked for less motion.
-    opts.set_behavior(if !glide || dom::reduced_motion() {
+    // Glide to the step, unless the user asked for less motion or the move sideways is long.
+    let long = across.is_some_and(|x| (x - at).abs() > GLIDE_MAX);
+    opts.set_behavior(if !glide || long || dom::reduced_motion() {
         web_sys::ScrollBehavior::Instant
     } else {
         web_sys::ScrollBehavior::Smooth
@@ -137,9 +224,8 @@ fn keep_in_view(
 enum Follow {
     /// Step 0: back to the top left.
     Start,
-    /// A row (the page's width, the row's band, its extent and focus, whether it is the last
-    /// step).
-    Row(f64, (f64, f64), (Option<(f64, f64)>, Option<f64>), bool),
+    /// A row (the page's width, the row, whether it is the last step).
+    Row(f64, RowPlace, bool),
 }
 
 /// Moves `scroller` at once to `top` and `left` (None: where it is).
@@ -203,8 +289,16 @@ fn LaneHeads(props: &HeadsProps) -> Html {
 }
 
 /// Shows the sticky row of lane names when the picture's own headers (at `bottom`, in page
-/// pixels) are scrolled out of the scroller's window.
-fn show_heads(scroller: &HtmlElement, heads: &Element, page_width: f64, bottom: f64) {
+/// pixels) are scrolled out of the scroller's window; marks the scroller as scrolled sideways
+/// (the pinned step column then covers the lanes under it) and names the lanes out of view to
+/// either side.
+fn show_heads(
+    scroller: &HtmlElement,
+    heads: &Element,
+    pic: &Picture,
+    page_width: f64,
+    bottom: f64,
+) {
     let drawn = f64::from(scroller.scroll_width());
     if drawn <= 0.0 || page_width <= 0.0 {
         return;
@@ -212,20 +306,88 @@ fn show_heads(scroller: &HtmlElement, heads: &Element, page_width: f64, bottom: 
     let scale = drawn / page_width;
     // A picture wider than its window says so (the embed shows a hint).
     let wide = scroller.scroll_width() > scroller.client_width() + 1;
-    if wide != scroller.has_attribute("data-wide") {
-        let _ = if wide {
-            scroller.set_attribute("data-wide", "")
-        } else {
-            scroller.remove_attribute("data-wide")
-        };
+    toggle(scroller, "data-wide", wide);
+    let at = f64::from(scroller.scroll_left());
+    toggle(scroller, "data-scrolled", at > 0.5);
+    let out = f64::from(scroller.scroll_top()) > bottom * scale + heads_band(scroller) - 4.0;
+    if out == heads.has_attribute("hidden") {
+        toggle(heads, "hidden", !out);
     }
-    let out = f64::from(scroller.scroll_top()) > bottom * scale - 4.0;
-    let shown = !heads.has_attribute("hidden");
-    if out != shown {
-        let _ = if out {
-            heads.remove_attribute("hidden")
+    // The lanes out of view: left of the pinned step column, right of the window.
+    let (left, right) = (
+        at + pic.gutter * scale,
+        at + f64::from(scroller.client_width()),
+    );
+    let off = |side: &[&str]| match side.len() {
+        0 => None,
+        1..=3 => Some(side.join(", ")),
+        n => Some(format!("{n} lanes")),
+    };
+    let names = |keep: &dyn Fn(f64) -> bool| -> Vec<&str> {
+        pic.lanes
+            .iter()
+            .filter(|l| keep(l.x * scale))
+            .map(|l| l.name.as_str())
+            .collect()
+    };
+    let before = if wide {
+        off(&names(&|x| x < left))
+    } else {
+        None
+    };
+    let after = if wide {
+        off(&names(&|x| x > right))
+    } else {
+        None
+    };
+    let Some(hints) = scroller.query_selector(".lanes-off").ok().flatten() else {
+        return;
+    };
+    for (sel, text, arrow_first) in [(".off-left", before, true), (".off-right", after, false)] {
+        let Some(el) = hints.query_selector(sel).ok().flatten() else {
+            continue;
+        };
+        match text {
+            Some(t) => {
+                let t = if arrow_first {
+                    format!("◀ {t}")
+                } else {
+                    format!("{t} ▶")
+                };
+                if el.text_content().as_deref() != Some(t.as_str()) {
+                    el.set_text_content(Some(&t));
+                }
+                toggle(&el, "hidden", false);
+                if arrow_first {
+                    set(
+                        &el,
+                        "style",
+                        &format!("left: {:.0}px", pic.gutter * scale + 6.0),
+                    );
+                }
+            }
+            None => toggle(&el, "hidden", true),
+        }
+    }
+}
+
+/// The height of the band above the picture that holds the kept lane names (the scroller's first
+/// child, style.css `.lane-heads`): the names stay in it, over no part of the picture, and the
+/// picture starts under it.
+fn heads_band(scroller: &HtmlElement) -> f64 {
+    scroller
+        .first_element_child()
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+        .map_or(0.0, |e| f64::from(e.offset_height()))
+}
+
+/// Sets or removes a boolean attribute, touching the element only when it changes.
+fn toggle(el: &Element, name: &str, on: bool) {
+    if on != el.has_attribute(name) {
+        let _ = if on {
+            el.set_attribute(name, "")
         } else {
-            heads.set_attribute("hidden", "")
+            el.remove_attribute(name)
         };
     }
 }
@@ -289,6 +451,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // Where the picture's own lane headers end, in page pixels.
     let heads_bottom =
         frame.live.layout_dy + pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max);
+    let pin = pic.gutter;
     {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
         let heads = heads.clone();
@@ -297,7 +460,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let sized = (props.presenter, props.zoom);
         let last_sized = use_mut_ref(|| sized);
         use_effect_with((props.rev, sized), move |_| {
-            let glide = *last_sized.borrow() == sized;
+            let resized = *last_sized.borrow() != sized;
+            let glide = !resized;
+            let resized = resized.then_some(if sized.1 == Some(Zoom::Fit) {
+                FITTED_PLACE
+            } else {
+                ROW_PLACE
+            });
             *last_sized.borrow_mut() = sized;
             let fresh = page
                 .cast::<Element>()
@@ -321,20 +490,31 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     let band = (row.top + dy, row.bottom + dy);
                     Some((
                         el,
-                        Follow::Row(frame.live.width, band, (row.span, row.focus), last),
+                        Follow::Row(
+                            frame.live.width,
+                            RowPlace {
+                                band,
+                                span: row.span,
+                                focus: row.focus,
+                                ends: row.ends,
+                            },
+                            last,
+                        ),
                     ))
                 }
                 (None, _) => None,
             };
             if let Some((el, target)) = target {
+                let pic_for_heads = pic.clone();
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
                 let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
+                    mark_snug(&el, w);
                     match target {
                         Follow::Start => jump(&el, Some(0.0), Some(0.0)),
                         // End jumps (a glide from far away may be cut short by the next key).
-                        Follow::Row(width, band, span, last) => {
-                            keep_in_view(&el, width, band, span, glide && !last);
+                        Follow::Row(width, row, last) => {
+                            keep_in_view(&el, width, row, pin, (glide && !last, resized));
                             // Scrolling sideways can take height from the window (a scrollbar,
                             // the embed's "scroll for more lanes" line): look again once the
                             // page has settled, and follow the row if it has gone out of view,
@@ -343,7 +523,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             let at = (el.scroll_top(), el.scroll_left());
                             let settle = wasm_bindgen::closure::Closure::once_into_js(move || {
                                 if (again.scroll_top(), again.scroll_left()) == at {
-                                    keep_in_view(&again, width, band, span, false);
+                                    keep_in_view(&again, width, row, pin, (false, None));
                                 }
                             });
                             if let Some(w) = web_sys::window() {
@@ -353,7 +533,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     }
                     // A glide reports its scrolling; a jump or no scroll at all may not.
                     if let Some(hd) = heads.cast::<Element>() {
-                        show_heads(&el, &hd, w, heads_bottom);
+                        show_heads(&el, &hd, &pic_for_heads, w, heads_bottom);
                     }
                 });
                 if let Some(w) = web_sys::window() {
@@ -364,14 +544,15 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     }
     {
         // Scroll events do not bubble (yew listens at the root): listen on the scroller itself.
-        let (scroller, heads) = (scroller.clone(), heads.clone());
-        use_effect_with((w.to_bits(), heads_bottom.to_bits()), move |_| {
+        let (scroller, heads, pic) = (scroller.clone(), heads.clone(), pic.clone());
+        use_effect_with((w.to_bits(), heads_bottom.to_bits(), pic.key), move |_| {
             let el = scroller.cast::<HtmlElement>();
             let listener = el.as_ref().map(|el| {
-                let (s, hd) = (el.clone(), heads.clone());
+                let (s, hd, p) = (el.clone(), heads.clone(), pic.clone());
                 let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                    mark_snug(&s, w);
                     if let Some(hd) = hd.cast::<Element>() {
-                        show_heads(&s, &hd, w, heads_bottom);
+                        show_heads(&s, &hd, &p, w, heads_bottom);
                     }
                 });
                 let _ = el.add_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
@@ -468,25 +649,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         Zoom::Fit => "zoom-fit",
         Zoom::Readable => "zoom-readable",
     });
-    let zoom_button = props.zoom.filter(|_| props.zoom_button).map(|z| {
-        let on_zoom = props.on_zoom.clone();
-        let onclick = Callback::from(move |_: MouseEvent| on_zoom.emit(z.toggled()));
-        let (text, title) = match z {
-            Zoom::Fit => (
-                "Zoom in",
-                "Zoom in to readable labels, following the current step (Z)",
-            ),
-            Zoom::Readable => (
-                "Fit the width",
-                "Show every lane at once, however small (Z)",
-            ),
-        };
-        html! {
-            <div class="zoom-row">
-                <button class="zoom" {onclick} {title} data-testid="zoom">{ text }</button>
-            </div>
-        }
-    });
     html! {
         <div class={classes!("timeline-scroller", zoom_class)} ref={scroller} tabindex="0"
             aria-label="The timeline; scroll to see more of it" style={format!("--page-w: {w:.0}px")}>
@@ -497,7 +659,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 // takes the card's arrival for a change of the picture (and puts it in again).
                 <div class="hover-slot">{ for card }</div>
             </div>
-            { for zoom_button }
+            // The lanes out of view to either side, named (see [`show_heads`]).
+            <div class="lanes-off" aria-hidden="true">
+                <span class="off-left" hidden=true></span>
+                <span class="off-right" hidden=true></span>
+            </div>
         </div>
     }
 }
