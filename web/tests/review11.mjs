@@ -2,7 +2,9 @@
 // keeps the step column pinned and moves sideways seldom, only to show both ends of the current
 // step; fenced-gc-pause fits 1920 px; fitting the width shows the history above the current step;
 // the zoom button covers no part of the picture; zooming the embed shows both ends of its step.
-import { test, assert, ready } from "./harness.mjs";
+import fs from "node:fs";
+import path from "node:path";
+import { test, assert, ready, webDir } from "./harness.mjs";
 
 /** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -174,5 +176,91 @@ export async function review11Tests(browser, base, shot) {
       const next = await where(page);
       assert(next.rowIn && next.pointerIn && (!next.endsFit || next.endsIn), `${id} ${step + 1}: ${JSON.stringify(next)}`);
     }
+  });
+}
+
+export async function review11MoreTests(browser, base, shot) {
+  await test(browser, "presenter mode's legend strip shows every entry without scrolling", async (page) => {
+    for (const step of [20, 33, "end"]) {
+      await page.goto(`${base}index.html?legend-${step}#scenario=fenced-gc-pause&step=${step}&present=1`);
+      await ready(page);
+      await frames(page);
+      await page.waitForTimeout(300);
+      const legend = await page.evaluate(() => {
+        const panel = document.querySelector(".legend");
+        const box = panel.getBoundingClientRect();
+        const items = [...panel.querySelectorAll("li")];
+        const cut = items.filter((li) => li.getBoundingClientRect().bottom > box.bottom + 1).map((li) => li.textContent.trim());
+        return { items: items.length, cut, scroll: panel.scrollHeight - panel.clientHeight };
+      });
+      assert(legend.items > 3 && !legend.cut.length && legend.scroll <= 1, `step ${step}: the legend is cut: ${JSON.stringify(legend)}`);
+      if (step === 33) await shot(page, "presenter-legend-fenced-gc-pause-33-1920x1080");
+    }
+  });
+
+  await test(browser, "the timeline takes the keyboard: Tab reaches it, ↑ ↓ pick an event with its explanation shown, Enter jumps to it", async (page) => {
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=20`);
+    await ready(page);
+    await frames(page);
+    // The skip link is the first stop, and it focuses the timeline.
+    await page.keyboard.press("Tab");
+    assert(await page.evaluate(() => document.activeElement?.textContent === "Skip to the run"), "the first Tab reaches the skip link");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.activeElement?.classList.contains("timeline-scroller"));
+    assert((await page.evaluate(() => location.hash)).startsWith("#scenario=fenced-gc-pause"), "the skip link keeps the share link's hash");
+    const focus = await page.evaluate(() => {
+      const s = document.activeElement;
+      const o = getComputedStyle(s);
+      return { outline: o.outlineStyle, width: parseFloat(o.outlineWidth), card: document.querySelector(".hover-card")?.textContent ?? "" };
+    });
+    assert(focus.outline !== "none" && focus.width >= 2, `the focused timeline shows its focus: ${JSON.stringify(focus)}`);
+    assert(focus.card.startsWith("Step 20"), `focusing the timeline explains the current step: ${JSON.stringify(focus)}`);
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowUp");
+    const card = await page.evaluate(() => ({
+      card: document.querySelector(".hover-card")?.textContent ?? "",
+      band: Number(document.querySelector(".hits .hover-band")?.getAttribute("height") ?? 0),
+      step: document.querySelector("input[aria-label='Current step']").value,
+    }));
+    assert(card.card.startsWith("Step 17") && card.band > 0 && card.step === "20",
+      `↑ ↓ pick an earlier event without stepping, explained as on hover: ${JSON.stringify(card)}`);
+    await shot(page, "timeline-keyboard-pick-17-1920x1080");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await atStep(page, 18);
+    // A mouse user's click on the timeline leaves ↓ to step by rows, as before.
+    await page.evaluate(() => document.activeElement.blur());
+    await page.click(".page", { position: { x: 5, y: 5 } });
+    assert(await page.evaluate(() => document.activeElement?.classList.contains("timeline-scroller")), "a click focuses the timeline");
+    await page.keyboard.press("ArrowDown");
+    await page.waitForFunction(() => Number(document.querySelector("input[aria-label='Current step']").value) > 18);
+  });
+
+  await test(browser, "the skip link is not on the picker", async (page) => {
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector(".picker");
+    assert(await page.locator("a.skip").count() === 0, "the picker has a skip link, with no run to skip to");
+  });
+
+  await test(browser, "a pasted scenario's error selects its line in the box", async (page) => {
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector(".picker");
+    const good = fs.readFileSync(path.join(webDir, "..", "assets", "scenarios", "naive-gc-pause.toml"), "utf8").split("\n");
+    // An unquoted string on line 30 of a long file.
+    const bad = [...good.slice(0, 29), "oops = unquoted words", ...good.slice(29)].join("\n");
+    await page.locator(".upload summary").click();
+    await page.fill(".upload textarea", bad);
+    await page.click("text=Run it");
+    await page.waitForSelector("[data-testid=upload-error]");
+    await page.waitForTimeout(200);
+    const err = await page.locator("[data-testid=upload-error]").textContent();
+    assert(err.startsWith("pasted.toml:30:"), `the error names line 30: ${err}`);
+    const sel = await page.evaluate(() => {
+      const t = document.querySelector(".upload textarea");
+      const lineHeight = t.scrollHeight / t.value.split("\n").length;
+      return { text: t.value.slice(t.selectionStart, t.selectionEnd), focused: document.activeElement === t,
+        shown: 29 * lineHeight >= t.scrollTop - 1 && 30 * lineHeight <= t.scrollTop + t.clientHeight + 1 };
+    });
+    assert(sel.text === "oops = unquoted words" && sel.focused && sel.shown, `the bad line is selected and in view: ${JSON.stringify(sel)}`);
+    await shot(page, "toml-error-line-1920x1080");
   });
 }
