@@ -138,6 +138,22 @@ pub(super) fn apply(
         };
     }
     let live = &frame.live;
+    if fresh || shown.dy != live.layout_dy || shown.size != (live.width, live.height) {
+        // The pinned step column covers the picture under it from the lanes' headers down (not
+        // the title block above them), in % of the page's height (style.css `--pin-top`).
+        let top = pic
+            .lanes
+            .iter()
+            .map(|l| l.top)
+            .fold(f64::INFINITY, f64::min);
+        if top.is_finite()
+            && live.height > 0.0
+            && let Ok(Some(pin_box)) = page.query_selector(".pin-box")
+        {
+            let at = ((top + live.layout_dy - 6.0) / live.height * 100.0).max(0.0);
+            set(&pin_box, "style", &format!("--pin-top: {at:.3}%"));
+        }
+    }
     if fresh || shown.size != (live.width, live.height) {
         let (w, h) = (live.width, live.height);
         // The stack's <svg>s, and those of the pinned step column.
