@@ -176,6 +176,21 @@ export async function review11Tests(browser, base, shot) {
       const next = await where(page);
       assert(next.rowIn && next.pointerIn && (!next.endsFit || next.endsIn), `${id} ${step + 1}: ${JSON.stringify(next)}`);
     }
+    // On a phone the step column would take half the frame: it scrolls away with the picture.
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.goto(`${base}embed.html?phone#scenario=fenced-gc-pause&step=34&controls=minimal`);
+    await ready(page);
+    await page.click("[data-testid=zoom]");
+    await page.waitForSelector(".timeline-scroller.zoom-readable");
+    await frames(page);
+    await page.waitForTimeout(600);
+    const phone = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      const pin = document.querySelector(".pin-box").getBoundingClientRect();
+      return { unpinned: s.hasAttribute("data-unpinned"), left: s.scrollLeft, pinRight: pin.right, boxLeft: s.getBoundingClientRect().left };
+    });
+    assert(phone.unpinned && phone.left > 0 && phone.pinRight <= phone.boxLeft + 1, `the phone's zoomed embed pins the step column: ${JSON.stringify(phone)}`);
+    await shot(page, "embed-phone-zoomed-fenced-34-unpinned-375x667");
   });
 }
 

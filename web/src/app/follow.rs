@@ -160,7 +160,7 @@ pub(super) fn keep_in_view(
                 row.focus.map(|f| f * scale),
                 at,
                 width,
-                pin * scale,
+                pinned(scroller, pin * scale),
             )
         })
         .map(|to| to.min(drawn - width));
@@ -226,6 +226,11 @@ pub(super) fn show_heads(
     toggle(scroller, "data-wide", wide);
     let at = f64::from(scroller.scroll_left());
     toggle(scroller, "data-scrolled", at > 0.5);
+    toggle(
+        scroller,
+        "data-unpinned",
+        pinned(scroller, pic.gutter * scale) == 0.0,
+    );
     // The picture starts under the band of kept names, which covers the window's top: once the
     // picture's own headers have scrolled under it, the band shows the names.
     let out = f64::from(scroller.scroll_top()) > bottom * scale - 4.0;
@@ -234,7 +239,7 @@ pub(super) fn show_heads(
     }
     // The lanes out of view: left of the pinned step column, right of the window.
     let (left, right) = (
-        at + pic.gutter * scale,
+        at + pinned(scroller, pic.gutter * scale),
         at + f64::from(scroller.client_width()),
     );
     let off = |side: &[&str]| match side.len() {
@@ -281,7 +286,7 @@ pub(super) fn show_heads(
                     set(
                         &el,
                         "style",
-                        &format!("left: {:.0}px", pic.gutter * scale + 6.0),
+                        &format!("left: {:.0}px", pinned(scroller, pic.gutter * scale) + 6.0),
                     );
                 }
             }
@@ -298,6 +303,21 @@ pub(super) fn heads_band(scroller: &HtmlElement) -> f64 {
         .first_element_child()
         .and_then(|e| e.dyn_into::<HtmlElement>().ok())
         .map_or(0.0, |e| f64::from(e.offset_height()))
+}
+
+/// The most of the window's width the pinned step column may take: in a narrower window (a
+/// phone) it scrolls away with the picture instead (style.css `data-unpinned`), leaving the
+/// lanes the room.
+const PIN_MAX: f64 = 0.3;
+
+/// How much of `scroller`'s window the step column, `width` screen pixels wide, covers at its
+/// left: all of it, or nothing when it is not pinned (see [`PIN_MAX`]).
+pub(super) fn pinned(scroller: &HtmlElement, width: f64) -> f64 {
+    if width > f64::from(scroller.client_width()) * PIN_MAX {
+        0.0
+    } else {
+        width
+    }
 }
 
 /// Sets or removes a boolean attribute, touching the element only when it changes.
