@@ -53,6 +53,30 @@ pub fn source_from_reply(file: &str, reply: &str) -> Result<Source, OpenError> {
     }
 }
 
+/// The name a pasted scenario's errors give it (`pasted.toml:9:10: …`).
+pub const PASTED: &str = "pasted.toml";
+
+/// The line (from 1) an error in the pasted text names.
+pub fn pasted_line(error: &str) -> Option<usize> {
+    let rest = error.strip_prefix(PASTED)?.strip_prefix(':')?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok().filter(|&n| n > 0)
+}
+
+/// Where line `line` (from 1) of `text` starts and ends, in UTF-16 code units (as a textarea's
+/// selection counts).
+pub fn line_range(text: &str, line: usize) -> Option<(u32, u32)> {
+    let mut start = 0usize;
+    for (i, l) in text.split('\n').enumerate() {
+        let len = l.encode_utf16().count();
+        if i + 1 == line {
+            return Some((start as u32, (start + len) as u32));
+        }
+        start += len + 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +118,29 @@ mod tests {
         assert!(e.to_string().contains("unreadable"), "{e}");
         let e = source_from_reply("x.toml", r#"{"failure":"boom"}"#).unwrap_err();
         assert!(e.to_string().contains("boom"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+
+    #[test]
+    fn an_error_in_the_pasted_text_names_its_line() {
+        assert_eq!(
+            pasted_line("pasted.toml:9:10: (syntax): string values must be quoted"),
+            Some(9)
+        );
+        assert_eq!(pasted_line("mine.toml:9:10: (syntax): …"), None);
+        assert_eq!(pasted_line("pasted.toml: unreadable"), None);
+    }
+
+    #[test]
+    fn a_line_is_found_in_utf16_units() {
+        let text = "a = 1\nname = \"é\"\nx";
+        assert_eq!(line_range(text, 1), Some((0, 5)));
+        assert_eq!(line_range(text, 2), Some((6, 16)));
+        assert_eq!(line_range(text, 3), Some((17, 18)));
+        assert_eq!(line_range(text, 4), None);
     }
 }

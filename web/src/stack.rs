@@ -4,7 +4,8 @@
 //! layer's changing pieces in one more, and last the verdict footer. Chromium repaints a whole
 //! `<svg>` when anything in it changes: chunked, a step repaints a few small `<svg>`s instead of
 //! one of some 10,000 elements. The stacking order is the layers' drawing order, so the page
-//! shows what one `<svg>` of the same pieces would.
+//! shows what one `<svg>` of the same pieces would. A pinned layer (the step column) is stacked
+//! last, in a box that stays at the window's left while a wide picture scrolls sideways.
 
 /// Groups per chunk.
 pub const CHUNK: usize = 64;
@@ -33,6 +34,8 @@ pub struct Layer<'a> {
     pub class: &'a str,
     pub groups: Vec<&'a str>,
     pub live: &'a str,
+    /// Kept at the left of the window when the picture scrolls sideways (see [`stack`]).
+    pub pinned: bool,
 }
 
 fn open(out: &mut String, id: &str, size: (u32, u32), extra: &str) {
@@ -43,8 +46,36 @@ fn open(out: &mut String, id: &str, size: (u32, u32), extra: &str) {
     ));
 }
 
-/// The stack's HTML (a run of sibling `<svg>` elements) for a page of `size` px.
-pub fn stack(size: (u32, u32), layers: &[Layer]) -> String {
+/// The `<svg>`s of one layer: its groups in chunks, then its changing pieces.
+fn push_layer(out: &mut String, i: usize, layer: &Layer, size: (u32, u32), extra: &str) {
+    let head = format!(
+        "<g class=\"ls-shift\"><g class=\"ls-layer {}\" data-layer=\"{}\">",
+        layer.class, layer.name
+    );
+    for (k, chunk) in layer.groups.chunks(CHUNK).enumerate() {
+        open(out, &chunk_id(i, k), size, extra);
+        out.push_str(&head);
+        for g in chunk {
+            out.push_str("<g>");
+            out.push_str(g);
+            out.push_str("</g>");
+        }
+        out.push_str("</g></g></svg>");
+    }
+    open(out, &live_id(i), size, extra);
+    out.push_str(&format!(
+        "<g class=\"ls-shift\"><g id=\"{}\" class=\"ls-layer ls-live {}\" data-layer=\"{}\">{}</g></g></svg>",
+        live_layer_id(layer.name),
+        layer.class,
+        layer.name,
+        layer.live
+    ));
+}
+
+/// The stack's HTML (a run of sibling `<svg>` elements) for a page of `size` px. The pinned
+/// layers go last, into a box `pin` px wide (in the page's pixels) that stays at the window's
+/// left edge (style.css `.pin`): their `<svg>`s are the page's size, cut to the box.
+pub fn stack(size: (u32, u32), layers: &[Layer], pin: f64) -> String {
     let mut out = String::with_capacity(1 << 16);
     open(
         &mut out,
@@ -56,32 +87,26 @@ pub fn stack(size: (u32, u32), layers: &[Layer]) -> String {
         "<title id=\"ls-title\"></title><desc id=\"ls-desc\"></desc><g id=\"ls-defs\"></g><g id=\"ls-before\"></g></svg>",
     );
     let over = " class=\"ls-over\" aria-hidden=\"true\"";
-    for (i, layer) in layers.iter().enumerate() {
-        let head = format!(
-            "<g class=\"ls-shift\"><g class=\"ls-layer {}\" data-layer=\"{}\">",
-            layer.class, layer.name
-        );
-        for (k, chunk) in layer.groups.chunks(CHUNK).enumerate() {
-            open(&mut out, &chunk_id(i, k), size, over);
-            out.push_str(&head);
-            for g in chunk {
-                out.push_str("<g>");
-                out.push_str(g);
-                out.push_str("</g>");
-            }
-            out.push_str("</g></g></svg>");
-        }
-        open(&mut out, &live_id(i), size, over);
-        out.push_str(&format!(
-            "<g class=\"ls-shift\"><g id=\"{}\" class=\"ls-layer ls-live {}\" data-layer=\"{}\">{}</g></g></svg>",
-            live_layer_id(layer.name),
-            layer.class,
-            layer.name,
-            layer.live
-        ));
+    for (i, layer) in layers.iter().enumerate().filter(|(_, l)| !l.pinned) {
+        push_layer(&mut out, i, layer, size, over);
     }
     open(&mut out, "ls-top", size, over);
     out.push_str("<g id=\"ls-after\"></g></svg>");
+    let width = f64::from(size.0.max(1));
+    let pin = pin.clamp(1.0, width);
+    out.push_str(&format!(
+        "<div class=\"pin\" aria-hidden=\"true\" style=\"width: {:.4}%\"><div class=\"pin-box\">\
+         <div class=\"pin-current\"></div>",
+        pin / width * 100.0
+    ));
+    let inside = format!(
+        " class=\"ls-pinned\" aria-hidden=\"true\" style=\"width: {:.4}%\"",
+        width / pin * 100.0
+    );
+    for (i, layer) in layers.iter().enumerate().filter(|(_, l)| l.pinned) {
+        push_layer(&mut out, i, layer, size, &inside);
+    }
+    out.push_str("</div></div>");
     out
 }
 
@@ -100,15 +125,24 @@ mod tests {
                 class: "",
                 groups: many.iter().map(String::as_str).collect(),
                 live: "",
+                pinned: false,
             },
             Layer {
                 name: "b",
                 class: "hits",
                 groups: Vec::new(),
                 live: "<rect/>",
+                pinned: false,
+            },
+            Layer {
+                name: "p",
+                class: "",
+                groups: vec!["<text>pinned</text>"],
+                live: "",
+                pinned: true,
             },
         ];
-        let html = stack((10, 20), &layers);
+        let html = stack((10, 20), &layers, 4.0);
         let ids: Vec<&str> = html
             .split("<svg id=\"")
             .skip(1)
@@ -122,9 +156,19 @@ mod tests {
                 "ls-c0-1",
                 "ls-live-0",
                 "ls-live-1",
-                "ls-top"
+                "ls-top",
+                "ls-c2-0",
+                "ls-live-2"
             ]
         );
+        // The pinned layer in its box, 4 of the page's 10 px wide, its <svg>s the page's width.
+        let pin = html.find("<div class=\"pin\"").unwrap();
+        assert!(html[pin..].contains("style=\"width: 40.0000%\""));
+        assert!(
+            html[pin..]
+                .contains("class=\"ls-pinned\" aria-hidden=\"true\" style=\"width: 250.0000%\"")
+        );
+        assert!(html[pin..].contains("<text>pinned</text>"));
         // Every group once, in order; the first chunk is full.
         let c1 = html.find("ls-c0-1").unwrap();
         assert!(html[..c1].contains(&format!("<text>{}</text>", CHUNK - 1)));

@@ -26,7 +26,7 @@ pub use rows::row_step;
 
 pub use page_fit::{LaneHead, LegendArt};
 
-use spans::{row_focus, row_spans};
+use spans::{gutter_right, row_ends, row_focus, row_spans};
 
 /// Where a scenario came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,6 +89,8 @@ pub struct HitRow {
     pub span: Option<(f64, f64)>,
     /// Where in the span to look when it is wider than the window (see `spans::row_focus`).
     pub focus: Option<f64>,
+    /// The x of the lanes the row's event joins, smallest and largest (see `spans::row_ends`).
+    pub ends: Option<(f64, f64)>,
 }
 
 /// The timeline of the whole branch, drawn once: lockstep-render's unchanging pieces in groups
@@ -106,6 +108,9 @@ pub struct Picture {
     pub key: (u64, TimeMode),
     /// The lanes, for the page's row of lane names that stays in view.
     pub lanes: Vec<LaneHead>,
+    /// How far right the step column reaches, in page pixels: pinned at the left of the window
+    /// while the picture scrolls sideways.
+    pub gutter: f64,
     /// The layout's size without its legend column (every step's layout is given it).
     size: (f64, f64),
     /// The legend panel's drawing, kept while the steps' legends are alike.
@@ -476,14 +481,18 @@ impl Viewer {
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
         let spans = row_spans(&full);
         let focus = row_focus(&full);
+        let ends = row_ends(&full);
+        let gutter = gutter_right(&full);
         let rows: Vec<HitRow> = full
             .rows
             .iter()
             .zip(spans)
             .zip(focus)
-            .map(|((r, span), focus)| HitRow {
+            .zip(ends)
+            .map(|(((r, span), focus), ends)| HitRow {
                 span,
                 focus,
+                ends,
                 step: r.step,
                 line: r.line,
                 top: r.top,
@@ -509,6 +518,8 @@ impl Viewer {
                 class: "",
                 groups: layer.iter().map(|(_, g)| g.as_str()).collect(),
                 live: "",
+                // The step column stays in view while a wide run scrolls sideways.
+                pinned: *name == "gutter",
             })
             .collect();
         // On top, the marks of the few rows that branch or are faults (no element per row: the
@@ -540,15 +551,17 @@ impl Viewer {
             groups: marks.iter().map(String::as_str).collect(),
             live: "<rect class=\"hover-band\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>\
                    <rect class=\"current-outline\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>",
+            pinned: false,
         });
         groups.push(marked);
-        let svg = stack(stepper.page_size(), &layers);
+        let svg = stack(stepper.page_size(), &layers, gutter);
         Ok(Picture {
             svg,
             groups,
             rows,
             key: (self.branch, time_mode),
             lanes,
+            gutter,
             size,
             legend: RefCell::new(None),
             stepper,

@@ -8,6 +8,7 @@ import { measure } from "./measure.mjs";
 import { reviewTests } from "./review8.mjs";
 import { review9Tests } from "./review9.mjs";
 import { review10Tests } from "./review10.mjs";
+import { review11Tests, review11MoreTests } from "./review11.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -645,6 +646,8 @@ await test(browser, "the JSON trace computed in the browser equals the native on
 await reviewTests(browser, base, shot);
 await review9Tests(browser, base, shot);
 await review10Tests(browser, base, shot);
+await review11Tests(browser, base, shot);
+await review11MoreTests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

@@ -6,7 +6,7 @@ use web_sys::HtmlInputElement;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::state::{Action, AppState, SPEEDS};
+use super::state::{Action, AppState, SPEEDS, Zoom};
 use crate::share::Chart;
 
 #[derive(Properties, PartialEq)]
@@ -15,6 +15,10 @@ pub struct ControlsProps {
     /// Leave out the speed, mode and chart switches (the embed's minimal bar).
     #[prop_or(false)]
     pub minimal: bool,
+    /// Offer the timeline's zoom (presenter mode, the embed): in the strip, where it covers no
+    /// part of the picture.
+    #[prop_or(false)]
+    pub zoom: bool,
 }
 
 #[component]
@@ -78,6 +82,25 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </button>
         }
     };
+    let zoom_button = (props.zoom && state.chart == Chart::Timeline).then(|| {
+        let s = state.clone();
+        let next = state.zoom.toggled();
+        let onclick = Callback::from(move |_: MouseEvent| s.dispatch(Action::Zoom(next)));
+        // The words after the first go in a narrow strip (the embed's, style.css).
+        let (text, more, title) = match state.zoom {
+            Zoom::Fit => (
+                "Zoom",
+                " in",
+                "Zoom in to readable labels, following the current step — key Z",
+            ),
+            Zoom::Readable => ("Fit", " the width", "Show every lane at once — key Z"),
+        };
+        html! {
+            <button class="zoom" {onclick} {title} data-testid="zoom">
+                { text }<span class="more">{ more }</span>
+            </button>
+        }
+    });
     html! {
         <div class="controls" role="toolbar" aria-label="Step through the run">
             <button onclick={send(|| Action::Home)} disabled={pos == 0}
@@ -116,6 +139,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 { mode_button }
                 { chart_button }
             }
+            { for zoom_button }
         </div>
     }
 }

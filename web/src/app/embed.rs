@@ -66,8 +66,10 @@ pub fn Embed() -> Html {
     let open_link = format!("{}{}", dom::base_url("index.html"), view.to_hash());
     let bar = match *controls {
         share::Controls::None => html! {},
-        share::Controls::Minimal => html! { <Controls state={state.clone()} minimal=true /> },
-        share::Controls::Full => html! { <Controls state={state.clone()} /> },
+        share::Controls::Minimal => {
+            html! { <Controls state={state.clone()} minimal=true zoom=true /> }
+        }
+        share::Controls::Full => html! { <Controls state={state.clone()} zoom=true /> },
     };
     html! {
         <div class={classes!("embed", format!("controls-{}", match *controls {

@@ -138,14 +138,32 @@ pub(super) fn apply(
         };
     }
     let live = &frame.live;
+    if fresh || shown.dy != live.layout_dy || shown.size != (live.width, live.height) {
+        // The pinned step column covers the picture under it from the lanes' headers down (not
+        // the title block above them), in % of the page's height (style.css `--pin-top`).
+        let top = pic
+            .lanes
+            .iter()
+            .map(|l| l.top)
+            .fold(f64::INFINITY, f64::min);
+        if top.is_finite()
+            && live.height > 0.0
+            && let Ok(Some(pin_box)) = page.query_selector(".pin-box")
+        {
+            let at = ((top + live.layout_dy - 6.0) / live.height * 100.0).max(0.0);
+            set(&pin_box, "style", &format!("--pin-top: {at:.3}%"));
+        }
+    }
     if fresh || shown.size != (live.width, live.height) {
         let (w, h) = (live.width, live.height);
-        let svgs = page.children();
-        for k in 0..svgs.length() {
-            if let Some(s) = svgs.item(k).filter(|s| s.tag_name() == "svg") {
-                set(&s, "width", &format!("{w:.0}"));
-                set(&s, "height", &format!("{h:.0}"));
-                set(&s, "viewBox", &format!("0 0 {w:.0} {h:.0}"));
+        // The stack's <svg>s, and those of the pinned step column.
+        if let Ok(svgs) = page.query_selector_all(":scope > svg, .pin-box > svg") {
+            for k in 0..svgs.length() {
+                if let Some(s) = svgs.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    set(&s, "width", &format!("{w:.0}"));
+                    set(&s, "height", &format!("{h:.0}"));
+                    set(&s, "viewBox", &format!("0 0 {w:.0} {h:.0}"));
+                }
             }
         }
         shown.size = (w, h);
@@ -200,10 +218,34 @@ pub(super) fn apply(
             *was = text.to_string();
         }
     }
+    let current = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
+    // The pinned step column's copy of the current step's band (shown once the picture has
+    // scrolled sideways and the column covers the picture's own band).
+    if let Ok(Some(mark)) = page.query_selector(".pin-current") {
+        let style = current.map_or_else(
+            || "display: none".to_string(),
+            |r| {
+                let (y, h) = crate::viewer::band(r);
+                let y = y + live.layout_dy;
+                format!(
+                    "top: {:.3}%; height: {:.3}%",
+                    y / live.height * 100.0,
+                    h / live.height * 100.0
+                )
+            },
+        );
+        set(&mark, "style", &style);
+    }
     if let Ok(Some(outline)) = page.query_selector(".current-outline") {
-        match frame.step.checked_sub(1).and_then(|c| pic.rows.get(c)) {
+        match current {
             Some(r) => {
                 let (y, h) = crate::viewer::band(r);
+                match r.ends {
+                    Some((x0, x1)) => set(&outline, "data-ends", &format!("{x0:.0} {x1:.0}")),
+                    None => {
+                        let _ = outline.remove_attribute("data-ends");
+                    }
+                }
                 // The row's horizontal extent, for the tests of scrolling it into view.
                 match r.span {
                     Some((x0, x1)) => set(&outline, "data-span", &format!("{x0:.0} {x1:.0}")),

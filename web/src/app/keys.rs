@@ -82,6 +82,16 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
             typed_into || caret || !stepping
         }
         "BUTTON" | "A" | "SUMMARY" => key == "Enter",
+        // The timeline, reached by the keyboard, picks a row with ↑ ↓ and jumps to it with Enter
+        // (timeline.rs); clicked, it leaves ↑ ↓ to step by rows.
+        _ if el
+            .class_name()
+            .split_whitespace()
+            .any(|c| c == "timeline-scroller") =>
+        {
+            matches!(key.as_str(), "ArrowUp" | "ArrowDown" | "Enter")
+                && el.has_attribute("data-keyboard")
+        }
         _ => el.has_attribute("contenteditable"),
     }
 }

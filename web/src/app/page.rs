@@ -134,6 +134,16 @@ pub fn App() -> Html {
         let s = state.clone();
         Callback::from(move |_: MouseEvent| s.dispatch(Action::ShowPicker(true)))
     };
+    let skip_to_run = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        let target = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".timeline-scroller").ok().flatten())
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok());
+        if let Some(el) = target {
+            let _ = el.focus();
+        }
+    });
     let dismiss = {
         let s = state.clone();
         Callback::from(move |_: MouseEvent| s.dispatch(Action::Notice(None)))
@@ -149,7 +159,7 @@ pub fn App() -> Html {
         html! {
             <main id="main" class="workspace">
                 <div class="stage">
-                    <Controls state={state.clone()} />
+                    <Controls state={state.clone()} zoom={state.presenter} />
                     { picture(&state, None) }
                 </div>
                 <aside class="side">
@@ -181,7 +191,11 @@ pub fn App() -> Html {
     html! {
         <div class={classes!("app", state.presenter.then_some("presenter"))}
             data-render-ms={format!("{:.2}", state.render_ms)}>
-            <a class="skip" href="#main">{ "Skip to the run" }</a>
+            // Only over a run (the picker has none); it focuses the timeline rather than
+            // following `#main`, which would replace the share link's hash.
+            if !(state.picking || state.viewer.is_none()) {
+                <a class="skip" href="#main" onclick={skip_to_run}>{ "Skip to the run" }</a>
+            }
             <header class="bar">
                 <h1 class="brand">{ "lockstep" }</h1>
                 if let Some(t) = title {

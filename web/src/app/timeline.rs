@@ -13,6 +13,9 @@ use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 use super::dom;
+use super::follow::{
+    FITTED_PLACE, Follow, ROW_PLACE, RowPlace, jump, keep_in_view, mark_snug, show_heads, toggle,
+};
 use super::frame_dom::{Shown, apply, set};
 use super::state::Zoom;
 
@@ -43,116 +46,6 @@ pub struct TimelineProps {
     /// without the button, a click on the zoomed picture zooms out).
     #[prop_or(false)]
     pub tap_zooms: bool,
-}
-
-/// How far inside its window's edges a row must lie to count as in view, in screen pixels.
-const EDGE: f64 = 4.0;
-/// The height the sticky row of lane names covers at the top of the timeline's window.
-const HEADS_INSET: f64 = 48.0;
-/// How far down the timeline's window a followed row is put (see [`keep_in_view`]).
-const ROW_PLACE: f64 = 0.6;
-
-/// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
-/// `at..at + size`: None when it shows already; else with its middle `place` of the way into the
-/// window (0.5: centred), or its start when it is wider than the window.
-fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -> Option<f64> {
-    // A row that only just fits counts as out of view: the scale from page to screen pixels is
-    // rounded (the scroller's sizes are whole pixels), so over a 4,000 px picture the row's edge
-    // can land a pixel or two past the window's.
-    if lo >= at + EDGE && hi <= at + size - EDGE {
-        return None;
-    }
-    let to = if hi - lo > size {
-        lo - 16.0
-    } else {
-        (lo + hi) / 2.0 - size * place
-    };
-    Some(to.max(0.0))
-}
-
-/// Scrolls `scroller` so that the band `top..bottom` (in page pixels) is visible, and so that the
-/// row's horizontal extent `span` is too (a Redlock run in presenter mode is wider than the screen).
-fn keep_in_view(
-    scroller: &HtmlElement,
-    page_width: f64,
-    (top, bottom): (f64, f64),
-    (span, focus): (Option<(f64, f64)>, Option<f64>),
-    glide: bool,
-) {
-    // The page is drawn at the scroller's width (or wider, on a phone).
-    let drawn = f64::from(scroller.scroll_width());
-    if drawn <= 0.0 || page_width <= 0.0 {
-        return;
-    }
-    let scale = drawn / page_width;
-    // The sticky lane names cover the window's top: a row under them is not in view. A row
-    // followed down the run is put two thirds of the way down the window: the rows before it (the
-    // story so far) show above it, rather than the blank space of the steps still to come.
-    let down = scroll_to_show(
-        top * scale,
-        bottom * scale,
-        f64::from(scroller.scroll_top()) + HEADS_INSET,
-        f64::from(scroller.client_height()) - HEADS_INSET,
-        ROW_PLACE,
-    )
-    .map(|to| (to - HEADS_INSET / 2.0).max(0.0));
-    let across = span.and_then(|(x0, x1)| {
-        let width = f64::from(scroller.client_width());
-        // Only when the picture is wider than its window.
-        if drawn <= width + 1.0 {
-            return None;
-        }
-        let (lo, hi) = (x0 * scale, x1 * scale);
-        let at = f64::from(scroller.scroll_left());
-        match focus.map(|f| f * scale) {
-            // A row wider than the window: the part where it arrives (a rejection at the db).
-            Some(f) if hi - lo > width => {
-                let to = (f - width / 2.0).clamp(lo - 16.0, (hi + 40.0 - width).max(lo - 16.0));
-                (f < at + EDGE || f > at + width - EDGE || lo > at || hi < at + width)
-                    .then_some(to.max(0.0))
-            }
-            _ => scroll_to_show(lo, hi, at, width, 0.5),
-        }
-    });
-    if down.is_none() && across.is_none() {
-        return;
-    }
-    let opts = web_sys::ScrollToOptions::new();
-    if let Some(y) = down {
-        opts.set_top(y);
-    }
-    if let Some(x) = across {
-        opts.set_left(x);
-    }
-    // Glide to the step, unless the user asked for less motion.
-    opts.set_behavior(if !glide || dom::reduced_motion() {
-        web_sys::ScrollBehavior::Instant
-    } else {
-        web_sys::ScrollBehavior::Smooth
-    });
-    scroller.scroll_to_with_scroll_to_options(&opts);
-}
-
-/// Where a step moves the timeline's scroller.
-enum Follow {
-    /// Step 0: back to the top left.
-    Start,
-    /// A row (the page's width, the row's band, its extent and focus, whether it is the last
-    /// step).
-    Row(f64, (f64, f64), (Option<(f64, f64)>, Option<f64>), bool),
-}
-
-/// Moves `scroller` at once to `top` and `left` (None: where it is).
-fn jump(scroller: &HtmlElement, top: Option<f64>, left: Option<f64>) {
-    let opts = web_sys::ScrollToOptions::new();
-    if let Some(y) = top {
-        opts.set_top(y);
-    }
-    if let Some(x) = left {
-        opts.set_left(x);
-    }
-    opts.set_behavior(web_sys::ScrollBehavior::Instant);
-    scroller.scroll_to_with_scroll_to_options(&opts);
 }
 
 #[derive(Properties)]
@@ -199,34 +92,6 @@ fn LaneHeads(props: &HeadsProps) -> Html {
                 </span>
             }) }
         </div>
-    }
-}
-
-/// Shows the sticky row of lane names when the picture's own headers (at `bottom`, in page
-/// pixels) are scrolled out of the scroller's window.
-fn show_heads(scroller: &HtmlElement, heads: &Element, page_width: f64, bottom: f64) {
-    let drawn = f64::from(scroller.scroll_width());
-    if drawn <= 0.0 || page_width <= 0.0 {
-        return;
-    }
-    let scale = drawn / page_width;
-    // A picture wider than its window says so (the embed shows a hint).
-    let wide = scroller.scroll_width() > scroller.client_width() + 1;
-    if wide != scroller.has_attribute("data-wide") {
-        let _ = if wide {
-            scroller.set_attribute("data-wide", "")
-        } else {
-            scroller.remove_attribute("data-wide")
-        };
-    }
-    let out = f64::from(scroller.scroll_top()) > bottom * scale - 4.0;
-    let shown = !heads.has_attribute("hidden");
-    if out != shown {
-        let _ = if out {
-            heads.remove_attribute("hidden")
-        } else {
-            heads.set_attribute("hidden", "")
-        };
     }
 }
 
@@ -279,6 +144,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // The hovered step and the redraw it was hovered in: a step (key, clicker, play) redraws, and
     // the card stays hidden until the mouse really moves again.
     let hovered = use_state(|| None::<(usize, u64)>);
+    // The hovered row was picked with the keyboard (↑ ↓ in the focused timeline), not the mouse.
+    let keyed = use_state(|| false);
     // Where the mouse last was: Chrome sends a mousemove without movement when the picture
     // changes under a resting pointer, which must not bring the card back.
     let last_mouse = use_mut_ref(|| (i32::MIN, i32::MIN));
@@ -289,6 +156,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // Where the picture's own lane headers end, in page pixels.
     let heads_bottom =
         frame.live.layout_dy + pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max);
+    let pin = pic.gutter;
     {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
         let heads = heads.clone();
@@ -297,7 +165,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let sized = (props.presenter, props.zoom);
         let last_sized = use_mut_ref(|| sized);
         use_effect_with((props.rev, sized), move |_| {
-            let glide = *last_sized.borrow() == sized;
+            let resized = *last_sized.borrow() != sized;
+            let glide = !resized;
+            let resized = resized.then_some(if sized.1 == Some(Zoom::Fit) {
+                FITTED_PLACE
+            } else {
+                ROW_PLACE
+            });
             *last_sized.borrow_mut() = sized;
             let fresh = page
                 .cast::<Element>()
@@ -321,20 +195,31 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     let band = (row.top + dy, row.bottom + dy);
                     Some((
                         el,
-                        Follow::Row(frame.live.width, band, (row.span, row.focus), last),
+                        Follow::Row(
+                            frame.live.width,
+                            RowPlace {
+                                band,
+                                span: row.span,
+                                focus: row.focus,
+                                ends: row.ends,
+                            },
+                            last,
+                        ),
                     ))
                 }
                 (None, _) => None,
             };
             if let Some((el, target)) = target {
+                let pic_for_heads = pic.clone();
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
                 let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
+                    mark_snug(&el, w);
                     match target {
                         Follow::Start => jump(&el, Some(0.0), Some(0.0)),
                         // End jumps (a glide from far away may be cut short by the next key).
-                        Follow::Row(width, band, span, last) => {
-                            keep_in_view(&el, width, band, span, glide && !last);
+                        Follow::Row(width, row, last) => {
+                            keep_in_view(&el, width, row, pin, (glide && !last, resized));
                             // Scrolling sideways can take height from the window (a scrollbar,
                             // the embed's "scroll for more lanes" line): look again once the
                             // page has settled, and follow the row if it has gone out of view,
@@ -343,7 +228,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             let at = (el.scroll_top(), el.scroll_left());
                             let settle = wasm_bindgen::closure::Closure::once_into_js(move || {
                                 if (again.scroll_top(), again.scroll_left()) == at {
-                                    keep_in_view(&again, width, band, span, false);
+                                    keep_in_view(&again, width, row, pin, (false, None));
                                 }
                             });
                             if let Some(w) = web_sys::window() {
@@ -353,7 +238,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     }
                     // A glide reports its scrolling; a jump or no scroll at all may not.
                     if let Some(hd) = heads.cast::<Element>() {
-                        show_heads(&el, &hd, w, heads_bottom);
+                        show_heads(&el, &hd, &pic_for_heads, w, heads_bottom);
                     }
                 });
                 if let Some(w) = web_sys::window() {
@@ -364,14 +249,15 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     }
     {
         // Scroll events do not bubble (yew listens at the root): listen on the scroller itself.
-        let (scroller, heads) = (scroller.clone(), heads.clone());
-        use_effect_with((w.to_bits(), heads_bottom.to_bits()), move |_| {
+        let (scroller, heads, pic) = (scroller.clone(), heads.clone(), pic.clone());
+        use_effect_with((w.to_bits(), heads_bottom.to_bits(), pic.key), move |_| {
             let el = scroller.cast::<HtmlElement>();
             let listener = el.as_ref().map(|el| {
-                let (s, hd) = (el.clone(), heads.clone());
+                let (s, hd, p) = (el.clone(), heads.clone(), pic.clone());
                 let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                    mark_snug(&s, w);
                     if let Some(hd) = hd.cast::<Element>() {
-                        show_heads(&s, &hd, w, heads_bottom);
+                        show_heads(&s, &hd, &p, w, heads_bottom);
                     }
                 });
                 let _ = el.add_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
@@ -416,7 +302,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         })
     };
     let moved = {
-        let hovered = hovered.clone();
+        let (hovered, keyed) = (hovered.clone(), keyed.clone());
         let last_mouse = last_mouse.clone();
         let (page, pic, frame) = (page.clone(), pic.clone(), frame.clone());
         Callback::from(move |e: MouseEvent| {
@@ -429,6 +315,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let row = row_at(&e, &page, &pic, &frame).filter(|_| tap_zoom.is_none());
             let now = row.map(|r| (r.step, rev));
             if *hovered != now {
+                keyed.set(false);
                 show_hover(&page, row, frame.live.width);
                 // The pointer cursor over a row (style.css).
                 if let Some(el) = page.cast::<Element>() {
@@ -451,10 +338,98 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <div class="hover-card" role="tooltip" style={format!("top: {top_pct:.2}%")}>
                     <strong>{ format!("Step {} · {}", r.step, r.label) }</strong>
                     if !r.explanation.is_empty() { <p>{ &r.explanation }</p> }
-                    <span class="hint">{ "Click to jump here" }</span>
+                    <span class="hint">{ if *keyed {
+                        "Enter jumps here · ↑ ↓ the rows before and after"
+                    } else {
+                        "Click to jump here" } }</span>
                 </div>
             }
         });
+    // The keyboard: ↑ ↓ pick a drawn row in the focused timeline (shown as a hovered one is),
+    // Enter jumps to it, Esc puts it down.
+    let pick = {
+        let (hovered, keyed, page) = (hovered.clone(), keyed.clone(), page.clone());
+        let (pic, frame, scroller) = (pic.clone(), frame.clone(), scroller.clone());
+        move |row: Option<&crate::viewer::HitRow>| {
+            show_hover(&page, row, frame.live.width);
+            hovered.set(row.map(|r| (r.step, rev)));
+            keyed.set(row.is_some());
+            if let (Some(r), Some(el)) = (row, scroller.cast::<HtmlElement>()) {
+                let dy = frame.live.layout_dy;
+                let place = RowPlace {
+                    band: (r.top + dy, r.bottom + dy),
+                    span: None,
+                    focus: None,
+                    ends: None,
+                };
+                keep_in_view(&el, frame.live.width, place, pic.gutter, (false, None));
+            }
+        }
+    };
+    let on_key = {
+        let (hovered, keyed, pick) = (hovered.clone(), keyed.clone(), pick.clone());
+        let (pic, frame, on_seek) = (pic.clone(), frame.clone(), props.on_seek.clone());
+        let scroller = scroller.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            // Only when reached by the keyboard (see keys.rs: clicked, ↑ ↓ step by rows). Chrome
+            // counts a clicked element as focus-visible once a key is pressed: the focus event
+            // noted how focus came.
+            let by_keys = scroller
+                .cast::<Element>()
+                .is_some_and(|el| el.has_attribute("data-keyboard"));
+            if !by_keys {
+                return;
+            }
+            let drawn = &pic.rows[..pic.rows.partition_point(|r| r.step <= frame.step)];
+            let at = hovered
+                .filter(|&(_, r)| r == rev && *keyed)
+                .and_then(|(s, _)| drawn.iter().position(|r| r.step == s));
+            let key = e.key();
+            match (key.as_str(), at) {
+                ("ArrowUp" | "ArrowDown", _) if !drawn.is_empty() => {
+                    let last = drawn.len() - 1;
+                    let i = match at {
+                        None => last,
+                        Some(i) if key == "ArrowUp" => i.saturating_sub(1),
+                        Some(i) => (i + 1).min(last),
+                    };
+                    pick(drawn.get(i));
+                }
+                ("Enter", Some(i)) => on_seek.emit(drawn[i].step),
+                ("Escape", Some(_)) => pick(None),
+                _ => return,
+            }
+            e.prevent_default();
+            e.stop_propagation();
+        })
+    };
+    let on_focus = {
+        let (pick, pic, frame, scroller) =
+            (pick.clone(), pic.clone(), frame.clone(), scroller.clone());
+        Callback::from(move |_: FocusEvent| {
+            // Reached by the keyboard (a click focuses it too): show the current step's row.
+            let Some(el) = scroller.cast::<Element>() else {
+                return;
+            };
+            let by_keys = el.matches(":focus-visible").unwrap_or(false);
+            toggle(&el, "data-keyboard", by_keys);
+            if by_keys && frame.step > 0 {
+                pick(pic.rows.iter().take_while(|r| r.step <= frame.step).last());
+            }
+        })
+    };
+    let on_blur = {
+        let (pick, keyed) = (pick.clone(), keyed.clone());
+        let scroller = scroller.clone();
+        Callback::from(move |_: FocusEvent| {
+            if let Some(el) = scroller.cast::<Element>() {
+                toggle(&el, "data-keyboard", false);
+            }
+            if *keyed {
+                pick(None);
+            }
+        })
+    };
     let leave = {
         let hovered = hovered.clone();
         let page = page.clone();
@@ -468,36 +443,23 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         Zoom::Fit => "zoom-fit",
         Zoom::Readable => "zoom-readable",
     });
-    let zoom_button = props.zoom.filter(|_| props.zoom_button).map(|z| {
-        let on_zoom = props.on_zoom.clone();
-        let onclick = Callback::from(move |_: MouseEvent| on_zoom.emit(z.toggled()));
-        let (text, title) = match z {
-            Zoom::Fit => (
-                "Zoom in",
-                "Zoom in to readable labels, following the current step (Z)",
-            ),
-            Zoom::Readable => (
-                "Fit the width",
-                "Show every lane at once, however small (Z)",
-            ),
-        };
-        html! {
-            <div class="zoom-row">
-                <button class="zoom" {onclick} {title} data-testid="zoom">{ text }</button>
-            </div>
-        }
-    });
     html! {
         <div class={classes!("timeline-scroller", zoom_class)} ref={scroller} tabindex="0"
-            aria-label="The timeline; scroll to see more of it" style={format!("--page-w: {w:.0}px")}>
+            onkeydown={on_key} onfocus={on_focus} onblur={on_blur}
+            aria-label="The timeline: ↑ and ↓ pick an event, Enter jumps to it; scroll to see more of it"
+            style={format!("--page-w: {w:.0}px")}>
             <LaneHeads picture={pic.clone()} heads={heads} />
             <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}>
                 <Base picture={pic.clone()} />
                 // Always there, so that yew, which matches unkeyed children from the end, never
                 // takes the card's arrival for a change of the picture (and puts it in again).
-                <div class="hover-slot">{ for card }</div>
+                <div class="hover-slot" aria-live="polite">{ for card }</div>
             </div>
-            { for zoom_button }
+            // The lanes out of view to either side, named (see [`show_heads`]).
+            <div class="lanes-off" aria-hidden="true">
+                <span class="off-left" hidden=true></span>
+                <span class="off-right" hidden=true></span>
+            </div>
         </div>
     }
 }

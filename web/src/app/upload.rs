@@ -5,6 +5,7 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::state::{Action, AppState};
+use crate::own::{line_range, pasted_line};
 
 /// Only what the panel shows and does: a step leaves these equal, so the panel is not rendered
 /// again on every step.
@@ -38,15 +39,39 @@ pub fn show_own() {
     }
 }
 
+/// The name a pasted scenario's errors give it (`pasted.toml:9:10: …`).
+const PASTED: &str = crate::own::PASTED;
+
+/// Selects line `line` of `area` and scrolls the box to it, a couple of lines below its top.
+fn select_line(area: &HtmlTextAreaElement, line: usize) {
+    let text = area.value();
+    let Some((start, end)) = line_range(&text, line) else {
+        return;
+    };
+    let _ = area.focus();
+    let _ = area.set_selection_range(start, end);
+    let lines = text.split('\n').count().max(1) as f64;
+    let per_line = f64::from(area.scroll_height()) / lines;
+    let top = ((line as f64 - 3.0) * per_line).max(0.0);
+    area.set_scroll_top(top as i32);
+}
+
 #[component]
 pub fn Upload(props: &UploadProps) -> Html {
     let state = &props.dispatch;
     let pasted = use_node_ref();
     let error = use_node_ref();
     {
-        // A new error is brought into view (the form may sit below the fold).
-        let error = error.clone();
+        // A new error is brought into view (the form may sit below the fold); an error in the
+        // pasted text selects its line there.
+        let (error, pasted) = (error.clone(), pasted.clone());
         use_effect_with(props.error.clone(), move |e| {
+            if let Some(e) = e
+                && let Some(area) = pasted.cast::<HtmlTextAreaElement>()
+                && let Some(line) = pasted_line(e)
+            {
+                select_line(&area, line);
+            }
             if e.is_some()
                 && let Some(el) = error.cast::<web_sys::Element>()
             {
@@ -80,7 +105,7 @@ pub fn Upload(props: &UploadProps) -> Html {
             e.prevent_default();
             if let Some(area) = pasted.cast::<HtmlTextAreaElement>() {
                 let s = s.clone();
-                super::own::read("pasted.toml".into(), area.value(), move |r| {
+                super::own::read(PASTED.into(), area.value(), move |r| {
                     s.dispatch(Action::Upload(r))
                 });
             }
@@ -90,7 +115,8 @@ pub fn Upload(props: &UploadProps) -> Html {
         <details class="panel upload" id={OWN_ID} open={props.error.is_some()}>
             <summary>{ "Your own scenario" }</summary>
             <p class="hint">
-                { "A TOML file in the scenario format (docs/scenario-format.md). It never leaves this page; a share link carries it, compressed." }
+                { "A TOML file in the scenario format, which " }<code>{ "docs/scenario-format.md" }</code>
+                { " in the lockstep source repository describes (this page is offline and does not serve it). Your file never leaves this page; a share link carries it, compressed." }
             </p>
             <label class="file">
                 <span>{ "Upload a .toml file" }</span>

@@ -22,6 +22,8 @@ pub struct LaneHead {
     /// The role under the name (`lock service`, `database`, …).
     pub role: String,
     pub x: f64,
+    /// The top of its header box.
+    pub top: f64,
     /// The bottom of its header box: above it, the picture shows the header itself.
     pub bottom: f64,
 }
@@ -73,6 +75,7 @@ pub fn lane_heads(layout: &Layout) -> Vec<LaneHead> {
             name: l.header[0].text.clone(),
             role: l.header[1].text.clone(),
             x: l.x,
+            top: l.header_box.y0,
             bottom: l.header_box.y1,
         })
         .collect()

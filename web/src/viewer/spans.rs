@@ -58,3 +58,44 @@ pub(super) fn row_focus(layout: &lockstep_render::Layout) -> Vec<Option<f64>> {
         })
         .collect()
 }
+
+/// Per row of `layout`: the x of the lanes its event joins (an arrow's sender and receiver, a
+/// note's lanes), smallest and largest, so the page can show both ends of the current step.
+pub(super) fn row_ends(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
+    let mut ends: Vec<Option<(f64, f64)>> = vec![None; layout.rows.len()];
+    let mut widen = |row: usize, a: f64, b: f64| {
+        if let Some(s) = ends.get_mut(row) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            *s = Some(s.map_or((lo, hi), |(x0, x1)| (x0.min(lo), x1.max(hi))));
+        }
+    };
+    for a in &layout.arrows {
+        for row in std::iter::once(a.send_row).chain(a.end_row) {
+            widen(row, a.start.x, a.tip.x);
+        }
+    }
+    let lane_x = |i: usize| layout.lanes.get(i).map(|l| l.x);
+    for n in &layout.notes {
+        match (lane_x(n.lanes.0), lane_x(n.lanes.1)) {
+            (Some(a), Some(b)) => widen(n.row, a, b),
+            _ => widen(n.row, n.rect.x0, n.rect.x1),
+        }
+    }
+    ends
+}
+
+/// How far right the step column reaches (its step numbers and times, and the current step's
+/// pointer), in the layout's pixels: the page keeps that much of the picture pinned at the left
+/// while a wide run scrolls sideways.
+pub(super) fn gutter_right(layout: &lockstep_render::Layout) -> f64 {
+    // The current step's pointer is drawn 2 px right of its text, about a line's height wide.
+    let pointer = 14.0;
+    layout
+        .rows
+        .iter()
+        .map(|r| &r.gutter)
+        .chain(std::iter::once(&layout.gutter_title))
+        .filter(|t| !t.text.is_empty())
+        .map(|t| t.rect.x1 + pointer)
+        .fold(0.0, f64::max)
+}

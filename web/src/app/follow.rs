@@ -1,0 +1,332 @@
+//! Keeping the current step in view in the timeline's window: down to its row, and sideways
+//! (a wide run) just far enough to show both ends of its step, past the step column pinned at
+//! the left; the band of kept lane names, and the names of the lanes out of view to either side.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+use super::dom;
+use super::frame_dom::set;
+use crate::viewer::Picture;
+
+/// How far inside its window's edges a row must lie to count as in view, in screen pixels.
+pub(super) const EDGE: f64 = 4.0;
+/// The height the sticky row of lane names covers at the top of the timeline's window.
+pub(super) const HEADS_INSET: f64 = 48.0;
+/// How far down the timeline's window a followed row is put (see [`keep_in_view`]).
+pub(super) const ROW_PLACE: f64 = 0.6;
+/// How far down the window a row is put when the picture is fitted to the width (much shorter
+/// than zoomed in): low, so the rows before it fill the window above it.
+pub(super) const FITTED_PLACE: f64 = 0.85;
+
+/// The least scale at which a picture a little wider than its window is fitted to it instead of
+/// scrolling sideways (presenter mode's readable zoom; style.css `data-snug`): 15 px labels.
+pub(super) const SNUG: f64 = 0.94;
+
+/// Marks `scroller` `data-snug` when the picture, `page_width` px at its own size, fits its window
+/// at [`SNUG`] or more.
+pub(super) fn mark_snug(scroller: &HtmlElement, page_width: f64) {
+    let fits = page_width * SNUG <= f64::from(scroller.client_width());
+    toggle(scroller, "data-snug", fits);
+}
+
+/// Where a scroller must move to show `lo..hi` (scaled, in its content's pixels) in its window
+/// `at..at + size`: None when it shows already; else with its middle `place` of the way into the
+/// window (0.5: centred), or its start when it is wider than the window.
+pub(super) fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -> Option<f64> {
+    // A row that only just fits counts as out of view: the scale from page to screen pixels is
+    // rounded (the scroller's sizes are whole pixels), so over a 4,000 px picture the row's edge
+    // can land a pixel or two past the window's.
+    if lo >= at + EDGE && hi <= at + size - EDGE {
+        return None;
+    }
+    let to = if hi - lo > size {
+        lo - 16.0
+    } else {
+        (lo + hi) / 2.0 - size * place
+    };
+    Some(to.max(0.0))
+}
+
+/// How far past the current step's ends the window should reach when it moves sideways (the
+/// arrowhead and the start of its label), in screen pixels.
+pub(super) const END_PAD: f64 = 40.0;
+/// A sideways move longer than this (in screen pixels) jumps instead of gliding: a long slide
+/// makes a room lose its place.
+pub(super) const GLIDE_MAX: f64 = 160.0;
+
+/// What the page knows of the row to keep in view, in the layout's pixels.
+#[derive(Clone, Copy)]
+pub(super) struct RowPlace {
+    /// Its band, top and bottom, on the page.
+    pub(super) band: (f64, f64),
+    /// What it draws, left and right (see `HitRow::span`).
+    pub(super) span: Option<(f64, f64)>,
+    /// Where to look when it is wider than the window (see `HitRow::focus`).
+    pub(super) focus: Option<f64>,
+    /// The lanes it joins (see `HitRow::ends`).
+    pub(super) ends: Option<(f64, f64)>,
+}
+
+/// Where the scroller must move sideways (from `at`, its window `width` wide, of which the pinned
+/// step column covers the left `pin`) to show a row's ends `lo..hi` (scaled): None when both show
+/// already; else just far enough to show both with [`END_PAD`] to spare, and when they cannot
+/// both show, the end the eye goes to (`focus`).
+pub(super) fn sideways(
+    (lo, hi): (f64, f64),
+    focus: Option<f64>,
+    at: f64,
+    width: f64,
+    pin: f64,
+) -> Option<f64> {
+    let (left, right) = (at + pin, at + width);
+    let avail = width - pin;
+    if lo >= left + EDGE && hi <= right - EDGE {
+        return None;
+    }
+    let to = if hi - lo + 2.0 * END_PAD <= avail {
+        if lo < left + EDGE {
+            lo - END_PAD - pin
+        } else {
+            hi + END_PAD - width
+        }
+    } else if hi - lo <= avail - 2.0 * EDGE {
+        // Both ends, with what room there is split between them.
+        lo - (avail - (hi - lo)) / 2.0 - pin
+    } else {
+        // Wider than the window: keep the end the eye goes to in view, with the row reaching
+        // across the window from it.
+        let f = focus.unwrap_or(lo).clamp(lo, hi);
+        if f >= left + EDGE && f <= right - EDGE {
+            return None;
+        }
+        if f - lo < hi - f {
+            f - END_PAD - pin
+        } else {
+            f + END_PAD - width
+        }
+    };
+    Some(to.max(0.0))
+}
+
+/// Scrolls `scroller` so that the row `row` is visible: its band, and sideways both ends of its
+/// step (a Redlock run in presenter mode is wider than the screen). `pin` is the width of the
+/// pinned step column, in page pixels.
+///
+/// `resized`: the picture has just changed size (a zoom, presenter mode), so the old scroll
+/// position means nothing: the row's middle is put this far down the window whatever (fitted to
+/// the width, low: as much of the story before it above it as fits, see [`FITTED_PLACE`]).
+pub(super) fn keep_in_view(
+    scroller: &HtmlElement,
+    page_width: f64,
+    row: RowPlace,
+    pin: f64,
+    (glide, resized): (bool, Option<f64>),
+) {
+    // The page is drawn at the scroller's width (or wider, on a phone).
+    let drawn = f64::from(scroller.scroll_width());
+    if drawn <= 0.0 || page_width <= 0.0 {
+        return;
+    }
+    let scale = drawn / page_width;
+    // The band of lane names above the picture (see [`heads_band`]).
+    let band = heads_band(scroller);
+    let (top, bottom) = (row.band.0 * scale + band, row.band.1 * scale + band);
+    // The sticky lane names cover the window's top: a row under them is not in view. A row
+    // followed down the run is put two thirds of the way down the window: the rows before it (the
+    // story so far) show above it, rather than the blank space of the steps still to come.
+    let height = f64::from(scroller.client_height());
+    let down = if let Some(place) = resized {
+        Some(((top + bottom) / 2.0 - height * place).max(0.0))
+    } else {
+        scroll_to_show(
+            top,
+            bottom,
+            f64::from(scroller.scroll_top()) + HEADS_INSET,
+            height - HEADS_INSET,
+            ROW_PLACE,
+        )
+        .map(|to| (to - HEADS_INSET / 2.0).max(0.0))
+    };
+    let width = f64::from(scroller.client_width());
+    let at = f64::from(scroller.scroll_left());
+    // Only when the picture is wider than its window.
+    let across = (drawn > width + 1.0)
+        .then(|| row.ends.or(row.span))
+        .flatten()
+        .and_then(|(x0, x1)| {
+            sideways(
+                (x0 * scale, x1 * scale),
+                row.focus.map(|f| f * scale),
+                at,
+                width,
+                pinned(scroller, pin * scale),
+            )
+        })
+        .map(|to| to.min(drawn - width));
+    if down.is_none() && across.is_none() {
+        return;
+    }
+    let opts = web_sys::ScrollToOptions::new();
+    if let Some(y) = down {
+        opts.set_top(y);
+    }
+    if let Some(x) = across {
+        opts.set_left(x);
+    }
+    // Glide to the step, unless the user asked for less motion or the move sideways is long.
+    let long = across.is_some_and(|x| (x - at).abs() > GLIDE_MAX);
+    opts.set_behavior(if !glide || long || dom::reduced_motion() {
+        web_sys::ScrollBehavior::Instant
+    } else {
+        web_sys::ScrollBehavior::Smooth
+    });
+    scroller.scroll_to_with_scroll_to_options(&opts);
+}
+
+/// Where a step moves the timeline's scroller.
+pub(super) enum Follow {
+    /// Step 0: back to the top left.
+    Start,
+    /// A row (the page's width, the row, whether it is the last step).
+    Row(f64, RowPlace, bool),
+}
+
+/// Moves `scroller` at once to `top` and `left` (None: where it is).
+pub(super) fn jump(scroller: &HtmlElement, top: Option<f64>, left: Option<f64>) {
+    let opts = web_sys::ScrollToOptions::new();
+    if let Some(y) = top {
+        opts.set_top(y);
+    }
+    if let Some(x) = left {
+        opts.set_left(x);
+    }
+    opts.set_behavior(web_sys::ScrollBehavior::Instant);
+    scroller.scroll_to_with_scroll_to_options(&opts);
+}
+
+/// Shows the sticky row of lane names when the picture's own headers (at `bottom`, in page
+/// pixels) are scrolled out of the scroller's window; marks the scroller as scrolled sideways
+/// (the pinned step column then covers the lanes under it) and names the lanes out of view to
+/// either side.
+pub(super) fn show_heads(
+    scroller: &HtmlElement,
+    heads: &Element,
+    pic: &Picture,
+    page_width: f64,
+    bottom: f64,
+) {
+    let drawn = f64::from(scroller.scroll_width());
+    if drawn <= 0.0 || page_width <= 0.0 {
+        return;
+    }
+    let scale = drawn / page_width;
+    // A picture wider than its window says so (the embed shows a hint).
+    let wide = scroller.scroll_width() > scroller.client_width() + 1;
+    toggle(scroller, "data-wide", wide);
+    let at = f64::from(scroller.scroll_left());
+    toggle(scroller, "data-scrolled", at > 0.5);
+    toggle(
+        scroller,
+        "data-unpinned",
+        pinned(scroller, pic.gutter * scale) == 0.0,
+    );
+    // The picture starts under the band of kept names, which covers the window's top: once the
+    // picture's own headers have scrolled under it, the band shows the names.
+    let out = f64::from(scroller.scroll_top()) > bottom * scale - 4.0;
+    if out == heads.has_attribute("hidden") {
+        toggle(heads, "hidden", !out);
+    }
+    // The lanes out of view: left of the pinned step column, right of the window.
+    let (left, right) = (
+        at + pinned(scroller, pic.gutter * scale),
+        at + f64::from(scroller.client_width()),
+    );
+    let off = |side: &[&str]| match side.len() {
+        0 => None,
+        1..=3 => Some(side.join(", ")),
+        n => Some(format!("{n} lanes")),
+    };
+    let names = |keep: &dyn Fn(f64) -> bool| -> Vec<&str> {
+        pic.lanes
+            .iter()
+            .filter(|l| keep(l.x * scale))
+            .map(|l| l.name.as_str())
+            .collect()
+    };
+    let before = if wide {
+        off(&names(&|x| x < left))
+    } else {
+        None
+    };
+    let after = if wide {
+        off(&names(&|x| x > right))
+    } else {
+        None
+    };
+    let Some(hints) = scroller.query_selector(".lanes-off").ok().flatten() else {
+        return;
+    };
+    for (sel, text, arrow_first) in [(".off-left", before, true), (".off-right", after, false)] {
+        let Some(el) = hints.query_selector(sel).ok().flatten() else {
+            continue;
+        };
+        match text {
+            Some(t) => {
+                let t = if arrow_first {
+                    format!("◀ {t}")
+                } else {
+                    format!("{t} ▶")
+                };
+                if el.text_content().as_deref() != Some(t.as_str()) {
+                    el.set_text_content(Some(&t));
+                }
+                toggle(&el, "hidden", false);
+                if arrow_first {
+                    set(
+                        &el,
+                        "style",
+                        &format!("left: {:.0}px", pinned(scroller, pic.gutter * scale) + 6.0),
+                    );
+                }
+            }
+            None => toggle(&el, "hidden", true),
+        }
+    }
+}
+
+/// The height of the band above the picture that holds the kept lane names (the scroller's first
+/// child, style.css `.lane-heads`): the names stay in it, over no part of the picture, and the
+/// picture starts under it.
+pub(super) fn heads_band(scroller: &HtmlElement) -> f64 {
+    scroller
+        .first_element_child()
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+        .map_or(0.0, |e| f64::from(e.offset_height()))
+}
+
+/// The most of the window's width the pinned step column may take: in a narrower window (a
+/// phone) it scrolls away with the picture instead (style.css `data-unpinned`), leaving the
+/// lanes the room.
+const PIN_MAX: f64 = 0.3;
+
+/// How much of `scroller`'s window the step column, `width` screen pixels wide, covers at its
+/// left: all of it, or nothing when it is not pinned (see [`PIN_MAX`]).
+pub(super) fn pinned(scroller: &HtmlElement, width: f64) -> f64 {
+    if width > f64::from(scroller.client_width()) * PIN_MAX {
+        0.0
+    } else {
+        width
+    }
+}
+
+/// Sets or removes a boolean attribute, touching the element only when it changes.
+pub(super) fn toggle(el: &Element, name: &str, on: bool) {
+    if on != el.has_attribute(name) {
+        let _ = if on {
+            el.set_attribute(name, "")
+        } else {
+            el.remove_attribute(name)
+        };
+    }
+}
