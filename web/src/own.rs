@@ -17,6 +17,8 @@ enum Reply {
     Read {
         toml: String,
         scenario: Box<Scenario>,
+        #[serde(default)]
+        warnings: Vec<String>,
     },
     Error(Located),
     Failure(String),
@@ -37,10 +39,15 @@ pub fn source_from_reply(file: &str, reply: &str) -> Result<Source, OpenError> {
     let reply: Reply = serde_json::from_str(reply)
         .map_err(|e| OpenError::TomlModule(format!("its answer is unreadable: {e}")))?;
     match reply {
-        Reply::Read { toml, scenario } => Ok(Source::Own {
+        Reply::Read {
+            toml,
+            scenario,
+            warnings,
+        } => Ok(Source::Own {
             file: file.to_string(),
             toml,
             scenario: Rc::new(*scenario),
+            warnings,
         }),
         Reply::Error(l) => Err(OpenError::Scenario(ScenarioError {
             file: l.file,

@@ -38,6 +38,8 @@ pub enum Source {
         file: String,
         toml: String,
         scenario: Rc<Scenario>,
+        /// What is legal but unlike a real deployment in it, located (`lockstep` prints the same).
+        warnings: Vec<String>,
     },
 }
 
@@ -47,10 +49,15 @@ impl Source {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn own(file: &str, toml: &str) -> Result<Source, ScenarioError> {
         let scenario = lockstep_core::parse_scenario(file, toml.as_bytes())?;
+        let warnings = lockstep_core::scenario::warnings(file, toml, &scenario)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         Ok(Source::Own {
             file: file.to_string(),
             toml: toml.to_string(),
             scenario: Rc::new(scenario),
+            warnings,
         })
     }
 }
@@ -113,8 +120,9 @@ pub struct Picture {
     pub gutter: f64,
     /// The layout's size without its legend column (every step's layout is given it).
     size: (f64, f64),
-    /// The legend panel's drawing, kept while the steps' legends are alike.
-    legend: RefCell<Option<(Vec<lockstep_render::layout::LegendEntry>, Rc<LegendArt>)>>,
+    /// The legend panel's drawings, one per set of entries the steps have shown (a step's legend
+    /// lists only what it draws, so "message still in the network" comes and goes).
+    legend: RefCell<Vec<(Vec<lockstep_render::layout::LegendEntry>, Rc<LegendArt>)>>,
     stepper: Stepper,
 }
 
@@ -563,7 +571,7 @@ impl Viewer {
             lanes,
             gutter,
             size,
-            legend: RefCell::new(None),
+            legend: RefCell::new(Vec::new()),
             stepper,
         })
     }
@@ -577,15 +585,15 @@ impl Viewer {
         let kept = picture
             .legend
             .borrow()
-            .as_ref()
-            .filter(|(entries, _)| *entries == legend)
+            .iter()
+            .find(|(entries, _)| *entries == legend)
             .map(|(_, art)| art.clone());
         let legend = match kept {
             Some(art) => art,
             None => {
-                // Rarely: a run's steps share one legend.
+                // Rarely: a run's steps show a few sets of entries, not one per step.
                 let art = page_fit::legend_art(&at_n, drawn_size, legend.clone())?;
-                *picture.legend.borrow_mut() = Some((legend, art.clone()));
+                picture.legend.borrow_mut().push((legend, art.clone()));
                 art
             }
         };

@@ -278,4 +278,25 @@ export async function review11MoreTests(browser, base, shot) {
     assert(sel.text === "oops = unquoted words" && sel.focused && sel.shown, `the bad line is selected and in view: ${JSON.stringify(sel)}`);
     await shot(page, "toml-error-line-1920x1080");
   });
+
+  await test(browser, "an odd but legal pasted scenario runs and says what is odd, also from its link", async (page) => {
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector(".picker");
+    const src = fs.readFileSync(path.join(webDir, "..", "assets", "scenarios", "consensus-fenced-failover.toml"), "utf8")
+      .replace('name = "consensus-fenced-failover"', 'name = "two-nodes"').replace(/^nodes = 3$/m, "nodes = 2");
+    await page.locator(".upload summary").click();
+    await page.fill(".upload textarea", src);
+    await page.click("text=Run it");
+    await ready(page);
+    const notice = await page.locator(".notice").textContent();
+    assert(/pasted\.toml:\d+:\d+: lock\.nodes: 2 nodes survive 0 failed nodes/.test(notice), `the warning is located: ${notice}`);
+    assert(await page.locator(".notice.error").count() === 0, "a warning is not an error");
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => location.hash.includes("&src="));
+    const again = await page.context().newPage();
+    await again.goto(page.url());
+    await ready(again);
+    assert((await again.locator(".notice").textContent()).includes("lock.nodes: 2 nodes survive"), "the link says it too");
+    await shot(page, "own-scenario-warning-1920x1080");
+  });
 }

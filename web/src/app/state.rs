@@ -226,6 +226,21 @@ pub fn prefetch_after_frame(state: &AppState) {
     let _ = window.request_animation_frame(after_paint.unchecked_ref());
 }
 
+/// What is legal but unlike a real deployment in the user's own scenario, as a notice (the
+/// run goes ahead, as `lockstep run` does with the same warnings on stderr).
+fn warnings_notice(source: &Source) -> Option<Notice> {
+    match source {
+        Source::Own { warnings, .. } if !warnings.is_empty() => Some(Notice {
+            text: format!(
+                "This scenario runs, but it is unlike a real deployment: {}",
+                warnings.join("; ")
+            ),
+            error: false,
+        }),
+        _ => None,
+    }
+}
+
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -358,6 +373,11 @@ impl Reducible for AppState {
                         next.presenter = view.presenter;
                         let notes: Vec<String> =
                             ignored.into_iter().chain(v.step_note(view.step)).collect();
+                        // A shared link to an odd scenario says what is odd, as an upload does.
+                        let notes: Vec<String> = notes
+                            .into_iter()
+                            .chain(warnings_notice(v.source()).map(|n| n.text))
+                            .collect();
                         next.notice = (!notes.is_empty()).then(|| Notice {
                             text: notes.join(". "),
                             error: false,
@@ -397,7 +417,7 @@ impl Reducible for AppState {
             Action::Upload(source) => match source.and_then(|s| Viewer::open(s, &[])) {
                 Ok(v) => {
                     next.upload_error = None;
-                    next.notice = None;
+                    next.notice = warnings_notice(v.source());
                     next.open(v);
                 }
                 Err(e) => {

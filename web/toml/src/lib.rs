@@ -17,6 +17,8 @@ enum Reply<'a> {
     Read {
         toml: &'a str,
         scenario: &'a Scenario,
+        /// What is legal but odd in it, located, as `lockstep` prints it.
+        warnings: Vec<String>,
     },
     Error(Located<'a>),
     Failure(String),
@@ -42,11 +44,15 @@ fn answer(reply: &Reply<'_>) -> String {
     })
 }
 
-fn parsed(toml: &str, result: Result<Scenario, ScenarioError>) -> String {
+fn parsed(file: &str, toml: &str, result: Result<Scenario, ScenarioError>) -> String {
     match result {
         Ok(scenario) => answer(&Reply::Read {
             toml,
             scenario: &scenario,
+            warnings: lockstep_core::scenario::warnings(file, toml, &scenario)
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
         }),
         Err(e) => answer(&Reply::Error(Located {
             file: &e.file,
@@ -60,7 +66,11 @@ fn parsed(toml: &str, result: Result<Scenario, ScenarioError>) -> String {
 
 /// Parses and validates the scenario file `file` (its name, for error messages) with text `toml`.
 pub fn read(file: &str, toml: &str) -> String {
-    parsed(toml, lockstep_core::parse_scenario(file, toml.as_bytes()))
+    parsed(
+        file,
+        toml,
+        lockstep_core::parse_scenario(file, toml.as_bytes()),
+    )
 }
 
 /// Writes the counterexample scenario `scenario_json` (JSON of a `Scenario`, from
@@ -72,7 +82,11 @@ pub fn counterexample(original: &str, file: &str, scenario_json: &str) -> String
         Err(e) => return answer(&Reply::Failure(format!("cannot read the scenario: {e}"))),
     };
     match lockstep_explore::search::counterexample_text(original, &scenario) {
-        Ok(toml) => parsed(&toml, lockstep_core::parse_scenario(file, toml.as_bytes())),
+        Ok(toml) => parsed(
+            file,
+            &toml,
+            lockstep_core::parse_scenario(file, toml.as_bytes()),
+        ),
         Err(e) => answer(&Reply::Failure(e)),
     }
 }
