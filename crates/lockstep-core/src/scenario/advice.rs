@@ -51,6 +51,18 @@ fn count(n: u32, noun: &str) -> String {
     }
 }
 
+/// An even number of members tolerates no more failures than one fewer: "4 nodes survive 1
+/// failed node (a quorum is 3), no more than 3 nodes would".
+fn even(n: u32, noun: &str, needed: &str, advice: &str) -> String {
+    format!(
+        "{} survive {} ({needed} is {}), no more than {} would{advice}",
+        count(n, noun),
+        count(n - majority(n), &format!("failed {noun}")),
+        majority(n),
+        count(n - 1, noun)
+    )
+}
+
 /// A majority of `n`: what Redlock and Raft both need.
 fn majority(n: u32) -> u32 {
     n / 2 + 1
@@ -71,13 +83,15 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
                     majority(n)
                 )));
             } else if n.is_multiple_of(2) {
-                out.push((path, format!(
-                    "{n} instances survive {} failed instance{} (a majority is {}), no more than {} would: Redlock deployments use an odd number, usually 5",
-                    n - majority(n),
-                    if n - majority(n) == 1 { "" } else { "s" },
-                    majority(n),
-                    count(n - 1, "instance")
-                )));
+                out.push((
+                    path,
+                    even(
+                        n,
+                        "instance",
+                        "a majority",
+                        ": Redlock deployments use an odd number, usually 5",
+                    ),
+                ));
             }
             let timeout = lock
                 .instance_timeout_ms
@@ -106,13 +120,15 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
             if n == 1 {
                 out.push((path, "a single node is no consensus cluster: when it fails there is no lock service at all, and no other node can take over; etcd and ZooKeeper run 3 or 5 members".to_string()));
             } else if n.is_multiple_of(2) {
-                out.push((path, format!(
-                    "{n} nodes survive {} failed node{} (a quorum is {}), no more than {} would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
-                    n - majority(n),
-                    if n - majority(n) == 1 { "" } else { "s" },
-                    majority(n),
-                    count(n - 1, "node")
-                )));
+                out.push((
+                    path,
+                    even(
+                        n,
+                        "node",
+                        "a quorum",
+                        "; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
+                    ),
+                ));
             }
         }
         LockKind::Redis | LockKind::None => {}
