@@ -289,14 +289,14 @@ export async function review11MoreTests(browser, base, shot) {
     await page.click("text=Run it");
     await ready(page);
     const notice = await page.locator(".notice").textContent();
-    assert(/pasted\.toml:\d+:\d+: lock\.nodes: 2 nodes survive 0 failed nodes/.test(notice), `the warning is located: ${notice}`);
+    assert(/pasted\.toml:\d+:\d+: lock\.nodes: 2 nodes need 2 for a quorum: they tolerate no failure/.test(notice), `the warning is located: ${notice}`);
     assert(await page.locator(".notice.error").count() === 0, "a warning is not an error");
     await page.keyboard.press("End");
     await page.waitForFunction(() => location.hash.includes("&src="));
     const again = await page.context().newPage();
     await again.goto(page.url());
     await ready(again);
-    assert((await again.locator(".notice").textContent()).includes("lock.nodes: 2 nodes survive"), "the link says it too");
+    assert((await again.locator(".notice").textContent()).includes("lock.nodes: 2 nodes need 2 for a quorum"), "the link says it too");
     await shot(page, "own-scenario-warning-1920x1080");
   });
 }

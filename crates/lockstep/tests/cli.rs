@@ -243,7 +243,7 @@ fn an_odd_but_legal_file_runs_with_a_located_warning() {
     assert!(
         stderr(&o).contains("warning: ")
             && stderr(&o).contains(
-                "two-nodes.toml:7:9: lock.nodes: 2 nodes survive 0 failed nodes (a quorum is 2)"
+                "two-nodes.toml:7:9: lock.nodes: 2 nodes need 2 for a quorum: they tolerate no failure"
             ),
         "{}",
         stderr(&o)

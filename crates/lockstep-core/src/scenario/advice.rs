@@ -51,13 +51,16 @@ fn count(n: u32, noun: &str) -> String {
     }
 }
 
-/// An even number of members tolerates no more failures than one fewer: "4 nodes survive 1
-/// failed node (a quorum is 3), no more than 3 nodes would".
+/// An even number of members tolerates no more failures than one fewer: "4 nodes need 3 for a
+/// quorum: they tolerate 1 failed node, the same as 3 nodes".
 fn even(n: u32, noun: &str, needed: &str, advice: &str) -> String {
+    let tolerate = match n - majority(n) {
+        0 => "no failure".to_string(),
+        f => count(f, &format!("failed {noun}")),
+    };
     format!(
-        "{} survive {} ({needed} is {}), no more than {} would{advice}",
+        "{} need {} for {needed}: they tolerate {tolerate}, the same as {}{advice}",
         count(n, noun),
-        count(n - majority(n), &format!("failed {noun}")),
         majority(n),
         count(n - 1, noun)
     )
@@ -214,7 +217,7 @@ mod tests {
         check(
             "kind = \"redlock\"\ninstances = 4",
             TWO,
-            "odd.toml:8:13: lock.instances: 4 instances survive 1 failed instance (a majority is 3), no more than 3 instances would: Redlock deployments use an odd number, usually 5",
+            "odd.toml:8:13: lock.instances: 4 instances need 3 for a majority: they tolerate 1 failed instance, the same as 3 instances: Redlock deployments use an odd number, usually 5",
         );
     }
 
@@ -223,7 +226,7 @@ mod tests {
         check(
             "kind = \"consensus\"\nnodes = 2",
             TWO,
-            "odd.toml:8:9: lock.nodes: 2 nodes survive 0 failed nodes (a quorum is 2), no more than 1 node would; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
+            "odd.toml:8:9: lock.nodes: 2 nodes need 2 for a quorum: they tolerate no failure, the same as 1 node; etcd and ZooKeeper recommend an odd number of members (3 or 5)",
         );
         check(
             "kind = \"consensus\"\nnodes = 1",
