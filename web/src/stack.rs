@@ -34,6 +34,9 @@ pub struct Layer<'a> {
     pub class: &'a str,
     pub groups: Vec<&'a str>,
     pub live: &'a str,
+    /// Static marks drawn in an `<svg>` of their own just beneath this layer (the current step's
+    /// outline goes beneath the arrows and labels, whose backings then keep it off the text).
+    pub under: &'a str,
     /// Kept at the left of the window when the picture scrolls sideways (see [`stack`]).
     pub pinned: bool,
 }
@@ -48,6 +51,13 @@ fn open(out: &mut String, id: &str, size: (u32, u32), extra: &str) {
 
 /// The `<svg>`s of one layer: its groups in chunks, then its changing pieces.
 fn push_layer(out: &mut String, i: usize, layer: &Layer, size: (u32, u32), extra: &str) {
+    if !layer.under.is_empty() {
+        open(out, &format!("ls-under-{i}"), size, extra);
+        out.push_str(&format!(
+            "<g class=\"ls-shift\"><g class=\"ls-layer ls-under\">{}</g></g></svg>",
+            layer.under
+        ));
+    }
     let head = format!(
         "<g class=\"ls-shift\"><g class=\"ls-layer {}\" data-layer=\"{}\">",
         layer.class, layer.name
@@ -125,6 +135,7 @@ mod tests {
                 class: "",
                 groups: many.iter().map(String::as_str).collect(),
                 live: "",
+                under: "",
                 pinned: false,
             },
             Layer {
@@ -132,6 +143,7 @@ mod tests {
                 class: "hits",
                 groups: Vec::new(),
                 live: "<rect/>",
+                under: "",
                 pinned: false,
             },
             Layer {
@@ -139,6 +151,7 @@ mod tests {
                 class: "",
                 groups: vec!["<text>pinned</text>"],
                 live: "",
+                under: "",
                 pinned: true,
             },
         ];

@@ -526,6 +526,12 @@ impl Viewer {
                 class: "",
                 groups: layer.iter().map(|(_, g)| g.as_str()).collect(),
                 live: "",
+                // The current step's outline, beneath the arrows and their labels.
+                under: if *name == "shafts" {
+                    "<rect class=\"current-outline\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>"
+                } else {
+                    ""
+                },
                 // The step column stays in view while a wide run scrolls sideways.
                 pinned: *name == "gutter",
             })
@@ -557,8 +563,8 @@ impl Viewer {
             name: "hits",
             class: "hits",
             groups: marks.iter().map(String::as_str).collect(),
-            live: "<rect class=\"hover-band\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>\
-                   <rect class=\"current-outline\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>",
+            live: "<rect class=\"hover-band\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>",
+            under: "",
             pinned: false,
         });
         groups.push(marked);

@@ -63,7 +63,7 @@ export async function review10Tests(browser, base, shot) {
         const svg = document.querySelector("#ls-timeline");
         const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
         const labels = [...document.querySelectorAll(".page [data-layer=labels] text")].map((t) => Number(t.getAttribute("font-size"))).filter((n) => n > 0);
-        const cur = document.querySelector(".hits rect.current-outline");
+        const cur = document.querySelector("rect.current-outline");
         const box = s.getBoundingClientRect();
         const r = cur.getBoundingClientRect();
         const focus = Number(cur.dataset.focus ?? (cur.dataset.span ?? "0 0").split(" ")[0]) * scale + svg.getBoundingClientRect().left;
@@ -106,7 +106,7 @@ export async function review10Tests(browser, base, shot) {
       const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
       const inView = (r) => r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
       const lanes = [...document.querySelectorAll(".page [data-layer=lanes] text")].filter((t) => t.getClientRects().length && inView(t.getBoundingClientRect())).map((t) => t.textContent.trim());
-      const cur = document.querySelector(".hits rect.current-outline");
+      const cur = document.querySelector("rect.current-outline");
       const focus = Number(cur.dataset.focus ?? (cur.dataset.span ?? "0 0").split(" ")[0]) * scale + svg.getBoundingClientRect().left;
       return { lanes, label: 16 * scale, sideways: s.scrollWidth > s.clientWidth + 1, focusIn: focus >= box.left && focus <= box.right, button: document.querySelector("[data-testid=zoom]")?.textContent };
     });
@@ -159,7 +159,7 @@ export async function review10Tests(browser, base, shot) {
       await page.waitForTimeout(900);
       const at = await page.evaluate(() => {
         const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
-        const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+        const cur = document.querySelector("rect.current-outline").getBoundingClientRect();
         return ((cur.top + cur.bottom) / 2 - box.top) / box.height;
       });
       console.log(`      ${id}: the current row ${(at * 100).toFixed(0)}% down the window`);

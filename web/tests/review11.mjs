@@ -19,7 +19,7 @@ const where = (page) => page.evaluate(() => {
   const svg = document.querySelector("#ls-timeline");
   const pic = svg.getBoundingClientRect();
   const scale = pic.width / svg.viewBox.baseVal.width;
-  const cur = document.querySelector(".hits rect.current-outline");
+  const cur = document.querySelector("rect.current-outline");
   const row = cur.getBoundingClientRect();
   const ends = cur.dataset.ends ? cur.dataset.ends.split(" ").map((x) => Number(x) * scale + pic.left) : null;
   const pin = document.querySelector(".pin").getBoundingClientRect();
@@ -43,7 +43,7 @@ const where = (page) => page.evaluate(() => {
 const buttonCoversRow = (page) => page.evaluate(() => {
   const b = document.querySelector("[data-testid=zoom]").getBoundingClientRect();
   const s = document.querySelector(".timeline-scroller").getBoundingClientRect();
-  const r = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+  const r = document.querySelector("rect.current-outline").getBoundingClientRect();
   // The row as the window shows it.
   const row = { left: Math.max(r.left, s.left), right: Math.min(r.right, s.right), top: Math.max(r.top, s.top), bottom: Math.min(r.bottom, s.bottom) };
   return b.left < row.right && b.right > row.left && b.top < row.bottom && b.bottom > row.top;
@@ -298,5 +298,17 @@ export async function review11MoreTests(browser, base, shot) {
     await ready(again);
     assert((await again.locator(".notice").textContent()).includes("lock.nodes: 2 nodes need 2 for a quorum"), "the link says it too");
     await shot(page, "own-scenario-warning-1920x1080");
+  });
+
+  await test(browser, "the current step's outline is painted beneath the arrows and their labels", async (page) => {
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=7`);
+    await ready(page);
+    const order = await page.evaluate(() => {
+      const svgs = [...document.querySelectorAll(".timeline-scroller svg")];
+      const at = (sel) => svgs.findIndex((s) => s.querySelector(sel));
+      return { outline: at("rect.current-outline"), labels: at("[data-layer=labels]"), shafts: at("[data-layer=shafts]") };
+    });
+    assert(order.outline >= 0 && order.outline < order.shafts && order.shafts < order.labels, `paint order: ${JSON.stringify(order)}`);
+    await shot(page, "current-outline-under-labels-1920x1080");
   });
 }

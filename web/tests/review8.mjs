@@ -9,7 +9,7 @@ const scrollAfterFrames = (page) => page.evaluate(() => new Promise((resolve) =>
   requestAnimationFrame(() => requestAnimationFrame(() => {
     const s = document.querySelector(".timeline-scroller");
     const box = s.getBoundingClientRect();
-    const cur = document.querySelector(".hits rect.current-outline")?.getBoundingClientRect();
+    const cur = document.querySelector("rect.current-outline")?.getBoundingClientRect();
     resolve({
       top: s.scrollTop, left: s.scrollLeft, height: s.scrollHeight,
       curIn: !!cur && cur.height > 0 && cur.top >= box.top && cur.bottom <= box.bottom,

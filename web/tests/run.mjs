@@ -243,7 +243,7 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
     const s = document.querySelector(".timeline-scroller");
     const pic = document.querySelector("#ls-timeline").getBoundingClientRect();
     const box = s.getBoundingClientRect();
-    const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+    const cur = document.querySelector("rect.current-outline").getBoundingClientRect();
     return { w: pic.width, inner: s.clientWidth, h: box.height, curIn: cur.top >= box.top && cur.bottom <= box.bottom };
   });
   assert(fit.w >= fit.inner - 1 && fit.h > 480, `the picture fills the frame: ${JSON.stringify(fit)}`);
@@ -265,7 +265,7 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
     const s = document.querySelector(".timeline-scroller");
     const svg = document.querySelector(".page > svg");
     const box = s.getBoundingClientRect();
-    const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+    const cur = document.querySelector("rect.current-outline").getBoundingClientRect();
     return {
       label: (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 16,
       sideways: s.scrollWidth > s.clientWidth + 1,
@@ -332,7 +332,7 @@ await test(browser, "presenter mode makes the timeline larger, hides the inspect
   assert(across <= 1, `the picture fits the width (${across} px more)`);
   await page.keyboard.press("End");
   await page.waitForFunction(() => {
-    const cur = document.querySelector(".hits rect.current-outline")?.getBoundingClientRect();
+    const cur = document.querySelector("rect.current-outline")?.getBoundingClientRect();
     const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
     return cur && cur.top >= box.top && cur.bottom <= box.bottom;
   }, null, { timeout: 5000 });
@@ -349,7 +349,7 @@ await test(browser, "a wide run scrolls sideways to keep the current step's arro
     await page.waitForFunction((s) => location.hash.includes(`step=${s}`), step);
     // In view once the scroll has happened (instant: the test asks for reduced motion).
     const where = await page.waitForFunction(() => {
-      const outline = document.querySelector(".hits rect.current-outline");
+      const outline = document.querySelector("rect.current-outline");
       const span = outline?.dataset.span?.split(" ").map(Number);
       if (!span) return false;
       const svg = document.querySelector("#ls-timeline");
@@ -383,7 +383,7 @@ await test(browser, "presenter mode's fit zoom fits the width with labels up to 
     await fitZoom(page);
     // Right after F (one frame, no waiting for a smooth scroll), the current step is in view.
     const inView = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
-      const cur = document.querySelector(".hits rect.current-outline").getBoundingClientRect();
+      const cur = document.querySelector("rect.current-outline").getBoundingClientRect();
       const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
       resolve(cur.top >= box.top && cur.bottom <= box.bottom);
     })));
@@ -462,7 +462,7 @@ await test(browser, "clicker keys step after a toolbar click or in the step box 
 await test(browser, "a keyboard step hides the hover card until the mouse moves", async (page) => {
   await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=20`);
   await ready(page);
-  const band = page.locator(".hits rect.current-outline");
+  const band = page.locator("rect.current-outline");
   const b = await band.boundingBox();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
   await page.waitForSelector(".hover-card");
