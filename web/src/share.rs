@@ -115,7 +115,16 @@ pub fn unpack(packed: &str) -> Result<String, String> {
         .decode(packed.trim_end_matches('='))
         .map_err(|e| format!("not base64url ({e})"))?;
     let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_INFLATED)
-        .map_err(|e| format!("cannot be inflated ({:?})", e.status))?;
+        // miniz names its failures after its state machine; say what they mean for a link.
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                "is too large once unpacked".to_string()
+            }
+            miniz_oxide::inflate::TINFLStatus::FailedCannotMakeProgress => {
+                "is cut short (the link was truncated)".to_string()
+            }
+            _ => "is damaged (the compressed scenario cannot be unpacked)".to_string(),
+        })?;
     String::from_utf8(raw).map_err(|_| "is not UTF-8 text".to_string())
 }
 

@@ -307,7 +307,7 @@ impl Viewer {
             })
             .collect();
         format!(
-            "What-if: {} — of {}",
+            "What-if: {} — in “{}”",
             changes.join("; "),
             self.scenario.title
         )

@@ -311,4 +311,19 @@ export async function review11MoreTests(browser, base, shot) {
     assert(order.outline >= 0 && order.outline < order.shafts && order.shafts < order.labels, `paint order: ${JSON.stringify(order)}`);
     await shot(page, "current-outline-under-labels-1920x1080");
   });
+
+  await test(browser, "a pasted scenario whose run disagrees with its expect says so at the end", async (page) => {
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector(".picker");
+    const src = fs.readFileSync(path.join(webDir, "..", "assets", "scenarios", "fenced-gc-pause.toml"), "utf8")
+      .replace('name = "fenced-gc-pause"', 'name = "wrong-expect"').replace('expect = "safe"', 'expect = "double-write"');
+    await page.locator(".upload summary").click();
+    await page.fill(".upload textarea", src);
+    await page.click("text=Run it");
+    await ready(page);
+    await page.keyboard.press("End");
+    await page.waitForSelector("[data-testid=expect-mismatch]");
+    const line = await page.locator("[data-testid=expect-mismatch]").textContent();
+    assert(line.includes("expects “double-write”, but this run ends “safe”"), line);
+  });
 }

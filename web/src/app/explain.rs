@@ -87,7 +87,15 @@ pub fn VerdictPanel(props: &PanelProps) -> Html {
                 }) }
             </ul>
             if ended && v.whatifs().is_empty() {
-                <p class="expect">{ format!("The scenario expects “{expected}”.") }</p>
+                if expected == verdict.outcome {
+                    <p class="expect">{ format!("The scenario expects “{expected}”.") }</p>
+                } else {
+                    // A scenario's author wants to know first that the run did not do what the
+                    // file says it shows (`lockstep check` fails on it).
+                    <p class="expect mismatch" role="status" data-testid="expect-mismatch">
+                        { format!("⚠ The scenario expects “{expected}”, but this run ends “{}”: `lockstep check` would fail on it.", verdict.outcome.as_str()) }
+                    </p>
+                }
             }
         </section>
     }
