@@ -326,4 +326,24 @@ export async function review11MoreTests(browser, base, shot) {
     const line = await page.locator("[data-testid=expect-mismatch]").textContent();
     assert(line.includes("expects “double-write”, but this run ends “safe”"), line);
   });
+
+  await test(browser, "a clicker's blank-screen key blanks presenter mode and any key brings the run back", async (page) => {
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=5&present=1`);
+    await ready(page);
+    await page.keyboard.press("b");
+    await page.waitForSelector("[data-testid=blank-screen]");
+    const cover = await page.evaluate(() => {
+      const r = document.querySelector("[data-testid=blank-screen]").getBoundingClientRect();
+      return r.width >= innerWidth && r.height >= innerHeight && getComputedStyle(document.querySelector("[data-testid=blank-screen]")).backgroundColor;
+    });
+    assert(cover === "rgb(0, 0, 0)", `the screen is black: ${cover}`);
+    // The key that brings it back does nothing else: the run stays at step 5.
+    await page.keyboard.press("PageDown");
+    await page.waitForSelector("[data-testid=blank-screen]", { state: "detached" });
+    assert(await page.inputValue("input[aria-label='Current step']") === "5", "still at step 5");
+    await page.keyboard.press(".");
+    await page.waitForSelector("[data-testid=blank-screen]");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("[data-testid=blank-screen]", { state: "detached" });
+  });
 }

@@ -1,7 +1,7 @@
 //! The keyboard: Right/Space/PageDown forward (what presentation clickers send), Left/PageUp back,
 //! Down (or N) to the next row of the timeline and Up to the one before (past steps that share a
 //! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (presenter mode and the embed: fit the width or readable labels), S scenarios,
-//! Esc leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
+//! B or . blanks presenter mode's screen (any key shows it again), Esc leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
 //! step number box, all but a clicker's PageDown/PageUp).
 
 use wasm_bindgen::JsCast;
@@ -15,6 +15,10 @@ use lockstep_render::TimeMode;
 
 /// What a key does, given the state (None: the key is not ours).
 pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
+    // A blank screen comes back on any key, as in presentation software, and does nothing else.
+    if state.blank {
+        return Some(Action::Blank(false));
+    }
     Some(match key {
         "ArrowRight" | " " | "PageDown" => Action::Forward,
         "ArrowLeft" | "PageUp" => Action::Back,
@@ -34,6 +38,8 @@ pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
             Chart::Lease => Chart::Timeline,
         }),
         "f" | "F" => Action::Presenter(!state.presenter),
+        // Clickers' "blank screen" button sends B (or .), as PowerPoint and Keynote expect.
+        "b" | "B" | "." if state.presenter => Action::Blank(true),
         "z" | "Z" => Action::Zoom(state.zoom.toggled()),
         "s" | "S" => Action::ShowPicker(true),
         "Escape" if state.presenter => Action::Presenter(false),

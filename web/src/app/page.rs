@@ -218,8 +218,12 @@ pub fn App() -> Html {
                 </div>
             }
             { main }
+            if state.blank {
+                <div class="blank-screen" data-testid="blank-screen" role="status"
+                    aria-label="The screen is blank; any key shows the run again"></div>
+            }
             <footer class="keys" aria-label="Keys">
-                { "Keys: → Space PageDown forward · ← PageUp back · ↓ N next row · ↑ row before · Home End · P play · + − speed · T time scale · L lease chart · F presenter · Z zoom · S scenarios" }
+                { "Keys: → Space PageDown forward · ← PageUp back · ↓ N next row · ↑ row before · Home End · P play · + − speed · T time scale · L lease chart · F presenter (B blanks it) · Z zoom · S scenarios" }
             </footer>
         </div>
     }

@@ -74,6 +74,8 @@ pub struct AppState {
     pub time_mode: TimeMode,
     pub chart: Chart,
     pub presenter: bool,
+    /// Presenter mode's blank screen (a clicker's B or . key), while the room looks away.
+    pub blank: bool,
     /// The timeline's scale in presenter mode and the embed.
     pub zoom: Zoom,
     pub playing: bool,
@@ -110,6 +112,7 @@ impl PartialEq for AppState {
             && self.time_mode == other.time_mode
             && self.chart == other.chart
             && self.presenter == other.presenter
+            && self.blank == other.blank
             && self.zoom == other.zoom
             && self.playing == other.playing
             && self.speed == other.speed
@@ -128,6 +131,7 @@ impl Default for AppState {
             time_mode: TimeMode::Logical,
             chart: Chart::Timeline,
             presenter: false,
+            blank: false,
             zoom: Zoom::Readable,
             playing: false,
             speed: 1,
@@ -179,6 +183,8 @@ pub enum Action {
     ResetBranch,
     ShowPicker(bool),
     Notice(Option<Notice>),
+    /// Blanks presenter mode's screen, or shows it again.
+    Blank(bool),
 }
 
 /// Once the browser has shown the current frame, computes the frames of the steps next to it
@@ -351,6 +357,7 @@ impl Reducible for AppState {
             time_mode: self.time_mode,
             chart: self.chart,
             presenter: self.presenter,
+            blank: self.blank,
             zoom: self.zoom,
             playing: self.playing,
             speed: self.speed,
@@ -480,6 +487,11 @@ impl Reducible for AppState {
             Action::Chart(c) => next.chart = c,
             Action::Presenter(on) => {
                 next.presenter = on;
+                next.blank = false;
+                redraw = false;
+            }
+            Action::Blank(on) => {
+                next.blank = on && next.presenter;
                 redraw = false;
             }
             Action::Zoom(z) => {
