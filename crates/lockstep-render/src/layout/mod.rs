@@ -457,6 +457,14 @@ pub struct Stretch {
     /// A burst's tinted band, top and bottom: a little beyond its first and last lines, so that
     /// its rows' labels and notes sit wholly inside it and its neighbours' wholly outside.
     pub band: (f64, f64),
+    /// The axis's time at the band's top: `from_ms`, or earlier for the part of a burst just
+    /// before an overlap ends, whose rows are drawn over the time before it.
+    pub top_ms: u64,
+    /// The axis's time at the band's bottom, where it runs on at the picture's scale: a zoom's
+    /// rows are drawn over the idle time after its burst, so this is later than `to_ms` (up to
+    /// the next line's time, where the rows need more room than that time gives); `to_ms` for a
+    /// stack or a break.
+    pub resume_ms: u64,
     /// "6000–6008 ms, in order", "same ms" or "… 8.0 s …", beside the time marks.
     pub label: Option<TextBox>,
 }

@@ -2,7 +2,7 @@
 //! marked stretches where the axis leaves the picture's scale (bursts drawn in order, stacks,
 //! breaks).
 
-use super::place::scale::{Plan, ZOOM_BOTTOM, ZOOM_TOP};
+use super::place::scale::{Plan, ZOOM_TOP};
 use super::{Stretch, StretchKind, Tick};
 use crate::geom::{Point, Rect};
 use crate::style;
@@ -82,6 +82,8 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
         from_ms: t0,
         to_ms: t1,
         band: (y0, y1),
+        top_ms: t0,
+        resume_ms: t1,
         label: None,
     }
 }
@@ -92,18 +94,21 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
 /// and time, top to bottom; `breaks` the lines after which the axis breaks.
 pub(super) fn stretches(
     lines: &[(f64, u64)],
+    nominal: &[f64],
     axis: &Plan,
     breaks: &[usize],
     label_x: f64,
 ) -> Vec<Stretch> {
     let mut out: Vec<Stretch> = Vec::new();
+    let line = |k: usize| (lines[k].0, lines[k].1, nominal[k]);
     for &k in breaks {
-        if let (Some(&(ya, ta)), Some(&(yb, tb))) = (lines.get(k), lines.get(k + 1)) {
+        if let Some(&(yb, tb)) = lines.get(k + 1) {
             // From where the axis leaves off (a band's bottom) to where it takes up again (the
             // next band's top); the time cut is all of it.
-            let (y0, t0) = axis.resume_after(ya, ta);
+            let r = axis.after(k, line);
+            let from = (r.bottom, r.resume_ms(axis.ms_scale, tb, r.bottom));
             let y1 = yb - axis.pad_before(tb);
-            out.push(stretch(StretchKind::Break, (y0, t0), (y1, tb)));
+            out.push(stretch(StretchKind::Break, from, (y1, tb)));
         }
     }
     for burst in &axis.bursts {
@@ -116,20 +121,32 @@ pub(super) fn stretches(
         // From its first line's time (its earliest events may be folded into an earlier
         // line), which is where the band's top sits on the scale, to the burst's last time.
         z.to_ms = burst.to_ms;
-        z.band = (z.y0 - ZOOM_TOP, z.y1 + ZOOM_BOTTOM);
+        // The axis takes up again at the band's bottom at the time the band's height reaches
+        // on the scale, or at the next line's time where the rows needed more room.
+        let r = axis.after(to - 1, line);
+        z.band = (z.y0 - ZOOM_TOP, r.bottom);
+        // A lifted band's top is before its first time on the scale.
+        let s = axis.ms_scale.max(1e-12);
+        z.top_ms = (r.anchor.1 - (r.anchor.0 - z.band.0) / s).round().max(0.0) as u64;
+        // The next band's top, at its time on the scale less its lift.
+        let (next_y, next) = lines.get(to).map_or((f64::MAX, u64::MAX), |&(_, t)| {
+            (nominal[to] - axis.pad_before(t), t)
+        });
+        z.resume_ms = r.resume_ms(axis.ms_scale, next, next_y).max(z.to_ms);
         out.push(z);
     }
     // Rows pushed apart within an instant (or a few ms, closer than a line apart at the
     // picture's scale) outside bursts.
     for (k, w) in lines.windows(2).enumerate() {
         let ((y0, t0), (y1, t1)) = (w[0], w[1]);
-        if breaks.contains(&k) || axis.ordered(t0, t1) || y1 <= axis.scaled_y(w[0], t1) + 0.5 {
+        if breaks.contains(&k) || axis.ordered(t0, t1) || y1 <= axis.next_y(k, line, t1).0 + 0.5 {
             continue;
         }
         match out.last_mut() {
             Some(last) if last.kind == StretchKind::Stack && last.y1 == y0 => {
                 last.y1 = y1;
                 last.to_ms = t1;
+                last.resume_ms = t1;
                 last.band.1 = y1;
             }
             _ => out.push(stretch(StretchKind::Stack, w[0], w[1])),
@@ -184,8 +201,8 @@ pub(super) fn at_scale(
         })
         .collect();
     for s in stretches.iter().filter(|s| s.kind != StretchKind::Stack) {
-        points.push((s.band.0, s.from_ms));
-        points.push((s.band.1, s.to_ms));
+        points.push((s.band.0, s.top_ms));
+        points.push((s.band.1, s.resume_ms));
     }
     points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     points.dedup();
