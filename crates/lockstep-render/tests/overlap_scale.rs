@@ -107,3 +107,45 @@ fn no_break_cuts_an_overlap() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// To scale, each overlap band says how long it lasts, beside the time marks, within its band's
+/// height: "overlap 2.0 s" (fenced-gc-pause, 6002–8006 ms).
+#[test]
+fn each_overlap_band_is_labelled_with_its_true_length() {
+    use lockstep_render::layout::SpanKind;
+    for (id, l) in common::each_to_scale() {
+        let bands: Vec<_> = l
+            .spans
+            .iter()
+            .filter(|s| matches!(s.kind, SpanKind::Overlap { .. }))
+            .collect();
+        assert_eq!(bands.len(), l.overlap_labels.len(), "{id}");
+        for (s, b) in bands.iter().zip(&l.overlap_labels) {
+            let last = l.rows.last().map_or(0, |r| r.time_ms);
+            let ms = s.to_row.map_or(last, |r| l.rows[r].time_ms) - l.rows[s.from_row].time_ms;
+            let want = if ms >= 1000 {
+                format!("overlap {:.1} s", ms as f64 / 1000.0)
+            } else {
+                format!("overlap {ms} ms")
+            };
+            assert_eq!(b.text, want, "{id}");
+            assert!(
+                b.rect.x0 > l.area.x1,
+                "{id}: {b:?} not beside the time marks"
+            );
+            let mid = (b.rect.y0 + b.rect.y1) / 2.0;
+            assert!(
+                mid >= s.rect.y0 - 0.5 && mid <= s.rect.y1 + 0.5 || s.rect.height() < 20.0,
+                "{id}: {:?} not beside its band {:.0}..{:.0}",
+                b.text,
+                s.rect.y0,
+                s.rect.y1
+            );
+        }
+    }
+    let (_, l) = common::each_to_scale()
+        .into_iter()
+        .find(|(id, _)| id == "fenced-gc-pause")
+        .expect("in the catalogue");
+    assert_eq!(l.overlap_labels[0].text, "overlap 2.0 s");
+}

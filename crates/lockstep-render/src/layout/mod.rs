@@ -465,6 +465,10 @@ pub struct Stretch {
     /// the next line's time, where the rows need more room than that time gives); `to_ms` for a
     /// stack or a break.
     pub resume_ms: u64,
+    /// The stretches of the band (top, bottom) drawn tinted: all of it but where an overlap band
+    /// crosses it (the overlap band carries the same tint under its red, so that it is as strong
+    /// outside zooms as inside).
+    pub tint: Vec<(f64, f64)>,
     /// "6000–6008 ms, in order", "same ms" or "… 8.0 s …", beside the time marks.
     pub label: Option<TextBox>,
 }
@@ -506,6 +510,8 @@ pub struct Layout {
     pub folds: Vec<Fold>,
     /// To scale: where the axis leaves its one scale (bursts in order, stacks, idle breaks).
     pub stretches: Vec<Stretch>,
+    /// To scale, each overlap band's true length ("overlap 2.0 s") beside the time marks.
+    pub overlap_labels: Vec<TextBox>,
     /// Network partitions, as walls between the lanes they cut apart.
     pub walls: Vec<Wall>,
     /// Clock jumps, as breaks on the lifelines.
@@ -575,6 +581,7 @@ impl Layout {
             .iter()
             .filter_map(|t| t.label.as_ref())
             .chain(self.stretches.iter().filter_map(|s| s.label.as_ref()))
+            .chain(self.overlap_labels.iter())
             .chain(self.jumps.iter().filter_map(|j| j.label.as_ref()));
         lanes
             .chain(std::iter::once(&self.gutter_title))
@@ -612,6 +619,7 @@ impl Layout {
                 .iter()
                 .filter_map(|j| j.label.as_ref().map(|l| l.rect)),
         );
+        out.extend(self.overlap_labels.iter().map(|b| b.rect));
         out.push(self.gutter_title.rect);
         // Empty labels (rows sharing a line, arrows sharing a group's label) take no room.
         out.retain(|r| r.width() > 0.0 && r.height() > 0.0);

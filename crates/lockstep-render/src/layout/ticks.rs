@@ -84,6 +84,7 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
         band: (y0, y1),
         top_ms: t0,
         resume_ms: t1,
+        tint: Vec::new(),
         label: None,
     }
 }
@@ -125,6 +126,7 @@ pub(super) fn stretches(
         // on the scale, or at the next line's time where the rows needed more room.
         let r = axis.after(to - 1, line);
         z.band = (z.y0 - ZOOM_TOP, r.bottom);
+        z.tint = vec![z.band];
         // A lifted band's top is before its first time on the scale.
         let s = axis.ms_scale.max(1e-12);
         z.top_ms = (r.anchor.1 - (r.anchor.0 - z.band.0) / s).round().max(0.0) as u64;
@@ -300,6 +302,77 @@ pub(super) fn ticks(
             y,
             label,
         });
+    }
+    out
+}
+
+/// Takes the overlap bands' heights (`bands`: top, bottom) out of each zoom's tint.
+pub(super) fn untint_overlaps(stretches: &mut [Stretch], bands: &[(f64, f64)]) {
+    for s in stretches.iter_mut() {
+        for &(y0, y1) in bands {
+            s.tint = s
+                .tint
+                .iter()
+                .flat_map(|&(a, b)| [(a, b.min(y0)), (a.max(y1), b)])
+                .filter(|(a, b)| b > a)
+                .collect();
+        }
+    }
+}
+
+/// "overlap 2.0 s": each overlap band's true length, beside the time marks (where the picture's
+/// scale is stated), bold, on a free stretch of the band's height: `bands` are each band's top,
+/// bottom and length in ms.
+pub(super) fn overlap_labels(
+    bands: &[(f64, f64, u64)],
+    label_x: f64,
+    ticks: &[Tick],
+    stretches: &[Stretch],
+) -> Vec<TextBox> {
+    let mut taken: Vec<Rect> = ticks
+        .iter()
+        .filter_map(|t| t.label.as_ref().map(|b| b.rect))
+        .chain(
+            stretches
+                .iter()
+                .filter_map(|s| s.label.as_ref().map(|b| b.rect)),
+        )
+        .collect();
+    let mut out = Vec::new();
+    for &(y0, y1, ms) in bands {
+        let text = format!("overlap {}", duration(ms));
+        let at = |x: f64, y: f64| {
+            TextBox::new(
+                text.clone(),
+                style::LABEL_SIZE,
+                Align::Left,
+                Point::new(x, y),
+                TICK_PAD,
+            )
+            .bold()
+        };
+        let free = |b: &TextBox| !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect));
+        let mid = (y0 + y1) / 2.0;
+        // The band's middle, then outwards a few px at a time: within the band where there is
+        // room, else as near it as there is (a band of a few ms in a step render), always in
+        // the column the picture keeps for time labels, so stepping never widens it.
+        let half = ((y1 - y0) / 2.0 - 10.0).max(0.0);
+        let spots = || (0..).map(|k| k as f64 * 4.0);
+        let within = spots()
+            .take_while(|d| *d <= half)
+            .flat_map(|d| [mid - d, mid + d])
+            .map(|y| at(label_x + 14.0, y))
+            .find(|b| free(b));
+        let b = within.unwrap_or_else(|| {
+            spots()
+                .take(100)
+                .flat_map(|d| [mid + d, mid - d])
+                .map(|y| at(label_x + 14.0, y))
+                .find(|b| free(b))
+                .unwrap_or_else(|| at(label_x + 14.0, mid))
+        });
+        taken.push(b.rect);
+        out.push(b);
     }
     out
 }
