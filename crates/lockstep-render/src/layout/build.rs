@@ -573,7 +573,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     // zooms a step shows depends on the step), so stepping never widens the picture.
     let tick_right = if ms_scale > 0.0 {
         tick_right
-            .max(right + 12.0 + 14.0 + text::width(ticks::WIDEST_LABEL, style::GUTTER_SIZE) + 2.0)
+            .max(right + 12.0 + 14.0 + text::width(ticks::WIDEST_LABEL, style::LABEL_SIZE) + 2.0)
     } else {
         tick_right
     };

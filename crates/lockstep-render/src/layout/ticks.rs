@@ -171,7 +171,7 @@ pub(super) fn stretches(
             let x = if pass { label_x + 30.0 } else { label_x + 14.0 };
             let b = TextBox::new(
                 text,
-                style::GUTTER_SIZE,
+                style::LABEL_SIZE,
                 Align::Left,
                 Point::new(x, (s.band.0 + s.band.1) / 2.0),
                 TICK_PAD,
@@ -220,40 +220,13 @@ pub(super) fn at_scale(
         .collect()
 }
 
-/// How far a tick's label may move off its line to clear a burst's band: a round time a few
-/// ms before a burst falls on its band's top (which reaches above the burst's first line).
-const MAX_NUDGE: f64 = 30.0;
-
-/// Tick label `b` (of round time `t`) clear of every burst's band: moved above the band of a
-/// burst just after `t` or below that of a burst just before, by at most [`MAX_NUDGE`]; None
-/// where that would not do (two bands closer than a label's height).
-fn clear_of_bands(b: TextBox, t: u64, stretches: &[Stretch]) -> Option<TextBox> {
-    let mut b = b;
-    for s in stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
-        let (top, bottom) = (s.band.0 - BAND_CLEAR, s.band.1 + BAND_CLEAR);
-        if b.rect.y1 <= top || b.rect.y0 >= bottom {
-            continue;
-        }
-        // Before the burst: above its band; after it: below.
-        let dy = if t <= s.from_ms {
-            (top - b.rect.y1).min(0.0)
-        } else if t >= s.to_ms {
-            (bottom - b.rect.y0).max(0.0)
-        } else {
-            return None;
-        };
-        if dy.abs() > MAX_NUDGE {
-            return None;
-        }
-        b = b.shifted(0.0, dy);
-    }
-    // Moved off one band onto another (two bands closer than a label's height): no label.
-    let on_band = stretches.iter().any(|s| {
-        s.kind == StretchKind::Zoom
-            && b.rect.y1 > s.band.0 - BAND_CLEAR + 0.5
-            && b.rect.y0 < s.band.1 + BAND_CLEAR - 0.5
+/// Tick label `b` at its line `y`, unless the line lies inside a burst's band (not on its
+/// edge): there it would name the time of the rows beside it.
+fn at_line(b: TextBox, y: f64, stretches: &[Stretch]) -> Option<TextBox> {
+    let inside = stretches.iter().any(|s| {
+        s.kind == StretchKind::Zoom && y > s.band.0 + BAND_CLEAR && y < s.band.1 - BAND_CLEAR
     });
-    (!on_band).then_some(b)
+    (!inside).then_some(b)
 }
 
 /// Round times wherever the axis runs at the picture's scale (bursts, stacks and breaks aside),
@@ -285,9 +258,9 @@ pub(super) fn ticks(
             Point::new(label_x, y),
             TICK_PAD,
         );
-        // A round time at a burst's band's edge (its first or last time) is labelled outside
-        // the band: inside, it would read as the time of the burst's rows.
-        let label = clear_of_bands(b, t, stretches).filter(|b| {
+        // Labelled at its line (moved off it, 6 s read as 5.7 s); but not inside a burst's
+        // band, where it would read as the time of the burst's rows: only on its edge.
+        let label = at_line(b, y, stretches).filter(|b| {
             !last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
                 && !stretches
                     .iter()
