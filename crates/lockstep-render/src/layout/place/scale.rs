@@ -223,7 +223,9 @@ fn bursts(times: &[u64], idle: &[(u64, u64)], cuts: &[u64], s: f64) -> Vec<Burst
     let mut start: Option<usize> = None;
     for (k, w) in times.windows(2).enumerate() {
         let (a, b) = (w[0], w[1]);
-        let close = ((b - a) as f64) * s < PITCH && !idle.contains(&(a, b)) && !cuts.contains(&b);
+        let close = ((b - a) as f64) * s < PITCH
+            && !idle.contains(&(a, b))
+            && cuts.binary_search(&b).is_err();
         match (close, start) {
             (true, None) => start = Some(k),
             (false, Some(from)) => {
@@ -276,10 +278,12 @@ impl Plan {
         let whole = fill(0);
         // Never cut inside an overlap or a stale belief: that is the time the picture teaches.
         let (danger, overlaps) = danger(events, names);
-        let cuts: Vec<u64> = overlaps
+        let mut cuts: Vec<u64> = overlaps
             .iter()
             .flat_map(|&(a, b)| [events[a].time_ms, events[b].time_ms])
             .collect();
+        cuts.sort_unstable();
+        cuts.dedup();
         let mut idle = idle(&times, &quiet, whole, BREAK_SHARE * budget);
         idle.retain(|&(a, b)| !danger.iter().any(|&(x, y)| x < b && y > a));
         // Breaks may raise the scale, but not so far that the run is all breaks and bursts.
@@ -401,12 +405,16 @@ impl Plan {
         })
     }
 
-    /// The times where overlaps begin and end (bursts are split there).
+    /// The times where overlaps begin and end, sorted (bursts are split there).
     fn cuts(&self, events: &[TraceEvent]) -> Vec<u64> {
-        self.overlaps
+        let mut cuts: Vec<u64> = self
+            .overlaps
             .iter()
             .flat_map(|&(a, b)| [events[a].time_ms, events[b].time_ms])
-            .collect()
+            .collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        cuts
     }
 
     /// Where the axis stands after line `k` (`line` gives each line's y and time): from a line
