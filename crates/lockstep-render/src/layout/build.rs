@@ -593,22 +593,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     }
     // To scale, each overlap band says how long it lasts, beside the time marks.
     let mut stretches = stretches;
-    let overlap_ys: Vec<(f64, f64)> = spans
-        .iter()
-        .filter(|s| matches!(s.kind, SpanKind::Overlap { .. }))
-        .map(|s| (s.rect.y0, s.rect.y1))
-        .collect();
-    ticks::untint_overlaps(&mut stretches, &overlap_ys);
     let overlap_labels = if ms_scale > 0.0 {
-        let bands: Vec<(f64, f64, u64)> = spans
-            .iter()
-            .filter(|s| matches!(s.kind, SpanKind::Overlap { .. }))
-            .map(|s| {
-                let ms = time_of(s.to_row).saturating_sub(time_of(Some(s.from_row)));
-                (s.rect.y0, s.rect.y1, ms)
-            })
-            .collect();
-        ticks::overlap_labels(&bands, right + 12.0, &ticks, &stretches)
+        ticks::mark_overlaps(&spans, &mut stretches, &ticks, right + 12.0, time_of)
     } else {
         Vec::new()
     };

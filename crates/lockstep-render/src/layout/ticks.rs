@@ -279,8 +279,33 @@ pub(super) fn ticks(
     out
 }
 
+/// The overlap bands among `spans`: each zoom's tint leaves them out, and each gets its label
+/// ("overlap 2.0 s", see [`overlap_labels`]); `time_of` gives a row's time (None: the last).
+pub(super) fn mark_overlaps(
+    spans: &[super::Span],
+    stretches: &mut [Stretch],
+    ticks: &[Tick],
+    label_x: f64,
+    time_of: impl Fn(Option<usize>) -> u64,
+) -> Vec<TextBox> {
+    let overlaps: Vec<&super::Span> = spans
+        .iter()
+        .filter(|s| matches!(s.kind, super::SpanKind::Overlap { .. }))
+        .collect();
+    let ys: Vec<(f64, f64)> = overlaps.iter().map(|s| (s.rect.y0, s.rect.y1)).collect();
+    untint_overlaps(stretches, &ys);
+    let bands: Vec<(f64, f64, u64)> = overlaps
+        .iter()
+        .map(|s| {
+            let ms = time_of(s.to_row).saturating_sub(time_of(Some(s.from_row)));
+            (s.rect.y0, s.rect.y1, ms)
+        })
+        .collect();
+    overlap_labels(&bands, label_x, ticks, stretches)
+}
+
 /// Takes the overlap bands' heights (`bands`: top, bottom) out of each zoom's tint.
-pub(super) fn untint_overlaps(stretches: &mut [Stretch], bands: &[(f64, f64)]) {
+fn untint_overlaps(stretches: &mut [Stretch], bands: &[(f64, f64)]) {
     for s in stretches.iter_mut() {
         for &(y0, y1) in bands {
             s.tint = s
@@ -296,7 +321,7 @@ pub(super) fn untint_overlaps(stretches: &mut [Stretch], bands: &[(f64, f64)]) {
 /// "overlap 2.0 s": each overlap band's true length, beside the time marks (where the picture's
 /// scale is stated), bold, on a free stretch of the band's height: `bands` are each band's top,
 /// bottom and length in ms.
-pub(super) fn overlap_labels(
+fn overlap_labels(
     bands: &[(f64, f64, u64)],
     label_x: f64,
     ticks: &[Tick],
