@@ -43,10 +43,17 @@ fn a_held_up_message_is_as_long_as_its_time_in_the_network() {
         .sum();
     let inside: u64 = crossed
         .filter(|s| s.band.1 <= a.tip.y)
-        .map(|s| s.to_ms - s.from_ms)
+        .map(|s| s.resume_ms - s.top_ms)
+        .sum();
+    // A band the arrow ends in may be lifted: its top is before its first time.
+    let lifted: u64 = l
+        .stretches
+        .iter()
+        .filter(|s| s.band.0 < a.tip.y && s.band.1 > a.tip.y)
+        .map(|s| s.from_ms - s.top_ms)
         .sum();
     let drawn = a.tip.y - a.start.y - zoomed;
-    let scaled = (8001 - inside) as f64 * l.ms_scale;
+    let scaled = (8001 - inside - lifted) as f64 * l.ms_scale;
     assert!(
         (drawn - scaled).abs() < 2.0,
         "drawn {drawn:.0} px for {scaled:.0} px of time"
@@ -152,7 +159,7 @@ fn long_idle_stretches_break_marked_with_the_time_cut() {
     for (id, l) in common::each_to_scale() {
         for b in l.stretches.iter().filter(|s| s.kind == StretchKind::Break) {
             breaks += 1;
-            assert_eq!(b.y1 - b.y0, 72.0, "{id}: {b:?}");
+            assert!((b.y1 - b.y0 - 72.0).abs() < 0.01, "{id}: {b:?}");
             assert!(b.to_ms - b.from_ms >= 2000, "{id}: {b:?}");
             // Its label names the true length of the idle time it cuts.
             let cut = (b.to_ms - b.from_ms) as f64 / 1000.0;
@@ -168,7 +175,7 @@ fn long_idle_stretches_break_marked_with_the_time_cut() {
             );
         }
     }
-    assert!(breaks >= 3, "{breaks} breaks over the catalogue");
+    assert!(breaks >= 2, "{breaks} breaks over the catalogue");
     // Drawn across the lanes: the label and the zig-zags.
     let (scenario, run) = common::load("migration-right-order");
     let options = Options {
@@ -193,8 +200,8 @@ fn anchors(l: &lockstep_render::Layout) -> Vec<(f64, u64)> {
     };
     let mut out: Vec<(f64, u64)> = lines(l).into_iter().filter(|&(y, _)| !in_zoom(y)).collect();
     for s in &l.stretches {
-        out.push((s.band.0, s.from_ms));
-        out.push((s.band.1, s.to_ms));
+        out.push((s.band.0, s.top_ms));
+        out.push((s.band.1, s.resume_ms));
     }
     out.extend(l.ticks.iter().map(|t| (t.y, t.time_ms)));
     out.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -239,7 +246,7 @@ fn every_stretch_drawn_to_scale_has_the_pictures_one_scale() {
             }
         }
     }
-    assert!(checked > 300, "{checked}");
+    assert!(checked > 120, "{checked}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -270,7 +277,7 @@ fn every_whole_second_drawn_to_scale_has_a_gridline() {
             }
         }
     }
-    assert!(seen > 200, "{seen}");
+    assert!(seen > 120, "{seen}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -372,33 +379,61 @@ fn no_label_or_note_straddles_a_zoom_bands_edge() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// No round time is labelled on a burst's band, where it would read as the time of the
-/// burst's rows (fenced-gc-pause: `8 s` on the first row of the 8004 ms burst), nor inside a
-/// burst (its rows are in order, not at their time): the label of a round time just before a
-/// burst sits above its band, just after one below.
+/// No round time is labelled inside a burst's band, where it would read as the time of the
+/// burst's rows (fenced-gc-pause: `8 s` on the first row of the 8004 ms burst); and every label
+/// sits at its own line, even on a band's edge (fenced-gc-pause's "6 s" was moved 12 px up off
+/// the band's top, so 5 s -> 6 s read as 0.7 s).
 #[test]
-fn no_round_time_is_labelled_on_a_burst() {
+fn round_times_are_labelled_at_their_line_and_never_inside_a_burst() {
     let mut failures = Vec::new();
+    let mut on_edges = 0;
     for (id, l) in common::each_to_scale() {
         for (t, b) in l
             .ticks
             .iter()
             .filter_map(|t| t.label.as_ref().map(|b| (t, b)))
         {
+            let mid = (b.rect.y0 + b.rect.y1) / 2.0;
+            if (mid - t.y).abs() > 0.5 {
+                failures.push(format!(
+                    "{id}: tick {} ms at y {:.0} labelled at {mid:.0}",
+                    t.time_ms, t.y
+                ));
+            }
             for z in l.stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
-                // A round time at a band's edge is the burst's first or last time: its
-                // gridline is the edge, its label outside the band.
-                let inside = z.from_ms < t.time_ms && t.time_ms < z.to_ms;
-                if inside || (b.rect.y1 > z.band.0 && b.rect.y0 < z.band.1) {
+                let inside = (z.from_ms < t.time_ms && t.time_ms < z.to_ms)
+                    || (t.y > z.band.0 + 2.0 && t.y < z.band.1 - 2.0);
+                if inside {
                     failures.push(format!(
                         "{id}: tick {} ms labelled at {:.0}..{:.0}, on the band ({:.0}..{:.0}) of the burst {}..{} ms",
                         t.time_ms, b.rect.y0, b.rect.y1, z.band.0, z.band.1, z.from_ms, z.to_ms
                     ));
                 }
+                on_edges += usize::from(b.rect.y1 > z.band.0 && b.rect.y0 < z.band.1);
             }
         }
     }
+    assert!(
+        on_edges > 0,
+        "no label on a band's edge: the test checks nothing new"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Zooms' and breaks' labels are as large as the arrows' labels (16 px; they were 14 px, 6 px
+/// on redlock-clock-jump's slide).
+#[test]
+fn zoom_and_break_labels_are_label_size() {
+    let mut seen = 0;
+    for (id, l) in common::each_to_scale() {
+        for s in l.stretches.iter().filter(|s| s.kind != StretchKind::Stack) {
+            if let Some(b) = &s.label {
+                seen += 1;
+                assert!(b.size >= 16.0, "{id}: {:?} at {} px", b.text, b.size);
+            }
+        }
+    }
+    assert!(seen > 50, "{seen}");
 }
 
 /// A to-scale picture is at most 1.6x as tall as the logical picture of the same run: on a
@@ -491,8 +526,9 @@ fn at_most_two_zoom_factors_per_picture_none_under_four() {
 }
 
 /// Every round second outside bursts and breaks is labelled, unless its label would overlap a
-/// burst's or break's label; no tick label sits on a burst band's edge (heartbeat had no `1 s`,
-/// redis-sentinel-split-brain showed 1.0, 1.5, 2.5, 3.5, 5.0 s).
+/// burst's or break's label (heartbeat had no `1 s`, redis-sentinel-split-brain showed 1.0, 1.5,
+/// 2.5, 3.5, 5.0 s). A label on a band's edge stays at its line (see
+/// `round_times_are_labelled_at_their_line_and_never_inside_a_burst`).
 #[test]
 fn every_round_second_outside_bursts_and_breaks_is_labelled() {
     let mut failures = Vec::new();
@@ -502,26 +538,13 @@ fn every_round_second_outside_bursts_and_breaks_is_labelled() {
         let (Some(&(_, first)), Some(&(_, last))) = (lines.first(), lines.last()) else {
             continue;
         };
-        for t in l
-            .ticks
-            .iter()
-            .filter_map(|t| t.label.as_ref().map(|b| (t, b)))
-        {
-            for z in l.stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
-                for edge in [z.band.0, z.band.1] {
-                    if t.1.rect.y0 < edge && t.1.rect.y1 > edge {
-                        failures.push(format!("{id}: {} on the edge of a band", t.1.text));
-                    }
-                }
-            }
-        }
         let mut s = first.div_ceil(1000) * 1000;
         while s <= last {
             let tick = l.ticks.iter().find(|t| t.time_ms == s);
             // In a burst, or on its band (where it would read as the time of the burst's rows).
             let off_scale = l.stretches.iter().any(|st| match st.kind {
                 StretchKind::Zoom => {
-                    (st.from_ms..=st.to_ms).contains(&s)
+                    (st.top_ms..=st.resume_ms).contains(&s)
                         || tick.is_some_and(|t| t.y > st.band.0 - 4.0 && t.y < st.band.1 + 4.0)
                 }
                 StretchKind::Break => st.from_ms < s && s < st.to_ms,
@@ -553,7 +576,7 @@ fn every_round_second_outside_bursts_and_breaks_is_labelled() {
             s += 1000;
         }
     }
-    assert!(labelled > 100, "{labelled}");
+    assert!(labelled > 50, "{labelled}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -23,6 +23,10 @@ use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
 
+/// To scale, runs of at most this many events are placed again until their overlaps are drawn
+/// as long as they last (see `place::scale::Plan::rescaled`).
+const REFINE_MAX_EVENTS: usize = 1000;
+
 /// Space around the drawing.
 pub(super) const MARGIN: f64 = 24.0;
 /// Above the gutter's columns.
@@ -263,19 +267,40 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
 
     // Every event's line, over the whole trace.
     let origin = header_bottom + 30.0;
-    let axis = place::scale::Plan::new(events, options.time_mode);
+    let names: Vec<String> = trace.participants.iter().map(|p| p.name.clone()).collect();
+    let mut axis = place::scale::Plan::new(events, &names, options.time_mode);
+    let place_on = |axis: &place::scale::Plan| {
+        place::place(&place::Input {
+            events,
+            links: &links,
+            pieces: &pieces,
+            frame: &frame,
+            lanes: order.len(),
+            mode: options.time_mode,
+            axis,
+            folded_into: &folded_into,
+            origin,
+        })
+    };
+    let mut placed = place_on(&axis);
+    // To scale, an overlap whose bursts need more room than its time gives is drawn taller
+    // than its time: the scale rises until its time holds them (lifting the bands
+    // before an overlap's end first, then raising the scale; six passes at most).
+    // Runs longer than a picture a presenter projects are placed once (their axis is as
+    // long as it may be anyway).
+    for _ in 0..if events.len() <= REFINE_MAX_EVENTS {
+        6
+    } else {
+        0
+    } {
+        let lines: Vec<(f64, u64)> = placed.lines.iter().map(|l| (l.y, l.time_ms)).collect();
+        let Some(higher) = axis.rescaled(events, |i| placed.y(i), &lines) else {
+            break;
+        };
+        axis = higher;
+        placed = place_on(&axis);
+    }
     let ms_scale = axis.ms_scale;
-    let placed = place::place(&place::Input {
-        events,
-        links: &links,
-        pieces: &pieces,
-        frame: &frame,
-        lanes: order.len(),
-        mode: options.time_mode,
-        axis: &axis,
-        folded_into: &folded_into,
-        origin,
-    });
     let ys: Vec<f64> = (0..total).map(|i| placed.y(i)).collect();
 
     // Rows shown; the first row shown on each line carries the line's gutter label.
@@ -522,7 +547,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|l| (l.y, l.time_ms))
         .collect();
     let stretches = if ms_scale > 0.0 && !rows.is_empty() {
-        ticks::stretches(&lines, &axis, &placed.breaks, right + 12.0)
+        let nominal: Vec<f64> = placed.lines[..shown_lines]
+            .iter()
+            .map(|l| l.nominal)
+            .collect();
+        ticks::stretches(&lines, &nominal, &axis, &placed.breaks, right + 12.0)
     } else {
         Vec::new()
     };
@@ -544,7 +573,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     // zooms a step shows depends on the step), so stepping never widens the picture.
     let tick_right = if ms_scale > 0.0 {
         tick_right
-            .max(right + 12.0 + 14.0 + text::width(ticks::WIDEST_LABEL, style::GUTTER_SIZE) + 2.0)
+            .max(right + 12.0 + 14.0 + text::width(ticks::WIDEST_LABEL, style::LABEL_SIZE) + 2.0)
     } else {
         tick_right
     };
@@ -562,6 +591,17 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             tone: Tone::Danger,
         });
     }
+    // To scale, each overlap band says how long it lasts, beside the time marks.
+    let mut stretches = stretches;
+    let overlap_labels = if ms_scale > 0.0 {
+        ticks::mark_overlaps(&spans, &mut stretches, &ticks, right + 12.0, time_of)
+    } else {
+        Vec::new()
+    };
+    let tick_right = overlap_labels
+        .iter()
+        .map(|b| b.rect.x1)
+        .fold(tick_right, f64::max);
 
     let current = options.upto_step.and_then(|_| shown.checked_sub(1));
     if let Some(row) = current {
@@ -639,6 +679,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         ms_scale,
         folds,
         stretches,
+        overlap_labels,
         walls,
         jumps,
         flights,

@@ -457,6 +457,18 @@ pub struct Stretch {
     /// A burst's tinted band, top and bottom: a little beyond its first and last lines, so that
     /// its rows' labels and notes sit wholly inside it and its neighbours' wholly outside.
     pub band: (f64, f64),
+    /// The axis's time at the band's top: `from_ms`, or earlier for the part of a burst just
+    /// before an overlap ends, whose rows are drawn over the time before it.
+    pub top_ms: u64,
+    /// The axis's time at the band's bottom, where it runs on at the picture's scale: a zoom's
+    /// rows are drawn over the idle time after its burst, so this is later than `to_ms` (up to
+    /// the next line's time, where the rows need more room than that time gives); `to_ms` for a
+    /// stack or a break.
+    pub resume_ms: u64,
+    /// The stretches of the band (top, bottom) drawn tinted: all of it but where an overlap band
+    /// crosses it (the overlap band carries the same tint under its red, so that it is as strong
+    /// outside zooms as inside).
+    pub tint: Vec<(f64, f64)>,
     /// "6000–6008 ms, in order", "same ms" or "… 8.0 s …", beside the time marks.
     pub label: Option<TextBox>,
 }
@@ -498,6 +510,8 @@ pub struct Layout {
     pub folds: Vec<Fold>,
     /// To scale: where the axis leaves its one scale (bursts in order, stacks, idle breaks).
     pub stretches: Vec<Stretch>,
+    /// To scale, each overlap band's true length ("overlap 2.0 s") beside the time marks.
+    pub overlap_labels: Vec<TextBox>,
     /// Network partitions, as walls between the lanes they cut apart.
     pub walls: Vec<Wall>,
     /// Clock jumps, as breaks on the lifelines.
@@ -567,6 +581,7 @@ impl Layout {
             .iter()
             .filter_map(|t| t.label.as_ref())
             .chain(self.stretches.iter().filter_map(|s| s.label.as_ref()))
+            .chain(self.overlap_labels.iter())
             .chain(self.jumps.iter().filter_map(|j| j.label.as_ref()));
         lanes
             .chain(std::iter::once(&self.gutter_title))
@@ -604,6 +619,7 @@ impl Layout {
                 .iter()
                 .filter_map(|j| j.label.as_ref().map(|l| l.rect)),
         );
+        out.extend(self.overlap_labels.iter().map(|b| b.rect));
         out.push(self.gutter_title.rect);
         // Empty labels (rows sharing a line, arrows sharing a group's label) take no room.
         out.retain(|r| r.width() > 0.0 && r.height() > 0.0);

@@ -47,6 +47,9 @@ pub(super) struct Line {
     pub y: f64,
     /// Time of the first event put on it.
     pub time_ms: u64,
+    /// To scale, where the line would be if its burst's band were not lifted (see
+    /// `scale::Plan::lifts`): its time's y on the scale.
+    pub nominal: f64,
 }
 
 /// Where everything went.
@@ -199,25 +202,41 @@ impl Placer<'_> {
     fn line(&mut self, c: usize, t: u64) -> f64 {
         while self.out.lines.len() <= c {
             let axis = self.input.axis;
-            let y = match self.out.lines.last() {
-                None => self.input.origin,
+            let lines = &self.out.lines;
+            let line = |k: usize| (lines[k].y, lines[k].time_ms, lines[k].nominal);
+            let k = lines.len().wrapping_sub(1);
+            let (y, nominal) = match lines.last() {
+                None => (self.input.origin, self.input.origin),
                 Some(last) => match self.input.mode {
-                    TimeMode::Logical => last.y + PITCH,
+                    TimeMode::Logical => (last.y + PITCH, last.y + PITCH),
+                    // In a burst, rows go in order a line apart (see `scale`).
+                    TimeMode::ToScale if axis.ordered(last.time_ms, t) => {
+                        (last.y + PITCH, last.y + PITCH)
+                    }
                     // A break starts where the axis leaves off (a burst's band's bottom) and
                     // ends where it takes up again (the next band's top).
-                    TimeMode::ToScale if self.in_flight == 0 && axis.may_break(last.time_ms, t) => {
-                        self.out.breaks.push(self.out.lines.len() - 1);
-                        axis.resume_after(last.y, last.time_ms).0 + BREAK_H + axis.pad_before(t)
+                    TimeMode::ToScale
+                        if let Some(y) = (self.in_flight == 0)
+                            .then(|| axis.break_before(k, line, t, BREAK_H))
+                            .flatten() =>
+                    {
+                        self.out.breaks.push(k);
+                        (y, y)
                     }
-                    // In a burst, rows go in order a line apart (see `scale`).
-                    TimeMode::ToScale if axis.ordered(last.time_ms, t) => last.y + PITCH,
-                    // Else at its time on the one scale, bursts' bands being room, not time.
+                    // Else at its time on the one scale (a burst's rows are drawn over the
+                    // time after it, see `scale`).
                     TimeMode::ToScale => {
-                        axis.scaled_y((last.y, last.time_ms), t).max(last.y + PITCH)
+                        let (y, nominal) = axis.next_y(k, line, t);
+                        let y = y.max(last.y + PITCH);
+                        (y, nominal.max(y))
                     }
                 },
             };
-            self.out.lines.push(Line { y, time_ms: t });
+            self.out.lines.push(Line {
+                y,
+                time_ms: t,
+                nominal,
+            });
         }
         self.out.lines[c].y
     }

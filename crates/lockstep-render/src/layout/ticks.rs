@@ -2,7 +2,7 @@
 //! marked stretches where the axis leaves the picture's scale (bursts drawn in order, stacks,
 //! breaks).
 
-use super::place::scale::{Plan, ZOOM_BOTTOM, ZOOM_TOP};
+use super::place::scale::{Plan, ZOOM_TOP};
 use super::{Stretch, StretchKind, Tick};
 use crate::geom::{Point, Rect};
 use crate::style;
@@ -82,6 +82,9 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
         from_ms: t0,
         to_ms: t1,
         band: (y0, y1),
+        top_ms: t0,
+        resume_ms: t1,
+        tint: Vec::new(),
         label: None,
     }
 }
@@ -92,18 +95,21 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
 /// and time, top to bottom; `breaks` the lines after which the axis breaks.
 pub(super) fn stretches(
     lines: &[(f64, u64)],
+    nominal: &[f64],
     axis: &Plan,
     breaks: &[usize],
     label_x: f64,
 ) -> Vec<Stretch> {
     let mut out: Vec<Stretch> = Vec::new();
+    let line = |k: usize| (lines[k].0, lines[k].1, nominal[k]);
     for &k in breaks {
-        if let (Some(&(ya, ta)), Some(&(yb, tb))) = (lines.get(k), lines.get(k + 1)) {
+        if let Some(&(yb, tb)) = lines.get(k + 1) {
             // From where the axis leaves off (a band's bottom) to where it takes up again (the
             // next band's top); the time cut is all of it.
-            let (y0, t0) = axis.resume_after(ya, ta);
+            let r = axis.after(k, line);
+            let from = (r.bottom, r.resume_ms(axis.ms_scale, tb, r.bottom));
             let y1 = yb - axis.pad_before(tb);
-            out.push(stretch(StretchKind::Break, (y0, t0), (y1, tb)));
+            out.push(stretch(StretchKind::Break, from, (y1, tb)));
         }
     }
     for burst in &axis.bursts {
@@ -116,20 +122,33 @@ pub(super) fn stretches(
         // From its first line's time (its earliest events may be folded into an earlier
         // line), which is where the band's top sits on the scale, to the burst's last time.
         z.to_ms = burst.to_ms;
-        z.band = (z.y0 - ZOOM_TOP, z.y1 + ZOOM_BOTTOM);
+        // The axis takes up again at the band's bottom at the time the band's height reaches
+        // on the scale, or at the next line's time where the rows needed more room.
+        let r = axis.after(to - 1, line);
+        z.band = (z.y0 - ZOOM_TOP, r.bottom);
+        z.tint = vec![z.band];
+        // A lifted band's top is before its first time on the scale.
+        let s = axis.ms_scale.max(1e-12);
+        z.top_ms = (r.anchor.1 - (r.anchor.0 - z.band.0) / s).round().max(0.0) as u64;
+        // The next band's top, at its time on the scale less its lift.
+        let (next_y, next) = lines.get(to).map_or((f64::MAX, u64::MAX), |&(_, t)| {
+            (nominal[to] - axis.pad_before(t), t)
+        });
+        z.resume_ms = r.resume_ms(axis.ms_scale, next, next_y).max(z.to_ms);
         out.push(z);
     }
     // Rows pushed apart within an instant (or a few ms, closer than a line apart at the
     // picture's scale) outside bursts.
     for (k, w) in lines.windows(2).enumerate() {
         let ((y0, t0), (y1, t1)) = (w[0], w[1]);
-        if breaks.contains(&k) || axis.ordered(t0, t1) || y1 <= axis.scaled_y(w[0], t1) + 0.5 {
+        if breaks.contains(&k) || axis.ordered(t0, t1) || y1 <= axis.next_y(k, line, t1).0 + 0.5 {
             continue;
         }
         match out.last_mut() {
             Some(last) if last.kind == StretchKind::Stack && last.y1 == y0 => {
                 last.y1 = y1;
                 last.to_ms = t1;
+                last.resume_ms = t1;
                 last.band.1 = y1;
             }
             _ => out.push(stretch(StretchKind::Stack, w[0], w[1])),
@@ -152,7 +171,7 @@ pub(super) fn stretches(
             let x = if pass { label_x + 30.0 } else { label_x + 14.0 };
             let b = TextBox::new(
                 text,
-                style::GUTTER_SIZE,
+                style::LABEL_SIZE,
                 Align::Left,
                 Point::new(x, (s.band.0 + s.band.1) / 2.0),
                 TICK_PAD,
@@ -184,8 +203,8 @@ pub(super) fn at_scale(
         })
         .collect();
     for s in stretches.iter().filter(|s| s.kind != StretchKind::Stack) {
-        points.push((s.band.0, s.from_ms));
-        points.push((s.band.1, s.to_ms));
+        points.push((s.band.0, s.top_ms));
+        points.push((s.band.1, s.resume_ms));
     }
     points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     points.dedup();
@@ -201,40 +220,13 @@ pub(super) fn at_scale(
         .collect()
 }
 
-/// How far a tick's label may move off its line to clear a burst's band: a round time a few
-/// ms before a burst falls on its band's top (which reaches above the burst's first line).
-const MAX_NUDGE: f64 = 30.0;
-
-/// Tick label `b` (of round time `t`) clear of every burst's band: moved above the band of a
-/// burst just after `t` or below that of a burst just before, by at most [`MAX_NUDGE`]; None
-/// where that would not do (two bands closer than a label's height).
-fn clear_of_bands(b: TextBox, t: u64, stretches: &[Stretch]) -> Option<TextBox> {
-    let mut b = b;
-    for s in stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
-        let (top, bottom) = (s.band.0 - BAND_CLEAR, s.band.1 + BAND_CLEAR);
-        if b.rect.y1 <= top || b.rect.y0 >= bottom {
-            continue;
-        }
-        // Before the burst: above its band; after it: below.
-        let dy = if t <= s.from_ms {
-            (top - b.rect.y1).min(0.0)
-        } else if t >= s.to_ms {
-            (bottom - b.rect.y0).max(0.0)
-        } else {
-            return None;
-        };
-        if dy.abs() > MAX_NUDGE {
-            return None;
-        }
-        b = b.shifted(0.0, dy);
-    }
-    // Moved off one band onto another (two bands closer than a label's height): no label.
-    let on_band = stretches.iter().any(|s| {
-        s.kind == StretchKind::Zoom
-            && b.rect.y1 > s.band.0 - BAND_CLEAR + 0.5
-            && b.rect.y0 < s.band.1 + BAND_CLEAR - 0.5
+/// Tick label `b` at its line `y`, unless the line lies inside a burst's band (not on its
+/// edge): there it would name the time of the rows beside it.
+fn at_line(b: TextBox, y: f64, stretches: &[Stretch]) -> Option<TextBox> {
+    let inside = stretches.iter().any(|s| {
+        s.kind == StretchKind::Zoom && y > s.band.0 + BAND_CLEAR && y < s.band.1 - BAND_CLEAR
     });
-    (!on_band).then_some(b)
+    (!inside).then_some(b)
 }
 
 /// Round times wherever the axis runs at the picture's scale (bursts, stacks and breaks aside),
@@ -266,9 +258,9 @@ pub(super) fn ticks(
             Point::new(label_x, y),
             TICK_PAD,
         );
-        // A round time at a burst's band's edge (its first or last time) is labelled outside
-        // the band: inside, it would read as the time of the burst's rows.
-        let label = clear_of_bands(b, t, stretches).filter(|b| {
+        // Labelled at its line (moved off it, 6 s read as 5.7 s); but not inside a burst's
+        // band, where it would read as the time of the burst's rows: only on its edge.
+        let label = at_line(b, y, stretches).filter(|b| {
             !last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
                 && !stretches
                     .iter()
@@ -283,6 +275,102 @@ pub(super) fn ticks(
             y,
             label,
         });
+    }
+    out
+}
+
+/// The overlap bands among `spans`: each zoom's tint leaves them out, and each gets its label
+/// ("overlap 2.0 s", see [`overlap_labels`]); `time_of` gives a row's time (None: the last).
+pub(super) fn mark_overlaps(
+    spans: &[super::Span],
+    stretches: &mut [Stretch],
+    ticks: &[Tick],
+    label_x: f64,
+    time_of: impl Fn(Option<usize>) -> u64,
+) -> Vec<TextBox> {
+    let overlaps: Vec<&super::Span> = spans
+        .iter()
+        .filter(|s| matches!(s.kind, super::SpanKind::Overlap { .. }))
+        .collect();
+    let ys: Vec<(f64, f64)> = overlaps.iter().map(|s| (s.rect.y0, s.rect.y1)).collect();
+    untint_overlaps(stretches, &ys);
+    let bands: Vec<(f64, f64, u64)> = overlaps
+        .iter()
+        .map(|s| {
+            let ms = time_of(s.to_row).saturating_sub(time_of(Some(s.from_row)));
+            (s.rect.y0, s.rect.y1, ms)
+        })
+        .collect();
+    overlap_labels(&bands, label_x, ticks, stretches)
+}
+
+/// Takes the overlap bands' heights (`bands`: top, bottom) out of each zoom's tint.
+fn untint_overlaps(stretches: &mut [Stretch], bands: &[(f64, f64)]) {
+    for s in stretches.iter_mut() {
+        for &(y0, y1) in bands {
+            s.tint = s
+                .tint
+                .iter()
+                .flat_map(|&(a, b)| [(a, b.min(y0)), (a.max(y1), b)])
+                .filter(|(a, b)| b > a)
+                .collect();
+        }
+    }
+}
+
+/// "overlap 2.0 s": each overlap band's true length, beside the time marks (where the picture's
+/// scale is stated), bold, on a free stretch of the band's height: `bands` are each band's top,
+/// bottom and length in ms.
+fn overlap_labels(
+    bands: &[(f64, f64, u64)],
+    label_x: f64,
+    ticks: &[Tick],
+    stretches: &[Stretch],
+) -> Vec<TextBox> {
+    let mut taken: Vec<Rect> = ticks
+        .iter()
+        .filter_map(|t| t.label.as_ref().map(|b| b.rect))
+        .chain(
+            stretches
+                .iter()
+                .filter_map(|s| s.label.as_ref().map(|b| b.rect)),
+        )
+        .collect();
+    let mut out = Vec::new();
+    for &(y0, y1, ms) in bands {
+        let text = format!("overlap {}", duration(ms));
+        let at = |x: f64, y: f64| {
+            TextBox::new(
+                text.clone(),
+                style::LABEL_SIZE,
+                Align::Left,
+                Point::new(x, y),
+                TICK_PAD,
+            )
+            .bold()
+        };
+        let free = |b: &TextBox| !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect));
+        let mid = (y0 + y1) / 2.0;
+        // The band's middle, then outwards a few px at a time: within the band where there is
+        // room, else as near it as there is (a band of a few ms in a step render), always in
+        // the column the picture keeps for time labels, so stepping never widens it.
+        let half = ((y1 - y0) / 2.0 - 10.0).max(0.0);
+        let spots = || (0..).map(|k| k as f64 * 4.0);
+        let within = spots()
+            .take_while(|d| *d <= half)
+            .flat_map(|d| [mid - d, mid + d])
+            .map(|y| at(label_x + 14.0, y))
+            .find(|b| free(b));
+        let b = within.unwrap_or_else(|| {
+            spots()
+                .take(100)
+                .flat_map(|d| [mid + d, mid - d])
+                .map(|y| at(label_x + 14.0, y))
+                .find(|b| free(b))
+                .unwrap_or_else(|| at(label_x + 14.0, mid))
+        });
+        taken.push(b.rect);
+        out.push(b);
     }
     out
 }

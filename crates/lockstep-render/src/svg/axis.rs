@@ -48,7 +48,20 @@ pub(crate) fn zooms(p: &Painter, l: &Layout) -> Result<(), RenderError> {
         match st.kind {
             StretchKind::Zoom => {
                 let band = Rect::new(LEFT, st.band.0, l.area.x1 + 6.0, st.band.1);
-                p.fill_rect(band, style::ZOOM_FILL, style::ZOOM_FILL_ALPHA)?;
+                // Not under an overlap band, which carries the tint itself (see `overlap`).
+                // (The gutter, left of the overlap band, keeps its tint.)
+                let mut y = band.y0;
+                for &(y0, y1) in st.tint.iter().chain([(band.y1, band.y1)].iter()) {
+                    if y0 > y {
+                        let gutter = Rect::new(band.x0, y, l.area.x0 - 8.0, y0);
+                        p.fill_rect(gutter, style::ZOOM_FILL, style::ZOOM_FILL_ALPHA)?;
+                    }
+                    if y1 > y0 {
+                        let part = Rect::new(band.x0, y0, band.x1, y1);
+                        p.fill_rect(part, style::ZOOM_FILL, style::ZOOM_FILL_ALPHA)?;
+                    }
+                    y = y1;
+                }
                 for y in [band.y0, band.y1] {
                     p.line(
                         &[Point::new(band.x0, y), Point::new(band.x1, y)],

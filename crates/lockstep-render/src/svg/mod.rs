@@ -370,11 +370,19 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         if let SpanKind::Overlap { .. } = s.kind {
             // Strong enough to survive a washed-out projector, and hatched: the refused row's
             // plain green is told from it by pattern and lightness, not only by hue.
+            // Over the zooms' tint all along (a zoom leaves its tint out under the band): as
+            // strong where it runs at the picture's scale as where it crosses a zoom.
+            if l.ms_scale > 0.0 {
+                p.fill_rect(s.rect, style::ZOOM_FILL, style::ZOOM_FILL_ALPHA)?;
+            }
             p.fill_rect(s.rect, style::DANGER, style::DANGER_BAND_ALPHA)?;
             p.hatch(s.rect, style::DANGER, style::DANGER_HATCH_STEP, false)?;
             let bar = Rect::new(s.rect.x0, s.rect.y0, s.rect.x0 + 6.0, s.rect.y1);
             p.fill_rect(bar, style::DANGER, 0.9)?;
         }
+    }
+    for b in &l.overlap_labels {
+        p.boxed_text(b, style::DANGER)?;
     }
 
     // Partition walls between the lanes they cut apart.

@@ -111,6 +111,7 @@ fn empty_like(full: &Layout) -> Layout {
         // Fold notes are drawn as folds (their text names them).
         folds: full.folds.clone(),
         stretches: Vec::new(),
+        overlap_labels: Vec::new(),
         walls: Vec::new(),
         jumps: Vec::new(),
         flights: Vec::new(),
@@ -393,6 +394,7 @@ impl Stepper {
                 _ => {}
             }
         }
+        parts[OVERLAP].overlap_labels = at_n.overlap_labels.clone();
         parts[WALLS].walls = at_n
             .walls
             .iter()
