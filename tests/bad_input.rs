@@ -66,7 +66,15 @@ fn unknown_fields() {
 fn wrong_types_and_values() {
     check(
         &edited("ttl_ms = 5000", "ttl_ms = -5"),
-        "8:10: lock.ttl_ms: invalid value: integer `-5`, expected u64",
+        "8:10: lock.ttl_ms: `-5` is negative: this field takes a whole number of milliseconds",
+    );
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = \"5 s\""),
+        "8:10: lock.ttl_ms: \"5 s\" is text; write the number without quotes: this field takes a whole number of milliseconds",
+    );
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = 5e3"),
+        "8:10: lock.ttl_ms: `5000.0` is a floating-point number (a point or an exponent): this field takes a whole number of milliseconds",
     );
     check(
         &edited("kind = \"redis\"", "kind = \"zookeeper\""),

@@ -416,7 +416,7 @@ const GOLDEN: &[Golden] = &[
         false,
         &[
             "lease TTL 2000 ms for A",
-            "lease check: 900 ms left, write",
+            "lease check: 904 ms left, write",
             "B: already paid, nothing to do",
         ],
     ),
