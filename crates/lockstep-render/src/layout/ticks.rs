@@ -192,15 +192,15 @@ pub(super) fn at_scale(
     lines: &[(f64, u64)],
     stretches: &[Stretch],
 ) -> Vec<((f64, u64), (f64, u64))> {
-    let inside = |y: f64, s: &Stretch| y > s.band.0 + 0.5 && y < s.band.1 - 0.5;
+    let zooms = || stretches.iter().filter(|s| s.kind == StretchKind::Zoom);
+    let zoom_bands = Bands::new(zooms().map(|s| s.band));
+    let mut edges: Vec<f64> = zooms().flat_map(|s| [s.y0, s.y1]).collect();
+    edges.sort_by(f64::total_cmp);
+    let on_edge = |y: f64| edges.binary_search_by(|e| e.total_cmp(&y)).is_ok();
     let mut points: Vec<(f64, u64)> = lines
         .iter()
         .copied()
-        .filter(|&(y, _)| {
-            !stretches
-                .iter()
-                .any(|s| s.kind == StretchKind::Zoom && (inside(y, s) || y == s.y0 || y == s.y1))
-        })
+        .filter(|&(y, _)| !(zoom_bands.inside(y, 0.5) || on_edge(y)))
         .collect();
     for s in stretches.iter().filter(|s| s.kind != StretchKind::Stack) {
         points.push((s.band.0, s.top_ms));
@@ -208,25 +208,55 @@ pub(super) fn at_scale(
     }
     points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     points.dedup();
+    let all = Bands::new(stretches.iter().map(|s| s.band));
     points
         .windows(2)
         .map(|w| (w[0], w[1]))
-        .filter(|&((y0, t0), (y1, t1))| {
-            t1 > t0
-                && !stretches
-                    .iter()
-                    .any(|s| s.band.0 <= y0 + 0.5 && s.band.1 >= y1 - 0.5)
-        })
+        .filter(|&((y0, t0), (y1, t1))| t1 > t0 && !all.covers(y0, y1, 0.5))
         .collect()
 }
 
 /// Tick label `b` at its line `y`, unless the line lies inside a burst's band (not on its
 /// edge): there it would name the time of the rows beside it.
-fn at_line(b: TextBox, y: f64, stretches: &[Stretch]) -> Option<TextBox> {
-    let inside = stretches.iter().any(|s| {
-        s.kind == StretchKind::Zoom && y > s.band.0 + BAND_CLEAR && y < s.band.1 - BAND_CLEAR
-    });
-    (!inside).then_some(b)
+fn at_line(b: TextBox, y: f64, zooms: &Bands) -> Option<TextBox> {
+    (!zooms.inside(y, BAND_CLEAR)).then_some(b)
+}
+
+/// Bands (top, bottom) in y order, to ask "is y inside one?" or "does one cover this stretch of
+/// the axis?" in log time: a long run has hundreds of stretches and thousands of rows, and
+/// asking each stretch for each row made the axis of the 10,000-event bench quadratic.
+struct Bands {
+    /// By top.
+    bands: Vec<(f64, f64)>,
+    /// The lowest bottom among the bands up to each index (bands may nest).
+    reach: Vec<f64>,
+}
+
+impl Bands {
+    fn new(bands: impl Iterator<Item = (f64, f64)>) -> Bands {
+        let mut bands: Vec<(f64, f64)> = bands.collect();
+        bands.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let reach = bands
+            .iter()
+            .scan(f64::NEG_INFINITY, |m, b| {
+                *m = m.max(b.1);
+                Some(*m)
+            })
+            .collect();
+        Bands { bands, reach }
+    }
+
+    /// Whether a band that starts above `y0 + margin` reaches below `y1 - margin`.
+    fn covers(&self, y0: f64, y1: f64, margin: f64) -> bool {
+        let n = self.bands.partition_point(|b| b.0 <= y0 + margin);
+        n > 0 && self.reach[n - 1] >= y1 - margin
+    }
+
+    /// Whether `y` lies inside a band by more than `margin`.
+    fn inside(&self, y: f64, margin: f64) -> bool {
+        let n = self.bands.partition_point(|b| b.0 + margin < y);
+        n > 0 && self.reach[n - 1] - margin > y
+    }
 }
 
 /// Round times wherever the axis runs at the picture's scale (bursts, stacks and breaks aside),
@@ -250,6 +280,19 @@ pub(super) fn ticks(
     at.dedup_by_key(|a| a.0);
     let mut out = Vec::new();
     let mut last_label: Option<Rect> = None;
+    let zooms = Bands::new(
+        stretches
+            .iter()
+            .filter(|s| s.kind == StretchKind::Zoom)
+            .map(|s| s.band),
+    );
+    // The stretches' labels by top, and the tallest, to look only at those near a tick.
+    let mut taken: Vec<Rect> = stretches
+        .iter()
+        .filter_map(|s| s.label.as_ref().map(|l| l.rect.inflate(2.0)))
+        .collect();
+    taken.sort_by(|a, b| a.y0.total_cmp(&b.y0));
+    let tallest = taken.iter().map(Rect::height).fold(0.0, f64::max);
     for (t, y) in at {
         let b = TextBox::new(
             label(t, step),
@@ -260,12 +303,11 @@ pub(super) fn ticks(
         );
         // Labelled at its line (moved off it, 6 s read as 5.7 s); but not inside a burst's
         // band, where it would read as the time of the burst's rows: only on its edge.
-        let label = at_line(b, y, stretches).filter(|b| {
+        let label = at_line(b, y, &zooms).filter(|b| {
+            let from = taken.partition_point(|r| r.y0 < b.rect.y0 - tallest);
+            let to = taken.partition_point(|r| r.y0 <= b.rect.y1);
             !last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)
-                && !stretches
-                    .iter()
-                    .filter_map(|s| s.label.as_ref())
-                    .any(|l| l.rect.inflate(2.0).overlaps(&b.rect))
+                && !taken[from..to].iter().any(|r| r.overlaps(&b.rect))
         });
         if let Some(b) = &label {
             last_label = Some(b.rect);
@@ -307,7 +349,14 @@ pub(super) fn mark_overlaps(
 /// Takes the overlap bands' heights (`bands`: top, bottom) out of each zoom's tint.
 fn untint_overlaps(stretches: &mut [Stretch], bands: &[(f64, f64)]) {
     for s in stretches.iter_mut() {
-        for &(y0, y1) in bands {
+        let (Some(lo), Some(hi)) = (
+            s.tint.iter().map(|t| t.0).reduce(f64::min),
+            s.tint.iter().map(|t| t.1).reduce(f64::max),
+        ) else {
+            continue;
+        };
+        // Only the bands that reach this zoom's tint cut it (a long run has hundreds of each).
+        for &(y0, y1) in bands.iter().filter(|&&(y0, y1)| y0 < hi && y1 > lo) {
             s.tint = s
                 .tint
                 .iter()
@@ -338,19 +387,25 @@ fn overlap_labels(
         .collect();
     let mut out = Vec::new();
     for &(y0, y1, ms) in bands {
-        let text = format!("overlap {}", duration(ms));
-        let at = |x: f64, y: f64| {
-            TextBox::new(
-                text.clone(),
-                style::LABEL_SIZE,
-                Align::Left,
-                Point::new(x, y),
-                TICK_PAD,
-            )
-            .bold()
-        };
-        let free = |b: &TextBox| !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect));
         let mid = (y0 + y1) / 2.0;
+        // Measured once at the band's middle, then moved: a long run has hundreds of bands.
+        let here = TextBox::new(
+            format!("overlap {}", duration(ms)),
+            style::LABEL_SIZE,
+            Align::Left,
+            Point::new(label_x + 14.0, mid),
+            TICK_PAD,
+        )
+        .bold();
+        let at = |_x: f64, y: f64| here.shifted(0.0, y - mid);
+        // The spots tried lie within 400 px of the band: only what is near can be in the way.
+        let reach = (y1 - y0) / 2.0 + 400.0 + here.rect.height();
+        let near: Vec<Rect> = taken
+            .iter()
+            .filter(|t| t.y1 >= mid - reach && t.y0 <= mid + reach)
+            .copied()
+            .collect();
+        let free = |b: &TextBox| !near.iter().any(|t| t.inflate(2.0).overlaps(&b.rect));
         // The band's middle, then outwards a few px at a time: within the band where there is
         // room, else as near it as there is (a band of a few ms in a step render), always in
         // the column the picture keeps for time labels, so stepping never widens it.
