@@ -20,47 +20,15 @@ use crate::stack::{Layer, stack};
 mod frames;
 pub mod page_fit;
 mod rows;
+mod source;
 mod spans;
 
 pub use rows::row_step;
+pub use source::Source;
 
 pub use page_fit::{LaneHead, LegendArt};
 
 use spans::{gutter_right, row_ends, row_focus, row_spans};
-
-/// Where a scenario came from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Source {
-    Builtin(String),
-    /// A file the user uploaded or pasted: its name, its text (the link carries it) and the
-    /// scenario it parsed to (in the browser by the lazily loaded TOML module, see app/own.rs).
-    Own {
-        file: String,
-        toml: String,
-        scenario: Rc<Scenario>,
-        /// What is legal but unlike a real deployment in it, located (`lockstep` prints the same).
-        warnings: Vec<String>,
-    },
-}
-
-impl Source {
-    /// Parses a scenario file into an own source (natively; the browser's main module has no TOML
-    /// parser and asks web/toml for the scenario instead).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn own(file: &str, toml: &str) -> Result<Source, ScenarioError> {
-        let scenario = lockstep_core::parse_scenario(file, toml.as_bytes())?;
-        let warnings = lockstep_core::scenario::warnings(file, toml, &scenario)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        Ok(Source::Own {
-            file: file.to_string(),
-            toml: toml.to_string(),
-            scenario: Rc::new(scenario),
-            warnings,
-        })
-    }
-}
 
 /// Why a view cannot be opened.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

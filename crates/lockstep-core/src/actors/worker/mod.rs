@@ -2,6 +2,7 @@
 //! -> release), with the lock client for each kind of lock service.
 
 mod endpoint;
+mod fencing;
 mod keepalive;
 mod lease;
 mod redlock;
@@ -403,35 +404,7 @@ impl Worker {
         );
     }
 
-    /// The database refused an access for its token. The worker stops acting as a holder here,
-    /// where it learns it, not at the release it sends afterwards.
-    fn fenced_off(&mut self, why: &str, consequence: &str, cx: &mut WorkerCtx<'_>) {
-        let name = cx.name;
-        let lease_left = self.lease_until_local.is_some_and(|u| u > cx.now_local);
-        let learns = if why.contains("no fencing token") {
-            format!(
-                "{name} learns from the database that it must send a fencing token: the database enforces them, and {name}'s code sends none."
-            )
-        } else if lease_left {
-            // Refused inside its own lease: the lock may well be its own, only the token is behind.
-            let token = self.token.map_or(String::new(), |t| format!(" {t}"));
-            format!(
-                "{name}'s lease has not run out by its own clock, yet its token{token} is not newer than one the database has seen: if the lock service granted the lock properly, the counter behind the tokens went backwards, not the lock. {name} cannot prove it is the newest holder, so it stops."
-            )
-        } else {
-            format!(
-                "{name} learns from the database, not from the lock service, that its lock was stale."
-            )
-        };
-        let tag = self.stop_believing_tag();
-        cx.fx.tagged_note(
-            format!("{name} is fenced off"),
-            format!("{learns} {consequence}"),
-            tag,
-        );
-    }
-
-    fn stop_believing_tag(&mut self) -> Option<Tag> {
+    pub(super) fn stop_believing_tag(&mut self) -> Option<Tag> {
         if self.believes {
             self.believes = false;
             Some(Tag::StopsBelieving)
