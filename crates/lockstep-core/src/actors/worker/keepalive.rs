@@ -18,23 +18,24 @@ impl Worker {
     /// `KeepAlive()` for a new lease: the next pass of the send loop sends at once, and the
     /// deadline starts at the first-answer timeout.
     pub(super) fn start_keepalives(&mut self, cx: &mut WorkerCtx<'_>) {
-        let epoch = *self.keepalive_epoch_local.get_or_insert(cx.now_local);
-        let at = next_pass(epoch, cx.now_local, SEND_PASS_MS);
-        self.next_renew_local = at;
-        cx.fx.after((at - cx.now_local) as u64, Timer::Renew);
+        self.renew_on_pass(cx.now_local, cx);
         self.set_keepalive_deadline(cx.now_local + FIRST_ANSWER_TIMEOUT_MS, cx);
     }
 
     /// An answer: the next keepalive is due TTL/3 from now, sent on the first pass after that, and
     /// the deadline moves to now + TTL (the time the answer arrived, not when the leader wrote it).
     pub(super) fn etcd_keepalive_answered(&mut self, cx: &mut WorkerCtx<'_>) {
-        let epoch = *self.keepalive_epoch_local.get_or_insert(cx.now_local);
         let ttl = self.granted_ttl_ms as i64;
-        let due = cx.now_local + ttl / 3;
+        self.renew_on_pass(cx.now_local + ttl / 3, cx);
+        self.set_keepalive_deadline(cx.now_local + ttl, cx);
+    }
+
+    /// The next keepalive is due at `due`: the send loop sends it on its first pass from then.
+    fn renew_on_pass(&mut self, due: i64, cx: &mut WorkerCtx<'_>) {
+        let epoch = *self.keepalive_epoch_local.get_or_insert(cx.now_local);
         self.next_renew_local = due;
         let at = next_pass(epoch, due, SEND_PASS_MS);
         cx.fx.after((at - cx.now_local) as u64, Timer::Renew);
-        self.set_keepalive_deadline(cx.now_local + ttl, cx);
     }
 
     fn set_keepalive_deadline(&mut self, deadline_local: i64, cx: &mut WorkerCtx<'_>) {
