@@ -74,7 +74,35 @@ fn wrong_types_and_values() {
     );
     check(
         &edited("ttl_ms = 5000", "ttl_ms = 5e3"),
-        "8:10: lock.ttl_ms: `5000.0` is a floating-point number (a point or an exponent): this field takes a whole number of milliseconds",
+        "8:10: lock.ttl_ms: `5e3` is a floating-point number in TOML (it has a point or an exponent); write 5000: this field takes a whole number of milliseconds",
+    );
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = 1.5"),
+        "8:10: lock.ttl_ms: `1.5` has a fraction: this field takes a whole number of milliseconds",
+    );
+    for odd in ["nan", "inf"] {
+        check(
+            &edited("ttl_ms = 5000", &format!("ttl_ms = {odd}")),
+            &format!(
+                "8:10: lock.ttl_ms: `{odd}` is not a number: this field takes a whole number of milliseconds"
+            ),
+        );
+    }
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = 1e400"),
+        "8:10: lock.ttl_ms: `1e400` is too large to be any number: this field takes a whole number of milliseconds",
+    );
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = 5000\ndrift_factor = \"x\""),
+        "9:16: lock.drift_factor: \"x\" is text; write the number without quotes: this field takes a number, such as 0.01",
+    );
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = 5000\ndrift_factor = 1e400"),
+        "9:16: lock.drift_factor: `1e400` is too large to be any number: this field takes a number, such as 0.01",
+    );
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = true"),
+        "8:10: lock.ttl_ms: `true` is a yes/no value, not a number: this field takes a whole number of milliseconds",
     );
     check(
         &edited("kind = \"redis\"", "kind = \"zookeeper\""),

@@ -54,8 +54,6 @@ pub enum Timer {
     CheckQuorum,
     /// A consensus leader's heartbeat round: followers that answer and lack an entry get it again.
     Heartbeat,
-    /// A consensus client's keepalive sent at `sent_local` should have been answered by now.
-    KeepAliveDue { sent_local: i64 },
     /// An etcd client's deadline pass for the keepalive deadline `deadline_local`: unless an
     /// answer moved it, the client gives the lease up.
     KeepAliveDeadline { deadline_local: i64 },

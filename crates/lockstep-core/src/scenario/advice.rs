@@ -79,12 +79,10 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
         LockKind::Redlock => {
             let n = lock.instances.unwrap_or(defaults::REDLOCK_INSTANCES);
             let path = vec![key("lock"), key("instances")];
-            if n < 3 {
-                out.push((path, format!(
-                    "with {n} instance{} a majority is all of them ({} of {n}): one instance down stops every lock, and there is no minority to outvote; Redlock is described for 5 independent masters (redis.io, Distributed Locks with Redis)",
-                    if n == 1 { "" } else { "s" },
-                    majority(n)
-                )));
+            if n == 1 {
+                out.push((path, "Redlock over 1 instance is the single-instance lock: no fault tolerance, since that instance down stops every lock; Redlock is described for 5 independent masters (redis.io, Distributed Locks with Redis)".to_string()));
+            } else if n == 2 {
+                out.push((path, "with 2 instances a majority is both of them: either one down stops every lock, so 2 tolerate no more failures than 1; Redlock is described for 5 independent masters (redis.io, Distributed Locks with Redis)".to_string()));
             } else if n.is_multiple_of(2) {
                 out.push((
                     path,
@@ -101,8 +99,18 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
                 .unwrap_or(defaults::INSTANCE_TIMEOUT_MS);
             // Redlock's description: 5–50 ms for a 10 s TTL, i.e. at most half a percent.
             if timeout * 100 > lock.ttl_ms {
+                // Asked one after another, every instance down costs a whole timeout.
+                let in_turn = if lock.parallel.unwrap_or(false) {
+                    String::new()
+                } else {
+                    format!(
+                        "; asking the {n} instances one after another, a client can wait {} ms of its {} ms lease",
+                        u64::from(n) * timeout,
+                        lock.ttl_ms
+                    )
+                };
                 out.push((vec![key("lock"), key("instance_timeout_ms")], format!(
-                    "a per-instance timeout of {timeout} ms is not small next to the {} ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
+                    "a per-instance timeout of {timeout} ms is not small next to the {} ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down{in_turn}",
                     lock.ttl_ms
                 )));
             }
@@ -118,6 +126,19 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
             }
         }
         LockKind::Consensus => {
+            let election = lock
+                .election_timeout_ms
+                .unwrap_or(defaults::ELECTION_TIMEOUT_MS);
+            // etcd's lessor: minLeaseTTL = 1.5 election timeouts rounded up to whole seconds
+            // (server.go), so that a lease outlives an election.
+            let etcd_min_s = (3 * election).div_ceil(2).div_ceil(1000);
+            if lock.min_ttl_ms.is_none() && lock.ttl_ms < etcd_min_s * 1000 {
+                out.push((vec![key("lock"), key("ttl_ms")], format!(
+                    "a TTL of {} ms is shorter than etcd would grant with a {election} ms election timeout: its lessor raises every lease to at least 1.5 election timeouts, in whole seconds ({etcd_min_s} s), so that a lease outlives an election; this run grants what is asked: set `min_ttl_ms = {}` to run as etcd would",
+                    lock.ttl_ms,
+                    etcd_min_s * 1000
+                )));
+            }
             let n = lock.nodes.unwrap_or(defaults::CONSENSUS_NODES);
             let path = vec![key("lock"), key("nodes")];
             if n == 1 {
@@ -212,7 +233,7 @@ mod tests {
         check(
             "kind = \"redlock\"\ninstances = 1",
             TWO,
-            "odd.toml:8:13: lock.instances: with 1 instance a majority is all of them (1 of 1): one instance down stops every lock, and there is no minority to outvote; Redlock is described for 5 independent masters (redis.io, Distributed Locks with Redis)",
+            "odd.toml:8:13: lock.instances: Redlock over 1 instance is the single-instance lock: no fault tolerance, since that instance down stops every lock; Redlock is described for 5 independent masters (redis.io, Distributed Locks with Redis)",
         );
         check(
             "kind = \"redlock\"\ninstances = 4",
@@ -240,14 +261,35 @@ mod tests {
         check(
             "kind = \"redlock\"\ninstance_timeout_ms = 500\nttl_ms = 10000",
             TWO,
+            "odd.toml:8:23: lock.instance_timeout_ms: a per-instance timeout of 500 ms is not small next to the 10000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down; asking the 5 instances one after another, a client can wait 2500 ms of its 10000 ms lease",
+        );
+        check(
+            "kind = \"redlock\"\ninstance_timeout_ms = 500\nttl_ms = 10000\nparallel = true",
+            TWO,
             "odd.toml:8:23: lock.instance_timeout_ms: a per-instance timeout of 500 ms is not small next to the 10000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
         );
         // The default 50 ms timeout is too slow for a 1 s TTL; the table is named.
         check(
             "kind = \"redlock\"\nttl_ms = 1000",
             TWO,
-            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 1000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down",
+            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 1000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down; asking the 5 instances one after another, a client can wait 250 ms of its 1000 ms lease",
         );
+    }
+
+    #[test]
+    fn a_lease_etcd_would_lengthen_is_named() {
+        check(
+            "kind = \"consensus\"\nttl_ms = 5000\nelection_timeout_ms = 10000",
+            TWO,
+            "odd.toml:8:10: lock.ttl_ms: a TTL of 5000 ms is shorter than etcd would grant with a 10000 ms election timeout: its lessor raises every lease to at least 1.5 election timeouts, in whole seconds (15 s), so that a lease outlives an election; this run grants what is asked: set `min_ttl_ms = 15000` to run as etcd would",
+        );
+        // Setting the minimum is the author's choice, and etcd's default needs no more than 1 s.
+        check(
+            "kind = \"consensus\"\nttl_ms = 5000\nelection_timeout_ms = 10000\nmin_ttl_ms = 1000",
+            TWO,
+            "",
+        );
+        check("kind = \"consensus\"\nttl_ms = 1000", TWO, "");
     }
 
     #[test]
@@ -264,7 +306,7 @@ mod tests {
         check(
             "kind = \"redlock\"\nttl_ms = 8\ninstances = 3",
             "[[workers]]\nname = \"A\"\n",
-            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 8 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down\nodd.toml:8:10: lock.ttl_ms: a TTL of 8 ms leaves no validity: the clock-drift allowance (2 ms) and the round trips to 3 instances (about 6 ms) use it all, so no client ever holds the lock",
+            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 8 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down; asking the 3 instances one after another, a client can wait 150 ms of its 8 ms lease\nodd.toml:8:10: lock.ttl_ms: a TTL of 8 ms leaves no validity: the clock-drift allowance (2 ms) and the round trips to 3 instances (about 6 ms) use it all, so no client ever holds the lock",
         );
     }
 

@@ -85,7 +85,8 @@ pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioErro
                     path_at(doc.get_ref(), span.start).unwrap_or_else(|| "(document)".into())
                 }
             };
-            let message = explain_serde(&field, &tidy(e.message()), text);
+            let written = text.get(span.clone()).unwrap_or_default().trim();
+            let message = explain_serde(&field, &tidy(e.message()), text, written);
             return Err(error_at(text, span.start, field, message));
         }
     };
@@ -127,7 +128,7 @@ const CHOICES: &[(&str, &str)] = &[
 
 /// Turns serde's wording into what a newcomer needs: an empty file or a missing top-level field
 /// said plainly, and a wrongly typed choice listed with its allowed values.
-fn explain_serde(field: &str, message: &str, text: &str) -> String {
+fn explain_serde(field: &str, message: &str, text: &str, written: &str) -> String {
     let meaningful = text
         .lines()
         .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
@@ -142,7 +143,7 @@ fn explain_serde(field: &str, message: &str, text: &str) -> String {
             "the file has no `{name}`: every scenario needs `name`, `title`, `summary`, `expect`, `[lock]` and `[[workers]]` (see docs/scenario-format.md)"
         );
     }
-    if let Some(plain) = explain_number(field, message) {
+    if let Some(plain) = explain_number(field, message, written) {
         return plain;
     }
     let plain: String = field
@@ -161,39 +162,65 @@ fn explain_serde(field: &str, message: &str, text: &str) -> String {
     }
 }
 
-/// serde's words for a number field given the wrong kind of value ("invalid value: integer `-5`,
-/// expected u64"), said as what the field takes.
-fn explain_number(field: &str, message: &str) -> Option<String> {
-    let signed = message.ends_with("expected i64");
-    if !(signed || message.ends_with("expected u64") || message.ends_with("expected u32")) {
+/// serde's and toml's words for a number field given the wrong kind of value ("invalid value:
+/// integer `-5`, expected u64", "floating-point number overflowed"), said as what the field takes
+/// and echoing what the file says (`written`), not serde's rewriting of it (`5e3` is `5000.0`).
+fn explain_number(field: &str, message: &str, written: &str) -> Option<String> {
+    // The one field that takes a fraction; toml's overflow message does not say what was expected.
+    let float_field = message.ends_with("expected f64") || field.ends_with("drift_factor");
+    let overflow = message.contains("number overflowed");
+    let integer_field = ["expected i64", "expected u64", "expected u32"]
+        .iter()
+        .any(|end| message.ends_with(end));
+    if !(float_field || integer_field || overflow) {
         return None;
     }
-    let unit = if field.ends_with("_ms") {
-        " of milliseconds"
+    let takes = if float_field {
+        "this field takes a number, such as 0.01".to_string()
     } else {
-        ""
+        let unit = if field.ends_with("_ms") {
+            " of milliseconds"
+        } else {
+            ""
+        };
+        format!("this field takes a whole number{unit}")
     };
-
     let what = message.split(", expected").next().unwrap_or(message);
     let value = what
         .split_once('`')
         .and_then(|(_, rest)| rest.split_once('`'))
-        .map(|(v, _)| v.to_string());
-    let said = if let Some(text) = what.strip_prefix("invalid type: string ") {
+        .map_or_else(|| written.to_string(), |(v, _)| v.to_string());
+    let shown = if written.is_empty() { &value } else { written };
+    let said = if overflow {
+        format!("`{shown}` is too large to be any number")
+    } else if let Some(text) = what.strip_prefix("invalid type: string ") {
         format!("{text} is text; write the number without quotes")
     } else if what.contains("as i128") {
-        format!("`{}` is far too large", value.unwrap_or_default())
+        format!("`{value}` is far too large")
     } else if what.starts_with("invalid value: integer `-") {
-        format!("`{}` is negative", value.unwrap_or_default())
+        format!("`{value}` is negative")
     } else if what.starts_with("invalid type: floating point") {
-        format!(
-            "`{}` is a floating-point number (a point or an exponent)",
-            value.unwrap_or_default()
-        )
+        float_for_integer(shown)
+    } else if what.starts_with("invalid type: boolean") {
+        format!("`{shown}` is a yes/no value, not a number")
     } else {
         what.to_string()
     };
-    Some(format!("{said}: this field takes a whole number{unit}"))
+    Some(format!("{said}: {takes}"))
+}
+
+/// Why a floating-point value does not do for a whole-number field, with the whole number to
+/// write when there is one (`5e3` -> 5000).
+fn float_for_integer(written: &str) -> String {
+    let plain = written.replace('_', "");
+    match plain.parse::<f64>() {
+        Ok(f) if !f.is_finite() => format!("`{written}` is not a number"),
+        Ok(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!(
+            "`{written}` is a floating-point number in TOML (it has a point or an exponent); write {}",
+            f as i64
+        ),
+        _ => format!("`{written}` has a fraction"),
+    }
 }
 
 /// serde's messages end with a full stop or a newline here and there; keep them one line.

@@ -28,6 +28,23 @@ impl Worker {
         )
     }
 
+    /// ZooKeeper's client stays on one server until its read timeout passes without a word, then
+    /// drops the connection and tries the next server in its connect string (ClientCnxn). Returns
+    /// a sentence saying so.
+    pub(super) fn next_server_after_read_timeout(&mut self, cx: &WorkerCtx<'_>) -> String {
+        if cx.lock.nodes < 2 {
+            return String::new();
+        }
+        let old = self.endpoint;
+        self.endpoint = (old + 1) % cx.lock.nodes;
+        format!(
+            " The client drops its connection to node-{} and tries node-{} next; until now it had stayed on node-{}, however many pings went unanswered.",
+            old + 1,
+            self.endpoint + 1,
+            old + 1
+        )
+    }
+
     /// A node that does not lead answered one of our requests: go to the leader it named, or,
     /// if it knows none, to the next endpoint.
     pub(super) fn redirected(&mut self, req: u64, leader: Option<u32>, cx: &mut WorkerCtx<'_>) {
@@ -83,10 +100,5 @@ impl Worker {
         let lease = self.lease.unwrap_or_default();
         let to = self.endpoint_dest();
         cx.fx.send(to, Payload::KeepAlive { req, lease });
-        let sent_local = cx.now_local;
-        cx.fx.after(
-            self.cfg.request_timeout_ms,
-            Timer::KeepAliveDue { sent_local },
-        );
     }
 }

@@ -19,6 +19,7 @@ impl Worker {
     /// deadline starts at the first-answer timeout.
     pub(super) fn start_keepalives(&mut self, cx: &mut WorkerCtx<'_>) {
         self.renew_on_pass(cx.now_local, cx);
+        self.keepalive_answered = false;
         self.set_keepalive_deadline(cx.now_local + FIRST_ANSWER_TIMEOUT_MS, cx);
     }
 
@@ -26,6 +27,7 @@ impl Worker {
     /// the deadline moves to now + TTL (the time the answer arrived, not when the leader wrote it).
     pub(super) fn etcd_keepalive_answered(&mut self, cx: &mut WorkerCtx<'_>) {
         let ttl = self.granted_ttl_ms as i64;
+        self.keepalive_answered = true;
         self.renew_on_pass(cx.now_local + ttl / 3, cx);
         self.set_keepalive_deadline(cx.now_local + ttl, cx);
     }
@@ -65,10 +67,19 @@ impl Worker {
         } else {
             format!("Nothing in {name}'s code watches Done(), so {name} carries on as before.")
         };
+        let silence = if self.keepalive_answered {
+            format!(
+                "No keepalive has been answered for {ttl} ms (the lease's TTL, counted from the last answer)"
+            )
+        } else {
+            format!(
+                "The first keepalive has had no answer within {FIRST_ANSWER_TIMEOUT_MS} ms (clientv3's first-answer timeout: the dial timeout + 1 s, or 5 s when none is set)"
+            )
+        };
         cx.fx.note(
             format!("{name}'s client gives up its lease"),
             format!(
-                "No keepalive has been answered for {ttl} ms, so etcd's client closes the lease's keepalive channel and stops sending (lease.go, deadlineLoop, which looks once a second) and the session's Done() closes. This comes no earlier than the leader's own expiry, which counts from when it last renewed the lease: it is a notification, not a safety margin, and cannot stop a write already under way. {then}"
+                "{silence}, so etcd's client closes the lease's keepalive channel and stops sending (lease.go, deadlineLoop, which looks once a second) and the session's Done() closes. This comes no earlier than the leader's own expiry, which counts from when it last renewed the lease: it is a notification, not a safety margin, and cannot stop a write already under way. {then}"
             ),
         );
     }

@@ -94,22 +94,11 @@ impl Worker {
         } else {
             self.renew_interval(cx)
         };
+        // An unanswered keepalive does not move the client: clientv3 sends every keepalive on one
+        // gRPC stream and replaces it only when the stream breaks, which a silent partition does
+        // not do (gRPC keepalive is off by default); ZooKeeper's client moves at its read timeout
+        // (silence_check).
         cx.fx.after(next, Timer::Renew);
-        if cx.lock.kind == LockKind::Consensus {
-            let sent_local = cx.now_local;
-            cx.fx.after(
-                self.cfg.request_timeout_ms,
-                Timer::KeepAliveDue { sent_local },
-            );
-        }
-    }
-
-    /// A keepalive went unanswered for a request timeout: unless a later one was answered, the
-    /// client tries its next endpoint for the next keepalive.
-    pub(super) fn keepalive_due(&mut self, sent_local: i64, cx: &mut WorkerCtx<'_>) {
-        if self.lease_from_local < sent_local && self.renew.is_some() {
-            self.next_endpoint(cx);
-        }
     }
 
     /// The cluster answered: a worker that listens to its connection state starts the clock
@@ -144,6 +133,7 @@ impl Worker {
         }
         self.suspended = Some(cx.now_local);
         let name = cx.name;
+        let moves = self.next_server_after_read_timeout(cx);
         let stop = self.cfg.on_suspended == Some(OnSuspended::Stop);
         let ttl = self.granted_ttl_ms;
         let choice = if stop {
@@ -158,7 +148,7 @@ impl Worker {
         cx.fx.state(
             format!("{name}'s session is suspended"),
             format!(
-                "{name} has heard nothing from the cluster for {} ms, 2/3 of its {ttl} ms session timeout: ZooKeeper's client reports Disconnected and Curator SUSPENDED. {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes only once no keepalive has been answered for a whole TTL, no earlier than the leader's own expiry: a notification, not a warning.) {choice}",
+                "{name} has heard nothing from the cluster for {} ms, 2/3 of its {ttl} ms session timeout: ZooKeeper's client reports Disconnected and Curator SUSPENDED.{moves} {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes only once no keepalive has been answered for a whole TTL, no earlier than the leader's own expiry: a notification, not a warning.) {choice}",
                 self.silence_limit_ms()
             ),
             Some(Tag::SessionSuspended),

@@ -128,6 +128,9 @@ pub struct Worker {
     pub keepalive_epoch_local: Option<i64>,
     /// Consensus, etcd's cadence: when the client gives its lease up unless an answer comes.
     pub keepalive_deadline_local: i64,
+    /// Consensus, etcd's cadence: whether any keepalive of this lease has been answered (until
+    /// then the deadline is the first-answer timeout, not a TTL).
+    pub keepalive_answered: bool,
     pub next_req: u64,
     pub redlock: RedlockRound,
     /// Consensus: the lease the lock key lives under.
@@ -186,6 +189,7 @@ impl Worker {
             next_renew_local: 0,
             keepalive_epoch_local: None,
             keepalive_deadline_local: 0,
+            keepalive_answered: false,
             next_req: 1,
             redlock: RedlockRound::default(),
             lease: None,
@@ -246,7 +250,6 @@ impl Worker {
             Timer::WorkDone if self.phase == Phase::Working => self.work_done(cx),
             Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
             Timer::Renew => self.renew(cx),
-            Timer::KeepAliveDue { sent_local } => self.keepalive_due(sent_local, cx),
             Timer::KeepAliveDeadline { deadline_local } => {
                 self.keepalive_deadline(deadline_local, cx)
             }

@@ -1,0 +1,121 @@
+//! Session 12's corrections to the model: an unanswered keepalive does not move a client to
+//! another node (clientv3 keeps its one keepalive stream; ZooKeeper's client moves only at its
+//! read timeout), and the client's deadline says which timeout it was.
+
+use lockstep_core::trace::{EventKind, Trace};
+use lockstep_core::{Run, catalogue, parse_scenario, run};
+
+fn run_id(id: &str) -> Run {
+    match catalogue::load(id) {
+        Some(Ok(s)) => run(&s),
+        other => panic!("{id}: {other:?}"),
+    }
+}
+
+/// The node each of `worker`'s keepalives was sent to, with the time.
+fn keepalive_targets(trace: &Trace, worker: &str) -> Vec<(u64, String)> {
+    let name = |i: u16| trace.participants[usize::from(i)].name.clone();
+    trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Send && e.label.starts_with("keepalive"))
+        .filter(|e| name(e.from) == worker)
+        .map(|e| (e.time_ms, name(e.to)))
+        .collect()
+}
+
+/// clientv3 writes every keepalive to one gRPC stream and replaces the stream only when it breaks
+/// (lease.go: sendKeepAliveLoop, resetRecv); a partition that drops them silently breaks nothing.
+#[test]
+fn unanswered_etcd_keepalives_stay_on_one_node() {
+    let r = run_id("consensus-waiter-session-expired");
+    let sent = keepalive_targets(&r.trace, "B");
+    assert!(sent.len() >= 8, "{sent:?}");
+    assert!(sent.iter().all(|(_, to)| to == "node-1"), "{sent:?}");
+}
+
+/// ZooKeeper's client stays on its server until the read timeout (2/3 of the session timeout)
+/// passes without a word, then tries the next one (ClientCnxn): A's pings go to node-1 until
+/// SUSPENDED at 4339 ms, and to node-2 after it.
+#[test]
+fn a_zookeeper_client_moves_only_at_its_read_timeout() {
+    let r = run_id("consensus-session-suspended");
+    let suspended = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "A's session is suspended")
+        .map(|e| e.time_ms)
+        .expect("suspended");
+    assert_eq!(suspended, 4339);
+    let sent = keepalive_targets(&r.trace, "A");
+    for (t, to) in &sent {
+        let expected = if *t < suspended { "node-1" } else { "node-2" };
+        assert_eq!(to, expected, "{sent:?}");
+    }
+    assert!(sent.iter().any(|(t, _)| *t > suspended), "{sent:?}");
+}
+
+/// Until a keepalive is answered, clientv3's deadline is its first-answer timeout (5 s without a
+/// dial timeout), not the TTL; the note says which.
+#[test]
+fn a_first_keepalive_never_answered_gives_up_on_the_first_answer_timeout() {
+    let text = r#"name = "first-keepalive-lost"
+title = "t"
+summary = "s"
+expect = "safe"
+
+[lock]
+kind = "consensus"
+ttl_ms = 10000
+
+[resource]
+fencing = "enforce"
+
+[[workers]]
+name = "A"
+work_ms = 9000
+fencing = true
+
+[[faults]]
+kind = "drop"
+match = "keepalive"
+from = "A"
+
+[[faults]]
+at_ms = 100
+kind = "partition"
+groups = [["A"], ["node-1", "node-2", "node-3"]]
+"#;
+    let s = parse_scenario("first.toml", text.as_bytes()).expect("valid");
+    let r = run(&s);
+    let gave_up = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "A's client gives up its lease")
+        .expect("A gives up");
+    // The first keepalive went at 4 ms: deadline 5004, on the deadline loop's pass at 6004.
+    assert_eq!(gave_up.time_ms, 6004);
+    assert!(
+        gave_up
+            .explanation
+            .starts_with("The first keepalive has had no answer within 5000 ms"),
+        "{}",
+        gave_up.explanation
+    );
+    // With an answer, the deadline counts a TTL from it.
+    let r = run_id("consensus-waiter-session-expired");
+    let b = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "B's client gives up its lease")
+        .expect("B gives up");
+    assert!(
+        b.explanation
+            .starts_with("No keepalive has been answered for 5000 ms"),
+        "{}",
+        b.explanation
+    );
+}
