@@ -276,3 +276,30 @@ proptest! {
         }
     }
 }
+
+/// Two bad fields: the first in the file is reported, and the other is named, whichever serde
+/// happened to meet first.
+#[test]
+fn the_first_of_several_problems_is_reported_and_the_rest_are_named() {
+    let text = VALID.replacen("ttl_ms = 5000", "ttl_ms = -5", 1).replacen(
+        "duration_ms = 1000",
+        "duration_ms = \"long\"",
+        1,
+    );
+    let err = parse_scenario("bad.toml", text.as_bytes()).expect_err("invalid");
+    assert_eq!((err.line, err.field.as_str()), (8, "lock.ttl_ms"), "{err}");
+    assert!(
+        err.message
+            .ends_with("(the file has 1 more problem: line 17 (faults[0].duration_ms))"),
+        "{err}"
+    );
+    // A problem that blanking its line would only replace by a missing field stays alone.
+    let err = parse_scenario(
+        "bad.toml",
+        VALID
+            .replacen("kind = \"pause\"", "kind = \"nap\"", 1)
+            .as_bytes(),
+    )
+    .expect_err("invalid");
+    assert!(!err.message.contains("more problem"), "{err}");
+}

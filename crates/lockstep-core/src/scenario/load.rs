@@ -72,6 +72,21 @@ pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioErro
             "the file contains a NUL byte; a scenario is a TOML text file".into(),
         ));
     }
+    parse_text(file, text).map_err(|first| super::more::earliest_problem(file, text, first))
+}
+
+/// Parses and validates a scenario's text: the first problem serde or validation meets.
+pub(super) fn parse_text(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let error_at = |text: &str, offset: usize, field: String, message: String| {
+        let (line, column) = line_column(text, offset);
+        ScenarioError {
+            file: file.to_string(),
+            line,
+            column,
+            field,
+            message,
+        }
+    };
     let document = DeTable::parse(text).ok();
     let scenario: Scenario = match toml::from_str(text) {
         Ok(scenario) => scenario,

@@ -4,6 +4,7 @@
 
 mod advice;
 mod load;
+mod more;
 mod validate;
 
 pub use advice::{ScenarioWarning, warnings};
