@@ -378,6 +378,15 @@ impl Payload {
     }
 
     /// One or two sentences for a learner, said when the message is sent.
+    /// A server's push on a client's watch stream (the lock granted to a waiter, or the waiter
+    /// told its session is gone): it is not lost in a partition, only held until it heals.
+    pub fn is_watch_event(&self) -> bool {
+        matches!(
+            self,
+            Payload::LockGranted { .. } | Payload::SessionGone { .. }
+        )
+    }
+
     pub fn explain(&self, from: &str, to: &str, key: &str) -> String {
         match self {
             Payload::Set { ttl_ms, with_token, .. } => {
@@ -433,7 +442,7 @@ impl Payload {
                 "The key was committed at revision {rev}, but an older key holds the lock; {to} waits for its predecessor to be deleted instead of polling."
             ),
             Payload::LockGranted { rev, .. } => format!("The key before {to}'s was deleted, so {to}'s key (revision {rev}) is now the lowest: {to} owns the lock."),
-            Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered). Keepalives keep to the client's one connection to {to}, answered or not: it is replaced only when it breaks, which a silent partition does not do."),
+            Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered). Keepalives keep to the client's one connection to {to}, answered or not: etcd's client replaces it only when it breaks, which a silent partition does not do; ZooKeeper's client moves to another server once its read timeout passes."),
             Payload::KeepAliveReply { ok: true, .. } => format!("The leader extended {to}'s lease by a full TTL."),
             Payload::KeepAliveReply { ok: false, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
             Payload::Unlock { .. } => format!("{from} deletes its key, through the log like every change; if its key was the lowest, the next waiter's key becomes the lowest."),

@@ -104,6 +104,14 @@ groups = [["A"], ["node-1", "node-2", "node-3"]]
         "{}",
         gave_up.explanation
     );
+    // That timeout does not depend on the 10 s TTL: the leader still keeps the lease.
+    assert!(
+        gave_up
+            .explanation
+            .contains("This timeout does not depend on the TTL: with a 10000 ms TTL the leader keeps the lease"),
+        "{}",
+        gave_up.explanation
+    );
     // With an answer, the deadline counts a TTL from it.
     let r = run_id("consensus-waiter-session-expired");
     let b = r
@@ -117,5 +125,44 @@ groups = [["A"], ["node-1", "node-2", "node-3"]]
             .starts_with("No keepalive has been answered for 5000 ms"),
         "{}",
         b.explanation
+    );
+}
+
+/// A watch is one long-lived stream: an event the server sends while a partition cuts the waiter
+/// off is held, not lost, and arrives when the partition heals (etcd's watch guarantees: no event
+/// is missed; clientv3 watch.go resumes a broken watch from the last revision it saw).
+#[test]
+fn a_watch_event_sent_across_a_partition_arrives_when_it_heals() {
+    let text = catalogue::source("consensus-waiter-session-expired")
+        .expect("source")
+        .replacen(
+            "at_ms = 6000\nkind = \"heal\"",
+            "at_ms = 8000\nkind = \"heal\"",
+            1,
+        );
+    assert!(text.contains("at_ms = 8000"), "the heal moved");
+    let s = parse_scenario("late-heal.toml", text.as_bytes()).expect("valid");
+    let r = run(&s);
+    let events = &r.trace.events;
+    let watch = events
+        .iter()
+        .find(|e| e.kind == EventKind::Send && e.label.starts_with("watch:"))
+        .expect("the watch event");
+    assert!(watch.time_ms < 8000, "sent during the partition");
+    assert!(
+        !events
+            .iter()
+            .any(|e| e.kind == EventKind::Lost && e.message == watch.message),
+        "the watch event is not lost"
+    );
+    let delivered = events
+        .iter()
+        .find(|e| e.kind == EventKind::Deliver && e.message == watch.message)
+        .expect("delivered");
+    assert_eq!(delivered.time_ms, 8001, "one latency after the heal");
+    assert_eq!(
+        r.verdict.outcome,
+        lockstep_core::Outcome::Safe,
+        "B learns its session is gone, starts again and gets the lock"
     );
 }

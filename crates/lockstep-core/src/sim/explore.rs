@@ -46,6 +46,7 @@ impl Sim {
         self.redis_master.hash(h);
         self.deposed_master.hash(h);
         self.in_flight.hash(h);
+        self.held.hash(h);
     }
 
     /// True time of the next queued item, if any.

@@ -251,9 +251,11 @@ impl Sim {
                     Some(Tag::Partition { groups }),
                 );
                 self.schedule_elections();
+                self.release_held();
             }
             FaultKind::Heal => {
                 self.partition = vec![0; self.nodes.len()];
+                self.release_held();
                 let db = self.params.db;
                 self.fault_event(
                     out,

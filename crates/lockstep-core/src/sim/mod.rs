@@ -143,6 +143,9 @@ pub struct Sim {
     deposed_master: Option<NodeId>,
     next_msg: u64,
     in_flight: u64,
+    /// Watch events sent across a partition: TCP holds them on the watch's stream and delivers
+    /// them when the two sides can reach each other again (see network.rs).
+    held: Vec<Item>,
     emitted: u64,
     pub end: Option<End>,
 }
@@ -285,6 +288,7 @@ impl Sim {
             deposed_master: None,
             next_msg: 1,
             in_flight: 0,
+            held: Vec::new(),
             emitted: 0,
             end: None,
             params: params.clone(),

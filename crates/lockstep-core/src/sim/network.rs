@@ -71,6 +71,25 @@ impl Sim {
             explanation,
             tag: None,
         };
+        if !self.reachable(from, to) && payload.is_watch_event() {
+            explanation.push_str(&format!(
+                " A partition separates {} from {}, but a watch is a long-lived stream that a silent partition does not break: TCP holds the event and delivers it when the network heals (an etcd watch misses no event: a broken one resumes from the last revision it saw).",
+                self.name(from),
+                self.name(to)
+            ));
+            self.emit(out, send(explanation, tag));
+            self.in_flight += 1;
+            self.held.push(Item::Deliver {
+                msg,
+                from,
+                to,
+                payload,
+                label,
+                sent_at: now,
+                announced: false,
+            });
+            return;
+        }
         if !self.reachable(from, to) {
             self.emit(out, send(explanation, tag));
             let why = format!(
@@ -125,6 +144,24 @@ impl Sim {
                 announced: false,
             },
         );
+    }
+
+    /// Delivers the held watch events whose two ends can reach each other again, one latency
+    /// after the partition changed.
+    pub(super) fn release_held(&mut self) {
+        let held = std::mem::take(&mut self.held);
+        for item in held {
+            let Item::Deliver { from, to, .. } = &item else {
+                continue;
+            };
+            let (from, to) = (*from, *to);
+            if self.reachable(from, to) {
+                let at = self.now + self.latency(from, to);
+                self.push(at, item);
+            } else {
+                self.held.push(item);
+            }
+        }
     }
 
     pub(super) fn rule(&self, f: &Fault, active_from: u64) -> MessageRule {

@@ -67,19 +67,32 @@ impl Worker {
         } else {
             format!("Nothing in {name}'s code watches Done(), so {name} carries on as before.")
         };
-        let silence = if self.keepalive_answered {
-            format!(
-                "No keepalive has been answered for {ttl} ms (the lease's TTL, counted from the last answer)"
+        let (silence, when) = if self.keepalive_answered {
+            (
+                format!(
+                    "No keepalive has been answered for {ttl} ms (the lease's TTL, counted from the last answer)"
+                ),
+                "This comes no earlier than the leader's own expiry, which counts from when it last renewed the lease".to_string(),
             )
         } else {
-            format!(
-                "The first keepalive has had no answer within {FIRST_ANSWER_TIMEOUT_MS} ms (clientv3's first-answer timeout: the dial timeout + 1 s, or 5 s when none is set)"
+            let leader = if ttl as i64 > FIRST_ANSWER_TIMEOUT_MS {
+                format!(
+                    "with a {ttl} ms TTL the leader keeps the lease, and the key under it, for a while yet, holding up any waiter"
+                )
+            } else {
+                format!("with a {ttl} ms TTL the leader has already expired the lease")
+            };
+            (
+                format!(
+                    "The first keepalive has had no answer within {FIRST_ANSWER_TIMEOUT_MS} ms (clientv3's first-answer timeout: the dial timeout + 1 s, or 5 s when none is set)"
+                ),
+                format!("This timeout does not depend on the TTL: {leader}"),
             )
         };
         cx.fx.note(
             format!("{name}'s client gives up its lease"),
             format!(
-                "{silence}, so etcd's client closes the lease's keepalive channel and stops sending (lease.go, deadlineLoop, which looks once a second) and the session's Done() closes. This comes no earlier than the leader's own expiry, which counts from when it last renewed the lease: it is a notification, not a safety margin, and cannot stop a write already under way. {then}"
+                "{silence}, so etcd's client closes the lease's keepalive channel and stops sending (lease.go, deadlineLoop, which looks once a second) and the session's Done() closes. {when}. It is a notification, not a safety margin, and cannot stop a write already under way. {then}"
             ),
         );
     }
