@@ -101,6 +101,17 @@ fn wrong_types_and_values() {
         "9:16: lock.drift_factor: `1e400` is too large to be any number: this field takes a number, such as 0.01",
     );
     check(
+        &edited("ttl_ms = 5000", "ttl_ms = [5000]"),
+        "8:10: lock.ttl_ms: `[5000]` is a list, not one number: this field takes a whole number of milliseconds",
+    );
+    check(
+        &edited(
+            "kind = \"redis\"\nttl_ms = 5000",
+            "kind = \"redlock\"\nttl_ms = 5000\ndrift_factor = nan",
+        ),
+        "9:16: lock.drift_factor: this is not a number: allowed 0 to 0.5",
+    );
+    check(
         &edited("ttl_ms = 5000", "ttl_ms = true"),
         "8:10: lock.ttl_ms: `true` is a yes/no value, not a number: this field takes a whole number of milliseconds",
     );

@@ -98,14 +98,23 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
                 .instance_timeout_ms
                 .unwrap_or(defaults::INSTANCE_TIMEOUT_MS);
             // Redlock's description: 5–50 ms for a 10 s TTL, i.e. at most half a percent.
-            if timeout * 100 > lock.ttl_ms {
-                // Asked one after another, every instance down costs a whole timeout.
-                let in_turn = if lock.parallel.unwrap_or(false) {
+            // redlock-rb's drift allowance plus one round trip to each instance in turn: what a
+            // client must spend before it can hold the lock at all. A TTL with no validity left
+            // gets that warning alone; the timeout is beside the point then.
+            let drift = (lock.ttl_ms as f64 * lock.drift_factor.unwrap_or(0.01)) as u64 + 2;
+            let trips = 2 * s.network.latency_ms * u64::from(n);
+            let no_validity = lock.ttl_ms <= drift + trips;
+            if timeout * 100 > lock.ttl_ms && !no_validity {
+                // Asked one after another, every instance down costs a whole timeout; a client that
+                // still gets a majority can have waited on all the others.
+                let spare = n - majority(n);
+                let in_turn = if lock.parallel.unwrap_or(false) || spare == 0 {
                     String::new()
                 } else {
                     format!(
-                        "; asking the {n} instances one after another, a client can wait {} ms of its {} ms lease",
-                        u64::from(n) * timeout,
+                        "; asking the instances one after another, a client that gets the lock with {} of the {n} down has spent {} ms of its {} ms validity waiting",
+                        spare,
+                        u64::from(spare) * timeout,
                         lock.ttl_ms
                     )
                 };
@@ -114,11 +123,7 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
                     lock.ttl_ms
                 )));
             }
-            // redlock-rb's drift allowance plus one round trip to each instance in turn: what a
-            // client must spend before it can hold the lock at all.
-            let drift = (lock.ttl_ms as f64 * lock.drift_factor.unwrap_or(0.01)) as u64 + 2;
-            let trips = 2 * s.network.latency_ms * u64::from(n);
-            if lock.ttl_ms <= drift + trips {
+            if no_validity {
                 out.push((vec![key("lock"), key("ttl_ms")], format!(
                     "a TTL of {} ms leaves no validity: the clock-drift allowance ({drift} ms) and the round trips to {n} instances (about {trips} ms) use it all, so no client ever holds the lock",
                     lock.ttl_ms
@@ -261,7 +266,7 @@ mod tests {
         check(
             "kind = \"redlock\"\ninstance_timeout_ms = 500\nttl_ms = 10000",
             TWO,
-            "odd.toml:8:23: lock.instance_timeout_ms: a per-instance timeout of 500 ms is not small next to the 10000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down; asking the 5 instances one after another, a client can wait 2500 ms of its 10000 ms lease",
+            "odd.toml:8:23: lock.instance_timeout_ms: a per-instance timeout of 500 ms is not small next to the 10000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down; asking the instances one after another, a client that gets the lock with 2 of the 5 down has spent 1000 ms of its 10000 ms validity waiting",
         );
         check(
             "kind = \"redlock\"\ninstance_timeout_ms = 500\nttl_ms = 10000\nparallel = true",
@@ -272,7 +277,7 @@ mod tests {
         check(
             "kind = \"redlock\"\nttl_ms = 1000",
             TWO,
-            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 1000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down; asking the 5 instances one after another, a client can wait 250 ms of its 1000 ms lease",
+            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 1000 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down; asking the instances one after another, a client that gets the lock with 2 of the 5 down has spent 100 ms of its 1000 ms validity waiting",
         );
     }
 
@@ -306,7 +311,7 @@ mod tests {
         check(
             "kind = \"redlock\"\nttl_ms = 8\ninstances = 3",
             "[[workers]]\nname = \"A\"\n",
-            "odd.toml:6:1: lock: a per-instance timeout of 50 ms is not small next to the 8 ms TTL: Redlock asks for a timeout far below the TTL (5–50 ms for a 10 s TTL), so that a client does not spend its lock's validity waiting for an instance that is down; asking the 3 instances one after another, a client can wait 150 ms of its 8 ms lease\nodd.toml:8:10: lock.ttl_ms: a TTL of 8 ms leaves no validity: the clock-drift allowance (2 ms) and the round trips to 3 instances (about 6 ms) use it all, so no client ever holds the lock",
+            "odd.toml:8:10: lock.ttl_ms: a TTL of 8 ms leaves no validity: the clock-drift allowance (2 ms) and the round trips to 3 instances (about 6 ms) use it all, so no client ever holds the lock",
         );
     }
 

@@ -216,6 +216,10 @@ fn explain_number(field: &str, message: &str, written: &str) -> Option<String> {
         format!("`{value}` is negative")
     } else if what.starts_with("invalid type: floating point") {
         float_for_integer(shown)
+    } else if what.starts_with("invalid type: sequence") {
+        format!("`{shown}` is a list, not one number")
+    } else if what.starts_with("invalid type: map") {
+        format!("`{shown}` is a table, not a number")
     } else if what.starts_with("invalid type: boolean") {
         format!("`{shown}` is a yes/no value, not a number")
     } else {

@@ -343,7 +343,13 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
         {
             c.fail_at(
                 "drift_factor",
-                format!("{f} is out of range: allowed 0 to 0.5 (the reference clients use 0.01)"),
+                if f.is_finite() {
+                    format!(
+                        "{f} is out of range: allowed 0 to 0.5 (the reference clients use 0.01)"
+                    )
+                } else {
+                    "this is not a number: allowed 0 to 0.5 (the reference clients use 0.01)".into()
+                },
             )?;
         }
         c.opt_range("instance_timeout_ms", l.instance_timeout_ms, 1, l.ttl_ms)?;

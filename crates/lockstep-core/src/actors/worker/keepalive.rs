@@ -58,6 +58,10 @@ impl Worker {
             return;
         }
         self.stop_keepalives();
+        // The client deletes the lease from its keepalives: an answer still on its way is
+        // discarded (lease.go recvKeepAlive returns when the lease is not in l.keepAlives).
+        self.renew = None;
+        self.keepalive_deadline_local = GAVE_UP;
         let name = cx.name;
         let ttl = self.granted_ttl_ms;
         let then = if self.phase == Phase::Waiting {
@@ -70,7 +74,7 @@ impl Worker {
         let (silence, when) = if self.keepalive_answered {
             (
                 format!(
-                    "No keepalive has been answered for {ttl} ms (the lease's TTL, counted from the last answer)"
+                    "No keepalive has been answered for {ttl} ms or more (the lease's TTL, counted from the last answer)"
                 ),
                 "This comes no earlier than the leader's own expiry, which counts from when it last renewed the lease".to_string(),
             )
@@ -93,6 +97,23 @@ impl Worker {
             format!("{name}'s client gives up its lease"),
             format!(
                 "{silence}, so etcd's client closes the lease's keepalive channel and stops sending (lease.go, deadlineLoop, which looks once a second) and the session's Done() closes. {when}. It is a notification, not a safety margin, and cannot stop a write already under way. {then}"
+            ),
+        );
+    }
+}
+
+/// `keepalive_deadline_local` once the client has given its lease up: no deadline pass matches it.
+pub(super) const GAVE_UP: i64 = i64::MAX;
+
+impl Worker {
+    /// An answer to a keepalive of a lease the client has already given up: clientv3 no longer
+    /// has the lease in its keepalives and discards it, so the program learns nothing from it.
+    pub(super) fn answer_after_giving_up(&self, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        cx.fx.note(
+            format!("{name}'s client discards the answer"),
+            format!(
+                "{name}'s client gave this lease up on its own deadline and dropped it from its keepalives, so it throws the answer away (lease.go, recvKeepAlive): nothing in {name}'s program hears that the lease is gone."
             ),
         );
     }

@@ -511,6 +511,12 @@ impl Worker {
                 }
                 self.release(cx);
             }
+            Payload::KeepAliveReply { .. }
+                if self.keepalive_deadline_local == keepalive::GAVE_UP
+                    && !self.phase.is_terminal() =>
+            {
+                self.answer_after_giving_up(cx);
+            }
             Payload::ExtendReply { req, ok } | Payload::KeepAliveReply { req, ok }
                 if self.renew.is_some_and(|(r, _)| r == req) =>
             {
