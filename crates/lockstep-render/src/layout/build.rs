@@ -367,6 +367,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         ys: &ys,
         placed: &placed,
         duplicate_replies: &pieces::duplicate_replies(events),
+        session_keepalives: &pieces::session_keepalives(trace, events),
         shown,
         y_end,
         tones: &tones,
