@@ -265,8 +265,9 @@ fn changes_hands(r: &LeaseRow) -> bool {
         .is_some_and(|first| who.any(|other| other != first))
 }
 
-/// Space between two holders' letters on one line.
-const LETTER_GAP: f64 = 4.0;
+/// Space between two holders' letters on one line: a character's width, so that "A" and "B"
+/// under two bars never read as "AB".
+const LETTER_GAP: f64 = 10.0;
 
 /// An instance's holder letters, one under each bar, all on the first level: a letter that
 /// would touch the one before is left out when it repeats it (the bars stand close and alike),
