@@ -40,6 +40,14 @@ pub(super) struct Frame {
     pub xs: Vec<f64>,
     pub area_left: f64,
     pub gutter_right: f64,
+    /// Notes (lane, text) that keep [`JUMP_ROOM`](super::network::JUMP_ROOM) free under them
+    /// on their lane while rows are placed: a clock jump's, for the break drawn there.
+    pub room_below: Vec<(usize, String)>,
+}
+
+/// Height of a note's box.
+pub(super) fn note_height() -> f64 {
+    text::line_height(style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y
 }
 
 /// Width of a note's box for `text` (with room for an icon).
@@ -91,7 +99,7 @@ impl Frame {
     pub fn note(&self, lanes: (usize, usize), text: &str, icon: bool, y: f64) -> (Rect, TextBox) {
         let w = note_width(text, icon);
         let iw = if icon { ICON_W } else { 0.0 };
-        let h = text::line_height(style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y;
+        let h = note_height();
         let (l, r) = (self.x(lanes.0), self.x(lanes.1));
         let (mut x0, mut x1) = if lanes.0 == lanes.1 {
             self.note_span(lanes.0, w)
@@ -104,7 +112,17 @@ impl Frame {
             x1 += self.area_left - x0;
             x0 = self.area_left;
         }
-        let rect = Rect::new(x0, y - h / 2.0, x1, y + h / 2.0);
+        let room = if lanes.0 == lanes.1
+            && self
+                .room_below
+                .iter()
+                .any(|(lane, t)| *lane == lanes.0 && t == text)
+        {
+            super::network::JUMP_ROOM
+        } else {
+            0.0
+        };
+        let rect = Rect::new(x0, y - h / 2.0, x1, y + h / 2.0 + room);
         let text_x = (x0 + iw + x1) / 2.0;
         let tb = TextBox::new(
             text,

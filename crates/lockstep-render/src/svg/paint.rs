@@ -200,9 +200,9 @@ impl Painter<'_, '_> {
             Point::new(at.x - 9.0, at.y),
         ];
         self.polygon(&corners, style::BACKGROUND, 1.0)?;
-        let mut outline = corners.to_vec();
-        outline.push(corners[0]);
-        self.line(&outline, style::MUTED, 2, 1.0)
+        // Two open halves: ImageMagick fills a closed polyline black.
+        self.line(&corners[..3], style::MUTED, 2, 1.0)?;
+        self.line(&[corners[2], corners[3], corners[0]], style::MUTED, 2, 1.0)
     }
 
     pub fn mark(&self, kind: MarkKind, at: Point, tint: Rgb) -> Result<(), RenderError> {
