@@ -302,12 +302,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         placed = place_on(&axis);
     }
     let ms_scale = axis.ms_scale;
-    // The room kept under a clock jump's note is the break's, not the note's.
-    for (i, note) in placed.notes.iter_mut().enumerate() {
-        if let (Some((rect, _)), Some(Tag::ClockJumped { .. })) = (note, &events[i].tag) {
-            rect.y1 = rect.y1.min(rect.y0 + super::frame::note_height());
-        }
-    }
+    network::give_back_jump_room(&mut placed.notes, events);
     let ys: Vec<f64> = (0..total).map(|i| placed.y(i)).collect();
 
     // Rows shown; the first row shown on each line carries the line's gutter label.

@@ -22,6 +22,16 @@ pub(super) const JUMP_ROOM: f64 = 32.0;
 /// The break's centre sits this far below its note (or its row): in the middle of its room.
 const JUMP_DROP: f64 = JUMP_ROOM / 2.0;
 
+/// The room kept under a clock jump's note while rows were placed is the break's, not the
+/// note's: each such note's box ends under its text again.
+pub(super) fn give_back_jump_room(notes: &mut [Option<(Rect, TextBox)>], events: &[TraceEvent]) {
+    for (note, e) in notes.iter_mut().zip(events) {
+        if let (Some((rect, _)), Some(Tag::ClockJumped { .. })) = (note, &e.tag) {
+            rect.y1 = rect.y1.min(rect.y0 + super::frame::note_height());
+        }
+    }
+}
+
 /// The notes (lane, text) of clock jumps, which keep [`JUMP_ROOM`] under them.
 pub(super) fn jump_notes(
     events: &[TraceEvent],
