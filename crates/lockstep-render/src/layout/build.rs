@@ -167,6 +167,7 @@ fn frame(
         area_left,
         gutter_right,
         room_below: network::jump_notes(&trace.events, pieces),
+        workers,
     }
 }
 
