@@ -17,13 +17,7 @@ fn legend_texts(l: &lockstep_render::Layout) -> Vec<&str> {
 fn consensus_keepalives_say_session_lease_in_both_sequence_views() {
     let (_, run) = common::load("consensus-fenced-failover");
     for mode in [TimeMode::Logical, TimeMode::ToScale] {
-        let l = layout(
-            &run.trace,
-            &Options {
-                time_mode: mode,
-                ..Options::default()
-            },
-        );
+        let l = common::layout_in(&run, mode);
         let texts = legend_texts(&l);
         assert!(
             texts.contains(&"session lease renewed (keepalive; not the lock itself)"),

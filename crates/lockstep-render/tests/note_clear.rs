@@ -5,7 +5,7 @@
 mod common;
 
 use lockstep_core::topology::Role;
-use lockstep_render::{Options, TimeMode, layout};
+use lockstep_render::{Options, layout};
 
 /// How far a note on another lane keeps from a worker's lifeline (its bar reaches 14 px).
 const WORKER_CLEAR: f64 = 40.0;
@@ -31,31 +31,23 @@ fn the_expiry_note_in_naive_network_delay_is_off_as_lane() {
 
 #[test]
 fn no_node_note_lies_against_a_workers_lifeline() {
-    for (id, scenario, run) in common::catalogue() {
-        for mode in [TimeMode::Logical, TimeMode::ToScale] {
-            let options = Options {
-                time_mode: mode,
-                ..Options::default()
+    common::each_layout(&[(1, 2)], |name, l| {
+        for n in l.notes.iter().filter(|n| n.lanes.0 == n.lanes.1) {
+            if l.lanes[n.lanes.0].role == Role::Worker {
+                continue;
             }
-            .for_scenario(&scenario);
-            let l = layout(&run.trace, &options);
-            for n in l.notes.iter().filter(|n| n.lanes.0 == n.lanes.1) {
-                if l.lanes[n.lanes.0].role == Role::Worker {
+            for (k, lane) in l.lanes.iter().enumerate() {
+                if k == n.lanes.0 || lane.role != Role::Worker {
                     continue;
                 }
-                for (k, lane) in l.lanes.iter().enumerate() {
-                    if k == n.lanes.0 || lane.role != Role::Worker {
-                        continue;
-                    }
-                    let gap = (lane.x - n.rect.x1).max(n.rect.x0 - lane.x);
-                    assert!(
-                        gap >= WORKER_CLEAR - 0.5,
-                        "{id} {mode:?}: {:?} comes within {gap:.0} px of {}'s lifeline",
-                        n.text.text,
-                        lane.name
-                    );
-                }
+                let gap = (lane.x - n.rect.x1).max(n.rect.x0 - lane.x);
+                assert!(
+                    gap >= WORKER_CLEAR - 0.5,
+                    "{name}: {:?} comes within {gap:.0} px of {}'s lifeline",
+                    n.text.text,
+                    lane.name
+                );
             }
         }
-    }
+    });
 }
