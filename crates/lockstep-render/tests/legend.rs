@@ -36,7 +36,14 @@ fn drawn(l: &Layout) -> BTreeSet<String> {
             HighlightKind::Current => LegendKind::Current,
         });
     }
-    out.extend(l.marks.iter().map(|m| LegendKind::Mark(m.kind)));
+    // A session keepalive is drawn hollow, with its own entry.
+    out.extend(l.marks.iter().map(|m| {
+        if m.session {
+            LegendKind::SessionRenewed
+        } else {
+            LegendKind::Mark(m.kind)
+        }
+    }));
     if !l.walls.is_empty() {
         out.push(LegendKind::Partition);
     }

@@ -166,6 +166,8 @@ fn frame(
         xs,
         area_left,
         gutter_right,
+        room_below: network::jump_notes(&trace.events, pieces),
+        workers,
     }
 }
 
@@ -301,6 +303,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         placed = place_on(&axis);
     }
     let ms_scale = axis.ms_scale;
+    network::give_back_jump_room(&mut placed.notes, events);
     let ys: Vec<f64> = (0..total).map(|i| placed.y(i)).collect();
 
     // Rows shown; the first row shown on each line carries the line's gutter label.
@@ -367,6 +370,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         ys: &ys,
         placed: &placed,
         duplicate_replies: &pieces::duplicate_replies(events),
+        session_keepalives: &pieces::session_keepalives(trace, events),
         shown,
         y_end,
         tones: &tones,

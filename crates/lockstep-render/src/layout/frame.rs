@@ -23,6 +23,19 @@ const MARK_OFFSET: f64 = 24.0;
 pub(super) const NOTE_ANCHOR: f64 = 14.0;
 /// A note keeps this far from a lifeline that is not its own.
 pub(super) const LIFELINE_CLEAR: f64 = 6.0;
+/// ... and this far from a worker's: its belief bar stands beside its lifeline, and a note
+/// touching that bar reads as the worker's (naive-network-delay's "lock:batch-42 expired",
+/// redis's note, lay against A's bar).
+pub(super) const WORKER_CLEAR: f64 = 40.0;
+
+/// How far a note keeps from lane `lane`'s lifeline when that lane is not its own.
+fn clear_of(workers: &[bool], lane: usize) -> f64 {
+    if workers.get(lane).copied().unwrap_or(false) {
+        WORKER_CLEAR
+    } else {
+        LIFELINE_CLEAR
+    }
+}
 /// A global note reaches this far past the outer lanes.
 const GLOBAL_OVERHANG: f64 = 50.0;
 
@@ -40,6 +53,16 @@ pub(super) struct Frame {
     pub xs: Vec<f64>,
     pub area_left: f64,
     pub gutter_right: f64,
+    /// Notes (lane, text) that keep [`JUMP_ROOM`](super::network::JUMP_ROOM) free under them
+    /// on their lane while rows are placed: a clock jump's, for the break drawn there.
+    pub room_below: Vec<(usize, String)>,
+    /// Per lane: whether it is a worker's (a note keeps further from it, see [`WORKER_CLEAR`]).
+    pub workers: Vec<bool>,
+}
+
+/// Height of a note's box.
+pub(super) fn note_height() -> f64 {
+    text::line_height(style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y
 }
 
 /// Width of a note's box for `text` (with room for an icon).
@@ -91,7 +114,7 @@ impl Frame {
     pub fn note(&self, lanes: (usize, usize), text: &str, icon: bool, y: f64) -> (Rect, TextBox) {
         let w = note_width(text, icon);
         let iw = if icon { ICON_W } else { 0.0 };
-        let h = text::line_height(style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y;
+        let h = note_height();
         let (l, r) = (self.x(lanes.0), self.x(lanes.1));
         let (mut x0, mut x1) = if lanes.0 == lanes.1 {
             self.note_span(lanes.0, w)
@@ -104,7 +127,17 @@ impl Frame {
             x1 += self.area_left - x0;
             x0 = self.area_left;
         }
-        let rect = Rect::new(x0, y - h / 2.0, x1, y + h / 2.0);
+        let room = if lanes.0 == lanes.1
+            && self
+                .room_below
+                .iter()
+                .any(|(lane, t)| *lane == lanes.0 && t == text)
+        {
+            super::network::JUMP_ROOM
+        } else {
+            0.0
+        };
+        let rect = Rect::new(x0, y - h / 2.0, x1, y + h / 2.0 + room);
         let text_x = (x0 + iw + x1) / 2.0;
         let tb = TextBox::new(
             text,
@@ -139,11 +172,13 @@ impl Frame {
         let x = self.x(lane);
         let mut lo = (x + NOTE_ANCHOR - w).max(self.area_left);
         let mut hi = x - NOTE_ANCHOR;
-        if let Some(&prev) = lane.checked_sub(1).and_then(|k| self.xs.get(k)) {
-            lo = lo.max(prev + LIFELINE_CLEAR);
+        if let Some(k) = lane.checked_sub(1)
+            && let Some(&prev) = self.xs.get(k)
+        {
+            lo = lo.max(prev + clear_of(&self.workers, k));
         }
         if let Some(&next) = self.xs.get(lane + 1) {
-            hi = hi.min(next - LIFELINE_CLEAR - w);
+            hi = hi.min(next - clear_of(&self.workers, lane + 1) - w);
         }
         (lo <= hi).then_some((lo, hi))
     }
@@ -192,15 +227,32 @@ pub(super) fn note_gap_needs(
             // The last lane: nothing to its right, a note may run on.
             continue;
         };
-        let centred = w / 2.0 + m <= left.min(right);
-        if centred || need <= right || need <= left {
+        // Clear of each neighbour by as much as it needs (a worker's bar, more).
+        let clear_left = lane.checked_sub(1).map_or(m, |k| clear_of(workers, k));
+        let clear_right = clear_of(workers, lane + 1);
+        let (need_left, need_right) = (
+            (w - NOTE_ANCHOR + clear_left).ceil(),
+            (w - NOTE_ANCHOR + clear_right).ceil(),
+        );
+        // Right of a worker, room to stand left of its own lifeline clear of the worker's bar,
+        // centred or not: the labels of arrows coming in from the right start beside the
+        // lifeline on the next lines, and a note that steps left out of their way costs no
+        // line (hugging the worker's bar, it would read as the worker's).
+        if lane > 0 && clear_left == WORKER_CLEAR {
+            if let Some(g) = gaps.get_mut(lane - 1) {
+                *g = g.max(need_left);
+            }
+            continue;
+        }
+        let centred = w / 2.0 + clear_left <= left && w / 2.0 + clear_right <= right;
+        if centred || need_right <= right || need_left <= left {
             continue;
         }
         // The first lane's left is the gutter's side: only its right gap can grow.
-        let k = if lane > 0 && left > right {
-            lane - 1
+        let (k, need) = if lane > 0 && left > right {
+            (lane - 1, need_left)
         } else {
-            lane
+            (lane, need_right)
         };
         gaps[k] = need;
     }

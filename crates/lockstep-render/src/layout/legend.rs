@@ -45,7 +45,8 @@ impl Present {
     /// The kinds `d` draws, in legend order.
     pub fn of(d: &Drawn) -> Present {
         let has_span = |f: fn(&SpanKind) -> bool| d.spans.iter().any(|s| f(&s.kind));
-        let has_mark = |k: MarkKind| d.marks.iter().any(|m| m.kind == k);
+        // A session keepalive has an entry of its own (it renews no lock).
+        let has_mark = |k: MarkKind| d.marks.iter().any(|m| m.kind == k && !m.session);
         let has_highlight = |k: HighlightKind| d.highlights.iter().any(|h| h.kind == k);
         let has_note = |k: NoteKind| d.notes.iter().any(|n| n.kind == k);
         let fold_texts: std::collections::BTreeSet<&str> =
@@ -136,6 +137,9 @@ impl Present {
             if has_mark(k) || in_flight {
                 out.push(LegendKind::Mark(k));
             }
+            if k == MarkKind::Renewed && d.marks.iter().any(|m| m.session) {
+                out.push(LegendKind::SessionRenewed);
+            }
         }
         for (k, kind) in [
             (LegendKind::Zoom, StretchKind::Zoom),
@@ -164,6 +168,9 @@ fn plain_or_holder(n: &Note, fold_texts: &std::collections::BTreeSet<&str>) -> O
     Some(matches!(n.tone, Some(super::Tone::Worker(_))))
 }
 
+/// The legend's words for a session keepalive, the lease chart's too.
+pub const SESSION_RENEWED: &str = "session lease renewed (keepalive; not the lock itself)";
+
 /// What a legend entry says.
 pub fn text_of(kind: LegendKind) -> &'static str {
     match kind {
@@ -177,6 +184,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::Mark(MarkKind::Duplicate) => "payouts paid a second time",
         LegendKind::Mark(MarkKind::Expired) => "TTL or lease ran out",
         LegendKind::Mark(MarkKind::Renewed) => "lease renewed",
+        LegendKind::SessionRenewed => SESSION_RENEWED,
         LegendKind::Mark(MarkKind::Lost) => "message lost",
         LegendKind::Mark(MarkKind::Delayed) => "message held up in the network",
         LegendKind::Mark(MarkKind::InFlight) => "message still in the network",

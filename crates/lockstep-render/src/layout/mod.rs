@@ -34,6 +34,7 @@ use crate::text::TextBox;
 
 pub use fold::Fold;
 pub use lanes::lane_order;
+pub use legend::SESSION_RENEWED;
 pub(crate) use pieces::NO_TOKEN;
 
 /// Space above the lane headers.
@@ -319,6 +320,9 @@ pub struct Mark {
     pub lane: usize,
     pub kind: MarkKind,
     pub at: Point,
+    /// A renewal that is an etcd-like session's keepalive while its worker holds no lock: it
+    /// keeps the session alive, not a lock, so it is drawn hollow (as on the lease chart).
+    pub session: bool,
 }
 
 /// Why a row is highlighted.
@@ -348,6 +352,8 @@ pub enum LegendKind {
     Down,
     Overlap,
     Mark(MarkKind),
+    /// A renewal of a consensus session's lease while its worker holds no lock (a keepalive).
+    SessionRenewed,
     Current,
     /// The tint behind a row where the database refused an access (fencing worked).
     RefusedRow,

@@ -16,8 +16,39 @@ use crate::text::{Align, TextBox};
 const WALL_HALF: f64 = 8.0;
 /// A delivered arrow passes through a gap this much taller than it, each side.
 const WALL_GAP: f64 = 9.0;
-/// The break sits this far below its note (or its row).
-const JUMP_DROP: f64 = 6.0;
+/// Room kept free under a clock jump's note on its lane, for the break (22 px tall) with a
+/// margin either side.
+pub(super) const JUMP_ROOM: f64 = 32.0;
+/// The break's centre sits this far below its note (or its row): in the middle of its room.
+const JUMP_DROP: f64 = JUMP_ROOM / 2.0;
+
+/// The room kept under a clock jump's note while rows were placed is the break's, not the
+/// note's: each such note's box ends under its text again.
+pub(super) fn give_back_jump_room(notes: &mut [Option<(Rect, TextBox)>], events: &[TraceEvent]) {
+    for (note, e) in notes.iter_mut().zip(events) {
+        if let (Some((rect, _)), Some(Tag::ClockJumped { .. })) = (note, &e.tag) {
+            rect.y1 = rect.y1.min(rect.y0 + super::frame::note_height());
+        }
+    }
+}
+
+/// The notes (lane, text) of clock jumps, which keep [`JUMP_ROOM`] under them.
+pub(super) fn jump_notes(
+    events: &[TraceEvent],
+    pieces: &[super::pieces::Piece],
+) -> Vec<(usize, String)> {
+    events
+        .iter()
+        .zip(pieces)
+        .filter(|(e, _)| matches!(e.tag, Some(Tag::ClockJumped { .. })))
+        .filter_map(|(_, p)| match p {
+            super::pieces::Piece::Note { lanes, text, .. } if lanes.0 == lanes.1 => {
+                Some((lanes.0, text.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
 
 /// The walls of every partition among the first `shown` events. `lane_of_name` gives a node's
 /// lane; lanes of nodes no group names are not cut off from anything, so a delivered arrow

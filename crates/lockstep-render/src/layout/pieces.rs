@@ -327,6 +327,49 @@ pub(super) fn duplicate_replies(events: &[TraceEvent]) -> Vec<bool> {
     out
 }
 
+/// For each event: whether it is a consensus node's reply renewing a worker's session lease
+/// while the worker neither is recorded as the holder nor believes it holds the lock (an etcd
+/// keepalive of a waiting or refused worker). A renewal while it holds keeps the lock's lease
+/// alive, as a Redis PEXPIRE does; the lease chart draws the two apart the same way.
+pub(super) fn session_keepalives(trace: &Trace, events: &[TraceEvent]) -> Vec<bool> {
+    let role = |n: NodeId| trace.participants.get(usize::from(n)).map(|p| p.role);
+    let name = |n: NodeId| {
+        trace
+            .participants
+            .get(usize::from(n))
+            .map_or("", |p| p.name.as_str())
+    };
+    let mut holders: Vec<&str> = Vec::new();
+    let mut believers: Vec<NodeId> = Vec::new();
+    events
+        .iter()
+        .map(|e| match &e.tag {
+            Some(Tag::Believes { .. }) => {
+                believers.push(e.from);
+                false
+            }
+            Some(Tag::StopsBelieving) => {
+                believers.retain(|&w| w != e.from);
+                false
+            }
+            Some(Tag::ServiceGrants { holder, .. }) => {
+                holders.push(holder.as_str());
+                false
+            }
+            Some(Tag::ServiceFrees { holder, .. }) => {
+                holders.retain(|h| h != holder);
+                false
+            }
+            Some(Tag::Renewed) => {
+                role(e.from) == Some(Role::ConsensusNode)
+                    && !holders.contains(&name(e.to))
+                    && !believers.contains(&e.to)
+            }
+            _ => false,
+        })
+        .collect()
+}
+
 /// For each database reply accepting a write with a token, or to a read that raised its
 /// `last_token` (fencing every access), the database's `last_token` after it: a reader sees why
 /// a later token is refused (it is below) or passes (it is not).

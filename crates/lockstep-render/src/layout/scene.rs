@@ -28,6 +28,8 @@ pub(super) struct Rows<'a> {
     pub placed: &'a Placed,
     /// Replies to writes that paid payouts a second time (not marked as accepted).
     pub duplicate_replies: &'a [bool],
+    /// Renewals that keep a consensus session alive while its worker holds no lock.
+    pub session_keepalives: &'a [bool],
     /// Rows shown.
     pub shown: usize,
     /// The last row shown's y.
@@ -125,6 +127,7 @@ impl Scene {
                 lane: from,
                 kind,
                 at: frame.mark_beside(from, to, rows.ys[i]),
+                session: kind == MarkKind::Renewed && rows.session_keepalives[i],
             });
         }
         let end_mark = match end {
@@ -138,6 +141,7 @@ impl Scene {
                 lane: to,
                 kind,
                 at: tip,
+                session: false,
             });
         }
         if rejected {
@@ -201,6 +205,7 @@ impl Scene {
                 lane: lanes.0,
                 kind,
                 at: Point::new(rect.x0 + NOTE_PAD_X + ICON_W / 2.0 - 2.0, y),
+                session: false,
             });
         }
         if duplicate {

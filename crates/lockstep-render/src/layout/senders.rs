@@ -56,6 +56,7 @@ pub(super) fn sender_marks(
             lane: a.from_lane,
             kind: super::MarkKind::Sender,
             at: a.start,
+            session: false,
         });
     }
     out

@@ -182,21 +182,6 @@ fn last_token(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.stroke_rect(r, style::TEXT, 2)
 }
 
-/// An etcd session's keepalive: a hollow slate diamond, unlike a lock renewal's solid teal
-/// one, since the session lease is not the lock.
-pub(crate) fn session_renewal(p: &Painter, at: Point) -> Result<(), RenderError> {
-    let corners = [
-        Point::new(at.x, at.y - 9.0),
-        Point::new(at.x + 9.0, at.y),
-        Point::new(at.x, at.y + 9.0),
-        Point::new(at.x - 9.0, at.y),
-    ];
-    p.polygon(&corners, style::BACKGROUND, 1.0)?;
-    let mut outline = corners.to_vec();
-    outline.push(corners[0]);
-    p.line(&outline, style::MUTED, 2, 1.0)
-}
-
 /// Where a write paid twice: a solid band across every row.
 pub(crate) fn harm(p: &Painter, r: Rect) -> Result<(), RenderError> {
     p.fill_rect(r, style::DUPLICATE_ROW, 0.9)

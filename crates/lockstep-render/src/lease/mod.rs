@@ -4,7 +4,9 @@
 
 mod access;
 mod activity;
+pub mod downtime;
 mod draw;
+mod flights;
 pub mod nodes;
 pub mod page;
 pub mod refresh;
@@ -24,6 +26,8 @@ use crate::layout::{MarkKind, Options};
 pub use access::Access;
 use access::access_text;
 pub use activity::activity_label;
+use downtime::{Down, records_go_down_with};
+pub use flights::{Flight, LONG_FLIGHT_MS};
 pub use so_far::SoFar;
 pub use stale::Stale;
 pub use story::{Incident, IncidentKind, WorkerNote};
@@ -109,21 +113,6 @@ pub struct LeaseMark {
     pub at_ms: u64,
     pub kind: MarkKind,
 }
-
-/// A worker's message that spent a long time in the network (at least [`LONG_FLIGHT_MS`]).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Flight {
-    pub worker_index: usize,
-    /// The row it is drawn on (the worker's belief row).
-    pub row: usize,
-    pub from_ms: u64,
-    /// None while still in the network at the last step shown.
-    pub to_ms: Option<u64>,
-    pub label: String,
-}
-
-/// Messages in the network at least this long are drawn on the chart.
-pub const LONG_FLIGHT_MS: u64 = 100;
 
 /// The whole chart.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -287,6 +276,8 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     // Per holder (and node, for a master with a replica): +1/-1 as service nodes record or
     // drop it.
     let mut held: BTreeSet<(usize, String)> = BTreeSet::new();
+    let mut down: Down<String> = Down::default();
+    let forgets = |node: usize| ps.get(node).is_some_and(|p| records_go_down_with(p.role));
     let mut changes: BTreeMap<HolderOn, Vec<(u64, i64)>> = BTreeMap::new();
     let mut belief: BTreeMap<usize, Vec<(u64, i64)>> = BTreeMap::new();
     let mut pause: BTreeMap<usize, Vec<(u64, i64)>> = BTreeMap::new();
@@ -328,10 +319,14 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
                 record(&mut changes, key, t, if fresh { 1 } else { 0 });
             }
             Some(Tag::ServiceFrees { holder, reason }) => {
+                // A Redis instance frees only its own key; a consensus cluster's new leader
+                // frees what an earlier leader granted.
                 let key = if held.contains(&(node, holder.clone())) {
                     Some((node, holder.clone()))
-                } else {
+                } else if !forgets(node) {
                     held.iter().find(|(_, h)| h == holder).cloned()
+                } else {
+                    None
                 };
                 let freed_on = key.as_ref().map_or(node, |k| k.0);
                 if let Some(key) = key {
@@ -347,6 +342,25 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
                         t,
                         MarkKind::Expired,
                     ));
+                }
+            }
+            // A crashed Redis says no one holds anything until a restart brings its keys back.
+            Some(Tag::Crashed) if forgets(node) => {
+                let lost: Vec<String> = held
+                    .iter()
+                    .filter(|(n, _)| *n == node)
+                    .map(|(_, h)| h.clone())
+                    .collect();
+                for holder in &lost {
+                    held.remove(&(node, holder.clone()));
+                    record(&mut changes, (holder.clone(), node_key(node)), t, -1);
+                }
+                down.crash(node, lost);
+            }
+            Some(Tag::Restarted { persistent }) => {
+                for holder in down.restart(node, *persistent) {
+                    held.insert((node, holder.clone()));
+                    record(&mut changes, (holder, node_key(node)), t, 1);
                 }
             }
             Some(Tag::Renewed) => {
@@ -579,43 +593,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
         }
     }
 
-    // Workers' messages that spend long in the network.
-    let mut flights = Vec::new();
-    let mut sent: BTreeMap<u64, usize> = BTreeMap::new();
-    for (i, e) in events.iter().enumerate() {
-        match (e.kind, e.message) {
-            (EventKind::Send, Some(m)) => {
-                sent.insert(m, i);
-            }
-            (EventKind::Deliver | EventKind::Lost, Some(m)) => {
-                if let Some(s) = sent.remove(&m) {
-                    let send = &events[s];
-                    if e.time_ms - send.time_ms >= LONG_FLIGHT_MS {
-                        flights.push((s, Some(e.time_ms)));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    flights.extend(sent.values().map(|&s| (s, None)));
-    let flights: Vec<Flight> = flights
-        .into_iter()
-        .filter_map(|(s, to_ms)| {
-            let send = &events[s];
-            let w = usize::from(send.from);
-            let k = workers.iter().position(|&x| x == w)?;
-            let row = *row_of.get(&(w, 1))?;
-            let long = to_ms.unwrap_or(end_ms).saturating_sub(send.time_ms) >= LONG_FLIGHT_MS;
-            long.then(|| Flight {
-                worker_index: k,
-                row,
-                from_ms: send.time_ms,
-                to_ms,
-                label: format!("{} in flight", send.label),
-            })
-        })
-        .collect();
+    let flights = flights::long_flights(events, &workers, &row_of, end_ms);
 
     let harm = events
         .iter()

@@ -8,6 +8,7 @@ use lockstep_core::Trace;
 use lockstep_core::topology::Role;
 use lockstep_core::trace::{FreeReason, Tag, TraceEvent};
 
+use super::downtime::Down;
 use super::{Interval, LeaseRow, LeaseRowKind, Who};
 use crate::layout::MarkKind;
 
@@ -74,6 +75,10 @@ pub fn service_rows(
             continue;
         }
         let mut intervals: Vec<Interval> = Vec::new();
+        // The key it held when it crashed, until its restart says whether it comes back.
+        let mut down: Down<(Option<Who>, Option<u64>)> = Down::default();
+        // When the open bar is a key persistence brought back at a restart.
+        let mut back_at: Option<u64> = None;
         for e in events.iter().filter(|e| usize::from(e.from) == node) {
             match &e.tag {
                 Some(Tag::ServiceGrants { holder, token }) => {
@@ -82,13 +87,35 @@ pub fn service_rows(
                     }
                     let holder = worker_named(holder).map(|w| who(trace, w));
                     intervals.push(open(e.time_ms, holder, *token));
+                    back_at = None;
                 }
                 Some(Tag::ServiceFrees { reason, .. })
                     if intervals.last().is_some_and(|iv| iv.open) =>
                 {
-                    close(&mut intervals, e.time_ms);
+                    if back_at == Some(e.time_ms) {
+                        // Back from disk and gone at once (expired while down, or written
+                        // after the last fsync): it never answered anyone again.
+                        intervals.pop();
+                    } else {
+                        close(&mut intervals, e.time_ms);
+                    }
                     if *reason == FreeReason::Expired {
                         marks.push((rows.len(), e.time_ms, MarkKind::Expired));
+                    }
+                }
+                // A crashed instance answers no one: its record ends here.
+                Some(Tag::Crashed) => {
+                    let held = intervals
+                        .last()
+                        .filter(|iv| iv.open)
+                        .map(|iv| (iv.who, iv.token));
+                    close(&mut intervals, e.time_ms);
+                    down.crash(node, held.into_iter().collect());
+                }
+                Some(Tag::Restarted { persistent }) => {
+                    for (holder, token) in down.restart(node, *persistent) {
+                        intervals.push(open(e.time_ms, holder, token));
+                        back_at = Some(e.time_ms);
                     }
                 }
                 _ => {}

@@ -247,6 +247,9 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
         // The database's own lane tells what it did beyond the marks: answers lost, idempotency
         // keys forgotten (a payout paid twice is a mark on the writer's row).
         if role(from).is_some_and(|r| r.is_lock_service() || r == Role::Database) {
+            // What a node says about another ("node-1's 1 uncommitted entry will be
+            // overwritten", said by the new leader) goes on the lane of the node it is about.
+            let who = about_node(trace, &label).unwrap_or(who);
             match last_service.get(&who) {
                 Some((k, sh, first)) if *sh == s => {
                     let inc = &mut incidents[*k];
@@ -307,6 +310,21 @@ pub fn story(trace: &Trace, events: &[TraceEvent]) -> (Vec<Incident>, Vec<Worker
         }
     }
     (incidents, notes)
+}
+
+/// The lock-service node or database a label is about when it begins with that node's name
+/// ("node-1's 1 uncommitted entry …", "node-1 steps down").
+fn about_node(trace: &Trace, label: &str) -> Option<String> {
+    trace
+        .participants
+        .iter()
+        .filter(|p| p.role.is_lock_service() || p.role == Role::Database)
+        .find(|p| {
+            label
+                .strip_prefix(p.name.as_str())
+                .is_some_and(|rest| rest.starts_with("'s ") || rest.starts_with(' '))
+        })
+        .map(|p| p.name.clone())
 }
 
 /// Ends the partition still open, if there is one, at `at_ms`.

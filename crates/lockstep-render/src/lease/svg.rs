@@ -185,7 +185,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                 p.circle(at, 13.0, style::BACKGROUND, true, 1)?;
             }
             if k == MarkKind::Renewed && activity_y.iter().any(|&y| (y - at.y).abs() < 0.5) {
-                super::draw::session_renewal(&p, at)?;
+                p.session_renewal(at)?;
             } else {
                 p.mark(k, at, style::INFRA)?;
             }
@@ -235,7 +235,7 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
                     p.line(&line, style::CURRENT_POINTER, 3, 1.0)?;
                 }
                 Swatch::Mark(mk) => p.mark(mk, s.center(), style::INFRA)?,
-                Swatch::SessionRenewed => super::draw::session_renewal(&p, s.center())?,
+                Swatch::SessionRenewed => p.session_renewal(s.center())?,
                 Swatch::Partition
                 | Swatch::OpenPartition
                 | Swatch::OpenPartitionSoFar

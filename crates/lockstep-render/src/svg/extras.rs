@@ -232,6 +232,7 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             super::axis::swatch(p, kind, s)?
         }
         LegendKind::Mark(k) => p.mark(k, c, style::INFRA)?,
+        LegendKind::SessionRenewed => p.session_renewal(c)?,
         LegendKind::PermissiveDb => {
             p.fill_rect(s, style::PERMISSIVE_FILL, 1.0)?;
             dashed_rect(p, s, style::PERMISSIVE_BORDER)?;

@@ -542,7 +542,11 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
                 .map_or(style::INFRA, |a| style::tone(a.tone)),
             _ => style::INFRA,
         };
-        p.mark(m.kind, m.at, tint)?;
+        if m.session {
+            p.session_renewal(m.at)?;
+        } else {
+            p.mark(m.kind, m.at, tint)?;
+        }
     }
 
     // Lane headers and footers.

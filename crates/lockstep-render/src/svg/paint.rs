@@ -190,6 +190,21 @@ impl Painter<'_, '_> {
     }
 
     /// A mark's symbol centred at `at`: each kind has its own shape, not only its own colour.
+    /// An etcd session's keepalive: a hollow slate diamond, unlike a lock renewal's solid teal
+    /// one, since the session lease is not the lock.
+    pub fn session_renewal(&self, at: Point) -> Result<(), RenderError> {
+        let corners = [
+            Point::new(at.x, at.y - 9.0),
+            Point::new(at.x + 9.0, at.y),
+            Point::new(at.x, at.y + 9.0),
+            Point::new(at.x - 9.0, at.y),
+        ];
+        self.polygon(&corners, style::BACKGROUND, 1.0)?;
+        // Two open halves: ImageMagick fills a closed polyline black.
+        self.line(&corners[..3], style::MUTED, 2, 1.0)?;
+        self.line(&[corners[2], corners[3], corners[0]], style::MUTED, 2, 1.0)
+    }
+
     pub fn mark(&self, kind: MarkKind, at: Point, tint: Rgb) -> Result<(), RenderError> {
         let o = |dx: f64, dy: f64| at.shifted(dx, dy);
         match kind {

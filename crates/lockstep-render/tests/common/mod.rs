@@ -84,6 +84,17 @@ pub fn each_layout(fractions: &[(usize, usize)], mut check: impl FnMut(&str, &La
     }
 }
 
+/// One run laid out in `mode` (default options otherwise).
+pub fn layout_in(run: &Run, mode: TimeMode) -> Layout {
+    layout(
+        &run.trace,
+        &Options {
+            time_mode: mode,
+            ..Options::default()
+        },
+    )
+}
+
 /// Every built-in scenario's layout to scale (with the scenario's own options).
 pub fn each_to_scale() -> Vec<(String, Layout)> {
     catalogue()

@@ -184,15 +184,21 @@ pub(crate) fn row_labels(
     // (a step render must not gain a level the whole run's frame lacks).
     // Only where the text changes from the row's bar before: a Redlock retry's forty short
     // grants to B say "B" once (the bars' colour says the rest), not in a staircase of levels.
+    // An instance whose key changes hands (a 2/2/1 split of votes) letters every bar instead,
+    // on one line (see [`letters`]): colour alone would have to tell A's bars from B's.
+    let mut holders: Vec<Vec<(f64, String)>> = vec![Vec::new(); chart.rows.len()];
     for (k, r) in chart.rows.iter().enumerate() {
         let mut said: Option<String> = None;
+        let mixed = r.kind == LeaseRowKind::Instance && changes_hands(r);
         for iv in r.intervals.iter().filter(|iv| !iv.open) {
             let text = bar_text(chart, k, iv);
             let under = text
                 .as_ref()
                 .filter(|_| !token_inside(chart, k, iv, &x))
                 .map(|(_, under)| under.clone());
-            if let Some(under) = under.filter(|u| said.as_ref() != Some(u)) {
+            if mixed {
+                holders[k].extend(under.map(|u| (x(iv.from_ms), u)));
+            } else if let Some(under) = under.filter(|u| said.as_ref() != Some(u)) {
                 wanted[k].push((iv.from_ms, x(iv.from_ms), under, row_color(r)));
             }
             said = text.map(|(_, under)| under);
@@ -218,7 +224,12 @@ pub(crate) fn row_labels(
     }
     wanted
         .into_iter()
-        .map(|mut row| {
+        .zip(holders)
+        .zip(&chart.rows)
+        .map(|((mut row, holders), r)| {
+            if !holders.is_empty() {
+                return letters(&holders, row_color(r), right);
+            }
             // In time order, and at one instant in the order the symbols stand.
             row.sort_by(|a, b| {
                 (a.0, a.1)
@@ -245,6 +256,47 @@ pub(crate) fn row_labels(
                 .collect()
         })
         .collect()
+}
+
+/// Whether an instance's key goes to more than one holder over the run.
+fn changes_hands(r: &LeaseRow) -> bool {
+    let mut who = r.intervals.iter().filter_map(|iv| iv.who.map(|w| w.node));
+    who.next()
+        .is_some_and(|first| who.any(|other| other != first))
+}
+
+/// Space between two holders' letters on one line: a character's width, so that "A" and "B"
+/// under two bars never read as "AB".
+const LETTER_GAP: f64 = 10.0;
+
+/// An instance's holder letters, one under each bar, all on the first level: a letter that
+/// would touch the one before is left out when it repeats it (the bars stand close and alike),
+/// and goes a level down only when it names another holder.
+fn letters(items: &[(f64, String)], color: Rgb, right: f64) -> Vec<RowLabel> {
+    let mut out: Vec<RowLabel> = Vec::new();
+    // Per level: where its last letter ends.
+    let mut ends: Vec<f64> = Vec::new();
+    for (at, text) in items {
+        let w = text::width(text, SMALL);
+        let x = at.min(right - w);
+        let clear = |level: usize| ends.get(level).is_none_or(|&end| x >= end + LETTER_GAP);
+        if !clear(0) && out.last().is_some_and(|l| l.text == *text) {
+            continue;
+        }
+        let level = (0..).find(|&l| clear(l)).unwrap_or(0);
+        if level == ends.len() {
+            ends.push(f64::MIN);
+        }
+        ends[level] = x + w;
+        out.push(RowLabel {
+            text: text.clone(),
+            level,
+            x,
+            color,
+            leader: None,
+        });
+    }
+    out
 }
 
 /// How many levels of labels each of the lanes `names` needs.

@@ -91,7 +91,7 @@ pub(super) fn swatch_label(k: Swatch) -> &'static str {
         Swatch::Tick => "an instant on a node: restart, election",
         Swatch::Note => "what the worker noted or decided",
         Swatch::Flight => "a message in flight, from sending to arrival",
-        Swatch::SessionRenewed => "session lease renewed (keepalive; not the lock itself)",
+        Swatch::SessionRenewed => crate::layout::SESSION_RENEWED,
         Swatch::Mark(_) => "lease renewed",
     }
 }

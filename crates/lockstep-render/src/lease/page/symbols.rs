@@ -10,6 +10,9 @@ use crate::lease::nodes;
 /// Half the width of a mark's symbol and of a note's dot.
 pub(super) const MARK_HW: f64 = 11.0;
 const DOT_HW: f64 = 5.0;
+/// Room between a symbol and a "paid twice" band (the duplicate's white disc is 2 px wider
+/// than its symbol).
+const GAP: f64 = 4.0;
 
 /// A symbol as drawn on its row: its instant, its x, the mark (None: a worker's note dot) and
 /// the worker index (for a dot's colour).
@@ -61,10 +64,23 @@ pub(crate) fn symbols(
             row.push((s.x, MARK_HW, s));
         }
     }
+    // The stretches of the plot between "paid twice" bands, and the instants that cut them.
+    let mut cuts: Vec<u64> = chart.harm.iter().map(|h| h.at_ms).collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut segments = Vec::new();
+    let mut lo = left;
+    for &t in &cuts {
+        let band = x(t);
+        segments.push((lo, band - super::HARM_HW - GAP));
+        lo = band + super::HARM_HW + GAP;
+    }
+    segments.push((lo, right));
     wanted
         .into_iter()
         .map(|mut items| {
-            items.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // In time order within one x (a stable sort keeps the marks' own order).
+            items.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.at_ms.cmp(&b.2.at_ms)));
             // Dots of one note closer than a dot's width are one dot; so are crosses of lost
             // messages (a worker's request to five Redlock instances lost at once is one X).
             items.dedup_by(|b, a| {
@@ -72,8 +88,19 @@ pub(crate) fn symbols(
                     && a.2.kind == b.2.kind
                     && b.0 - a.0 < 2.0 * a.1
             });
-            let spans: Vec<(f64, f64)> = items.iter().map(|&(x, hw, _)| (x, hw)).collect();
-            let xs = nodes::side_by_side(&spans, left, right);
+            // The "paid twice" bands cut the row: a symbol stands wholly on the side of its
+            // instant, never under a band (a renewal or the duplicate's warning at the write's
+            // instant sits just before it).
+            let mut xs = Vec::with_capacity(items.len());
+            let mut from = 0;
+            for (k, &(lo, hi)) in segments.iter().enumerate() {
+                let until = segments.get(k + 1).map_or(u64::MAX, |_| cuts[k]);
+                let to = from + items[from..].partition_point(|it| it.2.at_ms <= until);
+                let spans: Vec<(f64, f64)> =
+                    items[from..to].iter().map(|&(x, hw, _)| (x, hw)).collect();
+                xs.extend(nodes::side_by_side(&spans, lo, hi));
+                from = to;
+            }
             items
                 .into_iter()
                 .zip(xs)
