@@ -157,27 +157,33 @@ export async function review12Tests(browser, base, shot) {
 
   await test(browser, "a zoomed embed keeps the current step's label right of the pinned step column when the row fits", async (page) => {
     await page.setViewportSize({ width: 800, height: 450 });
-    await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=26&controls=minimal`);
-    await ready(page);
-    await frames(page);
-    await page.click("[data-testid=zoom]");
-    await page.waitForSelector(".timeline-scroller.zoom-readable");
-    for (const step of [27, 28]) {
-      await page.click("[aria-label^='Step forward']");
-      await atStep(page, step);
+    /** The current step's words (its live layer's copy, drawn over the picture's own) against the pinned column. */
+    const label = (words) => page.evaluate((words) => {
+      const pin = document.querySelector(".pin").getBoundingClientRect();
+      const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
+      const all = [...document.querySelectorAll(".page svg text")].filter((t) => t.textContent.trim() === words && t.getClientRects().length && !t.closest(".pin-box"));
+      const t = all.find((t) => t.closest(".ls-live")) ?? all[0];
+      const r = t.getBoundingClientRect();
+      return { words, left: r.left, right: r.right, pin: pin.right, end: box.right };
+    }, words);
+    for (const [start, steps] of [[26, [[27, "(integer) 1: deleted"], [28, "(integer) 1: deleted"]]], [33, [[34, null], [35, "A is fenced off"]]]]) {
+      await page.goto(`${base}embed.html?${start}#scenario=fenced-gc-pause&step=${start}&controls=minimal`);
+      await ready(page);
       await frames(page);
-      await page.waitForTimeout(500);
-      // Step 27-28: "(integer) 1: deleted", whose words start left of the redis lane.
-      const label = await page.evaluate(() => {
-        const pin = document.querySelector(".pin").getBoundingClientRect();
-        const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
-        // The current step's copy (its live layer), drawn over the picture's own.
-        const all = [...document.querySelectorAll(".page svg text")].filter((t) => t.textContent.trim() === "(integer) 1: deleted" && t.getClientRects().length && !t.closest(".pin-box"));
-        const t = all.find((t) => t.closest(".ls-live")) ?? all[0];
-        const r = t.getBoundingClientRect();
-        return { left: r.left, right: r.right, pin: pin.right, end: box.right };
-      });
-      assert(label.left >= label.pin && label.right <= label.end, `step ${step}: the label is under the step column or off the window: ${JSON.stringify(label)}`);
+      await page.click("[data-testid=zoom]");
+      await page.waitForSelector(".timeline-scroller.zoom-readable");
+      await frames(page);
+      await page.waitForTimeout(300);
+      for (const [step, words] of steps) {
+        await page.click("[aria-label^='Step forward']");
+        await atStep(page, step);
+        await frames(page);
+        await page.waitForTimeout(500);
+        if (!words) continue;
+        const l = await label(words);
+        assert(l.left >= l.pin && l.right <= l.end, `step ${step}: the label is under the step column or off the window: ${JSON.stringify(l)}`);
+      }
+      await shot(page, `embed-zoomed-label-fenced-gc-pause-${steps.at(-1)[0]}-800x450`);
     }
   });
 

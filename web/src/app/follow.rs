@@ -53,9 +53,9 @@ pub(super) fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -
 /// How far past the current step's ends the window should reach when it moves sideways (the
 /// arrowhead and the start of its label), in screen pixels.
 pub(super) const END_PAD: f64 = 40.0;
-/// How far inside the window's edges (right of the pinned step column) a row's labels are kept
-/// when the whole row fits, in screen pixels.
-pub(super) const LABEL_PAD: f64 = 12.0;
+/// How far a row's words may reach past the lanes it joins and still be shown with them, in
+/// screen pixels (see [`sideways`]).
+pub(super) const OVERHANG: f64 = 120.0;
 /// A sideways move longer than this (in screen pixels) jumps instead of gliding: a long slide
 /// makes a room lose its place.
 pub(super) const GLIDE_MAX: f64 = 160.0;
@@ -78,8 +78,8 @@ pub(super) struct RowPlace {
 /// already; else just far enough to show both with [`END_PAD`] to spare, and when they cannot
 /// both show, the end the eye goes to (`focus`).
 ///
-/// `span` is what the row draws (its arrows with their labels): when it fits the window too, the
-/// window shows all of it, so no label of the step starts under the pinned step column.
+/// `span` is what the row draws (its arrows with their labels): words that overhang an end a
+/// little are shown with it, so they do not start under the pinned step column.
 pub(super) fn sideways(
     (lo, hi): (f64, f64),
     span: Option<(f64, f64)>,
@@ -90,22 +90,23 @@ pub(super) fn sideways(
 ) -> Option<f64> {
     let (left, right) = (at + pin, at + width);
     let avail = width - pin;
-    // The labels too, when the whole row fits the window.
-    let (lo, hi) = match span {
-        Some((s0, s1)) if s1.max(hi) - s0.min(lo) + 2.0 * LABEL_PAD <= avail => {
-            let (lo, hi) = (s0.min(lo), s1.max(hi));
-            if lo >= left + LABEL_PAD && hi <= right - LABEL_PAD {
-                return None;
-            }
-            let to = if lo < left + LABEL_PAD {
-                lo - LABEL_PAD - pin
-            } else {
-                hi + LABEL_PAD - width
-            };
-            return Some(to.max(0.0));
-        }
-        _ => (lo, hi),
-    };
+    // Words that overhang an end a little (a note centred on its lane, a reply's label) count
+    // as part of it: the window shows them whole, right of the pinned column. Long labels
+    // between the lanes do not: they would move the window more often.
+    let (end_lo, end_hi) = (lo, hi);
+    let (lo, hi) = span.map_or((lo, hi), |(s0, s1)| {
+        let lo = if s0 < lo && lo - s0 <= OVERHANG {
+            s0
+        } else {
+            lo
+        };
+        let hi = if s1 > hi && s1 - hi <= OVERHANG {
+            s1
+        } else {
+            hi
+        };
+        (lo, hi)
+    });
     if lo >= left + EDGE && hi <= right - EDGE {
         return None;
     }
@@ -121,15 +122,20 @@ pub(super) fn sideways(
     } else {
         // Wider than the window: keep the end the eye goes to in view, with the row reaching
         // across the window from it.
-        let f = focus.unwrap_or(lo).clamp(lo, hi);
+        let f = focus.unwrap_or(lo).clamp(end_lo, end_hi);
+        // The end's overhanging words with it.
+        let f = if f <= end_lo {
+            lo
+        } else if f >= end_hi {
+            hi
+        } else {
+            f
+        };
         if f >= left + EDGE && f <= right - EDGE {
             return None;
         }
         if f - lo < hi - f {
-            // A label that starts left of the end (a reply's words) starts right of the
-            // pinned column, if it is near.
-            let label = span.map_or(f, |(s0, _)| s0).max(f - avail / 2.0);
-            f.min(label + END_PAD - LABEL_PAD) - END_PAD - pin
+            f - END_PAD - pin
         } else {
             f + END_PAD - width
         }
