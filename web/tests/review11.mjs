@@ -4,7 +4,7 @@
 // the zoom button covers no part of the picture; zooming the embed shows both ends of its step.
 import fs from "node:fs";
 import path from "node:path";
-import { test, assert, ready, webDir } from "./harness.mjs";
+import { test, assert, ready, webDir, openZoomed } from "./harness.mjs";
 
 /** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -156,13 +156,7 @@ export async function review11Tests(browser, base, shot) {
   await test(browser, "zooming the embed in shows both ends of the current step and its step number", async (page) => {
     await page.setViewportSize({ width: 800, height: 450 });
     for (const [id, step] of [["fenced-gc-pause", 33], ["fenced-gc-pause", 34], ["redlock-split-votes", 70]]) {
-      await page.goto(`${base}embed.html?${id}-${step}#scenario=${id}&step=${step}&controls=minimal`);
-      await ready(page);
-      await frames(page);
-      await page.click("[data-testid=zoom]");
-      await page.waitForSelector(".timeline-scroller.zoom-readable");
-      await frames(page);
-      await page.waitForTimeout(600);
+      await openZoomed(page, `${base}embed.html?${id}-${step}#scenario=${id}&step=${step}&controls=minimal`, 600);
       const now = await where(page);
       assert(now.rowIn && now.pointerIn, `${id} ${step}: the current row or its step number is out of view: ${JSON.stringify(now)}`);
       assert(!now.endsFit || now.endsIn, `${id} ${step}: an end of the current step is out of view: ${JSON.stringify(now)}`);

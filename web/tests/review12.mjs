@@ -2,7 +2,7 @@
 // projector fits a four-lane run and keeps its explanation and verdict whole; the strip under the
 // timeline keeps one height and its type shrinks to fit; a zoomed embed follows a step to the end
 // where it happens; the edge hints name the lanes out of view; Fit the width only when it helps.
-import { test, assert, ready } from "./harness.mjs";
+import { test, assert, ready, openZoomed } from "./harness.mjs";
 
 /** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -127,13 +127,7 @@ export async function review12Tests(browser, base, shot) {
   await test(browser, "a zoomed embed follows a step to the end where it happens: the stale writer learning it was fenced", async (page) => {
     for (const size of [{ width: 800, height: 450 }, { width: 375, height: 667 }]) {
       await page.setViewportSize(size);
-      await page.goto(`${base}embed.html?${size.width}#scenario=fenced-gc-pause&step=33&controls=minimal`);
-      await ready(page);
-      await frames(page);
-      await page.click("[data-testid=zoom]");
-      await page.waitForSelector(".timeline-scroller.zoom-readable");
-      await frames(page);
-      await page.waitForTimeout(400);
+      await openZoomed(page, `${base}embed.html?${size.width}#scenario=fenced-gc-pause&step=33&controls=minimal`, 400);
       await page.click("[aria-label^='Step forward']");
       await atStep(page, 34);
       await frames(page);
@@ -167,13 +161,7 @@ export async function review12Tests(browser, base, shot) {
       return { words, left: r.left, right: r.right, pin: pin.right, end: box.right };
     }, words);
     for (const [start, steps] of [[26, [[27, "(integer) 1: deleted"], [28, "(integer) 1: deleted"]]], [33, [[34, null], [35, "A is fenced off"]]]]) {
-      await page.goto(`${base}embed.html?${start}#scenario=fenced-gc-pause&step=${start}&controls=minimal`);
-      await ready(page);
-      await frames(page);
-      await page.click("[data-testid=zoom]");
-      await page.waitForSelector(".timeline-scroller.zoom-readable");
-      await frames(page);
-      await page.waitForTimeout(300);
+      await openZoomed(page, `${base}embed.html?${start}#scenario=fenced-gc-pause&step=${start}&controls=minimal`, 300);
       for (const [step, words] of steps) {
         await page.click("[aria-label^='Step forward']");
         await atStep(page, step);
@@ -189,13 +177,7 @@ export async function review12Tests(browser, base, shot) {
 
   await test(browser, "the edge hints name the lanes out of view, many of them shortened, and count a sliver as out of view", async (page) => {
     await page.setViewportSize({ width: 800, height: 640 });
-    await page.goto(`${base}embed.html#scenario=redlock-split-votes&step=70&controls=minimal`);
-    await ready(page);
-    await frames(page);
-    await page.click("[data-testid=zoom]");
-    await page.waitForSelector(".timeline-scroller.zoom-readable");
-    await frames(page);
-    await page.waitForTimeout(500);
+    await openZoomed(page, `${base}embed.html#scenario=redlock-split-votes&step=70&controls=minimal`, 500);
     const hints = await page.evaluate(() => [...document.querySelectorAll(".lanes-off span")].filter((e) => !e.hidden).map((e) => e.textContent));
     assert(hints.length > 0 && hints.every((h) => !/\d+ lanes/.test(h)), `the hints count lanes instead of naming them: ${hints}`);
     assert(hints.some((h) => h.includes("…")), `four or more lanes are named with an ellipsis: ${hints}`);
