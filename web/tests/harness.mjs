@@ -126,3 +126,15 @@ export async function fitZoom(page) {
   if (await page.locator(".timeline-scroller.zoom-readable").count()) await page.keyboard.press("z");
   await page.waitForSelector(".timeline-scroller.zoom-fit");
 }
+
+/** Opens `url` (an embed) and zooms it in with its button, then waits `settle` ms for the view to
+ * follow the step. */
+export async function openZoomed(page, url, settle) {
+  await page.goto(url);
+  await ready(page);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.click("[data-testid=zoom]");
+  await page.waitForSelector(".timeline-scroller.zoom-readable");
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForTimeout(settle);
+}

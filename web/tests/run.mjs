@@ -9,6 +9,7 @@ import { reviewTests } from "./review8.mjs";
 import { review9Tests } from "./review9.mjs";
 import { review10Tests } from "./review10.mjs";
 import { review11Tests, review11MoreTests } from "./review11.mjs";
+import { review12Tests } from "./review12.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -648,6 +649,7 @@ await review9Tests(browser, base, shot);
 await review10Tests(browser, base, shot);
 await review11Tests(browser, base, shot);
 await review11MoreTests(browser, base, shot);
+await review12Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

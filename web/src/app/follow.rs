@@ -19,9 +19,11 @@ pub(super) const ROW_PLACE: f64 = 0.6;
 /// than zoomed in): low, so the rows before it fill the window above it.
 pub(super) const FITTED_PLACE: f64 = 0.85;
 
-/// The least scale at which a picture a little wider than its window is fitted to it instead of
-/// scrolling sideways (presenter mode's readable zoom; style.css `data-snug`): 15 px labels.
-pub(super) const SNUG: f64 = 0.94;
+/// The least scale at which a picture wider than its window is fitted to it instead of scrolling
+/// sideways (presenter mode's readable zoom; style.css `data-snug`): its 16 px arrow labels at
+/// 11 px, readable on a projector (fenced-gc-pause fits a 1280x720 one). Below that (a 9-lane
+/// Redlock run), it scrolls sideways at 16 px.
+pub(super) const SNUG: f64 = 11.0 / 16.0;
 
 /// Marks `scroller` `data-snug` when the picture, `page_width` px at its own size, fits its window
 /// at [`SNUG`] or more.
@@ -51,6 +53,9 @@ pub(super) fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -
 /// How far past the current step's ends the window should reach when it moves sideways (the
 /// arrowhead and the start of its label), in screen pixels.
 pub(super) const END_PAD: f64 = 40.0;
+/// How far a row's words may reach past the lanes it joins and still be shown with them, in
+/// screen pixels (see [`sideways`]).
+pub(super) const OVERHANG: f64 = 120.0;
 /// A sideways move longer than this (in screen pixels) jumps instead of gliding: a long slide
 /// makes a room lose its place.
 pub(super) const GLIDE_MAX: f64 = 160.0;
@@ -72,8 +77,12 @@ pub(super) struct RowPlace {
 /// step column covers the left `pin`) to show a row's ends `lo..hi` (scaled): None when both show
 /// already; else just far enough to show both with [`END_PAD`] to spare, and when they cannot
 /// both show, the end the eye goes to (`focus`).
+///
+/// `span` is what the row draws (its arrows with their labels): words that overhang an end a
+/// little are shown with it, so they do not start under the pinned step column.
 pub(super) fn sideways(
     (lo, hi): (f64, f64),
+    span: Option<(f64, f64)>,
     focus: Option<f64>,
     at: f64,
     width: f64,
@@ -81,6 +90,23 @@ pub(super) fn sideways(
 ) -> Option<f64> {
     let (left, right) = (at + pin, at + width);
     let avail = width - pin;
+    // Words that overhang an end a little (a note centred on its lane, a reply's label) count
+    // as part of it: the window shows them whole, right of the pinned column. Long labels
+    // between the lanes do not: they would move the window more often.
+    let (end_lo, end_hi) = (lo, hi);
+    let (lo, hi) = span.map_or((lo, hi), |(s0, s1)| {
+        let lo = if s0 < lo && lo - s0 <= OVERHANG {
+            s0
+        } else {
+            lo
+        };
+        let hi = if s1 > hi && s1 - hi <= OVERHANG {
+            s1
+        } else {
+            hi
+        };
+        (lo, hi)
+    });
     if lo >= left + EDGE && hi <= right - EDGE {
         return None;
     }
@@ -96,7 +122,15 @@ pub(super) fn sideways(
     } else {
         // Wider than the window: keep the end the eye goes to in view, with the row reaching
         // across the window from it.
-        let f = focus.unwrap_or(lo).clamp(lo, hi);
+        let f = focus.unwrap_or(lo).clamp(end_lo, end_hi);
+        // The end's overhanging words with it.
+        let f = if f <= end_lo {
+            lo
+        } else if f >= end_hi {
+            hi
+        } else {
+            f
+        };
         if f >= left + EDGE && f <= right - EDGE {
             return None;
         }
@@ -157,6 +191,7 @@ pub(super) fn keep_in_view(
         .and_then(|(x0, x1)| {
             sideways(
                 (x0 * scale, x1 * scale),
+                row.span.map(|(s0, s1)| (s0 * scale, s1 * scale)),
                 row.focus.map(|f| f * scale),
                 at,
                 width,
@@ -242,11 +277,6 @@ pub(super) fn show_heads(
         at + pinned(scroller, pic.gutter * scale),
         at + f64::from(scroller.client_width()),
     );
-    let off = |side: &[&str]| match side.len() {
-        0 => None,
-        1..=3 => Some(side.join(", ")),
-        n => Some(format!("{n} lanes")),
-    };
     let names = |keep: &dyn Fn(f64) -> bool| -> Vec<&str> {
         pic.lanes
             .iter()
@@ -254,13 +284,15 @@ pub(super) fn show_heads(
             .map(|l| l.name.as_str())
             .collect()
     };
+    // A lane whose line is within half a name chip of an edge shows only a sliver of its chip:
+    // it counts as out of view.
     let before = if wide {
-        off(&names(&|x| x < left))
+        off_names(&names(&|x| x < left + SLIVER))
     } else {
         None
     };
     let after = if wide {
-        off(&names(&|x| x > right))
+        off_names(&names(&|x| x > right - SLIVER))
     } else {
         None
     };
@@ -292,6 +324,20 @@ pub(super) fn show_heads(
             }
             None => toggle(&el, "hidden", true),
         }
+    }
+}
+
+/// How near an edge of the window a lane's line may be and still count as in view, in screen
+/// pixels: about half the width of a short name chip.
+pub(super) const SLIVER: f64 = 24.0;
+
+/// The words of an edge hint naming the lanes out of view on one side: all of them when up to
+/// three, else the first two, an ellipsis and the last ("redis-3, redis-4, … C").
+pub(super) fn off_names(side: &[&str]) -> Option<String> {
+    match side {
+        [] => None,
+        [_] | [_, _] | [_, _, _] => Some(side.join(", ")),
+        [a, b, .., z] => Some(format!("{a}, {b}, … {z}")),
     }
 }
 

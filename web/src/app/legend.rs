@@ -16,12 +16,16 @@ const ART_ID: &str = "ls-legend-art";
 #[derive(Properties)]
 pub struct LegendProps {
     pub art: Rc<LegendArt>,
+    /// Start folded (a phone; presenter mode on a projector, where the strip under the timeline
+    /// gives its room to the explanation and the verdict, and the unfolded legend lies over the
+    /// picture's corner).
+    pub folded: bool,
 }
 
 impl PartialEq for LegendProps {
     fn eq(&self, other: &Self) -> bool {
         // The viewer keeps one drawing while the steps' legends are alike.
-        Rc::ptr_eq(&self.art, &other.art)
+        Rc::ptr_eq(&self.art, &other.art) && self.folded == other.folded
     }
 }
 
@@ -36,7 +40,7 @@ pub fn Legend(props: &LegendProps) -> Html {
         art.svg
     );
     html! {
-        <details class="panel legend" aria-label="Legend" open={!super::dom::narrow()}>
+        <details class="panel legend" aria-label="Legend" open={!props.folded}>
             <summary><h2>{ "Legend" }</h2></summary>
             { Html::from_html_unchecked(AttrValue::from(drawn)) }
             <ul>

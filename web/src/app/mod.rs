@@ -5,6 +5,7 @@ mod controls;
 mod dom;
 mod embed;
 mod explain;
+mod fit;
 mod follow;
 mod frame_dom;
 mod inspector;

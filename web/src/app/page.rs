@@ -91,6 +91,7 @@ pub fn App() -> Html {
     let state = use_reducer(AppState::default);
     use_keys(state.clone(), false);
     use_player(state.clone(), SPEEDS[state.speed]);
+    super::fit::use_fitted_strip(state.presenter, state.rev);
     {
         let s = state.clone();
         use_hash_change(Callback::from(move |hash: String| {
@@ -166,7 +167,8 @@ pub fn App() -> Html {
                     <Explanation state={state.clone()} />
                     <VerdictPanel state={state.clone()} />
                     if let (Chart::Timeline, Some(f)) = (state.chart, &state.frame) {
-                        <Legend art={f.legend.clone()} />
+                        <Legend art={f.legend.clone()}
+                            folded={dom::narrow() || (state.presenter && dom::projector())} />
                     }
                     <SearchPanel dispatch={state.dispatcher()} viewer={state.viewer.clone()}
                         found={state.found.clone()} />

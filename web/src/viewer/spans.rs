@@ -28,15 +28,15 @@ pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
 
 /// Per row of `layout`: where on it the eye should go when the whole row does not fit the window
 /// (a phone, an embed): where the row's event happens (a send where it leaves, a delivery where
-/// it arrives, a note at its middle); for the database's refusal, at the database, which refused
-/// (its send and its delivery both).
+/// it arrives, a note at its middle). The database's refusal happens at the database when it is
+/// sent, and at the stale writer when it arrives: the writer learning it was fenced is the step.
 pub(super) fn row_focus(layout: &lockstep_render::Layout) -> Vec<Option<f64>> {
     use lockstep_core::EventKind;
     let n = layout.rows.len();
     let (mut arrive, mut note, mut leave) = (vec![None; n], vec![None; n], vec![None; n]);
     for a in &layout.arrows {
         if let Some(x) = a.end_row.and_then(|r| arrive.get_mut(r)) {
-            x.get_or_insert(if a.rejected { a.start.x } else { a.tip.x });
+            x.get_or_insert(a.tip.x);
         }
         if let Some(x) = leave.get_mut(a.send_row) {
             x.get_or_insert(a.start.x);
