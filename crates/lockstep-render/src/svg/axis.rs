@@ -40,6 +40,29 @@ fn mark_x(l: &Layout, st: &Stretch) -> f64 {
         .map_or(l.area.x1 + 14.0, |lb| lb.rect.x0 - 8.0)
 }
 
+/// Round times: a faint line across the lanes with the time at the right; inside a zoom's band
+/// (drawn over the time after its burst) only a mark across its bracket, since a line across its
+/// rows would read as their time.
+pub(crate) fn ticks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    let tick_x = l.area.x1 + 9.0;
+    for t in &l.ticks {
+        let in_zoom = l
+            .stretches
+            .iter()
+            .any(|s| s.kind == StretchKind::Zoom && s.band.0 + 0.5 < t.y && t.y < s.band.1 - 0.5);
+        let (x0, x1, colour) = if in_zoom {
+            (tick_x - 5.0, tick_x + 5.0, style::ZOOM_EDGE)
+        } else {
+            (l.area.x0, l.area.x1 + 6.0, style::NOTE_BORDER)
+        };
+        p.line(&[Point::new(x0, t.y), Point::new(x1, t.y)], colour, 1, 0.6)?;
+        if let Some(label) = &t.label {
+            p.text(label, style::MUTED)?;
+        }
+    }
+    Ok(())
+}
+
 /// Bursts and stacks, behind everything else.
 pub(crate) fn zooms(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     // Between the time marks' lines (which end at area.x1 + 6) and their labels.
