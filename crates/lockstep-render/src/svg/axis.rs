@@ -5,13 +5,15 @@
 use super::Painter;
 use crate::error::RenderError;
 use crate::geom::{Point, Rect};
-use crate::layout::{Layout, LegendKind, Stretch, StretchKind};
+use crate::layout::{Layout, LegendKind, SpanKind, Stretch, StretchKind, Tick};
 use crate::style;
 
 /// Left of the lanes, the band starts here (it covers the gutter too).
 const LEFT: f64 = 12.0;
 /// Half the height of a break's zig-zag.
 const ZIG: f64 = 5.0;
+/// Opacity of a round time's line over an overlap band.
+const OVER_BAND_ALPHA: f64 = 0.45;
 
 /// The subtitle of a to-scale picture: its one scale, and what leaves it ("to scale: height is
 /// simulated time at 40 px/s; bursts zoomed and marked; breaks cut idle time").
@@ -46,11 +48,7 @@ fn mark_x(l: &Layout, st: &Stretch) -> f64 {
 pub(crate) fn ticks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     let tick_x = l.area.x1 + 9.0;
     for t in &l.ticks {
-        let in_zoom = l
-            .stretches
-            .iter()
-            .any(|s| s.kind == StretchKind::Zoom && s.band.0 + 0.5 < t.y && t.y < s.band.1 - 0.5);
-        let (x0, x1, colour) = if in_zoom {
+        let (x0, x1, colour) = if in_zoom(l, t) {
             (tick_x - 5.0, tick_x + 5.0, style::ZOOM_EDGE)
         } else {
             (l.area.x0, l.area.x1 + 6.0, style::NOTE_BORDER)
@@ -58,6 +56,41 @@ pub(crate) fn ticks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
         p.line(&[Point::new(x0, t.y), Point::new(x1, t.y)], colour, 1, 0.6)?;
         if let Some(label) = &t.label {
             p.text(label, style::MUTED)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether time mark `t` lies inside a zoom's band (drawn there as a mark on its bracket).
+pub(crate) fn in_zoom(l: &Layout, t: &Tick) -> bool {
+    l.stretches
+        .iter()
+        .any(|s| s.kind == StretchKind::Zoom && s.band.0 + 0.5 < t.y && t.y < s.band.1 - 0.5)
+}
+
+/// The overlap bands time mark `t` crosses (not on their edges).
+fn overlaps_across<'a>(l: &'a Layout, t: &'a Tick) -> impl Iterator<Item = Rect> + 'a {
+    l.spans
+        .iter()
+        .filter(|s| matches!(s.kind, SpanKind::Overlap { .. }))
+        .map(|s| s.rect)
+        .filter(|r| r.y0 + 0.5 < t.y && t.y < r.y1 - 0.5)
+}
+
+/// Whether time mark `t` crosses an overlap band outside zooms: its line is drawn again over
+/// the band (see [`ticks_over_overlaps`]).
+pub(crate) fn across_overlap(l: &Layout, t: &Tick) -> bool {
+    !in_zoom(l, t) && overlaps_across(l, t).next().is_some()
+}
+
+/// The round times across an overlap band, over its fill (under it they vanish): the room
+/// checks the band's length against them ("two seconds in which both pay").
+pub(crate) fn ticks_over_overlaps(p: &Painter, l: &Layout) -> Result<(), RenderError> {
+    for t in l.ticks.iter().filter(|t| !in_zoom(l, t)) {
+        for r in overlaps_across(l, t) {
+            // Clear of the band's red edge bar.
+            let line = [Point::new(r.x0 + 6.0, t.y), Point::new(r.x1, t.y)];
+            p.line(&line, style::TEXT, 1, OVER_BAND_ALPHA)?;
         }
     }
     Ok(())

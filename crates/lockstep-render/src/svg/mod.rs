@@ -371,6 +371,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             p.fill_rect(bar, style::DANGER, 0.9)?;
         }
     }
+    axis::ticks_over_overlaps(p, l)?;
     for b in &l.overlap_labels {
         p.boxed_text(b, style::DANGER)?;
     }
