@@ -7,6 +7,13 @@
 //! presenter reading Kleppmann needs the order of the messages of a lock round, not their
 //! milliseconds; a zoom with its own scale would claim distances it cannot keep once rows share
 //! lines, and a picture with several zoom factors cannot be read at a glance.
+//!
+//! The axis stays honest around a burst: its band is drawn over the quiet time after it (the
+//! axis runs on at the picture's scale through it; its round times are marks on its bracket)
+//! only where its rows fit before the next line and leave a quarter of that time empty; else
+//! the band is an inset (room for its rows, marked, not time) and the quiet time after the burst
+//! is drawn in full below it. Inside an overlap the scale rises instead, so that the overlap keeps
+//! its length and the quiet time between its bursts shows (see [`Plan::rescaled`]).
 
 use std::collections::BTreeSet;
 
