@@ -397,10 +397,7 @@ impl Stepper {
         parts[OVERLAP].overlap_labels = at_n.overlap_labels.clone();
         // The time marks across the overlap bands, drawn over them (their lines under the
         // bands are drawn again, the same, unlabelled).
-        parts[OVERLAP].ticks = at_n
-            .ticks
-            .iter()
-            .filter(|t| super::axis::across_overlap(at_n, t))
+        parts[OVERLAP].ticks = super::axis::across_overlaps(at_n)
             .map(|t| crate::layout::Tick {
                 label: None,
                 ..t.clone()
