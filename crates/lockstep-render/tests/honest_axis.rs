@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::lines;
+
 use lockstep_render::Layout;
 use lockstep_render::layout::{Stretch, StretchKind};
 
@@ -85,18 +87,6 @@ fn place(l: &Layout, y: f64, t: u64) -> ((f64, u64), (f64, u64)) {
         .map_or(((y, t), (y, t)), |z| {
             ((z.band.0, z.top_ms), (z.band.1, z.resume_ms))
         })
-}
-
-/// Every line's y and time, top to bottom.
-fn lines(l: &Layout) -> Vec<(f64, u64)> {
-    let mut out: Vec<(usize, f64, u64)> = Vec::new();
-    for r in &l.rows {
-        if !out.iter().any(|&(line, ..)| line == r.line) {
-            out.push((r.line, r.y, r.time_ms));
-        }
-    }
-    out.sort_by_key(|&(line, ..)| line);
-    out.into_iter().map(|(_, y, t)| (y, t)).collect()
 }
 
 /// Between two consecutive lines in different places on the axis, the drawn distance (from the

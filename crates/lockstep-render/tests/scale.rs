@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::lines;
+
 use lockstep_render::layout::StretchKind;
 use lockstep_render::{Options, TimeMode, layout};
 
@@ -120,18 +122,6 @@ fn constant_pixels_per_second_between_ticks_outside_breaks_and_zooms() {
         ));
     }
     println!("{}", report.join("\n"));
-}
-
-/// Every line's y and time (the time of the first event put on it), top to bottom.
-fn lines(l: &lockstep_render::Layout) -> Vec<(f64, u64)> {
-    let mut out: Vec<(usize, f64, u64)> = Vec::new();
-    for r in &l.rows {
-        if !out.iter().any(|&(line, ..)| line == r.line) {
-            out.push((r.line, r.y, r.time_ms));
-        }
-    }
-    out.sort_by_key(|&(line, ..)| line);
-    out.into_iter().map(|(_, y, t)| (y, t)).collect()
 }
 
 #[test]

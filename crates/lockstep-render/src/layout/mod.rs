@@ -35,6 +35,7 @@ use crate::text::TextBox;
 pub use fold::Fold;
 pub use lanes::lane_order;
 pub(crate) use pieces::NO_TOKEN;
+pub(crate) use ticks::Bands;
 
 /// Space above the lane headers.
 pub const MARGIN_TOP: f64 = build::MARGIN;

@@ -306,22 +306,28 @@ fn at_line(b: TextBox, y: f64, zooms: &Bands) -> Option<TextBox> {
 
 /// Bands (top, bottom) in y order, to ask "is y inside one?" or "does one cover this stretch of
 /// the axis?" in log time: a long run has hundreds of stretches and thousands of rows, and
-/// asking each stretch for each row made the axis of the 10,000-event bench quadratic.
-struct Bands {
+/// asking each stretch for each row made the axis of the 10,000-event bench quadratic. (The
+/// SVG asks them too: which zoom or overlap band each time mark crosses.)
+pub(crate) struct Bands {
     /// By top.
-    bands: Vec<(f64, f64)>,
+    bands: Vec<Rect>,
     /// The lowest bottom among the bands up to each index (bands may nest).
     reach: Vec<f64>,
 }
 
 impl Bands {
+    /// Bands given as (top, bottom).
     fn new(bands: impl Iterator<Item = (f64, f64)>) -> Bands {
-        let mut bands: Vec<(f64, f64)> = bands.collect();
-        bands.sort_by(|a, b| a.0.total_cmp(&b.0));
+        Bands::of_rects(bands.map(|(y0, y1)| Rect::new(0.0, y0, 0.0, y1)))
+    }
+
+    pub(crate) fn of_rects(bands: impl Iterator<Item = Rect>) -> Bands {
+        let mut bands: Vec<Rect> = bands.collect();
+        bands.sort_by(|a, b| a.y0.total_cmp(&b.y0));
         let reach = bands
             .iter()
             .scan(f64::NEG_INFINITY, |m, b| {
-                *m = m.max(b.1);
+                *m = m.max(b.y1);
                 Some(*m)
             })
             .collect();
@@ -330,14 +336,24 @@ impl Bands {
 
     /// Whether a band that starts above `y0 + margin` reaches below `y1 - margin`.
     fn covers(&self, y0: f64, y1: f64, margin: f64) -> bool {
-        let n = self.bands.partition_point(|b| b.0 <= y0 + margin);
+        let n = self.bands.partition_point(|b| b.y0 <= y0 + margin);
         n > 0 && self.reach[n - 1] >= y1 - margin
     }
 
     /// Whether `y` lies inside a band by more than `margin`.
-    fn inside(&self, y: f64, margin: f64) -> bool {
-        let n = self.bands.partition_point(|b| b.0 + margin < y);
+    pub(crate) fn inside(&self, y: f64, margin: f64) -> bool {
+        let n = self.bands.partition_point(|b| b.y0 + margin < y);
         n > 0 && self.reach[n - 1] - margin > y
+    }
+
+    /// The bands `y` lies inside by more than `margin`.
+    pub(crate) fn holding(&self, y: f64, margin: f64) -> impl Iterator<Item = &Rect> {
+        let n = self.bands.partition_point(|b| b.y0 + margin < y);
+        (0..n)
+            .rev()
+            .take_while(move |&k| self.reach[k] - margin > y)
+            .map(|k| &self.bands[k])
+            .filter(move |b| y < b.y1 - margin)
     }
 }
 

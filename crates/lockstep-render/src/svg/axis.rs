@@ -5,7 +5,7 @@
 use super::Painter;
 use crate::error::RenderError;
 use crate::geom::{Point, Rect};
-use crate::layout::{Layout, LegendKind, SpanKind, Stretch, StretchKind, Tick};
+use crate::layout::{Bands, Layout, LegendKind, SpanKind, Stretch, StretchKind, Tick};
 use crate::style;
 
 /// Left of the lanes, the band starts here (it covers the gutter too).
@@ -47,9 +47,9 @@ fn mark_x(l: &Layout, st: &Stretch) -> f64 {
 /// rows would read as their time.
 pub(crate) fn ticks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     let tick_x = l.area.x1 + 9.0;
-    let zooms = Bands::zooms(l);
+    let zooms = zoom_bands(l);
     for t in &l.ticks {
-        let (x0, x1, colour) = if zooms.holding(t.y).next().is_some() {
+        let (x0, x1, colour) = if zooms.inside(t.y, 0.5) {
             (tick_x - 5.0, tick_x + 5.0, style::ZOOM_EDGE)
         } else {
             (l.area.x0, l.area.x1 + 6.0, style::NOTE_BORDER)
@@ -62,72 +62,41 @@ pub(crate) fn ticks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
     Ok(())
 }
 
-/// Bands (top, bottom, left, right) by top, to ask which hold a time mark in log time (a long
-/// run has hundreds of zooms and overlaps, and thousands of time marks).
-struct Bands {
-    bands: Vec<Rect>,
-    /// The lowest bottom among the bands up to each index (bands may nest).
-    reach: Vec<f64>,
+/// The zooms' bands.
+fn zoom_bands(l: &Layout) -> Bands {
+    Bands::of_rects(
+        l.stretches
+            .iter()
+            .filter(|s| s.kind == StretchKind::Zoom)
+            .map(|s| Rect::new(0.0, s.band.0, 0.0, s.band.1)),
+    )
 }
 
-impl Bands {
-    fn new(bands: impl Iterator<Item = Rect>) -> Bands {
-        let mut bands: Vec<Rect> = bands.collect();
-        bands.sort_by(|a, b| a.y0.total_cmp(&b.y0));
-        let reach = bands
+/// The overlap bands.
+fn overlap_bands(l: &Layout) -> Bands {
+    Bands::of_rects(
+        l.spans
             .iter()
-            .scan(f64::NEG_INFINITY, |m, b| {
-                *m = m.max(b.y1);
-                Some(*m)
-            })
-            .collect();
-        Bands { bands, reach }
-    }
-
-    fn zooms(l: &Layout) -> Bands {
-        Bands::new(
-            l.stretches
-                .iter()
-                .filter(|s| s.kind == StretchKind::Zoom)
-                .map(|s| Rect::new(0.0, s.band.0, 0.0, s.band.1)),
-        )
-    }
-
-    fn overlaps(l: &Layout) -> Bands {
-        Bands::new(
-            l.spans
-                .iter()
-                .filter(|s| matches!(s.kind, SpanKind::Overlap { .. }))
-                .map(|s| s.rect),
-        )
-    }
-
-    /// The bands holding `y` (not on their edges).
-    fn holding(&self, y: f64) -> impl Iterator<Item = &Rect> {
-        let n = self.bands.partition_point(|b| b.y0 + 0.5 < y);
-        (0..n)
-            .rev()
-            .take_while(move |&k| self.reach[k] - 0.5 > y)
-            .map(|k| &self.bands[k])
-            .filter(move |b| y < b.y1 - 0.5)
-    }
+            .filter(|s| matches!(s.kind, SpanKind::Overlap { .. }))
+            .map(|s| s.rect),
+    )
 }
 
 /// The time marks crossing an overlap band outside zooms: their lines are drawn again over the
 /// band (see [`ticks_over_overlaps`]).
 pub(crate) fn across_overlaps(l: &Layout) -> impl Iterator<Item = &Tick> {
-    let (zooms, overlaps) = (Bands::zooms(l), Bands::overlaps(l));
-    l.ticks.iter().filter(move |t| {
-        zooms.holding(t.y).next().is_none() && overlaps.holding(t.y).next().is_some()
-    })
+    let (zooms, overlaps) = (zoom_bands(l), overlap_bands(l));
+    l.ticks
+        .iter()
+        .filter(move |t| !zooms.inside(t.y, 0.5) && overlaps.inside(t.y, 0.5))
 }
 
 /// The round times across an overlap band, over its fill (under it they vanish): the room
 /// checks the band's length against them ("two seconds in which both pay").
 pub(crate) fn ticks_over_overlaps(p: &Painter, l: &Layout) -> Result<(), RenderError> {
-    let overlaps = Bands::overlaps(l);
+    let overlaps = overlap_bands(l);
     for t in across_overlaps(l) {
-        for r in overlaps.holding(t.y) {
+        for r in overlaps.holding(t.y, 0.5) {
             // Clear of the band's red edge bar.
             let line = [Point::new(r.x0 + 6.0, t.y), Point::new(r.x1, t.y)];
             p.line(&line, style::TEXT, 1, OVER_BAND_ALPHA)?;
