@@ -27,17 +27,22 @@ pub struct ScenarioError {
     pub message: String,
 }
 
+/// An error at byte `offset` of `text`.
+fn located(file: &str, text: &str, offset: usize, field: String, message: String) -> ScenarioError {
+    let (line, column) = line_column(text, offset);
+    ScenarioError {
+        file: file.to_string(),
+        line,
+        column,
+        field,
+        message,
+    }
+}
+
 /// Parses and validates a scenario. `file` is only used in error messages.
 pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
     let error_at = |text: &str, offset: usize, field: String, message: String| {
-        let (line, column) = line_column(text, offset);
-        ScenarioError {
-            file: file.to_string(),
-            line,
-            column,
-            field,
-            message,
-        }
+        located(file, text, offset, field, message)
     };
     if bytes.len() > MAX_FILE_BYTES {
         return Err(error_at(
@@ -78,14 +83,7 @@ pub fn parse_scenario(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioErro
 /// Parses and validates a scenario's text: the first problem serde or validation meets.
 pub(super) fn parse_text(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let error_at = |text: &str, offset: usize, field: String, message: String| {
-        let (line, column) = line_column(text, offset);
-        ScenarioError {
-            file: file.to_string(),
-            line,
-            column,
-            field,
-            message,
-        }
+        located(file, text, offset, field, message)
     };
     let document = DeTable::parse(text).ok();
     let scenario: Scenario = match toml::from_str(text) {

@@ -71,7 +71,17 @@ impl Sim {
             explanation,
             tag: None,
         };
-        if !self.reachable(from, to) && payload.is_watch_event() {
+        let watch_event = payload.is_watch_event();
+        let delivery = Item::Deliver {
+            msg,
+            from,
+            to,
+            payload,
+            label: label.clone(),
+            sent_at: now,
+            announced: false,
+        };
+        if !self.reachable(from, to) && watch_event {
             explanation.push_str(&format!(
                 " A partition separates {} from {}, but a watch is a long-lived stream that a silent partition does not break: TCP holds the event and delivers it when the network heals (an etcd watch misses no event: a broken one resumes from the last revision it saw).",
                 self.name(from),
@@ -79,15 +89,7 @@ impl Sim {
             ));
             self.emit(out, send(explanation, tag));
             self.in_flight += 1;
-            self.held.push(Item::Deliver {
-                msg,
-                from,
-                to,
-                payload,
-                label,
-                sent_at: now,
-                announced: false,
-            });
+            self.held.push(delivery);
             return;
         }
         if !self.reachable(from, to) {
@@ -132,18 +134,7 @@ impl Sim {
         let at = now + self.latency(from, to) + extra;
         self.emit(out, send(explanation, tag));
         self.in_flight += 1;
-        self.push(
-            at,
-            Item::Deliver {
-                msg,
-                from,
-                to,
-                payload,
-                label,
-                sent_at: now,
-                announced: false,
-            },
-        );
+        self.push(at, delivery);
     }
 
     /// Delivers the held watch events whose two ends can reach each other again, one latency
