@@ -36,7 +36,6 @@ pub use fold::Fold;
 pub use lanes::lane_order;
 pub use legend::SESSION_RENEWED;
 pub(crate) use pieces::NO_TOKEN;
-pub(crate) use ticks::Bands;
 
 /// Space above the lane headers.
 pub const MARGIN_TOP: f64 = build::MARGIN;

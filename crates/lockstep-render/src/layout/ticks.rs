@@ -15,10 +15,6 @@ const TICK_SPACING: f64 = 60.0;
 const SECOND_MIN: f64 = 28.0;
 /// Padding of tick labels.
 const TICK_PAD: f64 = 1.0;
-/// Tick labels start this far right of where the time column starts: clear of the zooms'
-/// brackets (at 3 px before it; "10 s" sat on the corner of naive-network-delay's 10005 ms
-/// bracket).
-const TICK_GAP: f64 = 8.0;
 
 /// The smallest of 1, 2, 5, 10, 20, 50... ms that is at least [`TICK_SPACING`] px on the scale,
 /// but a second wherever a second is [`SECOND_MIN`] px or more: every round second has its tick.
@@ -111,8 +107,7 @@ pub(super) fn stretches(
             // From where the axis leaves off (a band's bottom) to where it takes up again (the
             // next band's top); the time cut is all of it.
             let r = axis.after(k, line);
-            let at_scale = r.after_band(tb, axis.ms_scale, 0.0);
-            let from = (r.bottom, r.resume_ms(axis.ms_scale, tb, at_scale));
+            let from = (r.bottom, r.resume_ms(axis.ms_scale, tb, r.bottom));
             let y1 = yb - axis.pad_before(tb);
             out.push(stretch(StretchKind::Break, from, (y1, tb)));
         }
@@ -174,35 +169,14 @@ pub(super) fn stretches(
             };
             // A stack's label sits beside its marks, right of a burst's bracket.
             let x = if pass { label_x + 30.0 } else { label_x + 14.0 };
-            let mid = (s.band.0 + s.band.1) / 2.0;
             let b = TextBox::new(
                 text,
                 style::LABEL_SIZE,
                 Align::Left,
-                Point::new(x, mid),
+                Point::new(x, (s.band.0 + s.band.1) / 2.0),
                 TICK_PAD,
             );
-            // A zoom's label keeps clear of the round times on and around its bracket: at its
-            // band's middle, else as near it as there is room within the band.
-            let marks = match s.kind {
-                StretchKind::Zoom => marks_near(s, axis.ms_scale, label_x),
-                _ => Vec::new(),
-            };
-            let half = ((s.band.1 - s.band.0 - b.rect.height()) / 2.0).max(0.0);
-            let clear = |b: &TextBox| !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect));
-            let spots = || {
-                (0..)
-                    .map(|k| f64::from(k) * 4.0)
-                    .take_while(|d| *d <= half)
-                    .flat_map(|d| [d, -d])
-                    .map(|d| b.shifted(0.0, d))
-            };
-            // Where no spot keeps clear of the marks too, the marks' labels give way (a round
-            // time's mark stays, unlabelled).
-            let spot = spots()
-                .find(|b| clear(b) && !marks.iter().any(|m| m.inflate(3.0).overlaps(&b.rect)))
-                .or_else(|| Some(b.clone()).filter(|b| clear(b)));
-            if let Some(b) = spot {
+            if !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect)) {
                 taken.push(b.rect);
                 s.label = Some(b);
             }
@@ -242,63 +216,7 @@ pub(super) fn at_scale(
         .collect()
 }
 
-/// A round time's label, at its line `y`.
-fn tick_label(t: u64, step: u64, label_x: f64, y: f64) -> TextBox {
-    TextBox::new(
-        label(t, step),
-        style::GUTTER_SIZE,
-        Align::Left,
-        Point::new(label_x + TICK_GAP, y),
-        TICK_PAD,
-    )
-}
-
-/// Whether a zoom's band is drawn over its time at the picture's scale: its rows cover the idle
-/// time after its burst, and the axis runs on through it. (Else it is an inset, taller than
-/// its time: the axis stops at its top and takes up again at its bottom.)
-fn overlays(s: &Stretch, ms_scale: f64) -> bool {
-    let time = (s.resume_ms.saturating_sub(s.top_ms)) as f64 * ms_scale;
-    s.kind == StretchKind::Zoom && (s.band.1 - s.band.0 - time).abs() <= 1.0
-}
-
-/// The whole seconds (or coarser round times, at the picture's step) a zoom drawn over its time
-/// covers, with their y on its band: not those within its burst's own ms, whose rows go in
-/// order further down the band (its label gives that range).
-fn seconds_in(z: &Stretch, ms_scale: f64) -> impl Iterator<Item = (u64, f64)> + '_ {
-    let every = step(ms_scale).max(1000);
-    (z.top_ms.div_ceil(every)..=z.resume_ms / every)
-        .map(move |k| k * every)
-        .filter(|&t| !(z.from_ms < t && t < z.to_ms))
-        .map(move |t| (t, z.band.0 + (t - z.top_ms) as f64 * ms_scale))
-}
-
-/// Where the labels of the round times in and just around zoom `z` go: its label keeps clear
-/// of them (they stay at their lines).
-fn marks_near(z: &Stretch, ms_scale: f64, label_x: f64) -> Vec<Rect> {
-    let step = step(ms_scale);
-    let s = ms_scale.max(1e-12);
-    let reach = (20.0 / s) as u64;
-    let before = (z.top_ms.saturating_sub(reach).div_ceil(step)..)
-        .map(|k| k * step)
-        .take_while(|&t| t < z.top_ms)
-        .map(|t| (t, z.band.0 - (z.top_ms - t) as f64 * s));
-    let after = (z.resume_ms.div_ceil(step)..)
-        .map(|k| k * step)
-        .take_while(|&t| t <= z.resume_ms + reach)
-        .map(|t| (t, z.band.1 + (t - z.resume_ms) as f64 * s));
-    let inside: Vec<(u64, f64)> = if overlays(z, ms_scale) {
-        seconds_in(z, ms_scale).collect()
-    } else {
-        Vec::new()
-    };
-    before
-        .chain(inside)
-        .chain(after)
-        .map(|(t, y)| tick_label(t, step, label_x, y).rect)
-        .collect()
-}
-
-/// Tick label `b` at its line `y`, unless the line lies inside an inset's band (not on its
+/// Tick label `b` at its line `y`, unless the line lies inside a burst's band (not on its
 /// edge): there it would name the time of the rows beside it.
 fn at_line(b: TextBox, y: f64, zooms: &Bands) -> Option<TextBox> {
     (!zooms.inside(y, BAND_CLEAR)).then_some(b)
@@ -306,28 +224,22 @@ fn at_line(b: TextBox, y: f64, zooms: &Bands) -> Option<TextBox> {
 
 /// Bands (top, bottom) in y order, to ask "is y inside one?" or "does one cover this stretch of
 /// the axis?" in log time: a long run has hundreds of stretches and thousands of rows, and
-/// asking each stretch for each row made the axis of the 10,000-event bench quadratic. (The
-/// SVG asks them too: which zoom or overlap band each time mark crosses.)
-pub(crate) struct Bands {
+/// asking each stretch for each row made the axis of the 10,000-event bench quadratic.
+struct Bands {
     /// By top.
-    bands: Vec<Rect>,
+    bands: Vec<(f64, f64)>,
     /// The lowest bottom among the bands up to each index (bands may nest).
     reach: Vec<f64>,
 }
 
 impl Bands {
-    /// Bands given as (top, bottom).
     fn new(bands: impl Iterator<Item = (f64, f64)>) -> Bands {
-        Bands::of_rects(bands.map(|(y0, y1)| Rect::new(0.0, y0, 0.0, y1)))
-    }
-
-    pub(crate) fn of_rects(bands: impl Iterator<Item = Rect>) -> Bands {
-        let mut bands: Vec<Rect> = bands.collect();
-        bands.sort_by(|a, b| a.y0.total_cmp(&b.y0));
+        let mut bands: Vec<(f64, f64)> = bands.collect();
+        bands.sort_by(|a, b| a.0.total_cmp(&b.0));
         let reach = bands
             .iter()
             .scan(f64::NEG_INFINITY, |m, b| {
-                *m = m.max(b.y1);
+                *m = m.max(b.1);
                 Some(*m)
             })
             .collect();
@@ -336,24 +248,14 @@ impl Bands {
 
     /// Whether a band that starts above `y0 + margin` reaches below `y1 - margin`.
     fn covers(&self, y0: f64, y1: f64, margin: f64) -> bool {
-        let n = self.bands.partition_point(|b| b.y0 <= y0 + margin);
+        let n = self.bands.partition_point(|b| b.0 <= y0 + margin);
         n > 0 && self.reach[n - 1] >= y1 - margin
     }
 
     /// Whether `y` lies inside a band by more than `margin`.
-    pub(crate) fn inside(&self, y: f64, margin: f64) -> bool {
-        let n = self.bands.partition_point(|b| b.y0 + margin < y);
+    fn inside(&self, y: f64, margin: f64) -> bool {
+        let n = self.bands.partition_point(|b| b.0 + margin < y);
         n > 0 && self.reach[n - 1] - margin > y
-    }
-
-    /// The bands `y` lies inside by more than `margin`.
-    pub(crate) fn holding(&self, y: f64, margin: f64) -> impl Iterator<Item = &Rect> {
-        let n = self.bands.partition_point(|b| b.y0 + margin < y);
-        (0..n)
-            .rev()
-            .take_while(move |&k| self.reach[k] - margin > y)
-            .map(|k| &self.bands[k])
-            .filter(move |b| y < b.y1 - margin)
     }
 }
 
@@ -374,28 +276,14 @@ pub(super) fn ticks(
             t += step;
         }
     }
-    // Inside a zoom drawn over the time after its burst, the whole seconds it covers: marks on
-    // its bracket, so that the axis reads on through it.
-    for z in stretches.iter().filter(|s| overlays(s, ms_scale)) {
-        at.extend(seconds_in(z, ms_scale));
-    }
-    // A round time on an inset's edge (the run's first instant, "0 s", at the top of its first
-    // burst): the axis is there too.
-    for z in stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
-        at.extend(
-            [(z.top_ms, z.band.0), (z.resume_ms, z.band.1)]
-                .into_iter()
-                .filter(|(t, _)| t.is_multiple_of(step)),
-        );
-    }
     at.sort_by(|a, b| a.1.total_cmp(&b.1));
     at.dedup_by_key(|a| a.0);
     let mut out = Vec::new();
     let mut last_label: Option<Rect> = None;
-    let insets = Bands::new(
+    let zooms = Bands::new(
         stretches
             .iter()
-            .filter(|s| s.kind == StretchKind::Zoom && !overlays(s, ms_scale))
+            .filter(|s| s.kind == StretchKind::Zoom)
             .map(|s| s.band),
     );
     // The stretches' labels by top, and the tallest, to look only at those near a tick.
@@ -406,10 +294,16 @@ pub(super) fn ticks(
     taken.sort_by(|a, b| a.y0.total_cmp(&b.y0));
     let tallest = taken.iter().map(Rect::height).fold(0.0, f64::max);
     for (t, y) in at {
-        let b = tick_label(t, step, label_x, y);
-        // Labelled at its line (moved off it, 6 s read as 5.7 s); inside a burst's band only
-        // where the band is drawn over its time (a mark on its bracket).
-        let label = at_line(b, y, &insets).filter(|b| {
+        let b = TextBox::new(
+            label(t, step),
+            style::GUTTER_SIZE,
+            Align::Left,
+            Point::new(label_x, y),
+            TICK_PAD,
+        );
+        // Labelled at its line (moved off it, 6 s read as 5.7 s); but not inside a burst's
+        // band, where it would read as the time of the burst's rows: only on its edge.
+        let label = at_line(b, y, &zooms).filter(|b| {
             let from = taken.partition_point(|r| r.y0 < b.rect.y0 - tallest);
             let to = taken.partition_point(|r| r.y0 <= b.rect.y1);
             !last_label.is_some_and(|l| l.y1 + 4.0 > b.rect.y0)

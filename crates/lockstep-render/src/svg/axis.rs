@@ -5,15 +5,13 @@
 use super::Painter;
 use crate::error::RenderError;
 use crate::geom::{Point, Rect};
-use crate::layout::{Bands, Layout, LegendKind, SpanKind, Stretch, StretchKind, Tick};
+use crate::layout::{Layout, LegendKind, Stretch, StretchKind};
 use crate::style;
 
 /// Left of the lanes, the band starts here (it covers the gutter too).
 const LEFT: f64 = 12.0;
 /// Half the height of a break's zig-zag.
 const ZIG: f64 = 5.0;
-/// Opacity of a round time's line over an overlap band.
-const OVER_BAND_ALPHA: f64 = 0.45;
 
 /// The subtitle of a to-scale picture: its one scale, and what leaves it ("to scale: height is
 /// simulated time at 40 px/s; bursts zoomed and marked; breaks cut idle time").
@@ -40,69 +38,6 @@ fn mark_x(l: &Layout, st: &Stretch) -> f64 {
     st.label
         .as_ref()
         .map_or(l.area.x1 + 14.0, |lb| lb.rect.x0 - 8.0)
-}
-
-/// Round times: a faint line across the lanes with the time at the right; inside a zoom's band
-/// (drawn over the time after its burst) only a mark across its bracket, since a line across its
-/// rows would read as their time.
-pub(crate) fn ticks(p: &Painter, l: &Layout) -> Result<(), RenderError> {
-    let tick_x = l.area.x1 + 9.0;
-    let zooms = zoom_bands(l);
-    for t in &l.ticks {
-        let (x0, x1, colour) = if zooms.inside(t.y, 0.5) {
-            (tick_x - 5.0, tick_x + 5.0, style::ZOOM_EDGE)
-        } else {
-            (l.area.x0, l.area.x1 + 6.0, style::NOTE_BORDER)
-        };
-        p.line(&[Point::new(x0, t.y), Point::new(x1, t.y)], colour, 1, 0.6)?;
-        if let Some(label) = &t.label {
-            p.text(label, style::MUTED)?;
-        }
-    }
-    Ok(())
-}
-
-/// The zooms' bands.
-fn zoom_bands(l: &Layout) -> Bands {
-    Bands::of_rects(
-        l.stretches
-            .iter()
-            .filter(|s| s.kind == StretchKind::Zoom)
-            .map(|s| Rect::new(0.0, s.band.0, 0.0, s.band.1)),
-    )
-}
-
-/// The overlap bands.
-fn overlap_bands(l: &Layout) -> Bands {
-    Bands::of_rects(
-        l.spans
-            .iter()
-            .filter(|s| matches!(s.kind, SpanKind::Overlap { .. }))
-            .map(|s| s.rect),
-    )
-}
-
-/// The time marks crossing an overlap band outside zooms: their lines are drawn again over the
-/// band (see [`ticks_over_overlaps`]).
-pub(crate) fn across_overlaps(l: &Layout) -> impl Iterator<Item = &Tick> {
-    let (zooms, overlaps) = (zoom_bands(l), overlap_bands(l));
-    l.ticks
-        .iter()
-        .filter(move |t| !zooms.inside(t.y, 0.5) && overlaps.inside(t.y, 0.5))
-}
-
-/// The round times across an overlap band, over its fill (under it they vanish): the room
-/// checks the band's length against them ("two seconds in which both pay").
-pub(crate) fn ticks_over_overlaps(p: &Painter, l: &Layout) -> Result<(), RenderError> {
-    let overlaps = overlap_bands(l);
-    for t in across_overlaps(l) {
-        for r in overlaps.holding(t.y, 0.5) {
-            // Clear of the band's red edge bar.
-            let line = [Point::new(r.x0 + 6.0, t.y), Point::new(r.x1, t.y)];
-            p.line(&line, style::TEXT, 1, OVER_BAND_ALPHA)?;
-        }
-    }
-    Ok(())
 }
 
 /// Bursts and stacks, behind everything else.

@@ -328,7 +328,17 @@ pub fn draw_timeline(layout: &Layout, caption: &Caption) -> Result<String, Rende
 
 fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderError> {
     // Time marks (to scale): faint lines across the lanes, the time at the right.
-    axis::ticks(p, l)?;
+    for t in &l.ticks {
+        p.line(
+            &[Point::new(l.area.x0, t.y), Point::new(l.area.x1 + 6.0, t.y)],
+            style::NOTE_BORDER,
+            1,
+            0.6,
+        )?;
+        if let Some(label) = &t.label {
+            p.text(label, style::MUTED)?;
+        }
+    }
 
     // Where the axis leaves its scale: zooms and stacks (breaks come over the lifelines).
     axis::zooms(p, l)?;
@@ -371,7 +381,6 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             p.fill_rect(bar, style::DANGER, 0.9)?;
         }
     }
-    axis::ticks_over_overlaps(p, l)?;
     for b in &l.overlap_labels {
         p.boxed_text(b, style::DANGER)?;
     }

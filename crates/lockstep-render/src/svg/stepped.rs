@@ -395,14 +395,6 @@ impl Stepper {
             }
         }
         parts[OVERLAP].overlap_labels = at_n.overlap_labels.clone();
-        // The time marks across the overlap bands, drawn over them (their lines under the
-        // bands are drawn again, the same, unlabelled).
-        parts[OVERLAP].ticks = super::axis::across_overlaps(at_n)
-            .map(|t| crate::layout::Tick {
-                label: None,
-                ..t.clone()
-            })
-            .collect();
         parts[WALLS].walls = at_n
             .walls
             .iter()

@@ -109,15 +109,3 @@ pub fn each_to_scale() -> Vec<(String, Layout)> {
         })
         .collect()
 }
-
-/// Every line's y and time (the time of the first event put on it), top to bottom.
-pub fn lines(l: &Layout) -> Vec<(f64, u64)> {
-    let mut out: Vec<(usize, f64, u64)> = Vec::new();
-    for r in &l.rows {
-        if !out.iter().any(|&(line, ..)| line == r.line) {
-            out.push((r.line, r.y, r.time_ms));
-        }
-    }
-    out.sort_by_key(|&(line, ..)| line);
-    out.into_iter().map(|(_, y, t)| (y, t)).collect()
-}

@@ -7,13 +7,6 @@
 //! presenter reading Kleppmann needs the order of the messages of a lock round, not their
 //! milliseconds; a zoom with its own scale would claim distances it cannot keep once rows share
 //! lines, and a picture with several zoom factors cannot be read at a glance.
-//!
-//! The axis stays honest around a burst: its band is drawn over the quiet time after it (the
-//! axis runs on at the picture's scale through it; its round times are marks on its bracket)
-//! only where its rows fit before the next line and leave a quarter of that time empty; else
-//! the band is an inset (room for its rows, marked, not time) and the quiet time after the burst
-//! is drawn in full below it. Inside an overlap the scale rises instead, so that the overlap keeps
-//! its length and the quiet time between its bursts shows (see [`Plan::rescaled`]).
 
 use std::collections::BTreeSet;
 
@@ -62,13 +55,6 @@ const OVERLAP_SLACK: f64 = 1.15;
 /// Overlaps shorter than this are a line or two whatever the scale: the scale does not rise for
 /// them.
 const OVERLAP_MIN_MS: u64 = 100;
-/// A burst's band (and the next burst's, lifted over the time before it) takes at most this
-/// share of the quiet time until the next line: the rest shows as empty time at the picture's
-/// scale (inside an overlap the scale rises for it; elsewhere a band that would take more is an
-/// inset, the quiet time drawn in full below it)...
-const QUIET_FILL: f64 = 0.75;
-/// ...where that quiet time is at least this long (ms).
-const QUIET_MIN_MS: u64 = 500;
 
 /// A burst: events closer than one line apart at the picture's scale, drawn in order.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -106,12 +92,6 @@ pub(in crate::layout) struct Resume {
     pub bottom: f64,
     /// Whether `bottom` is a burst's band's bottom.
     pub band: bool,
-    /// The burst's last time (the line's time after a line outside bursts).
-    pub last_ms: u64,
-    /// Whether the band is drawn over the time after its burst wherever it fits there, however
-    /// little of that time it leaves empty (inside an overlap or a stale belief, whose length
-    /// the band must not add to).
-    pub in_danger: bool,
 }
 
 impl Resume {
@@ -123,32 +103,12 @@ impl Resume {
     /// The axis's time at `bottom`, where it takes up again after a burst's band (its rows are
     /// drawn over the time after the burst): the time the band's height reaches on the scale,
     /// or earlier where the next line (at `next` ms, its band's top or its own y at `next_y`)
-    /// is below the band by less than its time from there (the band's rows need more room than
-    /// the time before the next line gives: the band is an inset, and the axis takes up again at
-    /// its bottom at the burst's last time, see [`Resume::after_band`]).
+    /// had to go lower than its time (the rows needed more room than the time gives).
     pub fn resume_ms(&self, s: f64, next: u64, next_y: f64) -> u64 {
         let s = s.max(1e-12);
         let at = self.anchor.1 + (self.bottom - self.anchor.0) / s;
         let pushed = next as f64 - (next_y - self.bottom) / s;
         at.min(pushed).round().max(0.0) as u64
-    }
-
-    /// The y of time `t` after the line or band, at least `room` below its bottom: at its time on
-    /// the scale from the anchor where a band's rows fit in the time before `t` (they are drawn
-    /// over the idle time after the burst); else the band is an inset (a zoom taller than its
-    /// time, marked) and `t` goes at its time after the burst's last, below the band: the quiet
-    /// time after a burst is drawn at the picture's scale, never swallowed by the band.
-    pub fn after_band(&self, t: u64, s: f64, room: f64) -> f64 {
-        let over = self.scaled(t, s);
-        let later = t.saturating_sub(self.last_ms) as f64 * s.max(1e-12);
-        // Outside danger, a band drawn over the time after its burst leaves a fair share of
-        // that time empty, or it is an inset: the quiet time between two bursts shows.
-        let empty = over - self.bottom;
-        let shows = self.in_danger || empty >= (1.0 - QUIET_FILL) * later;
-        if !self.band || (empty >= room && shows) {
-            return over.max(self.bottom + room);
-        }
-        self.bottom + later.max(room)
     }
 }
 
@@ -410,37 +370,12 @@ impl Plan {
                 Some((w[0].from_ms, y1 - y0 + ZOOM_TOP + ZOOM_BOTTOM))
             })
             .collect();
-        // Within an overlap, the quiet time between two bursts shows as empty time: a burst's
-        // band (with the band lifted over the time before the next line, if any) takes at most
-        // [`QUIET_FILL`] of the time until that line (fenced-gc-pause drew B's read at 6004 ms
-        // and its write at 8004 ms on consecutive rows, the bands filling the two seconds).
-        let quiet = self.bursts.iter().filter_map(|b| {
-            let first = lines.partition_point(|l| l.1 < b.from_ms);
-            let next = lines.partition_point(|l| l.1 <= b.to_ms);
-            let (&(y0, t0), &(yl, _), &(_, tn)) = (
-                lines.get(first)?,
-                lines.get(next.checked_sub(1)?)?,
-                lines.get(next)?,
-            );
-            let in_overlap = self
-                .overlaps
-                .iter()
-                .any(|&(a, z)| events[a].time_ms <= t0 && events[z].time_ms >= tn);
-            let lifted = lifts
-                .iter()
-                .find(|l| self.burst_of(tn).is_some_and(|n| n.from_ms == l.0))
-                .map_or(0.0, |l| l.1);
-            let band = yl - y0 + ZOOM_TOP + ZOOM_BOTTOM + lifted;
-            let ms = tn.saturating_sub(b.to_ms).max(1) as f64;
-            (in_overlap && tn - b.to_ms >= QUIET_MIN_MS).then_some(band / (QUIET_FILL * ms))
-        });
         // Within the axis's height: an overlap holding more rows than that allows is drawn
         // as tall as its rows; a burst that cannot fit its time at that height leaves the
         // scale alone.
         let need = overlaps
             .map(|s| s.min(most))
             .chain(crowded.filter(|&s| s <= most))
-            .chain(quiet.map(|s| s.min(most)))
             .fold(0.0, f64::max);
         let same_lifts = lifts.len() == self.lifts.len()
             && lifts
@@ -506,19 +441,12 @@ impl Plan {
                     anchor: (top, t0 as f64),
                     bottom: band_top + self.whole_ms(y + ZOOM_BOTTOM - band_top),
                     band: true,
-                    last_ms: b.to_ms,
-                    in_danger: self
-                        .danger
-                        .iter()
-                        .any(|&(x, y)| x <= b.from_ms && b.to_ms < y),
                 }
             }
             None => Resume {
                 anchor: (y, t as f64),
                 bottom: y,
                 band: false,
-                last_ms: t,
-                in_danger: false,
             },
         }
     }
@@ -544,7 +472,7 @@ impl Plan {
         // A lifted band keeps clear of the note hanging below the line before it.
         let hang = if r.band { room } else { room.max(ZOOM_BOTTOM) };
         let floor = r.bottom + hang + pad;
-        let nominal = r.after_band(t, self.ms_scale, room) + pad;
+        let nominal = r.scaled(t, self.ms_scale).max(r.bottom + room) + pad;
         let lift = self.lift(t);
         (
             (nominal - self.whole_ms(lift)).max(floor).min(nominal),
@@ -574,8 +502,8 @@ impl Plan {
             return None;
         }
         let r = self.after(k, line);
-        let at_scale = r.after_band(t, self.ms_scale, 0.0) - r.bottom;
-        let resume = r.resume_ms(self.ms_scale, t, r.bottom + at_scale);
+        let resume = r.resume_ms(self.ms_scale, t, r.bottom);
+        let at_scale = r.scaled(t, self.ms_scale) - r.bottom;
         (t - resume >= BREAK_MIN_MS && at_scale > height)
             .then_some(r.bottom + height + self.pad_before(t))
     }
