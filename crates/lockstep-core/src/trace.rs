@@ -86,7 +86,7 @@ pub enum Tag {
     /// On a worker's lane: its client has heard nothing from the cluster for 2/3 of the session
     /// timeout (Curator's SUSPENDED): it cannot be sure it still holds the lock.
     SessionSuspended,
-    /// On a worker's lane: a session timeout after SUSPENDED, its client reports the session
+    /// On a worker's lane: 4/3 of the session timeout without a word (2/3 of it after SUSPENDED), its client reports the session
     /// lost (Curator's LOST). A worker that carries on acts on a lock it knows it no longer holds.
     SessionLost,
     /// The network splits into these groups (a note across all lanes).

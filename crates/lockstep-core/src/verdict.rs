@@ -38,7 +38,7 @@ pub struct SessionWarning {
 pub enum SessionState {
     /// No word from the cluster for 2/3 of the session timeout: it may or may not be alive.
     Suspended,
-    /// A session timeout after that: it is surely gone.
+    /// 4/3 of the session timeout without a word: its client has expired it.
     Lost,
 }
 

@@ -188,3 +188,23 @@ fn an_answer_after_the_client_gave_the_lease_up_is_discarded() {
         "A's program never hears of it"
     );
 }
+
+/// ZooKeeper 3.9.3+ expires the session on the client once 4/3 of the session timeout pass
+/// without a word (ZOOKEEPER-4508, ClientCnxn), and Curator reports LOST: A last heard from the
+/// cluster at 1006 ms, so LOST comes at 1006 + 6666 ms, not a whole timeout after SUSPENDED.
+#[test]
+fn a_zookeeper_session_is_lost_at_four_thirds_of_its_timeout() {
+    let r = run_id("consensus-session-suspended");
+    let at = |label: &str| {
+        r.trace
+            .events
+            .iter()
+            .find(|e| e.label == label)
+            .map(|e| e.time_ms)
+            .unwrap_or_else(|| panic!("no {label}"))
+    };
+    let suspended = at("A's session is suspended");
+    let lost = at("A's session is lost");
+    assert_eq!(suspended, 1006 + 5000 * 2 / 3);
+    assert_eq!(lost, suspended + 5000 * 2 / 3);
+}

@@ -60,8 +60,8 @@ pub enum Timer {
     /// A consensus client that last heard from the cluster at `heard_local` checks whether it
     /// has heard nothing since, for 2/3 of the session timeout (ZooKeeper's read timeout).
     SilenceCheck { heard_local: i64 },
-    /// A session timeout has passed since the client was suspended at `suspended_local`
-    /// (Curator 3+ then reports LOST).
+    /// 4/3 of the session timeout without a word: 2/3 of it since the client was suspended at
+    /// `suspended_local` (ZooKeeper 3.9.3+ expires the session, Curator reports LOST).
     SessionLost { suspended_local: i64 },
 }
 

@@ -153,8 +153,11 @@ impl Worker {
             ),
             Some(Tag::SessionSuspended),
         );
+        // ZooKeeper 3.9.3+ expires the session on the client once 4/3 of the session timeout
+        // pass without a word (ZOOKEEPER-4508): 2/3 of it after SUSPENDED. Curator then reports
+        // LOST. (Older clients leave it to Curator's own check, a whole timeout after SUSPENDED.)
         cx.fx.after(
-            ttl,
+            ttl * 2 / 3,
             Timer::SessionLost {
                 suspended_local: cx.now_local,
             },
@@ -166,13 +169,14 @@ impl Worker {
         }
     }
 
-    /// A session timeout since SUSPENDED with no word from the cluster: Curator 3+ reports LOST.
+    /// 4/3 of the session timeout without a word from the cluster: ZooKeeper's client expires the
+    /// session itself and Curator reports LOST.
     pub(super) fn session_lost(&mut self, suspended_local: i64, cx: &mut WorkerCtx<'_>) {
         if self.suspended != Some(suspended_local) || self.phase.is_terminal() {
             return;
         }
         let name = cx.name;
-        let what = "a whole session timeout has passed since SUSPENDED without a word from the cluster, so Curator reports LOST: the cluster has long since expired the session, and the lock with it.";
+        let what = "4/3 of the session timeout have passed without a word from the cluster, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST (older clients leave it to Curator's own check, a whole session timeout after SUSPENDED): the cluster has already expired the session, and the lock with it.";
         if self.cfg.on_suspended == Some(OnSuspended::Stop) {
             cx.fx.tagged_note(
                 format!("{name}'s session is lost"),
@@ -181,9 +185,18 @@ impl Worker {
             );
             return;
         }
+        let then = if self.phase == Phase::Releasing {
+            format!(
+                "{name} has done its work already and is trying to release a lock it no longer holds."
+            )
+        } else {
+            format!(
+                "But {name} ignores its session and keeps working as if it still held the lock."
+            )
+        };
         cx.fx.tagged_note(
             format!("{name}'s session is lost"),
-            format!("For {name}, {what} But {name} ignores its session and keeps working as if it still held the lock."),
+            format!("For {name}, {what} {then}"),
             Some(Tag::SessionLost),
         );
     }
