@@ -2,16 +2,12 @@
 //! database refuses it, etcd's client re-sends an unanswered keepalive every 500 ms, and the
 //! catalogue itself draws no warning for odd-but-legal settings.
 
+use lockstep_core::catalogue;
 use lockstep_core::scenario::warnings;
 use lockstep_core::trace::{EventKind, Tag};
-use lockstep_core::{Run, catalogue, run};
 
-fn run_id(id: &str) -> Run {
-    match catalogue::load(id) {
-        Some(Ok(s)) => run(&s),
-        other => panic!("{id}: {other:?}"),
-    }
-}
+mod built_in;
+use built_in::{run_id, time_of};
 
 /// The refusal is where the worker learns its lock is stale: its belief ends on "is fenced off",
 /// not on the release it sends afterwards (the lease chart and the sequence view agree).
@@ -104,14 +100,7 @@ fn no_catalogue_scenario_draws_a_warning() {
 #[test]
 fn etcd_keepalives_start_at_once_fall_on_passes_and_end_on_the_client_deadline() {
     let r = run_id("consensus-waiter-session-expired");
-    let at = |label: &str| {
-        r.trace
-            .events
-            .iter()
-            .find(|e| e.label == label)
-            .map(|e| e.time_ms)
-            .unwrap_or_else(|| panic!("no {label}"))
-    };
+    let at = |label: &str| time_of(&r, label);
     let b_keepalives: Vec<u64> = r
         .trace
         .events

@@ -1,16 +1,13 @@
 //! Session 12's corrections to the model: an unanswered keepalive does not move a client to
 //! another node (clientv3 keeps its one keepalive stream; ZooKeeper's client moves only at its
-//! read timeout), and the client's deadline says which timeout it was.
+//! read timeout), the client's deadline says which timeout it was and discards later answers, a
+//! watch event outlives a partition, and a ZooKeeper session is lost at 4/3 of its timeout.
 
 use lockstep_core::trace::{EventKind, Trace};
-use lockstep_core::{Run, catalogue, parse_scenario, run};
+use lockstep_core::{catalogue, parse_scenario, run};
 
-fn run_id(id: &str) -> Run {
-    match catalogue::load(id) {
-        Some(Ok(s)) => run(&s),
-        other => panic!("{id}: {other:?}"),
-    }
-}
+mod built_in;
+use built_in::{run_id, time_of};
 
 /// The node each of `worker`'s keepalives was sent to, with the time.
 fn keepalive_targets(trace: &Trace, worker: &str) -> Vec<(u64, String)> {
@@ -195,14 +192,7 @@ fn an_answer_after_the_client_gave_the_lease_up_is_discarded() {
 #[test]
 fn a_zookeeper_session_is_lost_at_four_thirds_of_its_timeout() {
     let r = run_id("consensus-session-suspended");
-    let at = |label: &str| {
-        r.trace
-            .events
-            .iter()
-            .find(|e| e.label == label)
-            .map(|e| e.time_ms)
-            .unwrap_or_else(|| panic!("no {label}"))
-    };
+    let at = |label: &str| time_of(&r, label);
     let suspended = at("A's session is suspended");
     let lost = at("A's session is lost");
     assert_eq!(suspended, 1006 + 5000 * 2 / 3);

@@ -71,28 +71,15 @@ impl Sim {
             explanation,
             tag: None,
         };
-        let watch_event = payload.is_watch_event();
-        let delivery = Item::Deliver {
-            msg,
-            from,
-            to,
-            payload,
-            label: label.clone(),
-            sent_at: now,
-            announced: false,
-        };
-        if !self.reachable(from, to) && watch_event {
+        // A watch event on its long-lived stream is held by TCP across a partition, not lost.
+        let held_by_tcp = !self.reachable(from, to) && payload.is_watch_event();
+        if held_by_tcp {
             explanation.push_str(&format!(
                 " A partition separates {} from {}, but a watch is a long-lived stream that a silent partition does not break: TCP holds the event and delivers it when the network heals (an etcd watch misses no event: a broken one resumes from the last revision it saw).",
                 self.name(from),
                 self.name(to)
             ));
-            self.emit(out, send(explanation, tag));
-            self.in_flight += 1;
-            self.held.push(delivery);
-            return;
-        }
-        if !self.reachable(from, to) {
+        } else if !self.reachable(from, to) {
             self.emit(out, send(explanation, tag));
             let why = format!(
                 "A partition separates {} from {}: the message never arrives.",
@@ -103,7 +90,8 @@ impl Sim {
             return;
         }
         let rule = self.rules.iter().position(|r| {
-            !r.used
+            !held_by_tcp
+                && !r.used
                 && now >= r.active_from
                 && label.starts_with(&r.prefix)
                 && r.from.is_none_or(|f| f == from)
@@ -131,10 +119,23 @@ impl Sim {
             explanation.push_str(&format!(" The network holds this message for an extra {extra} ms (fault): it arrives long after it was sent."));
             tag = tag.or(Some(Tag::Delayed { extra_ms: extra }));
         }
-        let at = now + self.latency(from, to) + extra;
         self.emit(out, send(explanation, tag));
         self.in_flight += 1;
-        self.push(at, delivery);
+        let delivery = Item::Deliver {
+            msg,
+            from,
+            to,
+            payload,
+            label,
+            sent_at: now,
+            announced: false,
+        };
+        if held_by_tcp {
+            self.held.push(delivery);
+        } else {
+            let at = now + self.latency(from, to) + extra;
+            self.push(at, delivery);
+        }
     }
 
     /// Delivers the held watch events whose two ends can reach each other again, one latency

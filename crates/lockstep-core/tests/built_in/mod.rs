@@ -1,0 +1,21 @@
+//! Helpers for tests of the built-in scenarios: run one by id, and read when an event happened.
+
+use lockstep_core::{Run, catalogue, run};
+
+/// Runs the built-in scenario `id`.
+pub fn run_id(id: &str) -> Run {
+    match catalogue::load(id) {
+        Some(Ok(s)) => run(&s),
+        other => panic!("{id}: {other:?}"),
+    }
+}
+
+/// When the first event labelled exactly `label` happened, in true time.
+pub fn time_of(r: &Run, label: &str) -> u64 {
+    r.trace
+        .events
+        .iter()
+        .find(|e| e.label == label)
+        .map(|e| e.time_ms)
+        .unwrap_or_else(|| panic!("no {label}"))
+}
