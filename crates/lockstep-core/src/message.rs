@@ -122,6 +122,9 @@ pub enum Payload {
     KeepAlive {
         req: u64,
         lease: u64,
+        /// A ZooKeeper-style client's connect request to a new server after it lost its
+        /// connection (it carries the session id; the server revalidates the session), not a ping.
+        reconnect: bool,
     },
     KeepAliveReply {
         req: u64,
@@ -283,6 +286,11 @@ impl Payload {
                 ..
             } => format!("queued, revision={rev}"),
             Payload::LockGranted { rev, .. } => format!("locked, revision={rev}"),
+            Payload::KeepAlive {
+                lease,
+                reconnect: true,
+                ..
+            } => format!("connect: session {lease}"),
             Payload::KeepAlive { lease, .. } => format!("keepalive lease {lease}"),
             Payload::KeepAliveReply { ok: true, .. } => "lease refreshed".into(),
             Payload::KeepAliveReply { ok: false, .. } => "TTL=0: lease not found".into(),
@@ -442,6 +450,7 @@ impl Payload {
                 "The key was committed at revision {rev}, but an older key holds the lock; {to} waits for its predecessor to be deleted instead of polling."
             ),
             Payload::LockGranted { rev, .. } => format!("The key before {to}'s was deleted, so {to}'s key (revision {rev}) is now the lowest: {to} owns the lock."),
+            Payload::KeepAlive { reconnect: true, .. } => format!("{from}'s client lost its connection at its read timeout and sends no pings now: it opens a connection to {to} (the next server in its connect string, or the leader a server named) and sends a ConnectRequest carrying its session id, which {to} checks with the leader (ZooKeeper's ClientCnxn: startConnect, primeConnection). The session lives on only if this reaches the cluster before the session timeout runs out there. The client waits the connect timeout (the session timeout ÷ the number of servers) for an answer, then tries the next server after a random pause of up to a second (a second more when it comes back round to the server it was last connected to: StaticHostProvider.next)."),
             Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered). Keepalives keep to the client's one connection to {to}, answered or not: etcd's client replaces it only when it breaks, which a silent partition does not do; ZooKeeper's client moves to another server once its read timeout passes."),
             Payload::KeepAliveReply { ok: true, .. } => format!("The leader extended {to}'s lease by a full TTL."),
             Payload::KeepAliveReply { ok: false, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),

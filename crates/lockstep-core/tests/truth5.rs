@@ -32,8 +32,8 @@ fn unanswered_etcd_keepalives_stay_on_one_node() {
 }
 
 /// ZooKeeper's client stays on its server until the read timeout (2/3 of the session timeout)
-/// passes without a word, then tries the next one (ClientCnxn): A's pings go to node-1 until
-/// SUSPENDED at 4339 ms, and to node-2 after it.
+/// passes without a word (ClientCnxn): A's pings all go to node-1, until SUSPENDED at 4339 ms
+/// (after it the client sends connect requests, not pings: truth6.rs).
 #[test]
 fn a_zookeeper_client_moves_only_at_its_read_timeout() {
     let r = run_id("consensus-session-suspended");
@@ -46,11 +46,10 @@ fn a_zookeeper_client_moves_only_at_its_read_timeout() {
         .expect("suspended");
     assert_eq!(suspended, 4339);
     let sent = keepalive_targets(&r.trace, "A");
+    assert!(sent.len() >= 4, "{sent:?}");
     for (t, to) in &sent {
-        let expected = if *t < suspended { "node-1" } else { "node-2" };
-        assert_eq!(to, expected, "{sent:?}");
+        assert!(*t < suspended && to == "node-1", "{sent:?}");
     }
-    assert!(sent.iter().any(|(t, _)| *t > suspended), "{sent:?}");
 }
 
 /// Until a keepalive is answered, clientv3's deadline is its first-answer timeout (5 s without a

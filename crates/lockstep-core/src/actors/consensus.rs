@@ -270,7 +270,7 @@ impl Cluster {
             Payload::Unlock { req, lease } if is_leader => {
                 self.propose(Entry::Unlock { lease }, Some((from, req)), cx);
             }
-            Payload::KeepAlive { req, lease } if is_leader => {
+            Payload::KeepAlive { req, lease, .. } if is_leader => {
                 // etcd's lessor refuses to renew a lease that has expired, even while its
                 // revocation is still going through the log (ErrLeaseNotFound).
                 let alive = !self.revoking.contains(&lease);

@@ -323,7 +323,11 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
             1,
             0,
             0,
-            Payload::KeepAlive { req: 8, lease: 1 }
+            Payload::KeepAlive {
+                req: 8,
+                lease: 1,
+                reconnect: false
+            }
         )),
         vec![Payload::NotLeader {
             req: 8,

@@ -63,6 +63,8 @@ pub enum Timer {
     /// 4/3 of the session timeout without a word: 2/3 of it since the client was suspended at
     /// `suspended_local` (ZooKeeper 3.9.3+ expires the session, Curator reports LOST).
     SessionLost { suspended_local: i64 },
+    /// A ZooKeeper-style client suspended at `suspended_local` connects to its next server.
+    Reconnect { suspended_local: i64 },
 }
 
 /// Something an actor wants done.

@@ -99,6 +99,14 @@ impl Worker {
         self.renew = Some((req, cx.now_local));
         let lease = self.lease.unwrap_or_default();
         let to = self.endpoint_dest();
-        cx.fx.send(to, Payload::KeepAlive { req, lease });
+        let reconnect = self.disconnected();
+        cx.fx.send(
+            to,
+            Payload::KeepAlive {
+                req,
+                lease,
+                reconnect,
+            },
+        );
     }
 }

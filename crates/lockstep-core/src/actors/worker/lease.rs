@@ -68,12 +68,19 @@ impl Worker {
         if overtaken {
             return;
         }
+        // A ZooKeeper-style client sends no pings while it has no connection (reconnect.rs):
+        // the loop stops, and starts again if the session reconnects.
+        if self.disconnected() {
+            self.stop_keepalives();
+            return;
+        }
         let req = self.new_req();
         self.renew = Some((req, cx.now_local));
         let payload = match cx.lock.kind {
             LockKind::Consensus => Payload::KeepAlive {
                 req,
                 lease: self.lease.unwrap_or_default(),
+                reconnect: false,
             },
             _ => Payload::Extend {
                 req,
@@ -133,7 +140,9 @@ impl Worker {
         }
         self.suspended = Some(cx.now_local);
         let name = cx.name;
+        let connected_to = self.endpoint;
         let moves = self.next_server_after_read_timeout(cx);
+        self.start_reconnecting(connected_to, cx);
         let stop = self.cfg.on_suspended == Some(OnSuspended::Stop);
         let ttl = self.granted_ttl_ms;
         let choice = if stop {
@@ -175,6 +184,7 @@ impl Worker {
         if self.suspended != Some(suspended_local) || self.phase.is_terminal() {
             return;
         }
+        self.session_closed = true;
         let name = cx.name;
         let what = "4/3 of the session timeout have passed without a word from the cluster, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST (older clients leave it to Curator's own check, a whole session timeout after SUSPENDED): the cluster has already expired the session, and the lock with it.";
         if self.cfg.on_suspended == Some(OnSuspended::Stop) {

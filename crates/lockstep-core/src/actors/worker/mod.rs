@@ -5,6 +5,7 @@ mod endpoint;
 mod fencing;
 mod keepalive;
 mod lease;
+mod reconnect;
 mod redlock;
 mod session;
 mod timeouts;
@@ -148,6 +149,13 @@ pub struct Worker {
     /// Consensus, for a worker that listens to its connection state (`on_suspended`): when it
     /// was suspended (no word from the cluster for 2/3 of the session timeout), on its clock.
     pub suspended: Option<i64>,
+    /// Consensus, ZooKeeper-style: connect requests sent since the connection was lost, and the
+    /// server it was connected to then (the host list pauses when it comes back round to it).
+    pub reconnects: u32,
+    pub connected_to: u32,
+    /// Consensus, ZooKeeper-style: the client has expired its session itself (LOST): it sends
+    /// nothing more.
+    pub session_closed: bool,
     /// Consensus: when the client last heard from the cluster (the answer to its lock request
     /// or to a keepalive), on its own clock.
     pub heard_local: i64,
@@ -198,6 +206,9 @@ impl Worker {
             write_retries: 0,
             redlock_tries: 0,
             suspended: None,
+            reconnects: 0,
+            connected_to: 0,
+            session_closed: false,
             heard_local: 0,
             endpoint: 0,
             session_of: None,
@@ -255,6 +266,7 @@ impl Worker {
             }
             Timer::SilenceCheck { heard_local } => self.silence_check(heard_local, cx),
             Timer::SessionLost { suspended_local } => self.session_lost(suspended_local, cx),
+            Timer::Reconnect { suspended_local } => self.reconnect(suspended_local, cx),
             _ => {}
         }
     }
@@ -526,8 +538,13 @@ impl Worker {
                     if self.suspended.take().is_some() {
                         cx.fx.note(
                             format!("{name}'s session reconnected"),
-                            format!("A keepalive was answered again, so {name}'s lease is alive (Curator's RECONNECTED)."),
+                            format!("A server took {name}'s connect request and the leader still knows its session, so {name}'s lease is alive (ZooKeeper's SyncConnected, Curator's RECONNECTED): pings start again."),
                         );
+                        // Unless the reconnection came before the next ping was due.
+                        let stopped = self.next_renew_local == i64::MAX;
+                        if stopped && !self.etcd_cadence(cx) {
+                            self.schedule_renew(cx);
+                        }
                     }
                     self.lease_from_local = sent;
                     let ttl = if cx.lock.kind == LockKind::Consensus {
