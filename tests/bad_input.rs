@@ -62,6 +62,35 @@ fn unknown_fields() {
     );
 }
 
+/// A negative number says the field's range, as an out-of-range one does.
+#[test]
+fn negative_numbers_state_the_range() {
+    check(
+        &edited("ttl_ms = 5000", "ttl_ms = -5"),
+        "8:10: lock.ttl_ms: `-5` is negative: this field takes a whole number of milliseconds, from 1 to 3600000",
+    );
+    check(
+        &edited(
+            "kind = \"redis\"\nttl_ms = 5000",
+            "kind = \"consensus\"\nttl_ms = 5000\nnodes = -3",
+        ),
+        "9:9: lock.nodes: `-3` is negative: this field takes a whole number, from 1 to 7",
+    );
+    check(
+        &edited("name = \"A\"", "name = \"A\"\nretry_writes = -2"),
+        "12:16: workers[0].retry_writes: `-2` is negative: this field takes a whole number, from 0 to 100",
+    );
+    // A field with no upper bound but its type's: no range to state.
+    let text =
+        String::from_utf8(edited("expect = \"safe\"", "expect = \"safe\"\nseed = -3")).unwrap();
+    let err = parse_scenario("bad.toml", text.as_bytes()).expect_err("negative seed");
+    assert!(
+        err.to_string()
+            .ends_with("`-3` is negative: this field takes a whole number"),
+        "{err}"
+    );
+}
+
 #[test]
 fn wrong_types_and_values() {
     check(

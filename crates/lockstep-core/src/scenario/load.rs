@@ -99,7 +99,12 @@ pub(super) fn parse_text(file: &str, text: &str) -> Result<Scenario, ScenarioErr
                 }
             };
             let written = text.get(span.clone()).unwrap_or_default().trim();
-            let message = explain_serde(&field, &tidy(e.message()), text, written);
+            let mut message = explain_serde(&field, &tidy(e.message()), text, written);
+            if message.contains("` is negative: ")
+                && let Some(allowed) = allowed_range(text, span.clone(), &field)
+            {
+                message.push_str(&format!(", {allowed}"));
+            }
             return Err(error_at(text, span.start, field, message));
         }
     };
@@ -116,6 +121,24 @@ pub(super) fn parse_text(file: &str, text: &str) -> Result<Scenario, ScenarioErr
         ));
     }
     Ok(scenario)
+}
+
+/// The range validation allows for the number field at `span` (path `field`), as "from 1 to
+/// 3600000": found by putting the largest number each integer type holds in the file there and
+/// reading validation's complaint about this field. None when no such number gets a complaint.
+fn allowed_range(text: &str, span: std::ops::Range<usize>, field: &str) -> Option<String> {
+    let (before, after) = (text.get(..span.start)?, text.get(span.end..)?);
+    ["9223372036854775807", "4294967295", "65535", "255"]
+        .iter()
+        .find_map(|largest| {
+            let scenario: Scenario = toml::from_str(&format!("{before}{largest}{after}")).ok()?;
+            let problem = validate(&scenario).err()?;
+            let (lo, hi) = problem
+                .message
+                .strip_prefix(&format!("{largest} is out of range: allowed "))?
+                .split_once(" to ")?;
+            (render_path(&problem.path) == field).then(|| format!("from {lo} to {hi}"))
+        })
 }
 
 /// The allowed values of each field that takes one of a few words, by path without indices.
