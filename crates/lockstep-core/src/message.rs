@@ -1,6 +1,16 @@
 //! What travels between nodes, and how each message is labelled and explained on the timeline.
 
 /// Result of a status read at the database.
+/// What keeps a consensus session alive: etcd's keepalive, or for a ZooKeeper-style client
+/// (`on_suspended`), its ping while connected and its connect request after it lost the
+/// connection (carrying the session id, checked with the leader).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SessionPacket {
+    Keepalive,
+    Ping,
+    Connect,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ReadResult {
     Unpaid,
@@ -122,12 +132,21 @@ pub enum Payload {
     KeepAlive {
         req: u64,
         lease: u64,
-        /// A ZooKeeper-style client's connect request to a new server after it lost its
-        /// connection (it carries the session id; the server revalidates the session), not a ping.
-        reconnect: bool,
+        packet: SessionPacket,
     },
     KeepAliveReply {
         req: u64,
+        ok: bool,
+        packet: SessionPacket,
+    },
+    /// A follower checks a ZooKeeper-style client's session with the leader (`relay` names the
+    /// client's request at the follower).
+    Revalidate {
+        relay: u64,
+        lease: u64,
+    },
+    RevalidateReply {
+        relay: u64,
         ok: bool,
     },
     Unlock {
@@ -286,14 +305,21 @@ impl Payload {
                 ..
             } => format!("queued, revision={rev}"),
             Payload::LockGranted { rev, .. } => format!("locked, revision={rev}"),
-            Payload::KeepAlive {
-                lease,
-                reconnect: true,
-                ..
-            } => format!("connect: session {lease}"),
-            Payload::KeepAlive { lease, .. } => format!("keepalive lease {lease}"),
-            Payload::KeepAliveReply { ok: true, .. } => "lease refreshed".into(),
-            Payload::KeepAliveReply { ok: false, .. } => "TTL=0: lease not found".into(),
+            Payload::KeepAlive { lease, packet, .. } => match packet {
+                SessionPacket::Keepalive => format!("keepalive lease {lease}"),
+                SessionPacket::Ping => format!("ping session {lease}"),
+                SessionPacket::Connect => format!("connect: session {lease}"),
+            },
+            Payload::KeepAliveReply { ok, packet, .. } => match (packet, ok) {
+                (SessionPacket::Keepalive, true) => "lease refreshed".into(),
+                (SessionPacket::Keepalive, false) => "TTL=0: lease not found".into(),
+                (SessionPacket::Ping, true) => "ping answered".into(),
+                (SessionPacket::Connect, true) => "connected: session alive".into(),
+                (_, false) => "session expired".into(),
+            },
+            Payload::Revalidate { lease, .. } => format!("revalidate session {lease}"),
+            Payload::RevalidateReply { ok: true, .. } => "session alive".into(),
+            Payload::RevalidateReply { ok: false, .. } => "session expired".into(),
             Payload::Unlock { lease, .. } => format!("unlock {}", lease_key(key, *lease)),
             Payload::UnlockReply { deleted: true, .. } => "unlocked".into(),
             Payload::UnlockReply {
@@ -450,10 +476,17 @@ impl Payload {
                 "The key was committed at revision {rev}, but an older key holds the lock; {to} waits for its predecessor to be deleted instead of polling."
             ),
             Payload::LockGranted { rev, .. } => format!("The key before {to}'s was deleted, so {to}'s key (revision {rev}) is now the lowest: {to} owns the lock."),
-            Payload::KeepAlive { reconnect: true, .. } => format!("{from}'s client lost its connection at its read timeout and sends no pings now: it opens a connection to {to} (the next server in its connect string, or the leader a server named) and sends a ConnectRequest carrying its session id, which {to} checks with the leader (ZooKeeper's ClientCnxn: startConnect, primeConnection). The session lives on only if this reaches the cluster before the session timeout runs out there. The client waits the connect timeout (the session timeout ÷ the number of servers) for an answer, then tries the next server after a random pause of up to a second (a second more when it comes back round to the server it was last connected to: StaticHostProvider.next)."),
+            Payload::KeepAlive { packet: SessionPacket::Connect, .. } => format!("{from}'s client lost its connection at its read timeout and sends no pings now: it opens a connection to {to} (the next server in its connect string) and, once it is open, sends a ConnectRequest carrying its session id, which the server checks with the leader (ZooKeeper's ClientCnxn: startConnect, primeConnection). The session lives on only if this reaches the cluster before the session timeout runs out there. Opening the connection is not one packet: the kernel sends its SYN again after 1 s and again 2 s later, until the connect timeout (the session timeout ÷ the number of servers) runs out; then the client tries the next server after a random pause of up to a second (a second more when it comes back round to the server it was last connected to: StaticHostProvider.next). Requests the program makes meanwhile wait in the client's queue."),
+            Payload::KeepAlive { packet: SessionPacket::Ping, .. } => format!("{from}'s ZooKeeper client pings {to} so that its session stays alive (the real client pings once it has sent nothing for a third of the session timeout); the leader counts the session timeout from the last touch."),
             Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered). Keepalives keep to the client's one connection to {to}, answered or not: etcd's client replaces it only when it breaks, which a silent partition does not do; ZooKeeper's client moves to another server once its read timeout passes."),
-            Payload::KeepAliveReply { ok: true, .. } => format!("The leader extended {to}'s lease by a full TTL."),
-            Payload::KeepAliveReply { ok: false, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
+            Payload::KeepAliveReply { ok: true, packet: SessionPacket::Keepalive, .. } => format!("The leader extended {to}'s lease by a full TTL."),
+            Payload::KeepAliveReply { ok: false, packet: SessionPacket::Keepalive, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
+            Payload::KeepAliveReply { ok: true, packet: SessionPacket::Ping, .. } => format!("The server answered {to}'s ping: its session is alive, and its timeout counts again from this touch."),
+            Payload::KeepAliveReply { ok: true, packet: SessionPacket::Connect, .. } => format!("The leader still knows {to}'s session: the server answers the ConnectRequest with the session's negotiated timeout, and {to} is connected again."),
+            Payload::KeepAliveReply { ok: false, .. } => format!("{to}'s session has expired in the cluster, and its lock node with it: the server answers with a session timeout of 0, so {to}'s client reports Expired (ClientCnxn.onConnected: \"Unable to reconnect to ZooKeeper service, session … has expired\") and Curator LOST."),
+            Payload::Revalidate { .. } => format!("{from} does not lead, so it asks the leader {to} whether the client's session is still alive; the leader counts the session's timeout again from this touch (ZooKeeper: Learner.validateSession for a reconnecting client; a follower reports its clients' pings to the leader in its own pings)."),
+            Payload::RevalidateReply { ok: true, .. } => format!("The leader still knows the session: {to} answers its client."),
+            Payload::RevalidateReply { ok: false, .. } => format!("The session has expired at the leader: {to} tells its client so."),
             Payload::Unlock { .. } => format!("{from} deletes its key, through the log like every change; if its key was the lowest, the next waiter's key becomes the lowest."),
             Payload::UnlockReply { deleted: true, .. } => format!("The deletion is committed; {to} no longer holds the lock."),
             Payload::UnlockReply { deleted: false, lease_alive: true, .. } => format!("{to}'s session is alive, but there is no key under its name any more: another delete of the same name (the same session) removed it. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc); {to} had not held the lock since that delete, whatever it believed."),

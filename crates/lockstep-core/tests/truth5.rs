@@ -45,7 +45,19 @@ fn a_zookeeper_client_moves_only_at_its_read_timeout() {
         .map(|e| e.time_ms)
         .expect("suspended");
     assert_eq!(suspended, 4339);
-    let sent = keepalive_targets(&r.trace, "A");
+    let sent: Vec<(u64, String)> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Send && e.label.starts_with("ping"))
+        .filter(|e| r.trace.participants[usize::from(e.from)].name == "A")
+        .map(|e| {
+            (
+                e.time_ms,
+                r.trace.participants[usize::from(e.to)].name.clone(),
+            )
+        })
+        .collect();
     assert!(sent.len() >= 4, "{sent:?}");
     for (t, to) in &sent {
         assert!(*t < suspended && to == "node-1", "{sent:?}");
@@ -187,7 +199,8 @@ fn an_answer_after_the_client_gave_the_lease_up_is_discarded() {
 
 /// ZooKeeper 3.9.3+ expires the session on the client once 4/3 of the session timeout pass
 /// without a word (ZOOKEEPER-4508, ClientCnxn), and Curator reports LOST: A last heard from the
-/// cluster at 1006 ms, so LOST comes at 1006 + 6666 ms, not a whole timeout after SUSPENDED.
+/// cluster at 1006 ms, so LOST comes after 1006 + 6666 ms (at the end of the connection attempt
+/// in progress then: truth6.rs), well before a whole timeout after SUSPENDED (9339 ms).
 #[test]
 fn a_zookeeper_session_is_lost_at_four_thirds_of_its_timeout() {
     let r = run_id("consensus-session-suspended");
@@ -195,5 +208,8 @@ fn a_zookeeper_session_is_lost_at_four_thirds_of_its_timeout() {
     let suspended = at("A's session is suspended");
     let lost = at("A's session is lost");
     assert_eq!(suspended, 1006 + 5000 * 2 / 3);
-    assert_eq!(lost, suspended + 5000 * 2 / 3);
+    assert!(
+        lost >= 1006 + 5000 * 4 / 3 && lost < suspended + 5000,
+        "{lost}"
+    );
 }

@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
 
 use super::{Dest, Effects, Timer};
-use crate::message::{Entry, Payload};
+use crate::message::{Entry, Payload, SessionPacket};
 use crate::topology::NodeId;
 use crate::trace::{FreeReason, Tag};
 
@@ -94,6 +94,10 @@ pub struct Cluster {
     pub heartbeat_armed: bool,
     /// Workers whose session another worker also locks with (`session = "..."`).
     pub shared_sessions: BTreeSet<NodeId>,
+    /// A ZooKeeper-style client's pings and connect requests a follower took and is checking
+    /// with the leader, by relay id (consensus_relay.rs).
+    pub relays: BTreeMap<u64, relay::Relay>,
+    pub next_relay: u64,
 }
 
 /// A queued client waiting for its predecessor's key to go.
@@ -158,6 +162,8 @@ impl Cluster {
             watchers: BTreeMap::new(),
             heartbeat_armed: false,
             shared_sessions: BTreeSet::new(),
+            relays: BTreeMap::new(),
+            next_relay: 1,
         }
     }
 
@@ -270,24 +276,26 @@ impl Cluster {
             Payload::Unlock { req, lease } if is_leader => {
                 self.propose(Entry::Unlock { lease }, Some((from, req)), cx);
             }
-            Payload::KeepAlive { req, lease, .. } if is_leader => {
-                // etcd's lessor refuses to renew a lease that has expired, even while its
-                // revocation is still going through the log (ErrLeaseNotFound).
-                let alive = !self.revoking.contains(&lease);
-                let ok = match self.leases.get_mut(&lease) {
-                    Some(l) if alive && l.expires_local > cx.now_local => {
-                        l.expires_local = cx.now_local + l.ttl_ms as i64;
-                        cx.fx.at(l.expires_local, Timer::LeaseCheck);
-                        true
-                    }
-                    _ => false,
-                };
+            Payload::KeepAlive { req, lease, packet } if is_leader => {
+                let ok = self.touch(lease, cx);
                 cx.fx.send_tagged(
                     Dest::Node(from),
-                    Payload::KeepAliveReply { req, ok },
+                    Payload::KeepAliveReply { req, ok, packet },
                     ok.then_some(Tag::Renewed),
                 );
             }
+            // A ZooKeeper server takes a client's connection whether or not it leads.
+            Payload::KeepAlive {
+                req,
+                lease,
+                packet: packet @ (SessionPacket::Ping | SessionPacket::Connect),
+            } => self.relay(from, (req, lease, packet), cx),
+            Payload::Revalidate { relay, lease } if is_leader => {
+                let ok = self.touch(lease, cx);
+                cx.fx
+                    .send(Dest::Node(from), Payload::RevalidateReply { relay, ok });
+            }
+            Payload::RevalidateReply { relay, ok } => self.relayed_answer(relay, ok, cx),
             Payload::LockReq { req, .. }
             | Payload::Unlock { req, .. }
             | Payload::KeepAlive { req, .. } => {
@@ -681,6 +689,9 @@ mod election;
 
 #[path = "consensus_log.rs"]
 mod log;
+
+#[path = "consensus_relay.rs"]
+mod relay;
 
 #[cfg(test)]
 #[path = "consensus_tests.rs"]

@@ -326,7 +326,7 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
             Payload::KeepAlive {
                 req: 8,
                 lease: 1,
-                reconnect: false
+                packet: crate::message::SessionPacket::Keepalive
             }
         )),
         vec![Payload::NotLeader {

@@ -60,11 +60,13 @@ pub enum Timer {
     /// A consensus client that last heard from the cluster at `heard_local` checks whether it
     /// has heard nothing since, for 2/3 of the session timeout (ZooKeeper's read timeout).
     SilenceCheck { heard_local: i64 },
-    /// 4/3 of the session timeout without a word: 2/3 of it since the client was suspended at
-    /// `suspended_local` (ZooKeeper 3.9.3+ expires the session, Curator reports LOST).
-    SessionLost { suspended_local: i64 },
     /// A ZooKeeper-style client suspended at `suspended_local` connects to its next server.
     Reconnect { suspended_local: i64 },
+    /// The kernel sends the SYN of connection attempt `attempt` again.
+    SynRetry { suspended_local: i64, attempt: u32 },
+    /// Connection attempt `attempt`'s connect timeout runs out: the client checks whether its
+    /// session has expired (4/3 of the timeout without a word) and else moves on.
+    ConnectTimeout { suspended_local: i64, attempt: u32 },
 }
 
 /// Something an actor wants done.

@@ -184,7 +184,12 @@ impl Sim {
                     .find(|w| w.name == name)
                     .map_or(0, |w| w.renew_every_ms);
                 if every > 0 {
-                    explanation.replace(
+                    explanation
+                        .replace(
+                            "(the real client pings once it has sent nothing for a third of the session timeout)",
+                            &format!("(every {every} ms in this scenario; the real client pings once it has sent nothing for a third of the session timeout)"),
+                        )
+                        .replace(
                         "(etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered)",
                         &format!("(every {every} ms in this scenario, answered or not; etcd's own client sends one TTL/3 after each answer, and every 500 ms while one goes unanswered)"),
                     )

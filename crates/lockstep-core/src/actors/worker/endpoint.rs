@@ -84,6 +84,15 @@ impl Worker {
 
     /// Sends the unlock to the current endpoint, with its timeout.
     pub(super) fn send_unlock(&mut self, tag: Option<Tag>, cx: &mut WorkerCtx<'_>) {
+        // A ZooKeeper-style client with no connection queues it (reconnect.rs).
+        if self.session_closed && self.zookeeper_style() {
+            self.drop_unlock(tag, cx);
+            return;
+        }
+        if self.disconnected() {
+            self.queue_unlock(tag, cx);
+            return;
+        }
         let req = self.new_req();
         self.awaiting = Some(req);
         let lease = self.lease.unwrap_or_default();
@@ -99,14 +108,7 @@ impl Worker {
         self.renew = Some((req, cx.now_local));
         let lease = self.lease.unwrap_or_default();
         let to = self.endpoint_dest();
-        let reconnect = self.disconnected();
-        cx.fx.send(
-            to,
-            Payload::KeepAlive {
-                req,
-                lease,
-                reconnect,
-            },
-        );
+        let packet = self.session_packet();
+        cx.fx.send(to, Payload::KeepAlive { req, lease, packet });
     }
 }

@@ -80,7 +80,7 @@ impl Worker {
             LockKind::Consensus => Payload::KeepAlive {
                 req,
                 lease: self.lease.unwrap_or_default(),
-                reconnect: false,
+                packet: self.session_packet(),
             },
             _ => Payload::Extend {
                 req,
@@ -163,14 +163,8 @@ impl Worker {
             Some(Tag::SessionSuspended),
         );
         // ZooKeeper 3.9.3+ expires the session on the client once 4/3 of the session timeout
-        // pass without a word (ZOOKEEPER-4508): 2/3 of it after SUSPENDED. Curator then reports
-        // LOST. (Older clients leave it to Curator's own check, a whole timeout after SUSPENDED.)
-        cx.fx.after(
-            ttl * 2 / 3,
-            Timer::SessionLost {
-                suspended_local: cx.now_local,
-            },
-        );
+        // have passed without a word (ZOOKEEPER-4508), checked when a connection attempt ends
+        // (reconnect.rs). Curator then reports LOST.
         if stop {
             let tag = self.stop_believing_tag();
             cx.fx.state(format!("{name} stops working"), format!("{name} abandons the job before writing: it will not act on a lock it may have lost."), tag);
@@ -178,21 +172,23 @@ impl Worker {
         }
     }
 
-    /// 4/3 of the session timeout without a word from the cluster: ZooKeeper's client expires the
-    /// session itself and Curator reports LOST.
-    pub(super) fn session_lost(&mut self, suspended_local: i64, cx: &mut WorkerCtx<'_>) {
-        if self.suspended != Some(suspended_local) || self.phase.is_terminal() {
-            return;
-        }
+    /// `silent` ms (4/3 of the session timeout or more) without a word from the cluster when a
+    /// connection attempt ended: ZooKeeper's client expires the session itself and Curator
+    /// reports LOST.
+    pub(super) fn session_lost(&mut self, silent: i64, cx: &mut WorkerCtx<'_>) {
         self.session_closed = true;
         let name = cx.name;
-        let what = "4/3 of the session timeout have passed without a word from the cluster, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST (older clients leave it to Curator's own check, a whole session timeout after SUSPENDED): the cluster has already expired the session, and the lock with it.";
+        let ttl = self.granted_ttl_ms;
+        let what = format!(
+            "its connection attempt has timed out {silent} ms after the client last heard from the cluster, at least 4/3 of the {ttl} ms session timeout, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST. The client checks this only when it wakes, at the end of a connection attempt, not at the 4/3 mark itself (before 3.9.3, Curator's own check reports LOST a whole session timeout after SUSPENDED). The cluster has already expired the session, and the lock with it."
+        );
         if self.cfg.on_suspended == Some(OnSuspended::Stop) {
             cx.fx.tagged_note(
                 format!("{name}'s session is lost"),
                 format!("For {name}, {what} It had already stopped."),
                 Some(Tag::SessionLost),
             );
+            self.drop_queued(cx);
             return;
         }
         let then = if self.phase == Phase::Releasing {
@@ -209,5 +205,6 @@ impl Worker {
             format!("For {name}, {what} {then}"),
             Some(Tag::SessionLost),
         );
+        self.drop_queued(cx);
     }
 }

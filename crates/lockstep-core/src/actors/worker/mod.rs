@@ -156,6 +156,8 @@ pub struct Worker {
     /// Consensus, ZooKeeper-style: the client has expired its session itself (LOST): it sends
     /// nothing more.
     pub session_closed: bool,
+    /// Consensus, ZooKeeper-style: the unlock waits in the client's queue for a connection.
+    pub unlock_queued: bool,
     /// Consensus: when the client last heard from the cluster (the answer to its lock request
     /// or to a keepalive), on its own clock.
     pub heard_local: i64,
@@ -209,6 +211,7 @@ impl Worker {
             reconnects: 0,
             connected_to: 0,
             session_closed: false,
+            unlock_queued: false,
             heard_local: 0,
             endpoint: 0,
             session_of: None,
@@ -265,8 +268,15 @@ impl Worker {
                 self.keepalive_deadline(deadline_local, cx)
             }
             Timer::SilenceCheck { heard_local } => self.silence_check(heard_local, cx),
-            Timer::SessionLost { suspended_local } => self.session_lost(suspended_local, cx),
             Timer::Reconnect { suspended_local } => self.reconnect(suspended_local, cx),
+            Timer::SynRetry {
+                suspended_local,
+                attempt,
+            } => self.syn_retry(suspended_local, attempt, cx),
+            Timer::ConnectTimeout {
+                suspended_local,
+                attempt,
+            } => self.connect_timed_out(suspended_local, attempt, cx),
             _ => {}
         }
     }
@@ -529,7 +539,7 @@ impl Worker {
             {
                 self.answer_after_giving_up(cx);
             }
-            Payload::ExtendReply { req, ok } | Payload::KeepAliveReply { req, ok }
+            Payload::ExtendReply { req, ok } | Payload::KeepAliveReply { req, ok, .. }
                 if self.renew.is_some_and(|(r, _)| r == req) =>
             {
                 let (_, sent) = self.renew.take().unwrap_or_default();
@@ -545,6 +555,7 @@ impl Worker {
                         if stopped && !self.etcd_cadence(cx) {
                             self.schedule_renew(cx);
                         }
+                        self.send_queued(cx);
                     }
                     self.lease_from_local = sent;
                     let ttl = if cx.lock.kind == LockKind::Consensus {
@@ -554,6 +565,8 @@ impl Worker {
                     };
                     self.lease_until_local = Some(sent + ttl as i64);
                     self.keepalive_answered(cx);
+                } else if self.zookeeper_style() && !self.phase.is_terminal() {
+                    self.session_expired_on_reconnect(cx);
                 } else if self.phase == Phase::Waiting {
                     self.stop_keepalives();
                     cx.fx.note(
@@ -638,7 +651,7 @@ impl Worker {
         );
     }
 
-    fn release(&mut self, cx: &mut WorkerCtx<'_>) {
+    pub(super) fn release(&mut self, cx: &mut WorkerCtx<'_>) {
         let tag = self.stop_believing_tag();
         if !self.holds_something || self.unprotected {
             if tag.is_some() {
@@ -685,7 +698,7 @@ impl Worker {
         }
     }
 
-    fn finish(&mut self, cx: &mut WorkerCtx<'_>, what: &str) {
+    pub(super) fn finish(&mut self, cx: &mut WorkerCtx<'_>, what: &str) {
         self.phase = Phase::Done;
         self.awaiting = None;
         cx.fx.state(

@@ -1,13 +1,16 @@
 //! A ZooKeeper-style client after its read timeout: it sends no pings while it has no
-//! connection; it connects to the next server in its list with its session id, waits the connect
-//! timeout (the session timeout ÷ the number of servers) for an answer, and moves on (ZooKeeper's
-//! ClientCnxn.SendThread and StaticHostProvider).
+//! connection; it opens one to the next server in its list (the kernel resending the SYN), sends
+//! its session id once it is open, waits the connect timeout (the session timeout ÷ the number of
+//! servers), and moves on; at the end of an attempt, 4/3 of the session timeout without a word
+//! expire the session on the client (ZooKeeper's ClientCnxn.SendThread, StaticHostProvider,
+//! ZOOKEEPER-4508). Requests made meanwhile wait in its queue.
 
 use rand_core::Rng;
 
-use super::{Worker, WorkerCtx};
+use super::{Phase, Worker, WorkerCtx};
 use crate::actors::Timer;
-use crate::message::Payload;
+use crate::message::{Payload, SessionPacket};
+use crate::trace::Tag;
 
 /// Before each new connection the client sleeps a random time below this (ClientCnxn:
 /// `Thread.sleep(r.nextInt(1000))` unless it is the first connect)...
@@ -15,6 +18,9 @@ const RECONNECT_JITTER_MS: u64 = 1000;
 /// ...and this long more when its host list comes back round to the server it was last
 /// connected to (`hostProvider.next(1000)`).
 const SPIN_DELAY_MS: u64 = 1000;
+/// When the kernel sends an unanswered SYN again, from the start of the attempt (Linux: an
+/// initial retransmission timeout of 1 s, doubling).
+const SYN_RETRIES_MS: [u64; 3] = [1000, 3000, 7000];
 
 impl Worker {
     /// Whether this worker's client behaves as ZooKeeper's: it listens to its connection state.
@@ -22,13 +28,22 @@ impl Worker {
         self.cfg.on_suspended.is_some()
     }
 
-    /// Whether the client is between connections (suspended, not yet lost): no pings go.
+    /// What keeps this client's session alive just now.
+    pub(super) fn session_packet(&self) -> SessionPacket {
+        match (self.zookeeper_style(), self.disconnected()) {
+            (false, _) => SessionPacket::Keepalive,
+            (true, false) => SessionPacket::Ping,
+            (true, true) => SessionPacket::Connect,
+        }
+    }
+
+    /// Whether the client is between connections (suspended, or its session over): no pings go.
     pub(super) fn disconnected(&self) -> bool {
         self.zookeeper_style() && (self.suspended.is_some() || self.session_closed)
     }
 
     /// The read timeout has passed: the connection to `connected_to` is dropped; the first
-    /// connect request goes after the random pause.
+    /// connection attempt starts after the random pause.
     pub(super) fn start_reconnecting(&mut self, connected_to: u32, cx: &mut WorkerCtx<'_>) {
         self.reconnects = 0;
         self.connected_to = connected_to;
@@ -41,13 +56,14 @@ impl Worker {
         );
     }
 
-    /// A connect request to the current endpoint (after the first, to the next one), and the
-    /// next attempt timed for when this one's connect timeout runs out unanswered.
+    fn reconnecting(&self, suspended_local: i64) -> bool {
+        self.suspended == Some(suspended_local) && !self.session_closed && !self.phase.is_terminal()
+    }
+
+    /// A connection attempt to the current endpoint (after the first, to the next one): its
+    /// connect request, the SYN's resends and its connect timeout.
     pub(super) fn reconnect(&mut self, suspended_local: i64, cx: &mut WorkerCtx<'_>) {
-        if self.suspended != Some(suspended_local)
-            || self.session_closed
-            || self.phase.is_terminal()
-        {
+        if !self.reconnecting(suspended_local) {
             return;
         }
         let nodes = cx.lock.nodes.max(1);
@@ -55,6 +71,35 @@ impl Worker {
             self.endpoint = (self.endpoint + 1) % nodes;
         }
         self.reconnects += 1;
+        let attempt = self.reconnects;
+        self.send_connect(cx);
+        let connect_timeout = self.connect_timeout_ms(cx);
+        for at in SYN_RETRIES_MS
+            .into_iter()
+            .filter(|&at| at < connect_timeout)
+        {
+            cx.fx.after(
+                at,
+                Timer::SynRetry {
+                    suspended_local,
+                    attempt,
+                },
+            );
+        }
+        cx.fx.after(
+            connect_timeout,
+            Timer::ConnectTimeout {
+                suspended_local,
+                attempt,
+            },
+        );
+    }
+
+    fn connect_timeout_ms(&self, cx: &WorkerCtx<'_>) -> u64 {
+        (self.granted_ttl_ms / u64::from(cx.lock.nodes.max(1))).max(1)
+    }
+
+    fn send_connect(&mut self, cx: &mut WorkerCtx<'_>) {
         let req = self.new_req();
         self.renew = Some((req, cx.now_local));
         let lease = self.lease.unwrap_or_default();
@@ -63,20 +108,100 @@ impl Worker {
             Payload::KeepAlive {
                 req,
                 lease,
-                reconnect: true,
+                packet: SessionPacket::Connect,
             },
         );
-        let connect_timeout = (self.granted_ttl_ms / u64::from(nodes)).max(1);
-        let next = (self.endpoint + 1) % nodes;
+    }
+
+    /// The SYN goes again: the attempt's connect request, if it is still unanswered.
+    pub(super) fn syn_retry(&mut self, suspended_local: i64, attempt: u32, cx: &mut WorkerCtx<'_>) {
+        if self.reconnecting(suspended_local) && self.reconnects == attempt {
+            self.send_connect(cx);
+        }
+    }
+
+    /// The attempt's connect timeout ran out with no answer: the client, awake again, expires
+    /// its session if 4/3 of the session timeout have passed since it last heard from the cluster
+    /// (ZooKeeper 3.9.3+), else tries the next server after its pause.
+    pub(super) fn connect_timed_out(
+        &mut self,
+        suspended_local: i64,
+        attempt: u32,
+        cx: &mut WorkerCtx<'_>,
+    ) {
+        if !self.reconnecting(suspended_local) || self.reconnects != attempt {
+            return;
+        }
+        self.renew = None;
+        let silent = cx.now_local - self.heard_local;
+        if silent >= (self.granted_ttl_ms * 4 / 3) as i64 {
+            self.session_lost(silent, cx);
+            return;
+        }
+        let next = (self.endpoint + 1) % cx.lock.nodes.max(1);
         let spin = if next == self.connected_to {
             SPIN_DELAY_MS
         } else {
             0
         };
         let pause = cx.rng.next_u64() % RECONNECT_JITTER_MS;
-        cx.fx.after(
-            connect_timeout + pause + spin,
-            Timer::Reconnect { suspended_local },
+        cx.fx
+            .after(pause + spin, Timer::Reconnect { suspended_local });
+    }
+
+    /// The unlock while the client has no connection: it waits in the client's queue (Curator's
+    /// guaranteed delete tries it again after a reconnect).
+    pub(super) fn queue_unlock(&mut self, tag: Option<Tag>, cx: &mut WorkerCtx<'_>) {
+        self.unlock_queued = true;
+        let name = cx.name;
+        cx.fx.state(
+            format!("{name}'s unlock waits for a connection"),
+            format!("{name} deletes its lock node, but its client has no connection: the request waits in the client's queue, and goes only once a server accepts the session again (Curator's guaranteed delete tries it again after a reconnect). If the session expires first, ZooKeeper deletes the session's ephemeral lock node itself."),
+            tag,
         );
+    }
+
+    /// The session reconnected: what waited in the queue goes now.
+    pub(super) fn send_queued(&mut self, cx: &mut WorkerCtx<'_>) {
+        if std::mem::take(&mut self.unlock_queued) && self.phase == Phase::Releasing {
+            self.send_unlock(None, cx);
+        }
+    }
+
+    /// The session is over with an unlock still queued: ZooKeeper deleted the ephemeral lock
+    /// node with the session, so there is nothing left to delete.
+    pub(super) fn drop_queued(&mut self, cx: &mut WorkerCtx<'_>) {
+        if std::mem::take(&mut self.unlock_queued) && self.phase == Phase::Releasing {
+            self.drop_unlock(None, cx);
+        }
+    }
+
+    /// An unlock after the session is over: the delete fails, and there is nothing to delete.
+    pub(super) fn drop_unlock(&mut self, tag: Option<Tag>, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        cx.fx.state(
+            format!("{name}'s unlock is dropped"),
+            format!("The session is over, so the delete fails (SESSIONEXPIRED); ZooKeeper deleted {name}'s ephemeral lock node when the session expired in the cluster, so nothing is left to delete."),
+            tag,
+        );
+        self.finish(cx, "done");
+    }
+
+    /// A server answered the ping or connect request with "session expired": the client reports
+    /// Expired and Curator LOST, so the worker knows it has lost the lock.
+    pub(super) fn session_expired_on_reconnect(&mut self, cx: &mut WorkerCtx<'_>) {
+        self.stop_keepalives();
+        self.session_closed = true;
+        let name = cx.name;
+        let tag = self.stop_believing_tag().or(Some(Tag::SessionLost));
+        cx.fx.state(
+            format!("{name}'s session has expired"),
+            format!("A server reached at last says {name}'s session has expired: its client reports Expired and Curator LOST, so {name} knows it has lost the lock. If it had already sent its write, knowing this now is too late."),
+            tag,
+        );
+        if self.phase == Phase::Working {
+            self.release(cx);
+        }
+        self.drop_queued(cx);
     }
 }

@@ -1,0 +1,87 @@
+//! A ZooKeeper server takes a client's connection whether it leads or not: a follower answers a
+//! ZooKeeper-style client's pings and connect requests itself, after checking the session with
+//! the leader (ZooKeeperServer.reopenSession → Learner.validateSession for a reconnect; a
+//! follower reports its clients' pings to the leader in its own pings). The model checks both
+//! with one round trip to the leader, which counts the session's timeout again from it.
+
+use super::{Cluster, ConsensusCtx};
+use crate::actors::{Dest, Timer};
+use crate::message::{Payload, SessionPacket};
+use crate::topology::NodeId;
+use crate::trace::Tag;
+
+/// A client's request a follower is checking with the leader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Relay {
+    /// The follower (by index) that took the request.
+    pub via: usize,
+    pub client: NodeId,
+    pub req: u64,
+    pub packet: SessionPacket,
+}
+
+impl Cluster {
+    /// The leader touches `lease`: it lives a full TTL from now, unless it has expired already.
+    /// etcd's lessor refuses to renew a lease that has expired, even while its revocation is
+    /// still going through the log (ErrLeaseNotFound).
+    pub(super) fn touch(&mut self, lease: u64, cx: &mut ConsensusCtx<'_>) -> bool {
+        let alive = !self.revoking.contains(&lease);
+        match self.leases.get_mut(&lease) {
+            Some(l) if alive && l.expires_local > cx.now_local => {
+                l.expires_local = cx.now_local + l.ttl_ms as i64;
+                cx.fx.at(l.expires_local, Timer::LeaseCheck);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A follower takes a client's ping or connect request and asks the leader about the
+    /// session. A follower that hears from no leader serves no client: no answer (ZooKeeper
+    /// closes client connections when a server loses its leader).
+    pub(super) fn relay(
+        &mut self,
+        client: NodeId,
+        (req, lease, packet): (u64, u64, SessionPacket),
+        cx: &mut ConsensusCtx<'_>,
+    ) {
+        if !cx.leader_ok {
+            return;
+        }
+        let id = self.next_relay;
+        self.next_relay += 1;
+        self.relays.insert(
+            id,
+            Relay {
+                via: cx.me,
+                client,
+                req,
+                packet,
+            },
+        );
+        cx.fx.send(
+            self.node(self.leader),
+            Payload::Revalidate { relay: id, lease },
+        );
+    }
+
+    /// The leader's answer about a session: the follower passes it on to its client.
+    pub(super) fn relayed_answer(&mut self, relay: u64, ok: bool, cx: &mut ConsensusCtx<'_>) {
+        let Some(r) = self.relays.remove(&relay) else {
+            return;
+        };
+        if r.via != cx.me {
+            self.relays.insert(relay, r);
+            return;
+        }
+        cx.fx.send_tagged(
+            Dest::Node(r.client),
+            Payload::KeepAliveReply {
+                req: r.req,
+                ok,
+                packet: r.packet,
+            },
+            ok.then_some(Tag::Renewed),
+        );
+    }
+}
