@@ -7,6 +7,7 @@ mod keepalive;
 mod lease;
 mod reconnect;
 mod redlock;
+mod renewal;
 mod session;
 mod timeouts;
 
@@ -542,50 +543,7 @@ impl Worker {
             Payload::ExtendReply { req, ok } | Payload::KeepAliveReply { req, ok, .. }
                 if self.renew.is_some_and(|(r, _)| r == req) =>
             {
-                let (_, sent) = self.renew.take().unwrap_or_default();
-                self.heard_from_cluster(cx);
-                if ok {
-                    if self.suspended.take().is_some() {
-                        cx.fx.note(
-                            format!("{name}'s session reconnected"),
-                            format!("A server took {name}'s connect request and the leader still knows its session, so {name}'s lease is alive (ZooKeeper's SyncConnected, Curator's RECONNECTED): pings start again."),
-                        );
-                        // Unless the reconnection came before the next ping was due.
-                        let stopped = self.next_renew_local == i64::MAX;
-                        if stopped && !self.etcd_cadence(cx) {
-                            self.schedule_renew(cx);
-                        }
-                        self.send_queued(cx);
-                    }
-                    self.lease_from_local = sent;
-                    let ttl = if cx.lock.kind == LockKind::Consensus {
-                        self.granted_ttl_ms
-                    } else {
-                        cx.lock.ttl_ms
-                    };
-                    self.lease_until_local = Some(sent + ttl as i64);
-                    self.keepalive_answered(cx);
-                } else if self.zookeeper_style() && !self.phase.is_terminal() {
-                    self.session_expired_on_reconnect(cx);
-                } else if self.phase == Phase::Waiting {
-                    self.stop_keepalives();
-                    cx.fx.note(
-                        format!("{name}'s lease is gone"),
-                        format!("The leader no longer knows {name}'s lease: it was revoked, and {name}'s queued key with it. The session's Done channel closes, but etcd's Mutex.Lock does not watch it: {name} waits on until its predecessor's key goes, and only then finds its own key missing."),
-                    );
-                } else if !self.phase.is_terminal() {
-                    self.stop_keepalives();
-                    // Said even after the job moved on: learning it now is the point of the story.
-                    let tag = self.stop_believing_tag();
-                    cx.fx.state(
-                        format!("{name} has lost the lock"),
-                        format!("The renewal failed, so {name} knows its lease is gone. If it had already sent its write, knowing this now is too late."),
-                        tag,
-                    );
-                    if self.phase == Phase::Working {
-                        self.release(cx);
-                    }
-                }
+                self.renew_answered(ok, cx);
             }
             Payload::NotLeader { req, leader } => self.redirected(req, leader, cx),
             Payload::SessionGone { lease, rev }
