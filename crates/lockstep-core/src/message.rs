@@ -9,6 +9,9 @@ pub enum SessionPacket {
     Keepalive,
     Ping,
     Connect,
+    /// The kernel's resend of a connection attempt's SYN: if it gets through, the connection
+    /// opens and the client sends its ConnectRequest (drawn as one message).
+    ConnectResent,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -148,6 +151,10 @@ pub enum Payload {
     RevalidateReply {
         relay: u64,
         ok: bool,
+    },
+    /// A follower reports a client's ping to the leader (no answer).
+    SessionTouch {
+        lease: u64,
     },
     Unlock {
         req: u64,
@@ -309,15 +316,19 @@ impl Payload {
                 SessionPacket::Keepalive => format!("keepalive lease {lease}"),
                 SessionPacket::Ping => format!("ping session {lease}"),
                 SessionPacket::Connect => format!("connect: session {lease}"),
+                SessionPacket::ConnectResent => format!("connect: session {lease} (SYN resent)"),
             },
             Payload::KeepAliveReply { ok, packet, .. } => match (packet, ok) {
                 (SessionPacket::Keepalive, true) => "lease refreshed".into(),
                 (SessionPacket::Keepalive, false) => "TTL=0: lease not found".into(),
                 (SessionPacket::Ping, true) => "ping answered".into(),
-                (SessionPacket::Connect, true) => "connected: session alive".into(),
+                (SessionPacket::Connect | SessionPacket::ConnectResent, true) => {
+                    "connected: session alive".into()
+                }
                 (_, false) => "session expired".into(),
             },
             Payload::Revalidate { lease, .. } => format!("revalidate session {lease}"),
+            Payload::SessionTouch { lease } => format!("touched: session {lease}"),
             Payload::RevalidateReply { ok: true, .. } => "session alive".into(),
             Payload::RevalidateReply { ok: false, .. } => "session expired".into(),
             Payload::Unlock { lease, .. } => format!("unlock {}", lease_key(key, *lease)),
@@ -476,15 +487,17 @@ impl Payload {
                 "The key was committed at revision {rev}, but an older key holds the lock; {to} waits for its predecessor to be deleted instead of polling."
             ),
             Payload::LockGranted { rev, .. } => format!("The key before {to}'s was deleted, so {to}'s key (revision {rev}) is now the lowest: {to} owns the lock."),
-            Payload::KeepAlive { packet: SessionPacket::Connect, .. } => format!("{from}'s client lost its connection at its read timeout and sends no pings now: it opens a connection to {to} (the next server in its connect string) and, once it is open, sends a ConnectRequest carrying its session id, which the server checks with the leader (ZooKeeper's ClientCnxn: startConnect, primeConnection). The session lives on only if this reaches the cluster before the session timeout runs out there. Opening the connection is not one packet: the kernel sends its SYN again after 1 s and again 2 s later, until the connect timeout (the session timeout ÷ the number of servers) runs out; then the client tries the next server after a random pause of up to a second (a second more when it comes back round to the server it was last connected to: StaticHostProvider.next). Requests the program makes meanwhile wait in the client's queue."),
-            Payload::KeepAlive { packet: SessionPacket::Ping, .. } => format!("{from}'s ZooKeeper client pings {to} so that its session stays alive (the real client pings once it has sent nothing for a third of the session timeout); the leader counts the session timeout from the last touch."),
+            Payload::KeepAlive { packet: SessionPacket::Connect, .. } => format!("{from}'s client lost its connection at its read timeout and sends no pings now: it opens a connection to {to} (the next server in its connect string) and, once it is open, sends a ConnectRequest carrying its session id, which the server checks with the leader (ZooKeeper's ClientCnxn: startConnect, primeConnection; Learner.validateSession on a follower). The session lives on only if this reaches the cluster before the session timeout runs out there. Opening the connection is not one packet: the kernel sends its SYN again after 1 s and again 2 s later, until the connect timeout (the session timeout ÷ the number of servers) runs out; then the client tries the next server after a random pause of up to a second (a second more when it comes back round to the server it was last connected to: StaticHostProvider.next)."),
+            Payload::KeepAlive { packet: SessionPacket::ConnectResent, .. } => format!("The kernel sends the SYN of {from}'s connection attempt to {to} again (Linux: 1 s after the first, then 2 s later). If it gets through, the connection opens and {from}'s client sends its ConnectRequest, drawn here as this one message."),
+            Payload::KeepAlive { packet: SessionPacket::Ping, .. } => format!("{from}'s ZooKeeper client pings {to} so that its session stays alive (the real client pings once it has sent nothing for a third of the session timeout, less a second once more than a second has passed: ClientCnxn, readTimeout/2 − idleSend − 1000); the leader counts the session timeout from the last touch."),
             Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered). Keepalives keep to the client's one connection to {to}, answered or not: etcd's client replaces it only when it breaks, which a silent partition does not do; ZooKeeper's client moves to another server once its read timeout passes."),
             Payload::KeepAliveReply { ok: true, packet: SessionPacket::Keepalive, .. } => format!("The leader extended {to}'s lease by a full TTL."),
             Payload::KeepAliveReply { ok: false, packet: SessionPacket::Keepalive, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
             Payload::KeepAliveReply { ok: true, packet: SessionPacket::Ping, .. } => format!("The server answered {to}'s ping: its session is alive, and its timeout counts again from this touch."),
-            Payload::KeepAliveReply { ok: true, packet: SessionPacket::Connect, .. } => format!("The leader still knows {to}'s session: the server answers the ConnectRequest with the session's negotiated timeout, and {to} is connected again."),
+            Payload::KeepAliveReply { ok: true, packet: SessionPacket::Connect | SessionPacket::ConnectResent, .. } => format!("The leader still knows {to}'s session: the server answers the ConnectRequest with the session's negotiated timeout, and {to} is connected again."),
             Payload::KeepAliveReply { ok: false, .. } => format!("{to}'s session has expired in the cluster, and its lock node with it: the server answers with a session timeout of 0, so {to}'s client reports Expired (ClientCnxn.onConnected: \"Unable to reconnect to ZooKeeper service, session … has expired\") and Curator LOST."),
-            Payload::Revalidate { .. } => format!("{from} does not lead, so it asks the leader {to} whether the client's session is still alive; the leader counts the session's timeout again from this touch (ZooKeeper: Learner.validateSession for a reconnecting client; a follower reports its clients' pings to the leader in its own pings)."),
+            Payload::Revalidate { .. } => format!("{from} does not lead, so it asks the leader {to} whether the reconnecting client's session is still alive; the leader counts the session's timeout again from this touch (ZooKeeper: ZooKeeperServer.reopenSession, Learner.validateSession)."),
+            Payload::SessionTouch { .. } => format!("{from} reports its client's ping to the leader {to}, which counts the session's timeout again from it (ZooKeeper: the follower keeps its clients' touches in LearnerSessionTracker and reports them in its reply to the leader's next PING, Learner.ping; the model sends it at once)."),
             Payload::RevalidateReply { ok: true, .. } => format!("The leader still knows the session: {to} answers its client."),
             Payload::RevalidateReply { ok: false, .. } => format!("The session has expired at the leader: {to} tells its client so."),
             Payload::Unlock { .. } => format!("{from} deletes its key, through the log like every change; if its key was the lowest, the next waiter's key becomes the lowest."),

@@ -137,3 +137,71 @@ fn healed_at(at_ms: u64) -> lockstep_core::Scenario {
 fn catalogue_text(id: &str) -> String {
     lockstep_core::catalogue::source(id).expect(id).to_string()
 }
+
+/// A follower answers a ping itself and reports the touch to the leader (LearnerSessionTracker,
+/// Learner.ping); only a reconnect is revalidated with the leader before it is answered.
+#[test]
+fn a_follower_answers_pings_itself_and_reports_them_to_the_leader() {
+    let r = run(&healed_at(4400));
+    let pings = sends(&r.trace, "A", "ping");
+    let answered = sends(&r.trace, "node-2", "ping answered");
+    let touched = sends(&r.trace, "node-2", "touched: session 1");
+    let revalidated = sends(&r.trace, "node-2", "revalidate session 1");
+    let after = |v: &[(u64, String)]| v.iter().filter(|(t, _)| *t > 4400).count();
+    assert!(after(&pings) >= 2, "{pings:?}");
+    assert_eq!(after(&answered), after(&pings));
+    assert_eq!(after(&touched), after(&pings));
+    assert_eq!(
+        revalidated.len(),
+        1,
+        "the connect request only: {revalidated:?}"
+    );
+}
+
+/// The client checks its own expiry whenever its send loop wakes, a new attempt too: with two
+/// servers the attempt back on node-1 (after the host list's 1 s pause) finds 4/3 of the
+/// timeout passed as it starts, and sends nothing.
+#[test]
+fn the_client_expires_its_session_as_an_attempt_starts() {
+    let text = catalogue_text("consensus-session-suspended")
+        .replace("nodes = 3", "nodes = 2")
+        .replace(", \"node-3\"]", "]");
+    let r = run(&parse_scenario("two.toml", text.as_bytes()).expect("parses"));
+    let lost = time_of(&r, "A's session is lost");
+    let connects = sends(&r.trace, "A", "connect: session 1");
+    assert!(
+        connects.iter().all(|(_, to)| to == "node-2"),
+        "{connects:?}"
+    );
+    assert!(connects.iter().all(|(t, _)| *t < lost));
+    // 4/3 of the 5 s timeout after A last heard (1006 ms) had passed; Curator's check, a whole
+    // timeout after SUSPENDED (9339 ms), had not come yet.
+    assert!((1006 + 6666..9339).contains(&lost), "{lost}");
+}
+
+/// With one server the attempt's connect timeout is the whole session timeout: Curator's own
+/// check, SUSPENDED for a whole session timeout, reports LOST first
+/// (ConnectionStateManager.checkSessionExpiration).
+#[test]
+fn curators_own_check_reports_lost_when_it_comes_first() {
+    let text = catalogue_text("consensus-session-suspended")
+        .replace("nodes = 3", "nodes = 1")
+        .replace(
+            "\"B\", \"node-1\", \"node-2\", \"node-3\"",
+            "\"B\", \"node-1\"",
+        );
+    let r = run(&parse_scenario("one.toml", text.as_bytes()).expect("parses"));
+    let suspended = time_of(&r, "A's session is suspended");
+    assert_eq!(time_of(&r, "A's session is lost"), suspended + 5000);
+    let note = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "A's session is lost")
+        .expect("lost");
+    assert!(
+        note.explanation.contains("checkSessionExpiration"),
+        "{}",
+        note.explanation
+    );
+}

@@ -288,8 +288,16 @@ impl Cluster {
             Payload::KeepAlive {
                 req,
                 lease,
-                packet: packet @ (SessionPacket::Ping | SessionPacket::Connect),
+                packet: SessionPacket::Ping,
+            } => self.ping_at_follower(from, req, lease, cx),
+            Payload::KeepAlive {
+                req,
+                lease,
+                packet: packet @ (SessionPacket::Connect | SessionPacket::ConnectResent),
             } => self.relay(from, (req, lease, packet), cx),
+            Payload::SessionTouch { lease } if is_leader => {
+                self.touch(lease, cx);
+            }
             Payload::Revalidate { relay, lease } if is_leader => {
                 let ok = self.touch(lease, cx);
                 cx.fx

@@ -1,8 +1,7 @@
 //! A ZooKeeper server takes a client's connection whether it leads or not: a follower answers a
-//! ZooKeeper-style client's pings and connect requests itself, after checking the session with
-//! the leader (ZooKeeperServer.reopenSession → Learner.validateSession for a reconnect; a
-//! follower reports its clients' pings to the leader in its own pings). The model checks both
-//! with one round trip to the leader, which counts the session's timeout again from it.
+//! ZooKeeper-style client's pings itself and reports them to the leader (LearnerSessionTracker,
+//! Learner.ping), and checks a reconnecting client's session with the leader before it answers
+//! (ZooKeeperServer.reopenSession → Learner.validateSession).
 
 use super::{Cluster, ConsensusCtx};
 use crate::actors::{Dest, Timer};
@@ -63,6 +62,35 @@ impl Cluster {
             self.node(self.leader),
             Payload::Revalidate { relay: id, lease },
         );
+    }
+
+    /// A follower answers a client's ping itself, from the sessions it knows (it has applied the
+    /// leader's closes of expired ones), and reports the touch to the leader (LearnerSessionTracker,
+    /// Learner.ping). A follower that hears from no leader serves no client.
+    pub(super) fn ping_at_follower(
+        &mut self,
+        client: NodeId,
+        req: u64,
+        lease: u64,
+        cx: &mut ConsensusCtx<'_>,
+    ) {
+        if !cx.leader_ok {
+            return;
+        }
+        let ok = self.leases.contains_key(&lease) && !self.revoking.contains(&lease);
+        cx.fx.send_tagged(
+            Dest::Node(client),
+            Payload::KeepAliveReply {
+                req,
+                ok,
+                packet: SessionPacket::Ping,
+            },
+            ok.then_some(Tag::Renewed),
+        );
+        if ok {
+            cx.fx
+                .send(self.node(self.leader), Payload::SessionTouch { lease });
+        }
     }
 
     /// The leader's answer about a session: the follower passes it on to its client.

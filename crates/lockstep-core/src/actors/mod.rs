@@ -67,6 +67,9 @@ pub enum Timer {
     /// Connection attempt `attempt`'s connect timeout runs out: the client checks whether its
     /// session has expired (4/3 of the timeout without a word) and else moves on.
     ConnectTimeout { suspended_local: i64, attempt: u32 },
+    /// Curator's check: the client suspended at `suspended_local` has been SUSPENDED a whole
+    /// session timeout (LOST).
+    CuratorExpiry { suspended_local: i64 },
 }
 
 /// Something an actor wants done.

@@ -186,8 +186,8 @@ impl Sim {
                 if every > 0 {
                     explanation
                         .replace(
-                            "(the real client pings once it has sent nothing for a third of the session timeout)",
-                            &format!("(every {every} ms in this scenario; the real client pings once it has sent nothing for a third of the session timeout)"),
+                            "(the real client pings once it has sent nothing for a third of the session timeout, less a second once more than a second has passed: ClientCnxn, readTimeout/2 − idleSend − 1000)",
+                            &format!("(every {every} ms in this scenario; the real client pings once it has sent nothing for a third of the session timeout, less a second once more than a second has passed)"),
                         )
                         .replace(
                         "(etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered)",

@@ -59,8 +59,10 @@ impl Worker {
         ) && self.believes;
         // A queued consensus waiter keeps its lease alive too, as an etcd session does.
         let waiting = self.phase == Phase::Waiting;
-        // A retry tick that an answer overtook: the answer has scheduled the next keepalive.
-        let overtaken = self.etcd_cadence(cx) && cx.now_local < self.next_renew_local;
+        // A retry tick that an answer overtook: the answer has scheduled the next keepalive (for a
+        // ZooKeeper-style client, a reconnection restarted its pings).
+        let overtaken = (self.etcd_cadence(cx) || self.zookeeper_style())
+            && cx.now_local < self.next_renew_local;
         if !holding && !waiting {
             self.stop_keepalives();
             return;
@@ -172,16 +174,22 @@ impl Worker {
         }
     }
 
-    /// `silent` ms (4/3 of the session timeout or more) without a word from the cluster when a
-    /// connection attempt ended: ZooKeeper's client expires the session itself and Curator
-    /// reports LOST.
-    pub(super) fn session_lost(&mut self, silent: i64, cx: &mut WorkerCtx<'_>) {
+    /// LOST: `silent` ms without a word from the cluster, found by ZooKeeper's client (4/3 of the
+    /// session timeout or more, when its send loop wakes) or by Curator (`by_curator`: a whole
+    /// session timeout SUSPENDED), whichever comes first.
+    pub(super) fn session_lost(&mut self, silent: i64, by_curator: bool, cx: &mut WorkerCtx<'_>) {
         self.session_closed = true;
         let name = cx.name;
         let ttl = self.granted_ttl_ms;
-        let what = format!(
-            "its connection attempt has timed out {silent} ms after the client last heard from the cluster, at least 4/3 of the {ttl} ms session timeout, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST. The client checks this only when it wakes, at the end of a connection attempt, not at the 4/3 mark itself (before 3.9.3, Curator's own check reports LOST a whole session timeout after SUSPENDED). The cluster has already expired the session, and the lock with it."
-        );
+        let what = if by_curator {
+            format!(
+                "the client has been SUSPENDED for a whole {ttl} ms session timeout, so Curator injects the session's expiry and reports LOST (ConnectionStateManager.checkSessionExpiration), before ZooKeeper's client noticed: it checks its own 4/3 limit only when its send loop wakes. The cluster has already expired the session, and the lock with it."
+            )
+        } else {
+            format!(
+                "{silent} ms have passed since the client last heard from the cluster, at least 4/3 of the {ttl} ms session timeout, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST. The client checks this when its send loop wakes (as a connection attempt starts or times out), not at the 4/3 mark itself; Curator's own check would have come a whole session timeout after SUSPENDED. The cluster has already expired the session, and the lock with it."
+            )
+        };
         if self.cfg.on_suspended == Some(OnSuspended::Stop) {
             cx.fx.tagged_note(
                 format!("{name}'s session is lost"),

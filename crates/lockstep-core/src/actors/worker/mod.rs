@@ -278,6 +278,7 @@ impl Worker {
                 suspended_local,
                 attempt,
             } => self.connect_timed_out(suspended_local, attempt, cx),
+            Timer::CuratorExpiry { suspended_local } => self.curator_expiry(suspended_local, cx),
             _ => {}
         }
     }

@@ -54,6 +54,22 @@ impl Worker {
                 suspended_local: cx.now_local,
             },
         );
+        // Curator's own check: SUSPENDED for a whole session timeout means LOST, whatever the
+        // client does (ConnectionStateManager.checkSessionExpiration).
+        cx.fx.after(
+            self.granted_ttl_ms,
+            Timer::CuratorExpiry {
+                suspended_local: cx.now_local,
+            },
+        );
+    }
+
+    /// A whole session timeout SUSPENDED: Curator injects the session's expiry (LOST).
+    pub(super) fn curator_expiry(&mut self, suspended_local: i64, cx: &mut WorkerCtx<'_>) {
+        if self.reconnecting(suspended_local) {
+            let silent = cx.now_local - self.heard_local;
+            self.session_lost(silent, true, cx);
+        }
     }
 
     fn reconnecting(&self, suspended_local: i64) -> bool {
@@ -70,9 +86,15 @@ impl Worker {
         if self.reconnects > 0 {
             self.endpoint = (self.endpoint + 1) % nodes;
         }
+        // The send loop checks the client's own expiry each time it wakes, a new attempt too.
+        let silent = cx.now_local - self.heard_local;
+        if silent >= (self.granted_ttl_ms * 4 / 3) as i64 {
+            self.session_lost(silent, false, cx);
+            return;
+        }
         self.reconnects += 1;
         let attempt = self.reconnects;
-        self.send_connect(cx);
+        self.send_connect(SessionPacket::Connect, cx);
         let connect_timeout = self.connect_timeout_ms(cx);
         for at in SYN_RETRIES_MS
             .into_iter()
@@ -99,24 +121,20 @@ impl Worker {
         (self.granted_ttl_ms / u64::from(cx.lock.nodes.max(1))).max(1)
     }
 
-    fn send_connect(&mut self, cx: &mut WorkerCtx<'_>) {
+    fn send_connect(&mut self, packet: SessionPacket, cx: &mut WorkerCtx<'_>) {
         let req = self.new_req();
         self.renew = Some((req, cx.now_local));
         let lease = self.lease.unwrap_or_default();
         cx.fx.send(
             self.endpoint_dest(),
-            Payload::KeepAlive {
-                req,
-                lease,
-                packet: SessionPacket::Connect,
-            },
+            Payload::KeepAlive { req, lease, packet },
         );
     }
 
     /// The SYN goes again: the attempt's connect request, if it is still unanswered.
     pub(super) fn syn_retry(&mut self, suspended_local: i64, attempt: u32, cx: &mut WorkerCtx<'_>) {
         if self.reconnecting(suspended_local) && self.reconnects == attempt {
-            self.send_connect(cx);
+            self.send_connect(SessionPacket::ConnectResent, cx);
         }
     }
 
@@ -135,7 +153,7 @@ impl Worker {
         self.renew = None;
         let silent = cx.now_local - self.heard_local;
         if silent >= (self.granted_ttl_ms * 4 / 3) as i64 {
-            self.session_lost(silent, cx);
+            self.session_lost(silent, false, cx);
             return;
         }
         let next = (self.endpoint + 1) % cx.lock.nodes.max(1);
@@ -156,7 +174,7 @@ impl Worker {
         let name = cx.name;
         cx.fx.state(
             format!("{name}'s unlock waits for a connection"),
-            format!("{name} deletes its lock node, but its client has no connection: the request waits in the client's queue, and goes only once a server accepts the session again (Curator's guaranteed delete tries it again after a reconnect). If the session expires first, ZooKeeper deletes the session's ephemeral lock node itself."),
+            format!("{name} deletes its lock node, but its client has no connection. ZooKeeper's client fails the request (CONNECTIONLOSS) when the connection attempt fails; Curator keeps it (InterProcessMutex.release uses a guaranteed delete, FailedOperationManager) and sends it once a server accepts the session again. If the session expires first, ZooKeeper deletes the session's ephemeral lock node itself."),
             tag,
         );
     }

@@ -17,9 +17,8 @@ impl Worker {
                     format!("{name}'s session reconnected"),
                     format!("A server took {name}'s connect request and the leader still knows its session, so {name}'s lease is alive (ZooKeeper's SyncConnected, Curator's RECONNECTED): pings start again."),
                 );
-                // Unless the reconnection came before the next ping was due.
-                let stopped = self.next_renew_local == i64::MAX;
-                if stopped && !self.etcd_cadence(cx) {
+                // Pings count from this exchange, not from before the connection was lost.
+                if !self.etcd_cadence(cx) {
                     self.schedule_renew(cx);
                 }
                 self.send_queued(cx);
