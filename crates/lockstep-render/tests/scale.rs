@@ -556,7 +556,9 @@ fn every_round_second_outside_bursts_and_breaks_is_labelled() {
                 Some(t) => {
                     // Only a stretch's label, or a band closer than a label's height (between
                     // two bands too close for it), may keep it unlabelled.
-                    let at = lockstep_render::geom::Rect::new(0.0, t.y - 8.0, f64::MAX, t.y + 8.0);
+                    // (A time label is about 20 px tall and keeps 2 px from another label.)
+                    let at =
+                        lockstep_render::geom::Rect::new(0.0, t.y - 12.0, f64::MAX, t.y + 12.0);
                     let crowded = l
                         .stretches
                         .iter()
