@@ -466,17 +466,18 @@ fn to_scale_pictures_are_at_most_half_again_as_tall_as_logical_ones() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// fenced-gc-pause to scale, with its title and verdict, fits a 1920x1080 slide at half size or
-/// better (it needed 0.44).
+/// fenced-gc-pause to scale, with its title and verdict, fits a 1920x1080 slide at 0.65 or
+/// better (it needed 0.44, then 0.61 with its zooms' rows drawn over the time after them; the
+/// zooms now stop the clock and the scale gives up the room they take).
 #[test]
-fn fenced_gc_pause_to_scale_fits_a_slide_at_half_size() {
+fn fenced_gc_pause_to_scale_fits_a_slide_at_065_or_better() {
     let (scenario, run) = common::load("fenced-gc-pause");
     let l = to_scale("fenced-gc-pause");
     let page =
         lockstep_render::svg::Page::new(&l, &lockstep_render::Caption::for_run(&scenario, &run));
     let scale = (1920.0 / page.width).min(1080.0 / page.height);
     assert!(
-        scale >= 0.5,
+        scale >= 0.65,
         "{}x{} fits 1920x1080 only at {scale:.2}",
         page.width,
         page.height
@@ -556,7 +557,9 @@ fn every_round_second_outside_bursts_and_breaks_is_labelled() {
                 Some(t) => {
                     // Only a stretch's label, or a band closer than a label's height (between
                     // two bands too close for it), may keep it unlabelled.
-                    let at = lockstep_render::geom::Rect::new(0.0, t.y - 8.0, f64::MAX, t.y + 8.0);
+                    // (A time label is about 20 px tall and keeps 2 px from another label.)
+                    let at =
+                        lockstep_render::geom::Rect::new(0.0, t.y - 12.0, f64::MAX, t.y + 12.0);
                     let crowded = l
                         .stretches
                         .iter()

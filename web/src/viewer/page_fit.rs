@@ -116,6 +116,7 @@ pub fn legend_art(
     only.ticks.clear();
     only.folds.clear();
     only.stretches.clear();
+    only.axis.clear();
     only.walls.clear();
     only.jumps.clear();
     only.flights.clear();

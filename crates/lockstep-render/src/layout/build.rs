@@ -23,9 +23,9 @@ use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, Align, TextBox};
 
-/// To scale, runs of at most this many events are placed again until their overlaps are drawn
-/// as long as they last (see `place::scale::Plan::rescaled`).
-const REFINE_MAX_EVENTS: usize = 1000;
+/// To scale, runs of at most this many events are placed again at a scale that leaves room for
+/// their zooms (see `place::scale::Plan::fitted`).
+const REFIT_MAX_EVENTS: usize = 1000;
 
 /// Space around the drawing.
 pub(super) const MARGIN: f64 = 24.0;
@@ -270,7 +270,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     // Every event's line, over the whole trace.
     let origin = header_bottom + 30.0;
     let names: Vec<String> = trace.participants.iter().map(|p| p.name.clone()).collect();
-    let mut axis = place::scale::Plan::new(events, &names, options.time_mode);
+    let mut axis = place::scale::Plan::new(events, &names, options.time_mode, &folded_into);
     let place_on = |axis: &place::scale::Plan| {
         place::place(&place::Input {
             events,
@@ -285,21 +285,18 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         })
     };
     let mut placed = place_on(&axis);
-    // To scale, an overlap whose bursts need more room than its time gives is drawn taller
-    // than its time: the scale rises until its time holds them (lifting the bands
-    // before an overlap's end first, then raising the scale; six passes at most).
-    // Runs longer than a picture a presenter projects are placed once (their axis is as
-    // long as it may be anyway).
-    for _ in 0..if events.len() <= REFINE_MAX_EVENTS {
-        6
+    // To scale, the zooms' strips stop the clock: the scale gives up the room they take, so the
+    // picture is no taller than its budget (three passes at most; long runs are placed once).
+    for _ in 0..if events.len() <= REFIT_MAX_EVENTS {
+        3
     } else {
         0
     } {
         let lines: Vec<(f64, u64)> = placed.lines.iter().map(|l| (l.y, l.time_ms)).collect();
-        let Some(higher) = axis.rescaled(events, |i| placed.y(i), &lines) else {
+        let Some(lower) = axis.fitted(&lines, &placed.breaks) else {
             break;
         };
-        axis = higher;
+        axis = lower;
         placed = place_on(&axis);
     }
     let ms_scale = axis.ms_scale;
@@ -551,16 +548,17 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|l| (l.y, l.time_ms))
         .collect();
     let stretches = if ms_scale > 0.0 && !rows.is_empty() {
-        let nominal: Vec<f64> = placed.lines[..shown_lines]
-            .iter()
-            .map(|l| l.nominal)
-            .collect();
-        ticks::stretches(&lines, &nominal, &axis, &placed.breaks, right + 12.0)
+        ticks::stretches(&lines, &axis, &placed.breaks, right + 12.0)
     } else {
         Vec::new()
     };
     let ticks = if ms_scale > 0.0 {
         ticks::ticks(&lines, ms_scale, right + 12.0, &stretches)
+    } else {
+        Vec::new()
+    };
+    let axis_parts = if ms_scale > 0.0 {
+        ticks::axis_parts(&lines, &stretches)
     } else {
         Vec::new()
     };
@@ -684,6 +682,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         folds,
         stretches,
         overlap_labels,
+        axis: axis_parts,
         walls,
         jumps,
         flights,

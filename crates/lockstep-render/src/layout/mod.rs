@@ -442,7 +442,8 @@ pub struct Tick {
 pub enum StretchKind {
     /// A burst of events closer than a line apart at the picture's scale, drawn in order and
     /// not to scale: its rows pack like logical rows, in a tinted band across the lanes with
-    /// brackets and its time range ("6000–6008 ms, in order").
+    /// brackets and its time range ("6000–6008 ms, in order"). The clock stands still over it:
+    /// the axis runs on from its last time at its bottom.
     Zoom,
     /// Rows of one instant (or of a few ms, closer than a line apart) outside a burst, stacked
     /// one line apart: the axis does not run over them.
@@ -463,19 +464,43 @@ pub struct Stretch {
     /// A burst's tinted band, top and bottom: a little beyond its first and last lines, so that
     /// its rows' labels and notes sit wholly inside it and its neighbours' wholly outside.
     pub band: (f64, f64),
-    /// The axis's time at the band's top: `from_ms`, or earlier for the part of a burst just
-    /// before an overlap ends, whose rows are drawn over the time before it.
+    /// The axis's time at the band's top (`from_ms`; for a break, the time where the axis left
+    /// off).
     pub top_ms: u64,
     /// The axis's time at the band's bottom, where it runs on at the picture's scale: a zoom's
-    /// rows are drawn over the idle time after its burst, so this is later than `to_ms` (up to
-    /// the next line's time, where the rows need more room than that time gives); `to_ms` for a
-    /// stack or a break.
+    /// or stack's strip stops the clock, so this is its last time (`to_ms`).
     pub resume_ms: u64,
     /// The stretches of the band (top, bottom) drawn tinted: all of it but where an overlap band
     /// crosses it (the overlap band carries the same tint under its red, so that it is as strong
     /// outside zooms as inside).
     pub tint: Vec<(f64, f64)>,
     /// "6000–6008 ms, in order", "same ms" or "… 8.0 s …", beside the time marks.
+    pub label: Option<TextBox>,
+    /// A zoom's whole seconds strictly inside its time range, marked on its bracket in the
+    /// order of its rows (never a gridline through the strip, where it would claim a distance).
+    pub seconds: Vec<ZoomSecond>,
+}
+
+/// A piece of the to-scale time axis. The pieces run top to bottom, each starting where the one
+/// before ends (in y and in time): at the picture's scale (`kind` None: its height is its time
+/// at the one px/s), a zoom or stack (an inserted strip: the clock stands still over it), or a
+/// break (an idle stretch cut short).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AxisPart {
+    pub kind: Option<StretchKind>,
+    pub y0: f64,
+    pub y1: f64,
+    pub from_ms: u64,
+    pub to_ms: u64,
+}
+
+/// A whole second inside a zoom: a short mark on the zoom's bracket between the last row before
+/// it and the first row after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ZoomSecond {
+    pub time_ms: u64,
+    pub y: f64,
+    /// "8 s", where it does not crowd another label.
     pub label: Option<TextBox>,
 }
 
@@ -518,6 +543,8 @@ pub struct Layout {
     pub stretches: Vec<Stretch>,
     /// To scale, each overlap band's true length ("overlap 2.0 s") beside the time marks.
     pub overlap_labels: Vec<TextBox>,
+    /// To scale, the whole time axis piece by piece (empty in logical time).
+    pub axis: Vec<AxisPart>,
     /// Network partitions, as walls between the lanes they cut apart.
     pub walls: Vec<Wall>,
     /// Clock jumps, as breaks on the lifelines.
@@ -651,6 +678,20 @@ impl Layout {
     }
 
     /// The row index of a step (1-based), if shown.
+    /// To scale, the y of time `t` where the axis runs at the picture's scale (or at the edge
+    /// of a zoom, stack or break starting or ending at `t`); None inside a zoom or stack (rows
+    /// in order, no distance) or inside a break (time cut).
+    pub fn y_at(&self, t: u64) -> Option<f64> {
+        self.axis.iter().find_map(|p| match p.kind {
+            None if p.from_ms <= t && t <= p.to_ms => {
+                Some(p.y0 + (t - p.from_ms) as f64 * self.ms_scale)
+            }
+            Some(_) if t == p.from_ms => Some(p.y0),
+            Some(_) if t == p.to_ms => Some(p.y1),
+            _ => None,
+        })
+    }
+
     pub fn row_of_step(&self, step: usize) -> Option<usize> {
         step.checked_sub(1).filter(|&r| r < self.rows.len())
     }

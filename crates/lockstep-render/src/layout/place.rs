@@ -47,9 +47,6 @@ pub(super) struct Line {
     pub y: f64,
     /// Time of the first event put on it.
     pub time_ms: u64,
-    /// To scale, where the line would be if its burst's band were not lifted (see
-    /// `scale::Plan::lifts`): its time's y on the scale.
-    pub nominal: f64,
 }
 
 /// Where everything went.
@@ -203,16 +200,14 @@ impl Placer<'_> {
         while self.out.lines.len() <= c {
             let axis = self.input.axis;
             let lines = &self.out.lines;
-            let line = |k: usize| (lines[k].y, lines[k].time_ms, lines[k].nominal);
+            let line = |k: usize| (lines[k].y, lines[k].time_ms);
             let k = lines.len().wrapping_sub(1);
-            let (y, nominal) = match lines.last() {
-                None => (self.input.origin, self.input.origin),
+            let y = match lines.last() {
+                None => self.input.origin,
                 Some(last) => match self.input.mode {
-                    TimeMode::Logical => (last.y + PITCH, last.y + PITCH),
+                    TimeMode::Logical => last.y + PITCH,
                     // In a burst, rows go in order a line apart (see `scale`).
-                    TimeMode::ToScale if axis.ordered(last.time_ms, t) => {
-                        (last.y + PITCH, last.y + PITCH)
-                    }
+                    TimeMode::ToScale if axis.ordered(last.time_ms, t) => last.y + PITCH,
                     // A break starts where the axis leaves off (a burst's band's bottom) and
                     // ends where it takes up again (the next band's top).
                     TimeMode::ToScale
@@ -221,22 +216,15 @@ impl Placer<'_> {
                             .flatten() =>
                     {
                         self.out.breaks.push(k);
-                        (y, y)
+                        y
                     }
-                    // Else at its time on the one scale (a burst's rows are drawn over the
-                    // time after it, see `scale`).
-                    TimeMode::ToScale => {
-                        let (y, nominal) = axis.next_y(k, line, t);
-                        let y = y.max(last.y + PITCH);
-                        (y, nominal.max(y))
-                    }
+                    // Else at its time on the one scale, from where the axis left off (a
+                    // burst's band's bottom at its last time); rows of one instant that could
+                    // not share a line stack a line apart (marked).
+                    TimeMode::ToScale => axis.next_y(k, line, t).max(last.y + PITCH),
                 },
             };
-            self.out.lines.push(Line {
-                y,
-                time_ms: t,
-                nominal,
-            });
+            self.out.lines.push(Line { y, time_ms: t });
         }
         self.out.lines[c].y
     }

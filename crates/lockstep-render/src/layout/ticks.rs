@@ -2,8 +2,9 @@
 //! marked stretches where the axis leaves the picture's scale (bursts drawn in order, stacks,
 //! breaks).
 
+use super::place::PITCH;
 use super::place::scale::{Plan, ZOOM_TOP};
-use super::{Stretch, StretchKind, Tick};
+use super::{AxisPart, Stretch, StretchKind, Tick, ZoomSecond};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{Align, TextBox};
@@ -86,30 +87,57 @@ fn stretch(kind: StretchKind, (y0, t0): (f64, u64), (y1, t1): (f64, u64)) -> Str
         resume_ms: t1,
         tint: Vec::new(),
         label: None,
+        seconds: Vec::new(),
     }
 }
 
-/// Where the time axis leaves the picture's scale: bursts drawn in order (a band from the
-/// burst's first time on the scale to its last, room for its rows: a local zoom, not time), rows
-/// stacked within an instant, and idle stretches cut short (breaks). `lines` are each line's y
-/// and time, top to bottom; `breaks` the lines after which the axis breaks.
+/// The whole seconds strictly inside a zoom's time range, each marked between the last line
+/// before it and the first line at or after it (on that line if its time is the second): the
+/// place of that second in the order of the burst's rows. `lines` are the zoom's lines.
+fn seconds_in(lines: &[(f64, u64)], (from, to): (u64, u64)) -> Vec<ZoomSecond> {
+    let mut out = Vec::new();
+    let mut s = (from / 1000 + 1) * 1000;
+    while s < to {
+        let after = lines.partition_point(|l| l.1 < s);
+        let y = match (
+            after.checked_sub(1).and_then(|k| lines.get(k)),
+            lines.get(after),
+        ) {
+            (_, Some(&(y, t))) if t == s => y,
+            (Some(&(y0, _)), Some(&(y1, _))) => (y0 + y1) / 2.0,
+            (None, Some(&(y, _))) => y - PITCH / 2.0,
+            (Some(&(y, _)), None) => y + PITCH / 2.0,
+            (None, None) => break,
+        };
+        out.push(ZoomSecond {
+            time_ms: s,
+            y,
+            label: None,
+        });
+        s += 1000;
+    }
+    out
+}
+
+/// Where the time axis leaves the picture's scale: bursts drawn in order (an inserted strip from
+/// the burst's first time to its last over which the clock stands still), rows stacked within
+/// an instant (likewise), and idle stretches cut short (breaks). `lines` are each line's y and
+/// time, top to bottom; `breaks` the lines after which the axis breaks.
 pub(super) fn stretches(
     lines: &[(f64, u64)],
-    nominal: &[f64],
     axis: &Plan,
     breaks: &[usize],
     label_x: f64,
 ) -> Vec<Stretch> {
     let mut out: Vec<Stretch> = Vec::new();
-    let line = |k: usize| (lines[k].0, lines[k].1, nominal[k]);
+    let line = |k: usize| lines[k];
     for &k in breaks {
         if let Some(&(yb, tb)) = lines.get(k + 1) {
             // From where the axis leaves off (a band's bottom) to where it takes up again (the
             // next band's top); the time cut is all of it.
             let r = axis.after(k, line);
-            let from = (r.bottom, r.resume_ms(axis.ms_scale, tb, r.bottom));
             let y1 = yb - axis.pad_before(tb);
-            out.push(stretch(StretchKind::Break, from, (y1, tb)));
+            out.push(stretch(StretchKind::Break, r.anchor, (y1, tb)));
         }
     }
     for burst in &axis.bursts {
@@ -119,48 +147,46 @@ pub(super) fn stretches(
             continue;
         }
         let mut z = stretch(StretchKind::Zoom, lines[from], lines[to - 1]);
-        // From its first line's time (its earliest events may be folded into an earlier
-        // line), which is where the band's top sits on the scale, to the burst's last time.
-        z.to_ms = burst.to_ms;
-        // The axis takes up again at the band's bottom at the time the band's height reaches
-        // on the scale, or at the next line's time where the rows needed more room.
+        // From its first line's time (its band's top) to the burst's last time (its bottom,
+        // where the axis runs on).
         let r = axis.after(to - 1, line);
+        z.to_ms = r.anchor.1;
+        z.resume_ms = r.anchor.1;
         z.band = (z.y0 - ZOOM_TOP, r.bottom);
         z.tint = vec![z.band];
-        // A lifted band's top is before its first time on the scale.
-        let s = axis.ms_scale.max(1e-12);
-        z.top_ms = (r.anchor.1 - (r.anchor.0 - z.band.0) / s).round().max(0.0) as u64;
-        // The next band's top, at its time on the scale less its lift.
-        let (next_y, next) = lines.get(to).map_or((f64::MAX, u64::MAX), |&(_, t)| {
-            (nominal[to] - axis.pad_before(t), t)
-        });
-        z.resume_ms = r.resume_ms(axis.ms_scale, next, next_y).max(z.to_ms);
+        z.seconds = seconds_in(&lines[from..to], (z.from_ms, z.to_ms));
         out.push(z);
     }
-    // Rows pushed apart within an instant (or a few ms, closer than a line apart at the
-    // picture's scale) outside bursts.
+    // Rows pushed below their time on the scale (an instant's rows that could not share a line)
+    // outside bursts: an inserted strip from where the axis left off to the pushed line (or its
+    // band's top).
     for (k, w) in lines.windows(2).enumerate() {
-        let ((y0, t0), (y1, t1)) = (w[0], w[1]);
-        if breaks.contains(&k) || axis.ordered(t0, t1) || y1 <= axis.next_y(k, line, t1).0 + 0.5 {
+        let (_, (y1, t1)) = (w[0], w[1]);
+        if breaks.contains(&k) || axis.ordered(w[0].1, t1) || y1 <= axis.next_y(k, line, t1) + 0.01
+        {
             continue;
         }
+        let r = axis.after(k, line);
+        let end = (y1 - axis.pad_before(t1), t1);
         match out.last_mut() {
-            Some(last) if last.kind == StretchKind::Stack && last.y1 == y0 => {
-                last.y1 = y1;
+            Some(last) if last.kind == StretchKind::Stack && last.y1 == r.anchor.0 => {
+                last.y1 = end.0;
                 last.to_ms = t1;
                 last.resume_ms = t1;
-                last.band.1 = y1;
+                last.band.1 = end.0;
             }
-            _ => out.push(stretch(StretchKind::Stack, w[0], w[1])),
+            _ => out.push(stretch(StretchKind::Stack, r.anchor, end)),
         }
     }
-    // Labels: bursts' and breaks' first, then stacks' where there is room.
+    // Labels: breaks' always (a cut must say how much it cut), then bursts', then stacks' and
+    // the seconds inside bursts where there is room.
     let mut taken: Vec<Rect> = Vec::new();
-    for pass in [false, true] {
-        for s in out
-            .iter_mut()
-            .filter(|s| (s.kind == StretchKind::Stack) == pass)
-        {
+    for pass in 0..3 {
+        for s in out.iter_mut().filter(|s| match pass {
+            0 => s.kind == StretchKind::Break,
+            1 => s.kind == StretchKind::Zoom,
+            _ => s.kind == StretchKind::Stack,
+        }) {
             let text = match s.kind {
                 StretchKind::Zoom => burst_label(s.from_ms, s.to_ms),
                 StretchKind::Stack if s.to_ms == s.from_ms => "same ms".to_string(),
@@ -168,7 +194,11 @@ pub(super) fn stretches(
                 StretchKind::Break => format!("{} cut", duration(s.to_ms - s.from_ms)),
             };
             // A stack's label sits beside its marks, right of a burst's bracket.
-            let x = if pass { label_x + 30.0 } else { label_x + 14.0 };
+            let x = if pass == 2 {
+                label_x + 30.0
+            } else {
+                label_x + 14.0
+            };
             let b = TextBox::new(
                 text,
                 style::LABEL_SIZE,
@@ -176,9 +206,24 @@ pub(super) fn stretches(
                 Point::new(x, (s.band.0 + s.band.1) / 2.0),
                 TICK_PAD,
             );
-            if !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect)) {
+            if pass == 0 || !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect)) {
                 taken.push(b.rect);
                 s.label = Some(b);
+            }
+        }
+    }
+    for s in out.iter_mut() {
+        for m in s.seconds.iter_mut() {
+            let b = TextBox::new(
+                format!("{} s", m.time_ms / 1000),
+                style::GUTTER_SIZE,
+                Align::Left,
+                Point::new(label_x + 14.0, m.y),
+                TICK_PAD,
+            );
+            if !taken.iter().any(|t| t.inflate(2.0).overlaps(&b.rect)) {
+                taken.push(b.rect);
+                m.label = Some(b);
             }
         }
     }
@@ -214,6 +259,30 @@ pub(super) fn at_scale(
         .map(|w| (w[0], w[1]))
         .filter(|&((y0, t0), (y1, t1))| t1 > t0 && !all.covers(y0, y1, 0.5))
         .collect()
+}
+
+/// The whole axis piece by piece, top to bottom: the stretches at the picture's scale between
+/// the marked ones (zooms, stacks, breaks).
+pub(super) fn axis_parts(lines: &[(f64, u64)], stretches: &[Stretch]) -> Vec<AxisPart> {
+    let mut parts: Vec<AxisPart> = at_scale(lines, stretches)
+        .into_iter()
+        .map(|((y0, t0), (y1, t1))| AxisPart {
+            kind: None,
+            y0,
+            y1,
+            from_ms: t0,
+            to_ms: t1,
+        })
+        .chain(stretches.iter().map(|s| AxisPart {
+            kind: Some(s.kind),
+            y0: s.band.0,
+            y1: s.band.1,
+            from_ms: s.top_ms,
+            to_ms: s.resume_ms,
+        }))
+        .collect();
+    parts.sort_by(|a, b| a.y0.total_cmp(&b.y0).then(a.from_ms.cmp(&b.from_ms)));
+    parts
 }
 
 /// Tick label `b` at its line `y`, unless the line lies inside a burst's band (not on its

@@ -1,6 +1,7 @@
 //! The to-scale axis where it leaves the picture's scale: bursts drawn in order (a tinted band
-//! across the lanes, brackets, the burst's time range), rows stacked within an instant, and idle
-//! stretches cut short by a break across every lane and the gutter.
+//! across the lanes, brackets, the burst's time range, a notch at each whole second inside it),
+//! rows stacked within an instant, and idle stretches cut short by a break across every lane and
+//! the gutter.
 
 use super::Painter;
 use crate::error::RenderError;
@@ -75,6 +76,19 @@ pub(crate) fn zooms(p: &Painter, l: &Layout) -> Result<(), RenderError> {
                 let gx = l.area.x0 - 6.0;
                 bracket(p, gx, (band.y0, band.y1), 5.0)?;
                 bracket(p, tick_x, (band.y0, band.y1), -5.0)?;
+                // A whole second inside the zoom: a notch on its bracket among its rows, not a
+                // gridline (the strip claims no distance).
+                for m in &st.seconds {
+                    p.line(
+                        &[Point::new(tick_x - 6.0, m.y), Point::new(tick_x + 6.0, m.y)],
+                        style::ZOOM_EDGE,
+                        2,
+                        1.0,
+                    )?;
+                    if let Some(lb) = &m.label {
+                        p.text(lb, style::ZOOM_EDGE)?;
+                    }
+                }
                 if let Some(lb) = &st.label {
                     p.boxed_text(lb, style::ZOOM_EDGE)?;
                 }

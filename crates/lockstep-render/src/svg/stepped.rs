@@ -112,6 +112,7 @@ fn empty_like(full: &Layout) -> Layout {
         folds: full.folds.clone(),
         stretches: Vec::new(),
         overlap_labels: Vec::new(),
+        axis: Vec::new(),
         walls: Vec::new(),
         jumps: Vec::new(),
         flights: Vec::new(),
