@@ -7,18 +7,11 @@ use lockstep_core::trace::{EventKind, Trace};
 use lockstep_core::{catalogue, parse_scenario, run};
 
 mod built_in;
-use built_in::{run_id, time_of};
+use built_in::{run_id, sends, time_of};
 
 /// The node each of `worker`'s keepalives was sent to, with the time.
 fn keepalive_targets(trace: &Trace, worker: &str) -> Vec<(u64, String)> {
-    let name = |i: u16| trace.participants[usize::from(i)].name.clone();
-    trace
-        .events
-        .iter()
-        .filter(|e| e.kind == EventKind::Send && e.label.starts_with("keepalive"))
-        .filter(|e| name(e.from) == worker)
-        .map(|e| (e.time_ms, name(e.to)))
-        .collect()
+    sends(trace, worker, "keepalive")
 }
 
 /// clientv3 writes every keepalive to one gRPC stream and replaces the stream only when it breaks

@@ -3,29 +3,15 @@
 //! waits the connect timeout (session timeout ÷ servers) for an answer, pauses at random up to a
 //! second, and tries the next (ClientCnxn.SendThread, StaticHostProvider.next).
 
-use lockstep_core::trace::{EventKind, Trace};
 use lockstep_core::{parse_scenario, run};
 
 mod built_in;
-use built_in::{run_id, time_of};
-
-/// `worker`'s sends whose label starts with `prefix`: (time, receiver).
-fn sends(trace: &Trace, worker: &str, prefix: &str) -> Vec<(u64, String)> {
-    let name = |i: u16| trace.participants[usize::from(i)].name.clone();
-    trace
-        .events
-        .iter()
-        .filter(|e| e.kind == EventKind::Send && e.label.starts_with(prefix))
-        .filter(|e| name(e.from) == worker)
-        .map(|e| (e.time_ms, name(e.to)))
-        .collect()
-}
+use built_in::{run_id, sends, time_of};
 
 /// consensus-session-suspended: 5 s sessions on 3 servers, so a 1666 ms connect timeout. An
 /// attempt sends its connect request again when the kernel resends the SYN (1 s in), and the
-/// client expires the session only when an attempt ends: at 8667 ms, not at the 4/3 mark
-/// (7672 ms), which it does not watch (ClientCnxn 3.9.3: the expiry is checked when the loop
-/// wakes).
+/// client expires the session only when its send loop wakes (an attempt starting or timing
+/// out): at 8667 ms, not at the 4/3 mark (7672 ms), which it does not watch (ClientCnxn 3.9.3).
 #[test]
 fn a_suspended_zookeeper_client_sends_connect_requests_server_by_server() {
     let r = run_id("consensus-session-suspended");
