@@ -208,3 +208,52 @@ fn an_isolated_nodes_pre_votes_fold_all_alike_rounds() {
         l.folds.iter().map(|f| &f.text).collect::<Vec<_>>()
     );
 }
+
+/// A fold says how many rounds it holds, even when its repeating cycle is several rounds of
+/// different shapes, and never reaches across another fold of the same worker (its rounds would
+/// not be next to each other, its rows would run back in time). redlock-delayed-restart's
+/// "B retried 2 more times, 1176–1255 ms apart (steps 188-507)" held 10 failed rounds
+/// 150–340 ms apart, and "B retried 7 more times, 189–2517 ms apart" reached across it.
+#[test]
+fn a_fold_counts_the_rounds_it_holds_and_keeps_to_its_time() {
+    for id in [
+        "redlock-delayed-restart",
+        "redlock-split-votes",
+        "redlock-happy-path",
+    ] {
+        let (_, run) = common::load(id);
+        let l = layout(&run.trace, &Options::default());
+        let mut seen_until = std::collections::BTreeMap::new();
+        for f in &l.folds {
+            let Some(rest) = f.text.split(" retried ").nth(1) else {
+                continue;
+            };
+            let said: usize = rest
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{id}: {}", f.text));
+            let worker = f.text.split(" retried ").next().unwrap_or_default();
+            let failed = f
+                .events
+                .iter()
+                .filter(|&&i| run.trace.events[i].label.starts_with("Redlock failed"))
+                .count();
+            if failed > 0 {
+                assert_eq!(said, failed, "{id}: {}", f.text);
+            }
+            let (from, to) = (
+                run.trace.events[f.events[0]].time_ms,
+                run.trace.events[*f.events.last().expect("events")].time_ms,
+            );
+            if let Some(&until) = seen_until.get(worker) {
+                assert!(
+                    from >= until,
+                    "{id}: {} starts before {worker}'s last fold ends",
+                    f.text
+                );
+            }
+            seen_until.insert(worker.to_string(), to);
+        }
+    }
+}

@@ -22,9 +22,9 @@ pub struct Fold {
     /// First and last folded event (the first cycle, drawn, comes before `first`).
     pub first: usize,
     pub last: usize,
-    /// How many times the cycle ran, the drawn one included.
+    /// How many rounds ran, the drawn ones included (a cycle may hold several rounds).
     pub repeats: usize,
-    /// Average time from one cycle's start to the next.
+    /// Average time from one round's start to the next.
     pub period_ms: u64,
     /// What the folded line says.
     pub text: String,
@@ -152,15 +152,21 @@ pub fn folds(trace: &Trace) -> Vec<Fold> {
         if p.role != Role::Worker && !p.role.is_lock_service() {
             continue;
         }
+        let involves = |i: usize| events[i].from == actor || events[i].to == actor;
         let mine: Vec<usize> = (0..events.len())
-            .filter(|&i| !folded[i] && (events[i].from == actor || events[i].to == actor))
+            .filter(|&i| !folded[i] && involves(i))
             .collect();
         // Only worth a look if the actor's events are interleaved with others'.
         if mine.len() < 2 * MIN_REPEATS || mine.last().map(|l| l + 1 - mine[0]) == Some(mine.len())
         {
             continue;
         }
-        let mut found = fold_in(trace, &shapes, &mine, Some(actor));
+        // A fold never reaches across one already made of this actor's rounds: its rounds would
+        // not be next to each other, and its rows would run back in time.
+        let mut found: Vec<Fold> = split_at_folds(&mine, |j| folded[j] && involves(j))
+            .iter()
+            .flat_map(|part| fold_in(trace, &shapes, part, Some(actor)))
+            .collect();
         // A lock-service node's rounds (an isolated node's pre-votes) are what it sends and
         // what becomes of those messages: others' requests to it (a worker's lock request, the
         // new leader's appends, all lost) fall between its rounds and would break them up.
@@ -184,6 +190,22 @@ pub fn folds(trace: &Trace) -> Vec<Fold> {
     }
     out.sort_by_key(|f| f.first);
     out
+}
+
+/// `idx` (in order) cut wherever an event between two of them `is_fold` says is folded already.
+fn split_at_folds(idx: &[usize], is_fold: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+    let mut parts: Vec<Vec<usize>> = vec![Vec::new()];
+    for (k, &i) in idx.iter().enumerate() {
+        if let Some(&prev) = k.checked_sub(1).and_then(|p| idx.get(p))
+            && (prev + 1..i).any(&is_fold)
+        {
+            parts.push(Vec::new());
+        }
+        if let Some(part) = parts.last_mut() {
+            part.push(i);
+        }
+    }
+    parts
 }
 
 /// The events `actor` does (sends, state changes, notes) and the deliveries and losses of the
@@ -338,9 +360,17 @@ fn fold_in(trace: &Trace, shapes: &[u64], idx: &[usize], actor: Option<u16>) -> 
             i += 1;
             continue;
         }
-        let starts: Vec<u64> = (0..r).map(|k| ev(i + k * p).time_ms).collect();
+        // A cycle may hold several rounds (rounds of different shapes that repeat as a group):
+        // the rounds are counted, and timed, by the event the cycle starts with.
+        let opener = shapes[idx[i]];
+        let starts: Vec<u64> = (i..i + r * p)
+            .filter(|&k| shapes[idx[k]] == opener)
+            .map(|k| ev(k).time_ms)
+            .collect();
+        let per_cycle = starts.len() / r;
+        let rounds = starts.len();
         let gaps: Vec<u64> = starts.windows(2).map(|w| w[1] - w[0]).collect();
-        let period_ms = (starts[r - 1] - starts[0]) / (r as u64 - 1);
+        let period_ms = (starts[rounds - 1] - starts[0]) / (rounds as u64 - 1);
         let (least, most) = (
             gaps.iter().copied().min().unwrap_or(0),
             gaps.iter().copied().max().unwrap_or(0),
@@ -378,9 +408,12 @@ fn fold_in(trace: &Trace, shapes: &[u64], idx: &[usize], actor: Option<u16>) -> 
         out.push(Fold {
             first,
             last,
-            repeats: r,
+            repeats: rounds,
             period_ms,
-            text: format!("{what} {} more times, {apart}{differs} ({steps})", r - 1),
+            text: format!(
+                "{what} {} more times, {apart}{differs} ({steps})",
+                rounds - per_cycle
+            ),
             events: folded,
         });
         i += r * p;
