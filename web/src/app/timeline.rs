@@ -14,7 +14,8 @@ use yew::prelude::*;
 
 use super::dom;
 use super::follow::{
-    FITTED_PLACE, Follow, ROW_PLACE, RowPlace, jump, keep_in_view, mark_snug, show_heads, toggle,
+    Extent, FITTED_PLACE, Follow, LOOK_AHEAD, ROW_PLACE, RowPlace, jump, keep_in_view, mark_snug,
+    show_heads, toggle,
 };
 use super::frame_dom::{Shown, apply, set};
 use super::state::Zoom;
@@ -135,6 +136,20 @@ fn show_hover(page: &NodeRef, row: Option<&crate::viewer::HitRow>, width: f64) {
     }
 }
 
+/// What the rows of the steps after `step` (up to [`LOOK_AHEAD`]) draw sideways.
+fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
+    // The row of step n is rows[n - 1].
+    rows.iter()
+        .skip(step)
+        .take(LOOK_AHEAD)
+        .map(|r| Extent {
+            span: r.span,
+            focus: r.focus,
+            ends: r.ends,
+        })
+        .collect()
+}
+
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
@@ -202,6 +217,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 span: row.span,
                                 focus: row.focus,
                                 ends: row.ends,
+                                coming: coming(&pic.rows, frame.step),
                             },
                             last,
                         ),
@@ -219,7 +235,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         Follow::Start => jump(&el, Some(0.0), Some(0.0)),
                         // End jumps (a glide from far away may be cut short by the next key).
                         Follow::Row(width, row, last) => {
-                            keep_in_view(&el, width, row, pin, (glide && !last, resized));
+                            keep_in_view(&el, width, row.clone(), pin, (glide && !last, resized));
                             // Scrolling sideways can take height from the window (a scrollbar,
                             // the embed's "scroll for more lanes" line): look again once the
                             // page has settled, and follow the row if it has gone out of view,
@@ -361,6 +377,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     span: None,
                     focus: None,
                     ends: None,
+                    coming: Rc::new([]),
                 };
                 keep_in_view(&el, frame.live.width, place, pic.gutter, (false, None));
             }
