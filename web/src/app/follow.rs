@@ -1,6 +1,7 @@
-//! Keeping the current step in view in the timeline's window: down to its row, and sideways
-//! (a wide run) just far enough to show both ends of its step, past the step column pinned at
-//! the left; the band of kept lane names, and the names of the lanes out of view to either side.
+//! Keeping the current step in view in the timeline's window: down to its row, and sideways (a
+//! wide run) only when its step would leave the view, then far enough to show the coming steps
+//! too, past the step column pinned at the left; the band of kept lane names, and the names of the
+//! lanes out of view to either side.
 
 use std::rc::Rc;
 
@@ -73,6 +74,9 @@ pub(super) struct RowPlace {
     pub(super) focus: Option<f64>,
     /// The lanes it joins (see `HitRow::ends`).
     pub(super) ends: Option<(f64, f64)>,
+    /// Its event is an arrival (see `HitRow::arrives`), and its words (see `HitRow::label`).
+    pub(super) arrives: bool,
+    pub(super) label: Rc<str>,
     /// The next steps' rows, in order (a move sideways goes far enough to show as many of them
     /// as fit, so the view need not move again at each of them).
     pub(super) coming: Rc<[Extent]>,
@@ -149,25 +153,59 @@ fn must_show(row: Extent, avail: f64) -> Option<((f64, f64), Align)> {
     })
 }
 
+/// Where the current step's words go when its row is an arrival too wide for the window: the
+/// window shows the receiving end, and the words, drawn at the sender's end, are out of view; a
+/// caption beside the receiving end repeats them. The x of that end (in page pixels) and whether
+/// the row reaches right from it; None when the words show anyway.
+pub(super) fn caption_at(
+    scroller: &HtmlElement,
+    page_width: f64,
+    row: &RowPlace,
+    pin: f64,
+) -> Option<(f64, bool)> {
+    let (drawn, width) = (
+        f64::from(scroller.scroll_width()),
+        f64::from(scroller.client_width()),
+    );
+    if !row.arrives || row.label.is_empty() || drawn <= width + 1.0 || page_width <= 0.0 {
+        return None;
+    }
+    let scale = drawn / page_width;
+    let this = Extent {
+        span: row.span,
+        focus: row.focus,
+        ends: row.ends,
+    };
+    let avail = width - pinned(scroller, pin * scale);
+    let focus = row.focus?;
+    match must_show(this.scaled(scale), avail)?.1 {
+        Align::Centre => None,
+        Align::Left => Some((focus, true)),
+        Align::Right => Some((focus, false)),
+    }
+}
+
 /// Where the scroller must move sideways (from `at`, its window `width` wide, of which the pinned
 /// step column covers the left `pin`) to show what must show of a row (see [`must_show`];
 /// scaled): None when it shows already.
 ///
 /// When it moves, it goes far enough to show what must show of the `coming` rows too, as many in
-/// a row as fit with it, so that the next steps do not each move it again.
+/// a row as fit with it, so that the next steps do not each move it again. A window placed `anew`
+/// (a link just opened) is placed so even when the row shows already.
 pub(super) fn sideways(
     row: Extent,
     coming: &[Extent],
     (at, width, pin): (f64, f64, f64),
+    anew: bool,
 ) -> Option<f64> {
     let (left, right) = (at + pin, at + width);
     let avail = width - pin;
     let ((lo, hi), align) = must_show(row, avail)?;
-    if lo >= left + EDGE && hi <= right - EDGE {
+    if lo >= left + EDGE && hi <= right - EDGE && !anew {
         return None;
     }
-    // Room for the coming rows: the window less a margin at each side.
-    let room = (avail - 2.0 * END_PAD).max(hi - lo);
+    // The coming rows need only show; this step's row shows with a margin where there is room.
+    let room = (avail - 2.0 * EDGE).max(hi - lo);
     let (mut from, mut to) = (lo, hi);
     for c in coming {
         let Some(((c0, c1), _)) = must_show(*c, avail) else {
@@ -179,11 +217,14 @@ pub(super) fn sideways(
         }
         (from, to) = (f, t);
     }
-    let spare = avail - (to - from);
+    let pad = END_PAD.min((avail - (to - from)) / 2.0).max(0.0);
     let x = match align {
-        Align::Centre => from - spare / 2.0 - pin,
-        Align::Left => from - END_PAD.min(spare / 2.0).max(0.0) - pin,
-        Align::Right => to + END_PAD.min(spare / 2.0).max(0.0) - width,
+        // As short a move as shows them all.
+        Align::Centre if from < left + pad => from - pad - pin,
+        Align::Centre => to + pad - width,
+        // The end at the window's edge, the row reaching across it.
+        Align::Left => from - pad - pin,
+        Align::Right => to + pad - width,
     };
     Some(x.max(0.0))
 }
@@ -191,6 +232,9 @@ pub(super) fn sideways(
 /// Scrolls `scroller` so that the row `row` is visible: its band, and sideways both ends of its
 /// step (a Redlock run in presenter mode is wider than the screen). `pin` is the width of the
 /// pinned step column, in page pixels.
+///
+/// Returns where the window's left edge goes (in the scroller's pixels). `anew`: the picture has
+/// just been put in (a link opened): place the window for the coming steps too.
 ///
 /// `resized`: the picture has just changed size (a zoom, presenter mode), so the old scroll
 /// position means nothing: the row's middle is put this far down the window whatever (fitted to
@@ -200,12 +244,12 @@ pub(super) fn keep_in_view(
     page_width: f64,
     row: RowPlace,
     pin: f64,
-    (glide, resized): (bool, Option<f64>),
-) {
+    (glide, resized, anew): (bool, Option<f64>, bool),
+) -> f64 {
     // The page is drawn at the scroller's width (or wider, on a phone).
     let drawn = f64::from(scroller.scroll_width());
     if drawn <= 0.0 || page_width <= 0.0 {
-        return;
+        return f64::from(scroller.scroll_left());
     }
     let scale = drawn / page_width;
     // The band of lane names above the picture (see [`heads_band`]).
@@ -242,12 +286,13 @@ pub(super) fn keep_in_view(
                 this.scaled(scale),
                 &coming,
                 (at, width, pinned(scroller, pin * scale)),
+                anew || resized.is_some(),
             )
         })
         .flatten()
         .map(|to| to.min(drawn - width));
     if down.is_none() && across.is_none() {
-        return;
+        return at;
     }
     let opts = web_sys::ScrollToOptions::new();
     if let Some(y) = down {
@@ -264,6 +309,7 @@ pub(super) fn keep_in_view(
         web_sys::ScrollBehavior::Smooth
     });
     scroller.scroll_to_with_scroll_to_options(&opts);
+    across.unwrap_or(at)
 }
 
 /// Where a step moves the timeline's scroller.
