@@ -34,6 +34,8 @@ struct Fitted {
     key: String,
     explanation: f64,
     verdict: f64,
+    /// The verdict's words when it was last checked (see [`fit_strip`]).
+    verdict_words: String,
     /// The strip's height when some step needs it taller than its own (style.css), in px; 0
     /// when every step fits.
     height: f64,
@@ -66,18 +68,29 @@ pub fn fit_strip() {
         return;
     };
     let v = viewer.borrow();
-    let key = run_key(&v, &side, &expl);
+    let key = run_key(&v, &doc);
     let known = FITTED.with(|f| f.borrow().iter().find(|f| f.key == key).cloned());
     let fitted = match known {
         Some(mut f) => {
             // The verdict so far of a step between the start and the end may say more than
-            // either (a rare run): shrink it then, once, for the rest of the run.
-            if let Some(scale) = shrink_current(&verdict, f.verdict, VERDICT.1) {
-                f.verdict = scale;
+            // either (a rare run): shrink it then, once, for the rest of the run. Only when its
+            // words change: measuring lays the page out, which a step should not wait for.
+            let words = verdict.text_content().unwrap_or_default();
+            if words != f.verdict_words {
+                if let Some(scale) = shrink_current(&verdict, f.verdict, VERDICT.1) {
+                    f.verdict = scale;
+                }
+                f.verdict_words = words;
             }
             f
         }
-        None => measure(&v, key, &side, &expl, &verdict),
+        None => {
+            // The legend's words do not change with the step: fitted with the rest.
+            if let Some(legend) = panel(&doc, LEGEND.0) {
+                fit_legend(&legend, LEGEND.1);
+            }
+            measure(&v, key, &side, &expl, &verdict)
+        }
     };
     set_fit(&expl, fitted.explanation);
     set_fit(&verdict, fitted.verdict);
@@ -96,9 +109,6 @@ pub fn fit_strip() {
         f.insert(0, fitted);
         f.truncate(KEPT);
     });
-    if let Some(legend) = panel(&doc, LEGEND.0) {
-        fit_legend(&legend, LEGEND.1);
-    }
 }
 
 fn panel(doc: &Document, selector: &str) -> Option<HtmlElement> {
@@ -110,21 +120,25 @@ fn panel(doc: &Document, selector: &str) -> Option<HtmlElement> {
 
 /// What the scales depend on: the run (its branch: a what-if changes the words), the strip's
 /// layout (the lease chart puts it beside the picture; step 0 shows no verdict, so the
-/// explanation is wider) and the window's size.
-fn run_key(v: &Viewer, side: &HtmlElement, expl: &HtmlElement) -> String {
+/// explanation is wider) and the window's size. Read without laying the page out.
+fn run_key(v: &Viewer, doc: &Document) -> String {
     let (w, h) = web_sys::window()
         .map(|w| {
             let n = |x: Result<wasm_bindgen::JsValue, _>| x.ok().and_then(|x| x.as_f64());
             (n(w.inner_width()), n(w.inner_height()))
         })
         .unwrap_or_default();
-    let beside = side.offset_width() < side.offset_height();
+    let beside = doc
+        .query_selector(".timeline-scroller.lease")
+        .ok()
+        .flatten()
+        .is_some();
     format!(
         "{} {} {} {beside} {} {w:?}x{h:?}",
         v.id(),
         v.branch(),
         v.total(),
-        expl.offset_width()
+        v.pos() == 0
     )
 }
 
@@ -154,6 +168,7 @@ fn measure(
         key,
         explanation,
         verdict: verdict_scale,
+        verdict_words: verdict.text_content().unwrap_or_default(),
         height: {
             let grow = need_e.max(need_v);
             if grow > 0.0 {
@@ -305,7 +320,12 @@ fn overflows(el: &HtmlElement) -> bool {
 
 /// Sets `el`'s `--fit`, keeping the rest of its inline style (a probe's box).
 fn set_fit(el: &HtmlElement, scale: f64) {
-    let _ = el.style().set_property("--fit", &format!("{scale:.3}"));
+    let style = el.style();
+    let value = format!("{scale:.3}");
+    // An unchanged value is not set again: the page need not be styled again for it.
+    if style.get_property_value("--fit").ok().as_deref() != Some(value.as_str()) {
+        let _ = style.set_property("--fit", &value);
+    }
 }
 
 /// Shrinks the legend's type (not below `least`) until it fits its box.
