@@ -66,6 +66,8 @@ pub struct HitRow {
     pub focus: Option<f64>,
     /// The x of the lanes the row's event joins, smallest and largest (see `spans::row_ends`).
     pub ends: Option<(f64, f64)>,
+    /// The row's event is an arrival: its arrow's words are drawn at the sender's end.
+    pub arrives: bool,
 }
 
 /// The timeline of the whole branch, drawn once: lockstep-render's unchanging pieces in groups
@@ -477,6 +479,7 @@ impl Viewer {
                 explanation: r.explanation.clone(),
                 branch: branch_steps.contains(&r.step),
                 fault: r.kind == EventKind::Fault,
+                arrives: r.kind == EventKind::Deliver,
             })
             .collect();
         let stepper = Stepper::new(full, &self.caption());

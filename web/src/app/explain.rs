@@ -1,10 +1,12 @@
 //! The explanation of the current step and the verdict so far (the whole run's only at its end),
 //! as in the terminal UI.
 
+use lockstep_core::Verdict;
 use lockstep_core::actors::db::money;
 use yew::prelude::*;
 
 use super::state::AppState;
+use crate::viewer::Viewer;
 
 #[derive(Properties, PartialEq)]
 pub struct PanelProps {
@@ -43,6 +45,87 @@ pub fn Explanation(props: &PanelProps) -> Html {
     }
 }
 
+/// What the verdict panel says: its class, symbol and headline, its facts (with a class), and
+/// the line on what the scenario expects (with whether the run disagrees). Shared by the panel
+/// and presenter mode's fitting (web/src/app/fit.rs), which measures the end's verdict before it
+/// is shown.
+pub struct VerdictWords {
+    pub class: &'static str,
+    pub symbol: &'static str,
+    pub headline: String,
+    pub title: &'static str,
+    pub facts: Vec<(String, Option<&'static str>)>,
+    pub expect: Option<(String, bool)>,
+}
+
+impl VerdictWords {
+    pub fn of(v: &Viewer, verdict: &Verdict, ended: bool) -> VerdictWords {
+        // By name, so an outcome the core adds later (a run cut off by a limit) still shows.
+        let (class, symbol, headline) = match (verdict.outcome.as_str(), ended) {
+            ("double-write", _) => (
+                "danger",
+                "✗",
+                format!(
+                    "double-write — {} paid twice",
+                    money(verdict.money_paid_twice_cents)
+                ),
+            ),
+            ("safe", true) => ("ok", "✓", "safe".to_string()),
+            ("safe", false) => ("pending", "…", "safe so far".to_string()),
+            ("not-processed", false) => ("pending", "…", "nothing paid yet".to_string()),
+            (other, _) => ("warn", "!", other.to_string()),
+        };
+        let mut facts = vec![
+            (
+                format!(
+                    "payouts applied: {} of {}",
+                    verdict.payouts_applied, verdict.payouts
+                ),
+                None,
+            ),
+            (format!("paid twice: {}", verdict.payouts_duplicated), None),
+            (
+                format!(
+                    "stale accesses refused: {}",
+                    verdict.writes_rejected + verdict.reads_rejected
+                ),
+                None,
+            ),
+        ];
+        facts.extend(verdict.other_refusals().into_iter().map(|l| (l, None)));
+        if verdict.idempotent_noops > 0 {
+            facts.push((
+                format!("repeats made harmless: {}", verdict.idempotent_noops),
+                None,
+            ));
+        }
+        facts.extend(
+            verdict
+                .overlaps
+                .iter()
+                .map(|o| (o.sentence(), Some("overlap"))),
+        );
+        let expected = v.scenario().expect;
+        let expect = (ended && v.whatifs().is_empty()).then(|| {
+            if expected == verdict.outcome {
+                (format!("The scenario expects “{expected}”."), false)
+            } else {
+                // A scenario's author wants to know first that the run did not do what the
+                // file says it shows (`lockstep check` fails on it).
+                (format!("⚠ The scenario expects “{expected}”, but this run ends “{}”: `lockstep check` would fail on it.", verdict.outcome.as_str()), true)
+            }
+        });
+        VerdictWords {
+            class,
+            symbol,
+            headline,
+            title: if ended { "Verdict" } else { "Verdict so far" },
+            facts,
+            expect,
+        }
+    }
+}
+
 #[component]
 pub fn VerdictPanel(props: &PanelProps) -> Html {
     let Some(viewer) = &props.state.viewer else {
@@ -50,51 +133,22 @@ pub fn VerdictPanel(props: &PanelProps) -> Html {
     };
     let v = viewer.borrow();
     let verdict = v.verdict_so_far();
-    let ended = v.at_end();
-    // By name, so an outcome the core adds later (a run cut off by a limit) still shows.
-    let (class, symbol, headline) = match (verdict.outcome.as_str(), ended) {
-        ("double-write", _) => (
-            "danger",
-            "✗",
-            format!(
-                "double-write — {} paid twice",
-                money(verdict.money_paid_twice_cents)
-            ),
-        ),
-        ("safe", true) => ("ok", "✓", "safe".to_string()),
-        ("safe", false) => ("pending", "…", "safe so far".to_string()),
-        ("not-processed", false) => ("pending", "…", "nothing paid yet".to_string()),
-        (other, _) => ("warn", "!", other.to_string()),
-    };
-    let expected = v.scenario().expect;
+    let w = VerdictWords::of(&v, &verdict, v.at_end());
     html! {
-        <section class={classes!("panel", "verdict", class)} aria-label="Verdict so far">
-            <h2>{ if ended { "Verdict" } else { "Verdict so far" } }</h2>
+        <section class={classes!("panel", "verdict", w.class)} aria-label="Verdict so far">
+            <h2>{ w.title }</h2>
             <p class="outcome" data-testid="verdict">
-                <span class="symbol" aria-hidden="true">{ symbol }</span>
-                <span data-outcome={verdict.outcome.as_str()}>{ headline }</span>
+                <span class="symbol" aria-hidden="true">{ w.symbol }</span>
+                <span data-outcome={verdict.outcome.as_str()}>{ w.headline }</span>
             </p>
             <ul class="facts">
-                <li>{ format!("payouts applied: {} of {}", verdict.payouts_applied, verdict.payouts) }</li>
-                <li>{ format!("paid twice: {}", verdict.payouts_duplicated) }</li>
-                <li>{ format!("stale accesses refused: {}", verdict.writes_rejected + verdict.reads_rejected) }</li>
-                { for verdict.other_refusals().into_iter().map(|line| html! { <li>{ line }</li> }) }
-                if verdict.idempotent_noops > 0 {
-                    <li>{ format!("repeats made harmless: {}", verdict.idempotent_noops) }</li>
-                }
-                { for verdict.overlaps.iter().map(|o| html! {
-                    <li class="overlap">{ o.sentence() }</li>
-                }) }
+                { for w.facts.into_iter().map(|(line, class)| html! { <li class={class}>{ line }</li> }) }
             </ul>
-            if ended && v.whatifs().is_empty() {
-                if expected == verdict.outcome {
-                    <p class="expect">{ format!("The scenario expects “{expected}”.") }</p>
+            if let Some((line, mismatch)) = w.expect {
+                if mismatch {
+                    <p class="expect mismatch" role="status" data-testid="expect-mismatch">{ line }</p>
                 } else {
-                    // A scenario's author wants to know first that the run did not do what the
-                    // file says it shows (`lockstep check` fails on it).
-                    <p class="expect mismatch" role="status" data-testid="expect-mismatch">
-                        { format!("⚠ The scenario expects “{expected}”, but this run ends “{}”: `lockstep check` would fail on it.", verdict.outcome.as_str()) }
-                    </p>
+                    <p class="expect">{ line }</p>
                 }
             }
         </section>

@@ -1,6 +1,9 @@
-//! Keeping the current step in view in the timeline's window: down to its row, and sideways
-//! (a wide run) just far enough to show both ends of its step, past the step column pinned at
-//! the left; the band of kept lane names, and the names of the lanes out of view to either side.
+//! Keeping the current step in view in the timeline's window: down to its row, and sideways (a
+//! wide run) only when its step would leave the view, then far enough to show the coming steps
+//! too, past the step column pinned at the left; the band of kept lane names, and the names of the
+//! lanes out of view to either side.
+
+use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -61,7 +64,7 @@ pub(super) const OVERHANG: f64 = 120.0;
 pub(super) const GLIDE_MAX: f64 = 160.0;
 
 /// What the page knows of the row to keep in view, in the layout's pixels.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(super) struct RowPlace {
     /// Its band, top and bottom, on the page.
     pub(super) band: (f64, f64),
@@ -71,81 +74,167 @@ pub(super) struct RowPlace {
     pub(super) focus: Option<f64>,
     /// The lanes it joins (see `HitRow::ends`).
     pub(super) ends: Option<(f64, f64)>,
+    /// Its event is an arrival (see `HitRow::arrives`), and its words (see `HitRow::label`).
+    pub(super) arrives: bool,
+    pub(super) label: Rc<str>,
+    /// The next steps' rows, in order (a move sideways goes far enough to show as many of them
+    /// as fit, so the view need not move again at each of them).
+    pub(super) coming: Rc<[Extent]>,
+}
+
+/// What a row draws sideways, in the layout's pixels (see [`RowPlace`]).
+#[derive(Clone, Copy)]
+pub(super) struct Extent {
+    pub(super) span: Option<(f64, f64)>,
+    pub(super) focus: Option<f64>,
+    pub(super) ends: Option<(f64, f64)>,
+}
+
+impl Extent {
+    fn scaled(self, scale: f64) -> Extent {
+        Extent {
+            span: self.span.map(|(a, b)| (a * scale, b * scale)),
+            focus: self.focus.map(|f| f * scale),
+            ends: self.ends.map(|(a, b)| (a * scale, b * scale)),
+        }
+    }
+}
+
+/// How many steps ahead a move sideways looks.
+pub(super) const LOOK_AHEAD: usize = 12;
+
+/// Where a row's part that must show goes in the window when the window moves to it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Align {
+    /// In the middle: the whole row shows.
+    Centre,
+    /// At the left: the row's left end, the rest of it reaching across the window.
+    Left,
+    /// At the right.
+    Right,
+}
+
+/// The part of a row (scaled) that must show in a window `avail` wide: the whole of it, words and
+/// all, when it fits (a label under the pinned column is hidden from the room); else both ends
+/// with the words that overhang them a little; else the end the eye goes to (`focus`) with its
+/// words. None when the row draws nothing sideways.
+fn must_show(row: Extent, avail: f64) -> Option<((f64, f64), Align)> {
+    let (end_lo, end_hi) = row.ends.or(row.span)?;
+    let whole = row.span.map_or((end_lo, end_hi), |(s0, s1)| {
+        (s0.min(end_lo), s1.max(end_hi))
+    });
+    if whole.1 - whole.0 + 2.0 * EDGE <= avail {
+        return Some((whole, Align::Centre));
+    }
+    // Words that overhang an end a little (a note centred on its lane, a reply's label) count
+    // as part of it. Long labels between the lanes do not: they would move the window more often.
+    let lo = if whole.0 < end_lo && end_lo - whole.0 <= OVERHANG {
+        whole.0
+    } else {
+        end_lo
+    };
+    let hi = if whole.1 > end_hi && whole.1 - end_hi <= OVERHANG {
+        whole.1
+    } else {
+        end_hi
+    };
+    if hi - lo + 2.0 * EDGE <= avail {
+        return Some(((lo, hi), Align::Centre));
+    }
+    let f = row.focus.unwrap_or(end_lo).clamp(end_lo, end_hi);
+    Some(if f <= end_lo {
+        ((lo, end_lo), Align::Left)
+    } else if f >= end_hi {
+        ((end_hi, hi), Align::Right)
+    } else if f - lo < hi - f {
+        ((f, f), Align::Left)
+    } else {
+        ((f, f), Align::Right)
+    })
+}
+
+/// Where the current step's words go when its row is an arrival too wide for the window: the
+/// window shows the receiving end, and the words, drawn at the sender's end, are out of view; a
+/// caption beside the receiving end repeats them. The x of that end (in page pixels) and whether
+/// the row reaches right from it; None when the words show anyway.
+pub(super) fn caption_at(
+    scroller: &HtmlElement,
+    page_width: f64,
+    row: &RowPlace,
+    pin: f64,
+) -> Option<(f64, bool)> {
+    let (drawn, width) = (
+        f64::from(scroller.scroll_width()),
+        f64::from(scroller.client_width()),
+    );
+    if !row.arrives || row.label.is_empty() || drawn <= width + 1.0 || page_width <= 0.0 {
+        return None;
+    }
+    let scale = drawn / page_width;
+    let this = Extent {
+        span: row.span,
+        focus: row.focus,
+        ends: row.ends,
+    };
+    let avail = width - pinned(scroller, pin * scale);
+    let focus = row.focus?;
+    match must_show(this.scaled(scale), avail)?.1 {
+        Align::Centre => None,
+        Align::Left => Some((focus, true)),
+        Align::Right => Some((focus, false)),
+    }
 }
 
 /// Where the scroller must move sideways (from `at`, its window `width` wide, of which the pinned
-/// step column covers the left `pin`) to show a row's ends `lo..hi` (scaled): None when both show
-/// already; else just far enough to show both with [`END_PAD`] to spare, and when they cannot
-/// both show, the end the eye goes to (`focus`).
+/// step column covers the left `pin`) to show what must show of a row (see [`must_show`];
+/// scaled): None when it shows already.
 ///
-/// `span` is what the row draws (its arrows with their labels): words that overhang an end a
-/// little are shown with it, so they do not start under the pinned step column.
+/// When it moves, it goes far enough to show what must show of the `coming` rows too, as many in
+/// a row as fit with it, so that the next steps do not each move it again. A window placed `anew`
+/// (a link just opened) is placed so even when the row shows already.
 pub(super) fn sideways(
-    (lo, hi): (f64, f64),
-    span: Option<(f64, f64)>,
-    focus: Option<f64>,
-    at: f64,
-    width: f64,
-    pin: f64,
+    row: Extent,
+    coming: &[Extent],
+    (at, width, pin): (f64, f64, f64),
+    anew: bool,
 ) -> Option<f64> {
     let (left, right) = (at + pin, at + width);
     let avail = width - pin;
-    // Words that overhang an end a little (a note centred on its lane, a reply's label) count
-    // as part of it: the window shows them whole, right of the pinned column. Long labels
-    // between the lanes do not: they would move the window more often.
-    let (end_lo, end_hi) = (lo, hi);
-    let (lo, hi) = span.map_or((lo, hi), |(s0, s1)| {
-        let lo = if s0 < lo && lo - s0 <= OVERHANG {
-            s0
-        } else {
-            lo
-        };
-        let hi = if s1 > hi && s1 - hi <= OVERHANG {
-            s1
-        } else {
-            hi
-        };
-        (lo, hi)
-    });
-    if lo >= left + EDGE && hi <= right - EDGE {
+    let ((lo, hi), align) = must_show(row, avail)?;
+    if lo >= left + EDGE && hi <= right - EDGE && !anew {
         return None;
     }
-    let to = if hi - lo + 2.0 * END_PAD <= avail {
-        if lo < left + EDGE {
-            lo - END_PAD - pin
-        } else {
-            hi + END_PAD - width
-        }
-    } else if hi - lo <= avail - 2.0 * EDGE {
-        // Both ends, with what room there is split between them.
-        lo - (avail - (hi - lo)) / 2.0 - pin
-    } else {
-        // Wider than the window: keep the end the eye goes to in view, with the row reaching
-        // across the window from it.
-        let f = focus.unwrap_or(lo).clamp(end_lo, end_hi);
-        // The end's overhanging words with it.
-        let f = if f <= end_lo {
-            lo
-        } else if f >= end_hi {
-            hi
-        } else {
-            f
+    // The coming rows need only show; this step's row shows with a margin where there is room.
+    let room = (avail - 2.0 * EDGE).max(hi - lo);
+    let (mut from, mut to) = (lo, hi);
+    for c in coming {
+        let Some(((c0, c1), _)) = must_show(*c, avail) else {
+            continue;
         };
-        if f >= left + EDGE && f <= right - EDGE {
-            return None;
+        let (f, t) = (from.min(c0), to.max(c1));
+        if t - f > room {
+            break;
         }
-        if f - lo < hi - f {
-            f - END_PAD - pin
-        } else {
-            f + END_PAD - width
-        }
+        (from, to) = (f, t);
+    }
+    let pad = END_PAD.min((avail - (to - from)) / 2.0).max(0.0);
+    let x = match align {
+        // As short a move as shows them all.
+        Align::Centre if from < left + pad => from - pad - pin,
+        Align::Centre => to + pad - width,
+        // The end at the window's edge, the row reaching across it.
+        Align::Left => from - pad - pin,
+        Align::Right => to + pad - width,
     };
-    Some(to.max(0.0))
+    Some(x.max(0.0))
 }
 
 /// Scrolls `scroller` so that the row `row` is visible: its band, and sideways both ends of its
 /// step (a Redlock run in presenter mode is wider than the screen). `pin` is the width of the
 /// pinned step column, in page pixels.
+///
+/// Returns where the window's left edge goes (in the scroller's pixels). `anew`: the picture has
+/// just been put in (a link opened): place the window for the coming steps too.
 ///
 /// `resized`: the picture has just changed size (a zoom, presenter mode), so the old scroll
 /// position means nothing: the row's middle is put this far down the window whatever (fitted to
@@ -155,12 +244,12 @@ pub(super) fn keep_in_view(
     page_width: f64,
     row: RowPlace,
     pin: f64,
-    (glide, resized): (bool, Option<f64>),
-) {
+    (glide, resized, anew): (bool, Option<f64>, bool),
+) -> f64 {
     // The page is drawn at the scroller's width (or wider, on a phone).
     let drawn = f64::from(scroller.scroll_width());
     if drawn <= 0.0 || page_width <= 0.0 {
-        return;
+        return f64::from(scroller.scroll_left());
     }
     let scale = drawn / page_width;
     // The band of lane names above the picture (see [`heads_band`]).
@@ -186,21 +275,24 @@ pub(super) fn keep_in_view(
     let at = f64::from(scroller.scroll_left());
     // Only when the picture is wider than its window.
     let across = (drawn > width + 1.0)
-        .then(|| row.ends.or(row.span))
-        .flatten()
-        .and_then(|(x0, x1)| {
+        .then(|| {
+            let this = Extent {
+                span: row.span,
+                focus: row.focus,
+                ends: row.ends,
+            };
+            let coming: Vec<Extent> = row.coming.iter().map(|c| c.scaled(scale)).collect();
             sideways(
-                (x0 * scale, x1 * scale),
-                row.span.map(|(s0, s1)| (s0 * scale, s1 * scale)),
-                row.focus.map(|f| f * scale),
-                at,
-                width,
-                pinned(scroller, pin * scale),
+                this.scaled(scale),
+                &coming,
+                (at, width, pinned(scroller, pin * scale)),
+                anew || resized.is_some(),
             )
         })
+        .flatten()
         .map(|to| to.min(drawn - width));
     if down.is_none() && across.is_none() {
-        return;
+        return at;
     }
     let opts = web_sys::ScrollToOptions::new();
     if let Some(y) = down {
@@ -217,6 +309,7 @@ pub(super) fn keep_in_view(
         web_sys::ScrollBehavior::Smooth
     });
     scroller.scroll_to_with_scroll_to_options(&opts);
+    across.unwrap_or(at)
 }
 
 /// Where a step moves the timeline's scroller.

@@ -91,7 +91,7 @@ pub fn App() -> Html {
     let state = use_reducer(AppState::default);
     use_keys(state.clone(), false);
     use_player(state.clone(), SPEEDS[state.speed]);
-    super::fit::use_fitted_strip(state.presenter, state.rev);
+    super::fit::use_fitted_strip(state.presenter, state.rev, state.viewer.clone());
     {
         let s = state.clone();
         use_hash_change(Callback::from(move |hash: String| {

@@ -14,7 +14,8 @@ use yew::prelude::*;
 
 use super::dom;
 use super::follow::{
-    FITTED_PLACE, Follow, ROW_PLACE, RowPlace, jump, keep_in_view, mark_snug, show_heads, toggle,
+    Extent, FITTED_PLACE, Follow, LOOK_AHEAD, ROW_PLACE, RowPlace, caption_at, jump, keep_in_view,
+    mark_snug, pinned, show_heads, toggle,
 };
 use super::frame_dom::{Shown, apply, set};
 use super::state::Zoom;
@@ -135,6 +136,66 @@ fn show_hover(page: &NodeRef, row: Option<&crate::viewer::HitRow>, width: f64) {
     }
 }
 
+/// Shows the current step's words at `(x, y)` (fractions of the page's width and height) beside
+/// the receiving end of its arrow, or hides them. They go on the side the arrow comes from
+/// (`right`: it reaches right from the end) when they fit there in the window (its left edge
+/// going to `left`, the pinned step column `pin` wide), else on the other side if they fit there.
+fn show_caption(
+    scroller: &HtmlElement,
+    caption: Option<(f64, f64, bool, Rc<str>)>,
+    (left, pin): (f64, f64),
+) {
+    let Some(el) = scroller
+        .query_selector(".step-caption")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    else {
+        return;
+    };
+    let Some((x, y, right, label)) = caption else {
+        toggle(&el, "hidden", true);
+        return;
+    };
+    if el.text_content().as_deref() != Some(&*label) {
+        el.set_text_content(Some(&label));
+    }
+    set(
+        &el,
+        "style",
+        &format!("left: {:.3}%; top: {:.3}%", x * 100.0, y * 100.0),
+    );
+    toggle(&el, "hidden", false);
+    // The end's place in the window, and the room on either side of it.
+    let at = x * f64::from(scroller.scroll_width()) - left;
+    let need = f64::from(el.offset_width()) + CAPTION_GAP;
+    let (room_right, room_left) = (f64::from(scroller.client_width()) - at, at - pin);
+    let on_right = if right {
+        need <= room_right || (need > room_left && room_right >= room_left)
+    } else {
+        !(need <= room_left || room_left >= room_right)
+    };
+    toggle(&el, "data-left", !on_right);
+}
+
+/// The gap between a receiving end and its caption (style.css `.step-caption`: 0.75rem) with a
+/// little to spare, in screen pixels.
+const CAPTION_GAP: f64 = 16.0;
+
+/// What the rows of the steps after `step` (up to [`LOOK_AHEAD`]) draw sideways.
+fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
+    // The row of step n is rows[n - 1].
+    rows.iter()
+        .skip(step)
+        .take(LOOK_AHEAD)
+        .map(|r| Extent {
+            span: r.span,
+            focus: r.focus,
+            ends: r.ends,
+        })
+        .collect()
+}
+
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
@@ -202,6 +263,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 span: row.span,
                                 focus: row.focus,
                                 ends: row.ends,
+                                coming: coming(&pic.rows, frame.step),
+                                arrives: row.arrives,
+                                label: row.label.as_str().into(),
                             },
                             last,
                         ),
@@ -215,11 +279,30 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 // lay the page out once here and again for the frame.
                 let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
                     mark_snug(&el, w);
+                    let caption = match &target {
+                        Follow::Row(width, row, _) => {
+                            caption_at(&el, *width, row, pin).map(|(x, right)| {
+                                (x / width, row.band.0 / h, right, row.label.clone())
+                            })
+                        }
+                        Follow::Start => None,
+                    };
                     match target {
-                        Follow::Start => jump(&el, Some(0.0), Some(0.0)),
+                        Follow::Start => {
+                            show_caption(&el, None, (0.0, 0.0));
+                            jump(&el, Some(0.0), Some(0.0));
+                        }
                         // End jumps (a glide from far away may be cut short by the next key).
                         Follow::Row(width, row, last) => {
-                            keep_in_view(&el, width, row, pin, (glide && !last, resized));
+                            let left = keep_in_view(
+                                &el,
+                                width,
+                                row.clone(),
+                                pin,
+                                (glide && !last, resized, fresh),
+                            );
+                            let scale = f64::from(el.scroll_width()) / width;
+                            show_caption(&el, caption, (left, pinned(&el, pin * scale)));
                             // Scrolling sideways can take height from the window (a scrollbar,
                             // the embed's "scroll for more lanes" line): look again once the
                             // page has settled, and follow the row if it has gone out of view,
@@ -228,7 +311,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             let at = (el.scroll_top(), el.scroll_left());
                             let settle = wasm_bindgen::closure::Closure::once_into_js(move || {
                                 if (again.scroll_top(), again.scroll_left()) == at {
-                                    keep_in_view(&again, width, row, pin, (false, None));
+                                    keep_in_view(&again, width, row, pin, (false, None, false));
                                 }
                             });
                             if let Some(w) = web_sys::window() {
@@ -361,8 +444,17 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     span: None,
                     focus: None,
                     ends: None,
+                    coming: Rc::new([]),
+                    arrives: false,
+                    label: "".into(),
                 };
-                keep_in_view(&el, frame.live.width, place, pic.gutter, (false, None));
+                keep_in_view(
+                    &el,
+                    frame.live.width,
+                    place,
+                    pic.gutter,
+                    (false, None, false),
+                );
             }
         }
     };
@@ -451,6 +543,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <LaneHeads picture={pic.clone()} heads={heads} />
             <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}>
                 <Base picture={pic.clone()} />
+                // The current step's words beside its receiving end (see [`show_caption`]).
+                <div class="step-caption" aria-hidden="true" hidden=true></div>
                 // Always there, so that yew, which matches unkeyed children from the end, never
                 // takes the card's arrival for a change of the picture (and puts it in again).
                 <div class="hover-slot" aria-live="polite">{ for card }</div>
