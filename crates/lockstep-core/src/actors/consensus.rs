@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
 
 use super::{Dest, Effects, Timer};
-use crate::message::{Entry, Payload, SessionPacket};
+use crate::message::{Entry, Payload};
 use crate::topology::NodeId;
 use crate::trace::{FreeReason, Tag};
 
@@ -181,6 +181,13 @@ impl Cluster {
         self.base + self.leader as NodeId
     }
 
+    /// Not the leader: point the client to the leader this node hears from, if any.
+    fn not_leader(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
+        let leader = cx.leader_ok.then_some(self.leader as u32);
+        cx.fx
+            .send(Dest::Node(client), Payload::NotLeader { req, leader });
+    }
+
     fn node(&self, index: usize) -> Dest {
         Dest::Node(self.base + index as NodeId)
     }
@@ -276,41 +283,12 @@ impl Cluster {
             Payload::Unlock { req, lease } if is_leader => {
                 self.propose(Entry::Unlock { lease }, Some((from, req)), cx);
             }
-            Payload::KeepAlive { req, lease, packet } if is_leader => {
-                let ok = self.touch(lease, cx);
-                cx.fx.send_tagged(
-                    Dest::Node(from),
-                    Payload::KeepAliveReply { req, ok, packet },
-                    ok.then_some(Tag::Renewed),
-                );
-            }
-            // A ZooKeeper server takes a client's connection whether or not it leads.
-            Payload::KeepAlive {
-                req,
-                lease,
-                packet: SessionPacket::Ping,
-            } => self.ping_at_follower(from, req, lease, cx),
-            Payload::KeepAlive {
-                req,
-                lease,
-                packet: packet @ (SessionPacket::Connect | SessionPacket::ConnectResent),
-            } => self.relay(from, (req, lease, packet), cx),
-            Payload::SessionTouch { lease } if is_leader => {
-                self.touch(lease, cx);
-            }
-            Payload::Revalidate { relay, lease } if is_leader => {
-                let ok = self.touch(lease, cx);
-                cx.fx
-                    .send(Dest::Node(from), Payload::RevalidateReply { relay, ok });
-            }
-            Payload::RevalidateReply { relay, ok } => self.relayed_answer(relay, ok, cx),
-            Payload::LockReq { req, .. }
-            | Payload::Unlock { req, .. }
-            | Payload::KeepAlive { req, .. } => {
-                // Not the leader: point the client to the leader this node hears from, if any.
-                let leader = cx.leader_ok.then_some(self.leader as u32);
-                cx.fx
-                    .send(Dest::Node(from), Payload::NotLeader { req, leader });
+            Payload::KeepAlive { .. }
+            | Payload::SessionTouch { .. }
+            | Payload::Revalidate { .. }
+            | Payload::RevalidateReply { .. } => self.session_message(from, payload, cx),
+            Payload::LockReq { req, .. } | Payload::Unlock { req, .. } => {
+                self.not_leader(from, req, cx);
             }
             Payload::PreVote { term } => {
                 let mine = self.nodes[cx.me].term;

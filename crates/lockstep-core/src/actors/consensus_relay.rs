@@ -20,6 +20,49 @@ pub struct Relay {
 }
 
 impl Cluster {
+    /// What keeps a session alive, at any node: the leader touches the lease; a follower answers
+    /// a ZooKeeper-style client's ping itself and checks its reconnect with the leader, and
+    /// points an etcd client's keepalive to the leader.
+    pub(super) fn session_message(
+        &mut self,
+        from: NodeId,
+        payload: Payload,
+        cx: &mut ConsensusCtx<'_>,
+    ) {
+        let is_leader = self.leads(cx.me);
+        match payload {
+            Payload::KeepAlive { req, lease, packet } if is_leader => {
+                let ok = self.touch(lease, cx);
+                cx.fx.send_tagged(
+                    Dest::Node(from),
+                    Payload::KeepAliveReply { req, ok, packet },
+                    ok.then_some(Tag::Renewed),
+                );
+            }
+            Payload::KeepAlive {
+                req,
+                lease,
+                packet: SessionPacket::Ping,
+            } => self.ping_at_follower(from, req, lease, cx),
+            Payload::KeepAlive {
+                req,
+                lease,
+                packet: packet @ (SessionPacket::Connect | SessionPacket::ConnectResent),
+            } => self.relay(from, (req, lease, packet), cx),
+            Payload::KeepAlive { req, .. } => self.not_leader(from, req, cx),
+            Payload::SessionTouch { lease } if is_leader => {
+                self.touch(lease, cx);
+            }
+            Payload::Revalidate { relay, lease } if is_leader => {
+                let ok = self.touch(lease, cx);
+                cx.fx
+                    .send(Dest::Node(from), Payload::RevalidateReply { relay, ok });
+            }
+            Payload::RevalidateReply { relay, ok } => self.relayed_answer(relay, ok, cx),
+            _ => {}
+        }
+    }
+
     /// The leader touches `lease`: it lives a full TTL from now, unless it has expired already.
     /// etcd's lessor refuses to renew a lease that has expired, even while its revocation is
     /// still going through the log (ErrLeaseNotFound).

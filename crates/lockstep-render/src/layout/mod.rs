@@ -8,6 +8,7 @@
 //! the time between them on a fixed scale, so every idle stretch (a pause, a TTL running out, a
 //! message held up) has its true length; bursts of events at one instant get room for their labels.
 
+mod boxes;
 mod build;
 mod describe;
 mod flight;
@@ -625,59 +626,6 @@ impl Layout {
             .chain(ticks)
     }
 
-    /// The box each label occupies, including note and header boxes (which hold their text).
-    pub fn label_boxes(&self) -> Vec<Rect> {
-        let mut out: Vec<Rect> = Vec::new();
-        for l in &self.lanes {
-            out.push(l.header_box);
-            out.push(l.footer_box);
-        }
-        out.extend(self.rows.iter().map(|r| r.gutter.rect));
-        out.extend(self.arrows.iter().map(|a| a.label.rect));
-        out.extend(self.flights.iter().map(|f| f.label.rect));
-        out.extend(self.notes.iter().map(|n| n.rect));
-        out.extend(self.legend.iter().map(|e| e.text.rect.union(&e.swatch)));
-        out.extend(
-            self.ticks
-                .iter()
-                .filter_map(|t| t.label.as_ref().map(|l| l.rect)),
-        );
-        out.extend(
-            self.stretches
-                .iter()
-                .filter_map(|s| s.label.as_ref().map(|l| l.rect)),
-        );
-        out.extend(
-            self.jumps
-                .iter()
-                .filter_map(|j| j.label.as_ref().map(|l| l.rect)),
-        );
-        out.extend(self.overlap_labels.iter().map(|b| b.rect));
-        out.push(self.gutter_title.rect);
-        // Empty labels (rows sharing a line, arrows sharing a group's label) take no room.
-        out.retain(|r| r.width() > 0.0 && r.height() > 0.0);
-        out
-    }
-
-    /// The pairs of label boxes that overlap (empty for every layout this crate makes).
-    pub fn overlapping_labels(&self) -> Vec<(Rect, Rect)> {
-        let mut boxes = self.label_boxes();
-        boxes.sort_by(|a, b| a.y0.total_cmp(&b.y0));
-        let mut out = Vec::new();
-        for (i, a) in boxes.iter().enumerate() {
-            for b in &boxes[i + 1..] {
-                if b.y0 >= a.y1 {
-                    break;
-                }
-                if a.overlaps(b) {
-                    out.push((*a, *b));
-                }
-            }
-        }
-        out
-    }
-
-    /// The row index of a step (1-based), if shown.
     /// To scale, the y of time `t` where the axis runs at the picture's scale (or at the edge
     /// of a zoom, stack or break starting or ending at `t`); None inside a zoom or stack (rows
     /// in order, no distance) or inside a break (time cut).
@@ -692,6 +640,7 @@ impl Layout {
         })
     }
 
+    /// The row index of a step (1-based), if shown.
     pub fn row_of_step(&self, step: usize) -> Option<usize> {
         step.checked_sub(1).filter(|&r| r < self.rows.len())
     }
