@@ -126,4 +126,28 @@ export async function review13Tests(browser, base, shot) {
       await shot(page, `embed-zoomed-fenced-gc-pause-34-${size.width}x${size.height}-label`);
     }
   });
+
+  await test(browser, "an embed's full controls in a 640x360 frame wrap rather than run over each other", async (page) => {
+    for (const size of [{ width: 640, height: 360 }, { width: 375, height: 667 }, { width: 880, height: 500 }]) {
+      await page.setViewportSize(size);
+      await page.goto(`${base}embed.html?full-${size.width}#scenario=fenced-gc-pause&step=34&controls=full`);
+      await ready(page);
+      const clash = await page.evaluate(() => {
+        const boxes = [...document.querySelectorAll(".embed-bar button, .embed-bar a.open, .embed-bar input, .embed-bar select")]
+          .filter((e) => e.getClientRects().length)
+          .map((e) => ({ what: e.getAttribute("aria-label") || e.textContent.trim(), r: e.getBoundingClientRect() }));
+        const out = [];
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i].r, b = boxes[j].r;
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${boxes[i].what} / ${boxes[j].what}`);
+        }
+        const bar = document.querySelector(".embed-bar").getBoundingClientRect();
+        const outside = boxes.filter((b) => b.r.right > bar.right + 1 || b.r.left < bar.left - 1).map((b) => b.what);
+        return { out, outside };
+      });
+      assert(clash.out.length === 0, `${size.width}x${size.height}: controls overlap: ${clash.out.join("; ")}`);
+      assert(clash.outside.length === 0, `${size.width}x${size.height}: controls cut at the frame's edge: ${clash.outside.join("; ")}`);
+      await shot(page, `embed-full-controls-${size.width}x${size.height}`);
+    }
+  });
 }
