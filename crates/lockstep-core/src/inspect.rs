@@ -113,11 +113,15 @@ impl Inspection {
             .map(|(i, r)| {
                 let node = p.first_service + i as NodeId;
                 let local = clock(node);
+                // A crashed instance's key went with its memory: it records no holder until it
+                // restarts (with persistence, the key may come back then).
+                let alive = sim.nodes.get(usize::from(node)).is_some_and(|n| n.alive);
+                let key = r.key.filter(|_| alive);
                 LockView {
                     node: name(node),
                     key: p.lock.key.clone(),
-                    holder: r.key.map(|k| name(k.owner)),
-                    ttl_left_ms: r.key.map(|k| k.expires_local - local),
+                    holder: key.map(|k| name(k.owner)),
+                    ttl_left_ms: key.map(|k| k.expires_local - local),
                     counter: Some(r.counter),
                     clock_ms: local,
                 }

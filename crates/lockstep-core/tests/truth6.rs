@@ -1,7 +1,8 @@
 //! Session 13's correction to the model: a ZooKeeper client that lost its connection (Curator's
 //! SUSPENDED) sends no pings; it connects to the next server in its list with its session id,
 //! waits the connect timeout (session timeout ÷ servers) for an answer, pauses at random up to a
-//! second, and tries the next (ClientCnxn.SendThread, StaticHostProvider.next).
+//! second, and tries the next (ClientCnxn.SendThread, StaticHostProvider.next). Also: the inspector
+//! shows no holder on a crashed Redis instance.
 
 use lockstep_core::{parse_scenario, run};
 
@@ -190,4 +191,31 @@ fn curators_own_check_reports_lost_when_it_comes_first() {
         "{}",
         note.explanation
     );
+}
+
+/// A crashed Redis instance's key went with its memory: the inspector shows no holder for it
+/// while it is down (redlock-delayed-restart's redis-3 listed A as holder with 8.5 s left).
+#[test]
+fn the_inspector_shows_no_holder_on_a_crashed_instance() {
+    let scenario = lockstep_core::catalogue::load("redlock-delayed-restart")
+        .expect("built in")
+        .expect("valid");
+    let mut session = lockstep_core::Session::new(&scenario);
+    let mut seen_down = false;
+    while session.step().is_some() {
+        let view = session.inspect();
+        for lock in &view.locks {
+            let down = view.nodes.iter().any(|n| n.name == lock.node && !n.alive);
+            if down {
+                seen_down = true;
+                assert_eq!(
+                    lock.holder, None,
+                    "{} is down at {} ms",
+                    lock.node, view.time_ms
+                );
+                assert_eq!(lock.ttl_left_ms, None);
+            }
+        }
+    }
+    assert!(seen_down, "redis-3 is down for a while in this run");
 }
