@@ -72,6 +72,17 @@ impl Worker {
         }
     }
 
+    /// ZooKeeper 3.9.3+'s own check, made whenever its send loop wakes: 4/3 of the session timeout
+    /// without a word from the cluster expire the session (LOST). Returns whether it did.
+    fn expired_on_client(&mut self, cx: &mut WorkerCtx<'_>) -> bool {
+        let silent = cx.now_local - self.heard_local;
+        let expired = silent >= (self.granted_ttl_ms * 4 / 3) as i64;
+        if expired {
+            self.session_lost(silent, false, cx);
+        }
+        expired
+    }
+
     fn reconnecting(&self, suspended_local: i64) -> bool {
         self.suspended == Some(suspended_local) && !self.session_closed && !self.phase.is_terminal()
     }
@@ -87,9 +98,7 @@ impl Worker {
             self.endpoint = (self.endpoint + 1) % nodes;
         }
         // The send loop checks the client's own expiry each time it wakes, a new attempt too.
-        let silent = cx.now_local - self.heard_local;
-        if silent >= (self.granted_ttl_ms * 4 / 3) as i64 {
-            self.session_lost(silent, false, cx);
+        if self.expired_on_client(cx) {
             return;
         }
         self.reconnects += 1;
@@ -151,9 +160,7 @@ impl Worker {
             return;
         }
         self.renew = None;
-        let silent = cx.now_local - self.heard_local;
-        if silent >= (self.granted_ttl_ms * 4 / 3) as i64 {
-            self.session_lost(silent, false, cx);
+        if self.expired_on_client(cx) {
             return;
         }
         let next = (self.endpoint + 1) % cx.lock.nodes.max(1);
