@@ -11,6 +11,7 @@ import { review10Tests } from "./review10.mjs";
 import { review11Tests, review11MoreTests } from "./review11.mjs";
 import { review12Tests } from "./review12.mjs";
 import { review13Tests } from "./review13.mjs";
+import { review14Tests } from "./review14.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -652,6 +653,7 @@ await review11Tests(browser, base, shot);
 await review11MoreTests(browser, base, shot);
 await review12Tests(browser, base, shot);
 await review13Tests(browser, base, shot);
+await review14Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

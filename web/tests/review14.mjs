@@ -1,0 +1,36 @@
+// Browser tests of session 14's work on issue 7: a 640 px embed zoomed in keeps its step column
+// pinned (the README says it does up to a third of the frame), and its full controls take two
+// lines there, not three.
+import { test, assert, ready, openZoomed } from "./harness.mjs";
+
+export async function review14Tests(browser, base, shot) {
+  await test(browser, "a zoomed 640x360 embed of a wide run keeps its step column pinned while it scrolls sideways", async (page) => {
+    await page.setViewportSize({ width: 640, height: 360 });
+    await openZoomed(page, `${base}embed.html?pin-640#scenario=redlock-gc-pause&step=34&controls=minimal`, 400);
+    const v = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      const pin = document.querySelector(".pin-box").getBoundingClientRect();
+      const win = s.getBoundingClientRect();
+      return { scrolled: s.scrollLeft, unpinned: s.hasAttribute("data-unpinned"), pinLeft: pin.left - win.left, pinWidth: pin.width, window: s.clientWidth };
+    });
+    assert(v.scrolled > 0, `the run should be scrolled sideways to step 34: ${JSON.stringify(v)}`);
+    assert(!v.unpinned, `the step column scrolled away with the picture: ${JSON.stringify(v)}`);
+    assert(Math.abs(v.pinLeft) <= 2, `the step column is not at the window's left: ${JSON.stringify(v)}`);
+    await shot(page, "embed-zoomed-redlock-gc-pause-34-640x360-pinned");
+  });
+
+  await test(browser, "an embed's full controls take two lines in a 640x360 frame, the Open link beside them", async (page) => {
+    await page.setViewportSize({ width: 640, height: 360 });
+    await page.goto(`${base}embed.html?bar-640#scenario=fenced-gc-pause&step=34&controls=full`);
+    await ready(page);
+    const v = await page.evaluate(() => {
+      const bar = document.querySelector(".embed-bar").getBoundingClientRect();
+      const open = document.querySelector(".embed-bar a.open").getBoundingClientRect();
+      const first = document.querySelector(".embed-bar button").getBoundingClientRect();
+      return { bar: bar.height, openTop: open.top, firstTop: first.top, firstBottom: first.bottom };
+    });
+    assert(v.bar <= 72, `the control bar takes ${v.bar} px of a 360 px frame (two lines are about 66): ${JSON.stringify(v)}`);
+    assert(v.openTop < v.firstBottom, `the Open link is not on the first line: ${JSON.stringify(v)}`);
+    await shot(page, "embed-full-controls-640x360-two-lines");
+  });
+}
