@@ -1,6 +1,6 @@
 // Browser tests of session 14's work on issue 7: a 640 px embed zoomed in keeps its step column
 // pinned (the README says it does up to a third of the frame), and its full controls take two
-// lines there, not three.
+// lines there, not three; presenter mode shows the last step the same way however it was reached.
 import { test, assert, ready, openZoomed } from "./harness.mjs";
 
 export async function review14Tests(browser, base, shot) {
@@ -32,5 +32,38 @@ export async function review14Tests(browser, base, shot) {
     assert(v.bar <= 72, `the control bar takes ${v.bar} px of a 360 px frame (two lines are about 66): ${JSON.stringify(v)}`);
     assert(v.openTop < v.firstBottom, `the Open link is not on the first line: ${JSON.stringify(v)}`);
     await shot(page, "embed-full-controls-640x360-two-lines");
+  });
+
+  await test(browser, "presenter mode shows the last step at one scroll whether reached by End, stepping or a link", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const where = () => page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      return { step: document.querySelector("input[aria-label='Current step']").value, top: Math.round(s.scrollTop), left: Math.round(s.scrollLeft) };
+    });
+    const still = () => page.waitForTimeout(700);
+    await page.goto(`${base}?end-1#scenario=fenced-gc-pause`);
+    await ready(page);
+    await page.keyboard.press("f");
+    await still();
+    await page.keyboard.press("End");
+    await still();
+    const byEnd = await where();
+    await page.keyboard.press("Home");
+    await still();
+    for (let i = 0; i < 41; i++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(40);
+    }
+    await still();
+    const byStepping = await where();
+    await page.goto(`${base}?end-2#scenario=fenced-gc-pause&step=end`);
+    await ready(page);
+    await page.keyboard.press("f");
+    await still();
+    const byLink = await where();
+    const all = JSON.stringify({ byEnd, byStepping, byLink });
+    assert(byEnd.step === "41" && byStepping.step === "41" && byLink.step === "41", `not all at the last step: ${all}`);
+    assert(Math.abs(byEnd.top - byStepping.top) <= 2 && Math.abs(byEnd.top - byLink.top) <= 2, `the last step lands at different scrolls: ${all}`);
+    await shot(page, "presenter-fenced-gc-pause-end-1280x720");
   });
 }

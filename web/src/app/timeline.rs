@@ -15,7 +15,7 @@ use yew::prelude::*;
 use super::dom;
 use super::follow::{
     Extent, FITTED_PLACE, Follow, LOOK_AHEAD, ROW_PLACE, RowPlace, caption_at, jump, keep_in_view,
-    mark_snug, pinned, show_heads, toggle,
+    mark_snug, pinned, settle_at_end, show_heads, toggle,
 };
 use super::frame_dom::{Shown, apply, set};
 use super::state::Zoom;
@@ -301,6 +301,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 pin,
                                 (glide && !last, resized, fresh),
                             );
+                            if last {
+                                settle_at_end(&el, width, row.band);
+                            }
                             let scale = f64::from(el.scroll_width()) / width;
                             show_caption(&el, caption, (left, pinned(&el, pin * scale)));
                             // Scrolling sideways can take height from the window (a scrollbar,
