@@ -66,4 +66,20 @@ export async function review14Tests(browser, base, shot) {
     assert(Math.abs(byEnd.top - byStepping.top) <= 2 && Math.abs(byEnd.top - byLink.top) <= 2, `the last step lands at different scrolls: ${all}`);
     await shot(page, "presenter-fenced-gc-pause-end-1280x720");
   });
+
+  await test(browser, "presenter mode opens redlock-clock-jump's step 1 (a partition, a note over every lane) at the left edge", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}?global-note#scenario=redlock-clock-jump&step=1`);
+    await ready(page);
+    await page.keyboard.press("f");
+    await page.waitForTimeout(700);
+    const v = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      return { step: document.querySelector("input[aria-label='Current step']").value, left: s.scrollLeft, wide: s.scrollWidth > s.clientWidth };
+    });
+    assert(v.step === "1" && v.wide, `expected a wide picture at step 1: ${JSON.stringify(v)}`);
+    assert(v.left === 0, `a note over every lane scrolled the picture sideways: ${JSON.stringify(v)}`);
+    await shot(page, "presenter-redlock-clock-jump-1-1280x720");
+  });
 }
+

@@ -325,7 +325,11 @@ pub(super) enum Follow {
 /// far as that keeps the row (its band `band`, in the layout's pixels) below the lane names.
 /// Following only moves as far as it must, so without this the last step's scroll depended on
 /// where the view had been (fenced-gc-pause at 1280x720: 563 px after End, 474 after stepping).
-pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, band: (f64, f64)) {
+///
+/// A last row drawing only a note over every lane (the run's end) is in view wherever the
+/// window is: the window goes to the picture's left, where the verdict under the run starts.
+pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPlace) {
+    let band = row.band;
     let drawn = f64::from(scroller.scroll_width());
     if drawn <= 0.0 || page_width <= 0.0 {
         return;
@@ -334,7 +338,7 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, band: (f64,
     let row_top = band.0 * scale + heads_band(scroller);
     let bottom = f64::from(scroller.scroll_height() - scroller.client_height()).max(0.0);
     let top = bottom.min((row_top - HEADS_INSET - EDGE).max(0.0));
-    jump(scroller, Some(top), None);
+    jump(scroller, Some(top), row.span.is_none().then_some(0.0));
 }
 
 /// Moves `scroller` at once to `top` and `left` (None: where it is).

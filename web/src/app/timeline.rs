@@ -302,7 +302,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 (glide && !last, resized, fresh),
                             );
                             if last {
-                                settle_at_end(&el, width, row.band);
+                                settle_at_end(&el, width, &row);
                             }
                             let scale = f64::from(el.scroll_width()) / width;
                             show_caption(&el, caption, (left, pinned(&el, pin * scale)));

@@ -1,8 +1,13 @@
 //! How far across the page each row of a layout draws, so the page can scroll a step into view
 //! sideways as well as down.
 
+use lockstep_render::layout::NoteKind;
+
 /// Per row of `layout`: the horizontal extent of its arrows (sent or arriving there, with their
-/// labels) and notes.
+/// labels) and notes. A note about the whole system (a partition, the end of the run) spans
+/// every lane and is in view wherever the window is: it gives no reason to scroll sideways
+/// (redlock-clock-jump's step 1 scrolled a 1280 px window 303 px right to centre its words,
+/// cutting the title; the strip under the picture shows them).
 pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
     let mut spans: Vec<Option<(f64, f64)>> = vec![None; layout.rows.len()];
     let mut widen = |row: usize, a: f64, b: f64| {
@@ -20,7 +25,7 @@ pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
             }
         }
     }
-    for n in &layout.notes {
+    for n in layout.notes.iter().filter(|n| n.kind != NoteKind::Global) {
         widen(n.row, n.rect.x0, n.rect.x1);
     }
     spans
@@ -42,7 +47,7 @@ pub(super) fn row_focus(layout: &lockstep_render::Layout) -> Vec<Option<f64>> {
             x.get_or_insert(a.start.x);
         }
     }
-    for m in &layout.notes {
+    for m in layout.notes.iter().filter(|n| n.kind != NoteKind::Global) {
         if let Some(x) = note.get_mut(m.row) {
             x.get_or_insert((m.rect.x0 + m.rect.x1) / 2.0);
         }
@@ -75,7 +80,7 @@ pub(super) fn row_ends(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64
         }
     }
     let lane_x = |i: usize| layout.lanes.get(i).map(|l| l.x);
-    for n in &layout.notes {
+    for n in layout.notes.iter().filter(|n| n.kind != NoteKind::Global) {
         match (lane_x(n.lanes.0), lane_x(n.lanes.1)) {
             (Some(a), Some(b)) => widen(n.row, a, b),
             _ => widen(n.row, n.rect.x0, n.rect.x1),
