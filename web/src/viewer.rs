@@ -28,7 +28,7 @@ pub use source::Source;
 
 pub use page_fit::{LaneHead, LegendArt};
 
-use spans::{gutter_right, row_ends, row_focus, row_spans};
+use spans::{gutter_right, row_ends, row_focus, row_spans, row_words};
 
 /// Why a view cannot be opened.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -66,6 +66,8 @@ pub struct HitRow {
     pub focus: Option<f64>,
     /// The x of the lanes the row's event joins, smallest and largest (see `spans::row_ends`).
     pub ends: Option<(f64, f64)>,
+    /// Horizontal extent of the row's words alone (see `spans::row_words`).
+    pub words: Option<(f64, f64)>,
     /// The row's event is an arrival: its arrow's words are drawn at the sender's end.
     pub arrives: bool,
 }
@@ -460,6 +462,7 @@ impl Viewer {
         let spans = row_spans(&full);
         let focus = row_focus(&full);
         let ends = row_ends(&full);
+        let words = row_words(&full);
         let gutter = gutter_right(&full);
         let rows: Vec<HitRow> = full
             .rows
@@ -467,10 +470,12 @@ impl Viewer {
             .zip(spans)
             .zip(focus)
             .zip(ends)
-            .map(|(((r, span), focus), ends)| HitRow {
+            .zip(words)
+            .map(|((((r, span), focus), ends), words)| HitRow {
                 span,
                 focus,
                 ends,
+                words,
                 step: r.step,
                 line: r.line,
                 top: r.top,

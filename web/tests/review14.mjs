@@ -81,5 +81,32 @@ export async function review14Tests(browser, base, shot) {
     assert(v.left === 0, `a note over every lane scrolled the picture sideways: ${JSON.stringify(v)}`);
     await shot(page, "presenter-redlock-clock-jump-1-1280x720");
   });
+
+  await test(browser, "presenter mode at 1280x720 shows a long arrow's label whole beside its sender (redlock-gc-pause step 23)", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}?words#scenario=redlock-gc-pause`);
+    await ready(page);
+    await page.keyboard.press("f");
+    await page.waitForTimeout(500);
+    for (let i = 0; i < 23; i++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(60);
+    }
+    await page.waitForTimeout(900);
+    const v = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      const win = s.getBoundingClientRect();
+      const pin = document.querySelector(".pin-box").getBoundingClientRect();
+      const words = [...document.querySelectorAll("#ls-labels-live text")]
+        .filter((t) => t.textContent.includes("read status batch-42"))
+        .map((t) => t.getBoundingClientRect())
+        .filter((r) => r.width > 0);
+      return { step: document.querySelector("input[aria-label='Current step']").value, from: pin.right, to: win.left + s.clientWidth,
+        words: words.map((r) => [Math.round(r.left), Math.round(r.right)]) };
+    });
+    assert(v.step === "23" && v.words.length > 0, `step 23's label not found: ${JSON.stringify(v)}`);
+    assert(v.words.every(([l, r]) => l >= v.from - 1 && r <= v.to + 1), `step 23's label is cut by the window: ${JSON.stringify(v)}`);
+    await shot(page, "presenter-redlock-gc-pause-23-1280x720");
+  });
 }
 

@@ -74,6 +74,8 @@ pub(super) struct RowPlace {
     pub(super) focus: Option<f64>,
     /// The lanes it joins (see `HitRow::ends`).
     pub(super) ends: Option<(f64, f64)>,
+    /// Its words alone (see `HitRow::words`).
+    pub(super) words: Option<(f64, f64)>,
     /// Its event is an arrival (see `HitRow::arrives`), and its words (see `HitRow::label`).
     pub(super) arrives: bool,
     pub(super) label: Rc<str>,
@@ -88,6 +90,7 @@ pub(super) struct Extent {
     pub(super) span: Option<(f64, f64)>,
     pub(super) focus: Option<f64>,
     pub(super) ends: Option<(f64, f64)>,
+    pub(super) words: Option<(f64, f64)>,
 }
 
 impl Extent {
@@ -96,6 +99,7 @@ impl Extent {
             span: self.span.map(|(a, b)| (a * scale, b * scale)),
             focus: self.focus.map(|f| f * scale),
             ends: self.ends.map(|(a, b)| (a * scale, b * scale)),
+            words: self.words.map(|(a, b)| (a * scale, b * scale)),
         }
     }
 }
@@ -142,7 +146,7 @@ fn must_show(row: Extent, avail: f64) -> Option<((f64, f64), Align)> {
         return Some(((lo, hi), Align::Centre));
     }
     let f = row.focus.unwrap_or(end_lo).clamp(end_lo, end_hi);
-    Some(if f <= end_lo {
+    let (end, align) = if f <= end_lo {
         ((lo, end_lo), Align::Left)
     } else if f >= end_hi {
         ((end_hi, hi), Align::Right)
@@ -150,7 +154,15 @@ fn must_show(row: Extent, avail: f64) -> Option<((f64, f64), Align)> {
         ((f, f), Align::Left)
     } else {
         ((f, f), Align::Right)
-    })
+    };
+    // The step's words with it when they fit beside it (redlock-gc-pause's step 23: A sends
+    // "read status batch-42" to the database 2,500 px away; its label, 800 px from A, was cut
+    // at the window's edge).
+    let with_words = row
+        .words
+        .map(|(w0, w1)| (end.0.min(w0), end.1.max(w1)))
+        .filter(|(a, b)| b - a + 2.0 * EDGE <= avail);
+    Some((with_words.unwrap_or(end), align))
 }
 
 /// Where the current step's words go when its row is an arrival too wide for the window: the
@@ -175,6 +187,7 @@ pub(super) fn caption_at(
         span: row.span,
         focus: row.focus,
         ends: row.ends,
+        words: row.words,
     };
     let avail = width - pinned(scroller, pin * scale);
     let focus = row.focus?;
@@ -280,6 +293,7 @@ pub(super) fn keep_in_view(
                 span: row.span,
                 focus: row.focus,
                 ends: row.ends,
+                words: row.words,
             };
             let coming: Vec<Extent> = row.coming.iter().map(|c| c.scaled(scale)).collect();
             sideways(

@@ -192,6 +192,7 @@ fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
             span: r.span,
             focus: r.focus,
             ends: r.ends,
+            words: r.words,
         })
         .collect()
 }
@@ -263,6 +264,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 span: row.span,
                                 focus: row.focus,
                                 ends: row.ends,
+                                words: row.words,
                                 coming: coming(&pic.rows, frame.step),
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
@@ -447,6 +449,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     span: None,
                     focus: None,
                     ends: None,
+                    words: None,
                     coming: Rc::new([]),
                     arrives: false,
                     label: "".into(),

@@ -31,6 +31,25 @@ pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
     spans
 }
 
+/// Per row of `layout`: the horizontal extent of its words alone (its arrows' labels and its
+/// notes, not the arrows), so a step whose lanes are too far apart for the window can still show
+/// its words beside the end it happens at.
+pub(super) fn row_words(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
+    let mut words: Vec<Option<(f64, f64)>> = vec![None; layout.rows.len()];
+    let mut widen = |row: usize, lo: f64, hi: f64| {
+        if let Some(s) = words.get_mut(row) {
+            *s = Some(s.map_or((lo, hi), |(x0, x1)| (x0.min(lo), x1.max(hi))));
+        }
+    };
+    for a in layout.arrows.iter().filter(|a| !a.label.text.is_empty()) {
+        widen(a.send_row, a.label.rect.x0, a.label.rect.x1);
+    }
+    for n in layout.notes.iter().filter(|n| n.kind != NoteKind::Global) {
+        widen(n.row, n.rect.x0, n.rect.x1);
+    }
+    words
+}
+
 /// Per row of `layout`: where on it the eye should go when the whole row does not fit the window
 /// (a phone, an embed): where the row's event happens (a send where it leaves, a delivery where
 /// it arrives, a note at its middle). The database's refusal happens at the database when it is
