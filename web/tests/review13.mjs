@@ -74,7 +74,7 @@ export async function review13Tests(browser, base, shot) {
   }
 
   await test(browser, "presenter mode at 1280x720: a Redlock run follows 30 steps with few sideways moves, labels clear of the pinned column", async (page) => {
-    for (const [id, from, max] of [["redlock-gc-pause", 0, 9], ["redlock-clock-jump", 0, 11]]) {
+    for (const [id, from, max] of [["redlock-gc-pause", 0, 10], ["redlock-clock-jump", 0, 11]]) {
       await page.goto(`${base}index.html?${id}#scenario=${id}&step=${from}&present=1`);
       await ready(page);
       await frames(page);
@@ -93,7 +93,8 @@ export async function review13Tests(browser, base, shot) {
         if (step % 10 === 0) await shot(page, `presenter-1280-${id}-${step}`);
       }
       // The run alternates between lanes further apart than the window is wide: each of these
-      // moves shows a step's end that was out of view (main's following made 11 and 11).
+      // moves shows a step's end that was out of view (main's following made 11 and 11), or
+      // (since session 14, one move in redlock-gc-pause) a step's words whole beside its end.
       assert(moves <= max, `${id}: 30 steps scroll sideways ${moves} times (at most ${max})`);
     }
   }, { viewport: { width: 1280, height: 720 } });
