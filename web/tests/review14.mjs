@@ -108,5 +108,28 @@ export async function review14Tests(browser, base, shot) {
     assert(v.words.every(([l, r]) => l >= v.from - 1 && r <= v.to + 1), `step 23's label is cut by the window: ${JSON.stringify(v)}`);
     await shot(page, "presenter-redlock-gc-pause-23-1280x720");
   });
+
+  await test(browser, "presenter mode at 1280x720 keeps the current row clear of the pills naming lanes out of view", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}?pills#scenario=redlock-gc-pause`);
+    await ready(page);
+    await page.keyboard.press("f");
+    await page.waitForTimeout(500);
+    const covered = [];
+    for (let step = 1; step <= 40; step++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(200);
+      const hit = await page.evaluate(() => {
+        const c = document.querySelector(".current-outline");
+        if (!c) return null;
+        const r = c.getBoundingClientRect();
+        const pills = [...document.querySelectorAll(".lanes-off span")].filter((e) => !e.hidden && e.getBoundingClientRect().width).map((e) => e.getBoundingClientRect());
+        return pills.some((q) => q.top < r.bottom - 3 && q.bottom > r.top + 3) ? `${Math.round(r.top)}-${Math.round(r.bottom)}` : null;
+      });
+      if (hit) covered.push(`step ${step} at ${hit}`);
+    }
+    assert(covered.length === 0, `the pills cover the current row: ${covered.join("; ")}`);
+    await shot(page, "presenter-redlock-gc-pause-40-pills-1280x720");
+  });
 }
 

@@ -16,6 +16,9 @@ use crate::viewer::Picture;
 pub(super) const EDGE: f64 = 4.0;
 /// The height the sticky row of lane names covers at the top of the timeline's window.
 pub(super) const HEADS_INSET: f64 = 48.0;
+/// The height the pills naming the lanes out of view cover at the bottom of a wide picture's
+/// window (style.css `.lanes-off`: 0.4rem up, about 2rem tall in presenter mode).
+pub(super) const PILLS_INSET: f64 = 44.0;
 /// How far down the timeline's window a followed row is put (see [`keep_in_view`]).
 pub(super) const ROW_PLACE: f64 = 0.6;
 /// How far down the window a row is put when the picture is fitted to the width (much shorter
@@ -272,6 +275,13 @@ pub(super) fn keep_in_view(
     // followed down the run is put two thirds of the way down the window: the rows before it (the
     // story so far) show above it, rather than the blank space of the steps still to come.
     let height = f64::from(scroller.client_height());
+    // A picture wider than its window names the lanes out of view in pills along the window's
+    // bottom (style.css `.lanes-off`): a row under them is not in view either.
+    let pills = if drawn > f64::from(scroller.client_width()) + 1.0 {
+        PILLS_INSET
+    } else {
+        0.0
+    };
     let down = if let Some(place) = resized {
         Some(((top + bottom) / 2.0 - height * place).max(0.0))
     } else {
@@ -279,7 +289,7 @@ pub(super) fn keep_in_view(
             top,
             bottom,
             f64::from(scroller.scroll_top()) + HEADS_INSET,
-            height - HEADS_INSET,
+            height - HEADS_INSET - pills,
             ROW_PLACE,
         )
         .map(|to| (to - HEADS_INSET / 2.0).max(0.0))
