@@ -82,6 +82,9 @@ pub(super) struct RowPlace {
     /// Its event is an arrival (see `HitRow::arrives`), and its words (see `HitRow::label`).
     pub(super) arrives: bool,
     pub(super) label: Rc<str>,
+    /// The least scroll from the top the window follows the row to, in the layout's pixels (see
+    /// [`title_floor`]).
+    pub(super) floor: f64,
     /// The next steps' rows, in order (a move sideways goes far enough to show as many of them
     /// as fit, so the view need not move again at each of them).
     pub(super) coming: Rc<[Extent]>,
@@ -282,17 +285,21 @@ pub(super) fn keep_in_view(
     } else {
         0.0
     };
+    let floor = floor_at(scroller, row.floor, scale);
+    let now = f64::from(scroller.scroll_top());
     let down = if let Some(place) = resized {
-        Some(((top + bottom) / 2.0 - height * place).max(0.0))
+        Some(((top + bottom) / 2.0 - height * place).max(floor))
     } else {
         scroll_to_show(
             top,
             bottom,
-            f64::from(scroller.scroll_top()) + HEADS_INSET,
+            now.max(floor) + HEADS_INSET,
             height - HEADS_INSET - pills,
             ROW_PLACE,
         )
-        .map(|to| (to - HEADS_INSET / 2.0).max(0.0))
+        .map(|to| (to - HEADS_INSET / 2.0).max(floor))
+        // Above the floor (a link just opened, or the title read by hand): down to it.
+        .or_else(|| (now < floor - 0.5).then_some(floor))
     };
     let width = f64::from(scroller.client_width());
     let at = f64::from(scroller.scroll_left());
@@ -338,7 +345,7 @@ pub(super) fn keep_in_view(
 
 /// Where a step moves the timeline's scroller.
 pub(super) enum Follow {
-    /// Step 0: back to the top left.
+    /// Step 0: back to the top left (presenter mode: to the lanes' headers, see [`title_floor`]).
     Start,
     /// A row (the page's width, the row, whether it is the last step).
     Row(f64, RowPlace, bool),
@@ -361,8 +368,37 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     let scale = drawn / page_width;
     let row_top = band.0 * scale + heads_band(scroller);
     let bottom = f64::from(scroller.scroll_height() - scroller.client_height()).max(0.0);
-    let top = bottom.min((row_top - HEADS_INSET - EDGE).max(0.0));
+    let top = bottom.min((row_top - HEADS_INSET - EDGE).max(floor_at(scroller, row.floor, scale)));
     jump(scroller, Some(top), row.span.is_none().then_some(0.0));
+}
+
+/// How far above its lanes' header boxes the window stops when it leaves out the picture's title
+/// block, in the layout's pixels: enough to show the boxes' borders whole.
+const TITLE_MARGIN: f64 = 8.0;
+
+/// The least scroll from the top that following a step goes to, in the layout's pixels, for a
+/// picture whose lanes' header boxes start `heads_top` down: in presenter mode just above them,
+/// leaving out the picture's own title block (the header bar names the run and the strip under
+/// the picture explains the step, so the block would only repeat them, in a third of a
+/// 1280x720 projector's timeline); elsewhere 0 (the app and the embed show the block, which is
+/// all the explanation a minimal embed has). Scrolling up by hand still shows it.
+pub(super) fn title_floor(presenter: bool, heads_top: f64) -> f64 {
+    if presenter && heads_top.is_finite() {
+        (heads_top - TITLE_MARGIN).max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// The scroll from the top that puts `floor` (see [`title_floor`], in the layout's pixels) at the
+/// window's top, at `scale` screen pixels to the layout's: the picture starts under the band of
+/// kept lane names, which hides nothing while the picture's own names show.
+pub(super) fn floor_at(scroller: &HtmlElement, floor: f64, scale: f64) -> f64 {
+    if floor > 0.0 {
+        floor * scale + heads_band(scroller)
+    } else {
+        0.0
+    }
 }
 
 /// Moves `scroller` at once to `top` and `left` (None: where it is).

@@ -14,8 +14,8 @@ use yew::prelude::*;
 
 use super::dom;
 use super::follow::{
-    Extent, FITTED_PLACE, Follow, LOOK_AHEAD, ROW_PLACE, RowPlace, caption_at, jump, keep_in_view,
-    mark_snug, pinned, settle_at_end, show_heads, toggle,
+    Extent, FITTED_PLACE, Follow, LOOK_AHEAD, ROW_PLACE, RowPlace, caption_at, floor_at, jump,
+    keep_in_view, mark_snug, pinned, settle_at_end, show_heads, title_floor, toggle,
 };
 use super::frame_dom::{Shown, apply, set};
 use super::state::Zoom;
@@ -219,6 +219,16 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let heads_bottom =
         frame.live.layout_dy + pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max);
     let pin = pic.gutter;
+    // Where following a step stops scrolling up (presenter mode leaves out the title block).
+    let floor = title_floor(
+        props.presenter,
+        frame.live.layout_dy
+            + pic
+                .lanes
+                .iter()
+                .map(|l| l.top)
+                .fold(f64::INFINITY, f64::min),
+    );
     {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
         let heads = heads.clone();
@@ -268,6 +278,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 coming: coming(&pic.rows, frame.step),
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
+                                floor,
                             },
                             last,
                         ),
@@ -292,7 +303,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     match target {
                         Follow::Start => {
                             show_caption(&el, None, (0.0, 0.0));
-                            jump(&el, Some(0.0), Some(0.0));
+                            let scale = f64::from(el.scroll_width()) / w.max(1.0);
+                            jump(&el, Some(floor_at(&el, floor, scale)), Some(0.0));
                         }
                         // End jumps (a glide from far away may be cut short by the next key).
                         Follow::Row(width, row, last) => {
@@ -453,6 +465,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     coming: Rc::new([]),
                     arrives: false,
                     label: "".into(),
+                    floor,
                 };
                 keep_in_view(
                     &el,
