@@ -26,7 +26,7 @@ mod spans;
 pub use rows::row_step;
 pub use source::Source;
 
-pub use page_fit::{LaneHead, LegendArt};
+pub use page_fit::{LaneHead, LegendArt, LegendSwatch};
 
 use spans::{gutter_right, row_ends, row_focus, row_spans, row_words};
 
@@ -95,6 +95,8 @@ pub struct Picture {
     /// The legend panel's drawings, one per set of entries the steps have shown (a step's legend
     /// lists only what it draws, so "message still in the network" comes and goes).
     legend: RefCell<Vec<(Vec<lockstep_render::layout::LegendEntry>, Rc<LegendArt>)>>,
+    /// Every legend entry's swatch drawn so far, shared by those drawings.
+    swatches: RefCell<Vec<Rc<page_fit::LegendSwatch>>>,
     stepper: Stepper,
 }
 
@@ -554,6 +556,7 @@ impl Viewer {
             gutter,
             size,
             legend: RefCell::new(Vec::new()),
+            swatches: RefCell::new(Vec::new()),
             stepper,
         })
     }
@@ -574,7 +577,12 @@ impl Viewer {
             Some(art) => art,
             None => {
                 // Rarely: a run's steps show a few sets of entries, not one per step.
-                let art = page_fit::legend_art(&at_n, drawn_size, legend.clone())?;
+                let art = page_fit::legend_art(
+                    &at_n,
+                    drawn_size,
+                    legend.clone(),
+                    &mut picture.swatches.borrow_mut(),
+                )?;
                 picture.legend.borrow_mut().push((legend, art.clone()));
                 art
             }

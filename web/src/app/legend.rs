@@ -1,17 +1,14 @@
 //! The legend panel: lockstep-render's legend for the current step, which the picture itself is
 //! drawn without (so it can be drawn larger in the width the page has). Each entry shows its
-//! swatch as lockstep-render drew it (a window onto the drawn legend, so nothing is drawn twice)
-//! and its words as text that wraps to the panel. Redrawn only when the legend changes, not on
-//! every step.
+//! swatch as lockstep-render drew it and its words as text that wraps to the panel. Redrawn
+//! only when the legend changes, not on every step, and then only the entries that come or go:
+//! the list is keyed by entry, so the others' swatches stay on the page as they are.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::viewer::LegendArt;
-
-/// The id of the drawn legend the swatches show windows of.
-const ART_ID: &str = "ls-legend-art";
 
 #[derive(Properties)]
 pub struct LegendProps {
@@ -35,23 +32,22 @@ pub fn Legend(props: &LegendProps) -> Html {
     if art.entries.is_empty() {
         return html! {};
     }
-    let drawn = format!(
-        "<svg class=\"legend-art\" width=\"0\" height=\"0\" aria-hidden=\"true\" focusable=\"false\"><g id=\"{ART_ID}\">{}</g></svg>",
-        art.svg
-    );
     html! {
         <details class="panel legend" aria-label="Legend" open={!props.folded}>
             <summary><h2>{ "Legend" }</h2></summary>
-            { Html::from_html_unchecked(AttrValue::from(drawn)) }
             <ul>
-                { for art.entries.iter().map(|(_, [x, y, w, h], words)| {
+                { for art.entries.iter().map(|e| {
+                    let [x, y, w, h] = e.at;
+                    // The swatch's own elements, in a window onto its box (the patterns its
+                    // fills name are in the picture's definitions, on the same page).
                     let swatch = format!(
-                        "<svg viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\" width=\"{w:.0}\" height=\"{h:.0}\" aria-hidden=\"true\" focusable=\"false\"><use href=\"#{ART_ID}\"/></svg>"
+                        "<svg viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\" width=\"{w:.0}\" height=\"{h:.0}\" aria-hidden=\"true\" focusable=\"false\">{}</svg>",
+                        e.svg
                     );
                     html! {
-                        <li>
+                        <li key={e.key()}>
                             <span class="swatch">{ Html::from_html_unchecked(AttrValue::from(swatch)) }</span>
-                            <span>{ words }</span>
+                            <span>{ &e.words }</span>
                         </li>
                     }
                 }) }

@@ -28,12 +28,31 @@ pub struct LaneHead {
     pub bottom: f64,
 }
 
-/// The legend lockstep-render drew for a step, for the legend panel: its SVG elements (at the
-/// places the layout gave them) and, per entry, the swatch's box in them and its words.
+/// The legend lockstep-render drew for a step, for the legend panel: its entries in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegendArt {
+    pub entries: Vec<Rc<LegendSwatch>>,
+}
+
+/// One entry of a legend as the panel shows it: its swatch as lockstep-render draws it (the
+/// elements of that entry alone, so the page holds a few elements per swatch rather than a copy
+/// of the whole legend in each) and its words. Drawn once per picture and kind, and kept: a step
+/// whose legend gains or loses an entry leaves the others' swatches as they are on the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendSwatch {
+    pub kind: LegendKind,
+    pub words: String,
+    /// The swatch's box in `svg`'s coordinates: x, y, width, height.
+    pub at: [f64; 4],
+    /// Its SVG elements.
     pub svg: String,
-    pub entries: Vec<(LegendKind, [f64; 4], String)>,
+}
+
+impl LegendSwatch {
+    /// A name for the entry that stays the same from step to step (the panel's list keys).
+    pub fn key(&self) -> String {
+        format!("{:?} {}", self.kind, self.words)
+    }
 }
 
 /// The size of `full` without its legend column: as far right and down as anything else reaches,
@@ -81,26 +100,45 @@ pub fn lane_heads(layout: &Layout) -> Vec<LaneHead> {
         .collect()
 }
 
-/// Draws `legend` (taken from a layout like `like`, which was `size` before, at their places) as
-/// lockstep-render draws it.
+/// The panel's legend for `legend` (taken from a layout like `like`, which was `size` before, at
+/// their places): each entry's swatch from `drawn` when an entry of its kind and words has been
+/// drawn before, else drawn now (as lockstep-render draws it) and added to `drawn`.
 pub fn legend_art(
     like: &Layout,
     size: (f64, f64),
     legend: Vec<LegendEntry>,
+    drawn: &mut Vec<Rc<LegendSwatch>>,
 ) -> Result<Rc<LegendArt>, RenderError> {
-    let entries = legend
-        .iter()
-        .map(|e| {
-            let s = e.swatch;
-            (
-                e.kind,
-                [s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0],
-                e.text.text.clone(),
-            )
-        })
-        .collect();
+    let mut entries = Vec::with_capacity(legend.len());
+    for entry in legend {
+        let known = drawn
+            .iter()
+            .find(|s| s.kind == entry.kind && s.words == entry.text.text)
+            .cloned();
+        let swatch = match known {
+            Some(s) => s,
+            None => {
+                let s = Rc::new(swatch(like, size, entry)?);
+                drawn.push(s.clone());
+                s
+            }
+        };
+        entries.push(swatch);
+    }
+    Ok(Rc::new(LegendArt { entries }))
+}
+
+/// Draws one legend entry's swatch (without its words, which the panel sets as text).
+fn swatch(
+    like: &Layout,
+    size: (f64, f64),
+    mut entry: LegendEntry,
+) -> Result<LegendSwatch, RenderError> {
+    let s = entry.swatch;
+    let words = std::mem::take(&mut entry.text.text);
+    let kind = entry.kind;
     let mut only = Layout {
-        legend,
+        legend: vec![entry],
         current: None,
         width: size.0,
         height: size.1,
@@ -130,10 +168,12 @@ pub fn legend_art(
     let stepper = Stepper::new(only.clone(), &caption);
     let live = stepper.live(&only, &caption)?;
     let at = LAYERS.iter().position(|n| *n == "legend").unwrap_or(0);
-    Ok(Rc::new(LegendArt {
+    Ok(LegendSwatch {
+        kind,
+        words,
+        at: [s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0],
         svg: live.layers.get(at).cloned().unwrap_or_default(),
-        entries,
-    }))
+    })
 }
 
 impl Viewer {

@@ -222,7 +222,13 @@ fn the_page_draws_the_timeline_without_its_legend_column_and_keeps_the_legend_fo
         !f.live.layers[legend].contains("<text"),
         "no legend in the picture"
     );
-    assert!(f.legend.entries.len() > 3 && f.legend.svg.contains("<text"));
+    // Each entry's swatch is its own few elements, without the words (the panel sets them).
+    assert!(f.legend.entries.len() > 3);
+    for e in &f.legend.entries {
+        assert!(!e.words.is_empty() && !e.svg.is_empty(), "{e:?}");
+        assert!(!e.svg.contains(&e.words), "{e:?}");
+        assert!(e.svg.matches('<').count() <= 12, "{e:?}");
+    }
     // Steps whose legends list the same entries share its drawing (a step does not redraw the
     // panel); a step's legend lists only what it draws, so "message still in the network" comes
     // and goes, and only then is the panel drawn again.
@@ -236,6 +242,14 @@ fn the_page_draws_the_timeline_without_its_legend_column_and_keeps_the_legend_fo
         }
     }
     assert!(shared > 0);
+    // An entry kept from one step's legend to the next keeps its swatch's drawing.
+    v.seek(29);
+    let g = v.frame(&pic).unwrap();
+    for e in &g.legend.entries {
+        if let Some(same) = f.legend.entries.iter().find(|s| s.key() == e.key()) {
+            assert!(Rc::ptr_eq(same, e), "{}", e.key());
+        }
+    }
     // What the page shows is what lockstep-render draws without the legend.
     let shown = v.shown_step_svg(TimeMode::Logical).unwrap();
     assert_eq!(drawn_width(&shown), f64::from(pic.page_width()));
