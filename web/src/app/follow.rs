@@ -345,7 +345,7 @@ pub(super) fn keep_in_view(
 
 /// Where a step moves the timeline's scroller.
 pub(super) enum Follow {
-    /// Step 0: back to the top left (presenter mode: to the lanes' headers, see [`title_floor`]).
+    /// Step 0: back to the top left (the app: to the lanes' headers, see [`title_floor`]).
     Start,
     /// A row (the page's width, the row, whether it is the last step).
     Row(f64, RowPlace, bool),
@@ -377,13 +377,13 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
 const TITLE_MARGIN: f64 = 8.0;
 
 /// The least scroll from the top that following a step goes to, in the layout's pixels, for a
-/// picture whose lanes' header boxes start `heads_top` down: in presenter mode just above them,
-/// leaving out the picture's own title block (the header bar names the run and the strip under
-/// the picture explains the step, so the block would only repeat them, in a third of a
-/// 1280x720 projector's timeline); elsewhere 0 (the app and the embed show the block, which is
-/// all the explanation a minimal embed has). Scrolling up by hand still shows it.
-pub(super) fn title_floor(presenter: bool, heads_top: f64) -> f64 {
-    if presenter && heads_top.is_finite() {
+/// picture whose lanes' header boxes start `heads_top` down: in the app (`leave_out`) just above
+/// them, leaving out the picture's own title block (the header bar names the run and the
+/// explanation panel explains the step, so the block would only repeat them, in a third of a
+/// 1280x720 projector's timeline, and scrolled sideways it shows as fragments); in the embed 0
+/// (the block is all the explanation a minimal embed has). Scrolling up by hand still shows it.
+pub(super) fn title_floor(leave_out: bool, heads_top: f64) -> f64 {
+    if leave_out && heads_top.is_finite() {
         (heads_top - TITLE_MARGIN).max(0.0)
     } else {
         0.0

@@ -80,7 +80,8 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
         (Chart::Timeline, Some(p), _, Some(f)) => html! {
             <Timeline picture={p.clone()} frame={f.clone()} rev={state.rev} {on_seek}
                 highlight_faults={state.found.is_some()} presenter={state.presenter}
-                {zoom} {on_zoom} {zoom_button} tap_zooms={embed.is_some()} />
+                {zoom} {on_zoom} {zoom_button} tap_zooms={embed.is_some()}
+                leave_title={embed.is_none()} />
         },
         _ => html! {},
     }

@@ -43,6 +43,10 @@ pub struct TimelineProps {
     /// Whether the zoom has its button.
     #[prop_or(true)]
     pub zoom_button: bool,
+    /// Follow steps no higher than just above the lanes' headers, leaving the picture's title
+    /// block above the window (the app; the embed shows it: see [`title_floor`]).
+    #[prop_or(false)]
+    pub leave_title: bool,
     /// A click on the picture fitted to the width zooms in instead of jumping to a row (and,
     /// without the button, a click on the zoomed picture zooms out).
     #[prop_or(false)]
@@ -219,9 +223,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let heads_bottom =
         frame.live.layout_dy + pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max);
     let pin = pic.gutter;
-    // Where following a step stops scrolling up (presenter mode leaves out the title block).
+    // Where following a step stops scrolling up (the app leaves out the title block).
     let floor = title_floor(
-        props.presenter,
+        props.leave_title,
         frame.live.layout_dy
             + pic
                 .lanes
