@@ -63,3 +63,54 @@ export async function review15Tests(browser, base, shot) {
     assert(kept.length > 0 && kept.every(Boolean), `the entries in both legends keep their swatch elements: ${JSON.stringify({ before, after, kept })}`);
   });
 }
+
+export async function review15bTests(browser, base, shot) {
+  await test(browser, "after typing a step number and Enter, the clicker's keys step the run again", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=naive-gc-pause&present=1`);
+    await ready(page);
+    await page.fill(".controls input[type=number]", "20");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => /step=20\b/.test(location.hash));
+    for (const [key, want] of [["ArrowRight", 21], ["Space", 22], ["PageDown", 23], ["ArrowLeft", 22]]) {
+      await page.keyboard.press(key);
+      await page.waitForFunction((n) => new RegExp(`step=${n}\\b`).test(location.hash), want, { timeout: 3000 })
+        .catch(() => { throw new Error(`${key} after typing the step did not reach step ${want}: ${page.url()}`); });
+    }
+  });
+
+  await test(browser, "presenter mode's strip keeps one layout from step 0 on, and its legend fits as it grows", async (page) => {
+    const messages = [];
+    page.on("console", (m) => messages.push(m.text()));
+    for (const [w, h, id, upto] of [[1920, 1080, "consensus-fenced-failover", 54], [1920, 1080, "fenced-gc-pause", 36], [1280, 720, "consensus-fenced-failover", 3]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${base}index.html?strip${w}${id}#scenario=${id}&present=1`);
+      await ready(page);
+      await page.waitForTimeout(300);
+      const info = () => page.evaluate(() => {
+        const l = document.querySelector(".side > .legend");
+        const e = document.querySelector(".side > .explanation .why");
+        return {
+          legend: !!l, legendCut: l ? l.scrollHeight - l.clientHeight : 0,
+          font: e && getComputedStyle(e).fontSize,
+          timeline: Math.round(document.querySelector(".timeline-scroller").getBoundingClientRect().height),
+        };
+      });
+      const start = await info();
+      assert(start.legend, `${id} ${w}x${h}: step 0 has its legend panel (it says nothing is drawn yet)`);
+      for (let i = 0; i < upto; i++) {
+        await page.keyboard.press("ArrowRight");
+        await page.waitForTimeout(30);
+      }
+      await page.waitForFunction((n) => new RegExp(`step=${n}\\b`).test(location.hash), upto);
+      await page.waitForTimeout(300);
+      const now = await info();
+      assert(now.timeline === start.timeline && now.font === start.font,
+        `${id} ${w}x${h}: the timeline's height and the explanation's type stay from step 0 to ${upto}: ${JSON.stringify({ start, now })}`);
+      assert(now.legendCut <= 1, `${id} ${w}x${h}: the legend fits its box at step ${upto} (reached by stepping): ${JSON.stringify(now)}`);
+      await shot(page, `presenter-strip-${id}-${upto}-${w}x${h}`);
+    }
+    // A present=1 link does not ask for full screen before a click or key (a refusal in the console).
+    assert(!messages.some((m) => m.includes("requestFullscreen")), `console: ${messages.join(" | ")}`);
+  });
+}

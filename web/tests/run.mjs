@@ -12,7 +12,7 @@ import { review11Tests, review11MoreTests } from "./review11.mjs";
 import { review12Tests } from "./review12.mjs";
 import { review13Tests } from "./review13.mjs";
 import { review14Tests } from "./review14.mjs";
-import { review15Tests } from "./review15.mjs";
+import { review15Tests, review15bTests } from "./review15.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -656,6 +656,7 @@ await review12Tests(browser, base, shot);
 await review13Tests(browser, base, shot);
 await review14Tests(browser, base, shot);
 await review15Tests(browser, base, shot);
+await review15bTests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

@@ -41,6 +41,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
             let input: HtmlInputElement = e.target_unchecked_into();
             if let Ok(n) = input.value().trim().parse::<usize>() {
                 s.dispatch(Action::Seek(n));
+                // The step is chosen: the keys go back to the run (a presenter who typed a
+                // step number would otherwise find the clicker's → and Space typing into it).
+                super::dom::focus_timeline();
             }
         })
     };

@@ -128,11 +128,39 @@ pub fn full_screen(on: bool) {
         return;
     };
     if on {
-        if let Some(el) = doc.document_element() {
+        // Only in answer to a click or key: a `present=1` link opening the page may not, and
+        // asking then only puts a refusal in the console.
+        if let (Some(el), true) = (doc.document_element(), user_active()) {
             call_quietly(&el, "requestFullscreen", None);
         }
     } else if doc.fullscreen_element().is_some() {
         call_quietly(&doc, "exitFullscreen", None);
+    }
+}
+
+/// Whether the page is answering a click or key press now (`navigator.userActivation`; a
+/// browser without it is asked anyway).
+fn user_active() -> bool {
+    let Some(nav) = window().map(|w| JsValue::from(w.navigator())) else {
+        return false;
+    };
+    match js_sys::Reflect::get(&nav, &JsValue::from_str("userActivation")) {
+        Ok(ua) if ua.is_object() => js_sys::Reflect::get(&ua, &JsValue::from_str("isActive"))
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true),
+        _ => true,
+    }
+}
+
+/// Moves the keyboard's focus to the timeline (the keys step the run from there).
+pub fn focus_timeline() {
+    let target = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".timeline-scroller").ok().flatten())
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(el) = target {
+        let _ = el.focus();
     }
 }
 

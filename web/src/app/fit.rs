@@ -36,6 +36,9 @@ struct Fitted {
     verdict: f64,
     /// The verdict's words when it was last checked (see [`fit_strip`]).
     verdict_words: String,
+    /// The legend's words when it was last fitted: a step's legend names only what it has
+    /// drawn, so it grows as the run goes on.
+    legend_words: String,
     /// The strip's height when some step needs it taller than its own (style.css), in px; 0
     /// when every step fits.
     height: f64,
@@ -82,14 +85,15 @@ pub fn fit_strip() {
                 }
                 f.verdict_words = words;
             }
+            // The legend again when its entries change (rarely: a few times a run), so a
+            // longer legend is not cut at the strip's bottom.
+            f.legend_words = fit_legend_again(&doc, &f.legend_words);
             f
         }
         None => {
-            // The legend's words do not change with the step: fitted with the rest.
-            if let Some(legend) = panel(&doc, LEGEND.0) {
-                fit_legend(&legend, LEGEND.1);
-            }
-            measure(&v, key, &side, &expl, &verdict)
+            let mut f = measure(&v, key, &side, &expl, &verdict);
+            f.legend_words = fit_legend_again(&doc, "");
+            f
         }
     };
     set_fit(&expl, fitted.explanation);
@@ -169,6 +173,7 @@ fn measure(
         explanation,
         verdict: verdict_scale,
         verdict_words: verdict.text_content().unwrap_or_default(),
+        legend_words: String::new(),
         height: {
             let grow = need_e.max(need_v);
             if grow > 0.0 {
@@ -326,6 +331,19 @@ fn set_fit(el: &HtmlElement, scale: f64) {
     if style.get_property_value("--fit").ok().as_deref() != Some(value.as_str()) {
         let _ = style.set_property("--fit", &value);
     }
+}
+
+/// Fits the legend when its words are not `fitted` (those it was last fitted for); returns
+/// its words now.
+fn fit_legend_again(doc: &Document, fitted: &str) -> String {
+    let Some(legend) = panel(doc, LEGEND.0) else {
+        return String::new();
+    };
+    let words = legend.text_content().unwrap_or_default();
+    if words != fitted {
+        fit_legend(&legend, LEGEND.1);
+    }
+    words
 }
 
 /// Shrinks the legend's type (not below `least`) until it fits its box.

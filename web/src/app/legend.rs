@@ -29,12 +29,14 @@ impl PartialEq for LegendProps {
 #[component]
 pub fn Legend(props: &LegendProps) -> Html {
     let art = &props.art;
-    if art.entries.is_empty() {
-        return html! {};
-    }
+    // Step 0 has drawn nothing yet: the panel stays (presenter mode's strip keeps one layout
+    // from the first step to the last) and says so.
     html! {
         <details class="panel legend" aria-label="Legend" open={!props.folded}>
             <summary><h2>{ "Legend" }</h2></summary>
+            if art.entries.is_empty() {
+                <p class="empty">{ "Nothing is drawn yet: each step's legend names what the picture shows by then." }</p>
+            }
             <ul>
                 { for art.entries.iter().map(|e| {
                     let [x, y, w, h] = e.at;

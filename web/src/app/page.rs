@@ -138,13 +138,7 @@ pub fn App() -> Html {
     };
     let skip_to_run = Callback::from(|e: MouseEvent| {
         e.prevent_default();
-        let target = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(".timeline-scroller").ok().flatten())
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok());
-        if let Some(el) = target {
-            let _ = el.focus();
-        }
+        dom::focus_timeline();
     });
     let dismiss = {
         let s = state.clone();
