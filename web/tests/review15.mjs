@@ -113,4 +113,26 @@ export async function review15bTests(browser, base, shot) {
     // A present=1 link does not ask for full screen before a click or key (a refusal in the console).
     assert(!messages.some((m) => m.includes("requestFullscreen")), `console: ${messages.join(" | ")}`);
   });
+
+  await test(browser, "fitted to a 1280 px projector, an 8-lane Redlock run's lane names do not run into each other", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=66&present=1`);
+    await ready(page);
+    await page.keyboard.press("z");
+    await page.waitForSelector(".timeline-scroller.zoom-fit");
+    await page.waitForTimeout(400);
+    const chips = await page.locator(".lane-heads .lane-head").evaluateAll((els) => els
+      .map((e) => { const r = e.getBoundingClientRect(); return { name: e.textContent, left: r.left, right: r.right, px: parseFloat(getComputedStyle(e).fontSize) }; })
+      .sort((a, b) => a.left - b.left));
+    const overlaps = chips.slice(1).filter((c, i) => c.left < chips[i].right);
+    assert(chips.length === 8 && overlaps.length === 0, `overlapping lane chips: ${JSON.stringify(overlaps.map((c) => c.name))} of ${JSON.stringify(chips)}`);
+    assert(chips.every((c) => c.px >= 9), `lane chips at least 9 px: ${JSON.stringify(chips.map((c) => c.px))}`);
+    await shot(page, "presenter-fit-redlock-gc-pause-66-1280x720-chips");
+    // Zoomed back in, they are at their full size again.
+    await page.keyboard.press("z");
+    await page.waitForSelector(".timeline-scroller.zoom-readable");
+    await page.waitForTimeout(400);
+    const px = await page.locator(".lane-heads .lane-head").first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    assert(px >= 18, `zoomed in, the lane chips are back at 1.15rem: ${px} px`);
+  });
 }
