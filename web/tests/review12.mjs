@@ -175,22 +175,37 @@ export async function review12Tests(browser, base, shot) {
     }
   });
 
-  await test(browser, "the edge hints name the lanes out of view, many of them shortened, and count a sliver as out of view", async (page) => {
+  await test(browser, "the edge hints name the lanes out of view, many of them shortened; a lane whose line shows near an edge keeps its chip whole", async (page) => {
     await page.setViewportSize({ width: 800, height: 640 });
     await openZoomed(page, `${base}embed.html#scenario=redlock-split-votes&step=70&controls=minimal`, 500);
     const hints = await page.evaluate(() => [...document.querySelectorAll(".lanes-off span")].filter((e) => !e.hidden).map((e) => e.textContent));
     assert(hints.length > 0 && hints.every((h) => !/\d+ lanes/.test(h)), `the hints count lanes instead of naming them: ${hints}`);
     assert(hints.some((h) => h.includes("…")), `four or more lanes are named with an ellipsis: ${hints}`);
-    // Put C's line 6 px inside the right edge: its name chip is cut to a sliver.
-    await page.evaluate(({ name }) => {
-      const s = document.querySelector(".timeline-scroller");
-      const h = [...document.querySelectorAll(".lane-head")].find((h) => h.querySelector("b").textContent === name);
-      const x = (parseFloat(h.style.left) / 100) * s.scrollWidth;
-      s.scrollLeft = x - s.clientWidth + 6;
-    }, { name: "C" });
-    await frames(page);
-    await page.waitForTimeout(200);
-    const sliver = await page.evaluate(() => document.querySelector(".off-right").hidden ? "" : document.querySelector(".off-right").textContent);
-    assert(sliver.includes("C"), `a lane cut to a sliver at the right edge is not named: "${sliver}"`);
+    // Put C's line `inside` px inside the right edge (negative: past it).
+    const at = async (inside) => {
+      await page.evaluate(({ name, inside }) => {
+        const s = document.querySelector(".timeline-scroller");
+        const h = [...document.querySelectorAll(".lane-head")].find((h) => h.querySelector("b").textContent === name);
+        const x = (parseFloat(h.style.left) / 100) * s.scrollWidth;
+        s.scrollLeft = x - s.clientWidth + inside;
+      }, { name: "C", inside });
+      await frames(page);
+      await page.waitForTimeout(200);
+      return page.evaluate(() => {
+        const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
+        const h = [...document.querySelectorAll(".lane-head")].find((h) => h.querySelector("b").textContent === "C");
+        const r = h.getBoundingClientRect();
+        const pill = document.querySelector(".off-right");
+        return {
+          named: pill.hidden ? "" : pill.textContent,
+          chipWhole: getComputedStyle(h).visibility === "visible" && r.left >= box.left && r.right <= box.right,
+          chipHidden: getComputedStyle(h).visibility === "hidden",
+        };
+      });
+    };
+    const near = await at(6);
+    assert(!near.named.includes("C") && near.chipWhole, `C's line 6 px inside the right edge: its chip shows whole and no pill names it: ${JSON.stringify(near)}`);
+    const past = await at(-2);
+    assert(past.named.includes("C") && past.chipHidden, `C's line past the right edge: the pill names it and its chip is hidden: ${JSON.stringify(past)}`);
   });
 }

@@ -459,18 +459,35 @@ pub(super) fn show_heads(
             .map(|l| l.name.as_str())
             .collect()
     };
-    // A lane whose line is within half a name chip of an edge shows only a sliver of its chip:
-    // it counts as out of view.
+    // A lane whose line is hidden (under the pinned step column, or past the right edge) is
+    // out of view; one whose line shows near an edge is in view, its chip moved inward whole.
     let before = if wide {
-        off_names(&names(&|x| x < left + SLIVER))
+        off_names(&names(&|x| x < left + LINE_IN))
     } else {
         None
     };
     let after = if wide {
-        off_names(&names(&|x| x > right - SLIVER))
+        off_names(&names(&|x| x > right - LINE_IN))
     } else {
         None
     };
+    // The chip of a lane named in a pill is hidden: under the pinned step column it showed cut
+    // ("dis-4") or over the step numbers. Near an edge, a chip starts (or ends) at its lane's
+    // line instead of being centred on it, so it shows whole.
+    let chips = heads.children();
+    for (i, l) in pic.lanes.iter().enumerate() {
+        let x = l.x * scale;
+        let Some(chip) = chips.item(i as u32) else {
+            continue;
+        };
+        toggle(
+            &chip,
+            "data-off",
+            wide && (x < left + LINE_IN || x > right - LINE_IN),
+        );
+        toggle(&chip, "data-start", wide && x < left + SLIVER);
+        toggle(&chip, "data-end", wide && x > right - SLIVER);
+    }
     let Some(hints) = scroller.query_selector(".lanes-off").ok().flatten() else {
         return;
     };
@@ -548,9 +565,13 @@ fn fit_chips(heads: &Element, pic: &Picture, scale: f64) {
 /// The least room between two neighbouring lane chips, in screen pixels.
 const CHIP_GAP: f64 = 6.0;
 
-/// How near an edge of the window a lane's line may be and still count as in view, in screen
-/// pixels: about half the width of a short name chip.
-pub(super) const SLIVER: f64 = 24.0;
+/// How near an edge of the window a lane's chip is moved inward rather than centred on its
+/// line, in screen pixels: half the width of a long name's chip ("redis-4" in presenter type).
+pub(super) const SLIVER: f64 = 64.0;
+
+/// How far inside an edge of the window a lane's line must be to count as in view, in screen
+/// pixels (the pinned step column's edge is a line of its own).
+const LINE_IN: f64 = 3.0;
 
 /// The words of an edge hint naming the lanes out of view on one side: all of them when up to
 /// three, else the first two, an ellipsis and the last ("redis-3, redis-4, … C").
