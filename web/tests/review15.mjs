@@ -135,4 +135,31 @@ export async function review15bTests(browser, base, shot) {
     const px = await page.locator(".lane-heads .lane-head").first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
     assert(px >= 18, `zoomed in, the lane chips are back at 1.15rem: ${px} px`);
   });
+
+  await test(browser, "while the current step's words show in a caption, the picture's cut copy of them is hidden", async (page) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=24&present=1`);
+    await ready(page);
+    await page.waitForTimeout(400);
+    const copies = () => page.evaluate(() => {
+      const cap = document.querySelector(".step-caption");
+      return {
+        caption: cap && !cap.hidden ? cap.textContent : null,
+        shown: [...document.querySelectorAll(".page svg text")]
+          .filter((t) => t.textContent.trim() === "read status batch-42" && getComputedStyle(t).visibility !== "hidden")
+          .map((t) => Math.round(t.getBoundingClientRect().top)),
+      };
+    });
+    const at24 = await copies();
+    assert(at24.caption === "read status batch-42", `step 24's words are in a caption by db: ${JSON.stringify(at24)}`);
+    // The title block above the window names the step too; no copy on the timeline's rows shows.
+    const rowTop = await page.locator("rect.current-outline").evaluate((r) => r.getBoundingClientRect().top);
+    assert(at24.shown.every((y) => Math.abs(y - rowTop) > 40), `a copy of the words shows on the current row: ${JSON.stringify({ at24, rowTop })}`);
+    await shot(page, "presenter-caption-redlock-gc-pause-24-1920x1080");
+    // Home and back: shown again when no caption stands for it.
+    await page.keyboard.press("Home");
+    await page.waitForTimeout(300);
+    const home = await copies();
+    assert(home.caption === null && home.shown.length >= 1, `at step 0 the picture's own copy is back: ${JSON.stringify(home)}`);
+  });
 }

@@ -11,6 +11,7 @@ use web_sys::Element;
 use crate::patch;
 use crate::stack::{CHUNK, chunk_id, live_id};
 use crate::viewer::{Picture, StepFrame};
+use lockstep_render::svg::stepped::LAYERS;
 
 /// What the page shows of a picture at the moment, so a step changes only the difference.
 #[derive(Default)]
@@ -26,6 +27,9 @@ pub(super) struct Shown {
     after: String,
     size: (f64, f64),
     dy: f64,
+    /// The picture's own words of the current step, hidden while its caption shows them (see
+    /// [`hide_row_label`]).
+    hidden_label: Vec<Element>,
 }
 
 pub(super) fn set(el: &Element, name: &str, value: &str) {
@@ -272,4 +276,76 @@ pub(super) fn apply(
         }
     }
     fresh
+}
+
+/// How many steps back from the current one the group drawing its arrow's words may start (the
+/// send and the arrival of one message share a row; a row holds a few steps).
+const LABEL_BACK: usize = 8;
+
+/// While the current step's words show in a caption beside the end it happens at (`label`:
+/// Some), hides the picture's own copy of them on its row: cut by the pinned step column or the
+/// window's edge, it showed as a stray fragment ("-42"). Shows again what it hid before.
+pub(super) fn hide_row_label(pic: &Picture, step: usize, label: Option<&str>, shown: &mut Shown) {
+    for el in shown.hidden_label.drain(..) {
+        let _ = el.remove_attribute("visibility");
+    }
+    let (Some(label), Some(row)) = (label, step.checked_sub(1).and_then(|i| pic.rows.get(i)))
+    else {
+        return;
+    };
+    let Some(layer) = LAYERS.iter().position(|n| *n == "labels") else {
+        return;
+    };
+    let Some(groups) = pic.groups.get(layer) else {
+        return;
+    };
+    let from = step.saturating_sub(LABEL_BACK);
+    for (j, _) in groups
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| (from..=step).contains(*s))
+    {
+        let Some(g) = by_id(&chunk_id(layer, j / CHUNK))
+            .as_ref()
+            .and_then(layer_in)
+            .and_then(|l| l.children().item((j % CHUNK) as u32))
+        else {
+            continue;
+        };
+        let Ok(texts) = g.query_selector_all("text") else {
+            continue;
+        };
+        for k in 0..texts.length() {
+            let Some(t) = texts.item(k).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            let y = t
+                .get_attribute("y")
+                .and_then(|y| y.parse::<f64>().ok())
+                .unwrap_or(f64::NAN);
+            let on_row = y >= row.top - ROW_SLACK && y <= row.bottom + ROW_SLACK;
+            if on_row && t.text_content().is_some_and(|w| w.trim() == label) {
+                // With the white box drawn behind the words (it left a notch in the current
+                // step's outline).
+                if let Some(back) = t.previous_element_sibling().filter(|b| halo_of(b, y)) {
+                    set(&back, "visibility", "hidden");
+                    shown.hidden_label.push(back);
+                }
+                set(&t, "visibility", "hidden");
+                shown.hidden_label.push(t);
+            }
+        }
+    }
+}
+
+/// How far above or below its row's band an arrow's words may sit, in the layout's pixels (they
+/// ride above the arrow, at the band's top).
+const ROW_SLACK: f64 = 24.0;
+
+/// Whether `el` is the white box lockstep-render draws behind words at `y`.
+fn halo_of(el: &Element, y: f64) -> bool {
+    let num = |name: &str| el.get_attribute(name).and_then(|v| v.parse::<f64>().ok());
+    el.tag_name().eq_ignore_ascii_case("rect")
+        && el.get_attribute("fill").as_deref() == Some("#FFFFFF")
+        && matches!((num("y"), num("height")), (Some(top), Some(h)) if (top..=top + h).contains(&y))
 }

@@ -17,7 +17,7 @@ use super::follow::{
     Extent, FITTED_PLACE, Follow, LOOK_AHEAD, ROW_PLACE, RowPlace, caption_at, floor_at, jump,
     keep_in_view, mark_snug, pinned, settle_at_end, show_heads, title_floor, toggle,
 };
-use super::frame_dom::{Shown, apply, set};
+use super::frame_dom::{Shown, apply, hide_row_label, set};
 use super::state::Zoom;
 
 use crate::viewer::{Picture, StepFrame};
@@ -292,6 +292,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             };
             if let Some((el, target)) = target {
                 let pic_for_heads = pic.clone();
+                let (pic_for_label, shown_for_label) = (pic.clone(), shown.clone());
+                let step = frame.step;
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
                 let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
@@ -304,6 +306,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         }
                         Follow::Start => None,
                     };
+                    hide_row_label(
+                        &pic_for_label,
+                        step,
+                        caption.as_ref().map(|c| &*c.3),
+                        &mut RefCell::borrow_mut(&shown_for_label),
+                    );
                     match target {
                         Follow::Start => {
                             show_caption(&el, None, (0.0, 0.0));
