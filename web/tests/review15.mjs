@@ -162,4 +162,26 @@ export async function review15bTests(browser, base, shot) {
     const home = await copies();
     assert(home.caption === null && home.shown.length >= 1, `at step 0 the picture's own copy is back: ${JSON.stringify(home)}`);
   });
+
+  await test(browser, "on a phone the lease chart reads at about 9 px and opens at the current step", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.goto(`${base}index.html#scenario=naive-gc-pause&step=33&chart=lease`);
+    await page.waitForSelector(".timeline-scroller.lease svg");
+    await page.waitForTimeout(400);
+    const v = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller.lease");
+      const box = s.getBoundingClientRect();
+      const svg = s.querySelector("svg");
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const marker = [...svg.querySelectorAll("text")].find((t) => t.textContent.trim() === "step 33").getBoundingClientRect();
+      return {
+        words: 16 * scale, markerIn: marker.left >= box.left && marker.right <= box.right,
+        blank: box.height - Math.min(box.height, svg.getBoundingClientRect().height),
+      };
+    });
+    assert(v.words >= 8.5, `the chart's 16 px words are ${v.words.toFixed(1)} px`);
+    assert(v.markerIn, `the current step's line is in view: ${JSON.stringify(v)}`);
+    assert(v.blank < 40, `no blank under the chart: ${JSON.stringify(v)}`);
+    await shot(page, "phone-lease-naive-gc-pause-33-375x667");
+  });
 }

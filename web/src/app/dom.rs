@@ -153,6 +153,38 @@ fn user_active() -> bool {
     }
 }
 
+/// Scrolls a lease chart wider than its window (a phone) sideways to the current step's line,
+/// named "step N" above it, two thirds across the window: the time before it shows on its left.
+pub fn show_lease_step(step: usize) {
+    let Some(scroller) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".timeline-scroller.lease").ok().flatten())
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    if scroller.scroll_width() <= scroller.client_width() + 1 {
+        return;
+    }
+    let name = format!("step {step}");
+    let Ok(texts) = scroller.query_selector_all("svg text") else {
+        return;
+    };
+    let marker = (0..texts.length())
+        .filter_map(|i| texts.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+        .find(|t| t.text_content().is_some_and(|w| w.trim() == name));
+    if let Some(t) = marker {
+        let (at, box_) = (
+            t.get_bounding_client_rect(),
+            scroller.get_bounding_client_rect(),
+        );
+        let x = at.left() + at.width() / 2.0 - box_.left() + f64::from(scroller.scroll_left());
+        let to = (x - f64::from(scroller.client_width()) * 2.0 / 3.0).max(0.0);
+        scroller.set_scroll_left(to as i32);
+    }
+}
+
 /// Moves the keyboard's focus to the timeline (the keys step the run from there).
 pub fn focus_timeline() {
     let target = window()

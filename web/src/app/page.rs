@@ -121,9 +121,15 @@ pub fn App() -> Html {
         });
         use_effect_with(presenter, |on| dom::full_screen(*on));
         let drawn = state.clone();
+        let lease_step = (state.chart == Chart::Lease)
+            .then(|| state.viewer.as_ref().map(|v| v.borrow().pos()))
+            .flatten();
         use_effect_with(state.rev, move |_| {
             dom::mark("lockstep:drawn");
             super::state::prefetch_after_frame(&drawn);
+            if let Some(step) = lease_step {
+                dom::show_lease_step(step);
+            }
         });
     }
     let title = state.viewer.as_ref().map(|v| v.borrow().title());
