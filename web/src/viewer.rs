@@ -314,6 +314,15 @@ impl Viewer {
         self.session.current()
     }
 
+    /// The step of the branch's first fault (a pause, a crash, a clock jump…), if any.
+    pub fn first_fault_step(&self) -> Option<usize> {
+        self.full_trace()
+            .events
+            .iter()
+            .position(|e| e.kind == EventKind::Fault)
+            .map(|i| i + 1)
+    }
+
     /// The whole-run trace of the branch.
     pub fn full_trace(&self) -> &Trace {
         &self.full

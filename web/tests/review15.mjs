@@ -184,4 +184,33 @@ export async function review15bTests(browser, base, shot) {
     assert(v.blank < 40, `no blank under the chart: ${JSON.stringify(v)}`);
     await shot(page, "phone-lease-naive-gc-pause-33-375x667");
   });
+
+  await test(browser, "the hover card stays in the window's view of a picture wider than it", async (page) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=41`);
+    await ready(page);
+    await page.waitForTimeout(300);
+    const box = await page.locator(".timeline-scroller").boundingBox();
+    // Hover a drawn row in the window's left half.
+    const row = await page.locator("rect.current-outline").boundingBox();
+    await page.mouse.move(box.x + box.width * 0.3, row.y - 60);
+    await page.mouse.move(box.x + box.width * 0.3 + 5, row.y - 58);
+    await page.waitForSelector(".hover-card");
+    const card = await page.locator(".hover-card").boundingBox();
+    assert(card.x >= box.x && card.x + card.width <= box.x + box.width + 1,
+      `the card ${JSON.stringify(card)} lies inside the timeline's window ${JSON.stringify(box)}`);
+    await shot(page, "hover-card-fenced-gc-pause-1440x900");
+  });
+
+  await test(browser, "S over a run opens the picker with the filter ready for typing", async (page) => {
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=3`);
+    await ready(page);
+    await page.keyboard.press("s");
+    await page.waitForSelector(".picker");
+    await page.keyboard.type("consensus");
+    const value = await page.locator(".picker input[type=search]").inputValue();
+    assert(value === "consensus", `the filter holds "${value}"`);
+    const shown = await page.locator(".scenario:visible").count();
+    assert(shown > 0, "the filter leaves the consensus scenarios");
+  });
 }

@@ -150,6 +150,9 @@ await test(browser, "a what-if pause turns a safe happy path into a double write
   await page.click("text=Inject now");
   await page.waitForSelector("[data-testid=branch]");
   assert((await text(page, "[data-testid=branch]")).includes("at step 9: pause A for 10 s"), await text(page, "[data-testid=branch]"));
+  // The view steps onto the injected pause, so the run shows what changed.
+  await page.waitForFunction(() => location.hash.includes("step=10"));
+  assert((await text(page, ".explanation")).includes("paused"), `step 10 is the pause: ${await text(page, ".explanation")}`);
   await page.keyboard.press("End");
   await page.waitForFunction(() => location.hash.includes("step=end"));
   const v = await verdict(page);
@@ -585,6 +588,10 @@ await test(browser, "Find a counterexample opens a double write with its faults 
   // Opened as an uploaded file is: the link carries the scenario, so it opens again elsewhere.
   await page.waitForFunction(() => location.hash.startsWith("#scenario=naive-happy-path-counterexample") && location.hash.includes("&src="));
   assert((await text(page, ".run-title")).includes("Counterexample to naive-happy-path"), await text(page, ".run-title"));
+  // It opens at its first fault (highlighted), not at step 0, where nothing is drawn.
+  const opened = Number(/step=(\d+)/.exec(page.url())?.[1] ?? 0);
+  assert(opened > 0 && /pause|crash|restart|jump|fail/i.test(await text(page, ".explanation")),
+    `opened at step ${opened}: ${await text(page, ".explanation")}`);
   await page.keyboard.press("End");
   await page.waitForFunction(() => location.hash.includes("step=end"));
   assert((await verdict(page)).includes("double-write"), `verdict: ${await verdict(page)}`);

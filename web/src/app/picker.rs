@@ -16,6 +16,16 @@ pub fn Picker(props: &PickerProps) -> Html {
     let state = &props.state;
     let filter = use_state(String::new);
     let entries = use_memo((), |_| entries());
+    let filter_box = use_node_ref();
+    {
+        // Opened over a run (S, the Scenarios button): typing filters at once.
+        let (filter_box, over_run) = (filter_box.clone(), state.viewer.is_some());
+        use_effect_with((), move |_| {
+            if let (true, Some(el)) = (over_run, filter_box.cast::<HtmlInputElement>()) {
+                let _ = el.focus();
+            }
+        });
+    }
     let on_filter = {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| {
@@ -42,6 +52,7 @@ pub fn Picker(props: &PickerProps) -> Html {
             <div class="picker-head">
                 <h2 id="picker-title">{ "Pick a scenario" }</h2>
                 <input type="search" placeholder="Filter: fencing, redlock, pause…" value={(*filter).clone()}
+                    ref={filter_box}
                     oninput={on_filter} aria-label="Filter the scenarios" />
                 if state.viewer.is_some() {
                     <button onclick={close}>{ "Back to the run" }</button>

@@ -438,6 +438,13 @@ impl Reducible for AppState {
                         next.notice = None;
                         next.open(v);
                         next.found = Some(Rc::new(found));
+                        // At its first fault, which the timeline highlights (step 0 draws
+                        // nothing yet).
+                        next.with_viewer(|v| {
+                            if let Some(n) = v.first_fault_step() {
+                                v.seek(n);
+                            }
+                        });
                     }
                     Err(e) => {
                         // The search wrote a file the loader refuses: a bug, said plainly.
@@ -500,7 +507,15 @@ impl Reducible for AppState {
             }
             Action::WhatIf(change) => {
                 let mut result = Ok(());
-                next.with_viewer(|v| result = v.apply(change));
+                // An injected fault is the branch's next event: step onto it, so the run shows
+                // what changed (the view stayed on the step before, looking as it did).
+                let onto = matches!(change, Change::Fault(_));
+                next.with_viewer(|v| {
+                    result = v.apply(change);
+                    if onto && result.is_ok() {
+                        v.forward();
+                    }
+                });
                 next.notice = result.err().map(|e| Notice {
                     text: format!("That change cannot be made: {e}"),
                     error: true,

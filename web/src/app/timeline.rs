@@ -182,6 +182,9 @@ fn show_caption(
     toggle(&el, "data-left", !on_right);
 }
 
+/// How far in from the window's right edge the hover card sits, in screen pixels.
+const CARD_INSET: f64 = 16.0;
+
 /// The gap between a receiving end and its caption (style.css `.step-caption`: 0.75rem) with a
 /// little to spare, in screen pixels.
 const CAPTION_GAP: f64 = 16.0;
@@ -446,8 +449,15 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         .filter(|r| r.step <= frame.step)
         .map(|r| {
             let top_pct = ((r.bottom + frame.live.layout_dy) / h * 100.0).min(96.0);
+            // At the right of the window's view of the picture, not of the picture: a picture
+            // wider than its window hid most of the card past the window's edge.
+            let right = scroller.cast::<HtmlElement>().map_or(CARD_INSET, |el| {
+                let past = el.scroll_width() - el.scroll_left() - el.client_width();
+                f64::from(past.max(0)) + CARD_INSET
+            });
             html! {
-                <div class="hover-card" role="tooltip" style={format!("top: {top_pct:.2}%")}>
+                <div class="hover-card" role="tooltip"
+                    style={format!("top: {top_pct:.2}%; right: {right:.0}px")}>
                     <strong>{ format!("Step {} · {}", r.step, r.label) }</strong>
                     if !r.explanation.is_empty() { <p>{ &r.explanation }</p> }
                     <span class="hint">{ if *keyed {
