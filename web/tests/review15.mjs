@@ -213,4 +213,34 @@ export async function review15bTests(browser, base, shot) {
     const shown = await page.locator(".scenario:visible").count();
     assert(shown > 0, "the filter leaves the consensus scenarios");
   });
+
+  await test(browser, "outside presenter mode too, Z and the button fit a wide run to the window and zoom back", async (page) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${base}index.html#scenario=consensus-fenced-failover&step=40`);
+    await ready(page);
+    await page.waitForTimeout(300);
+    const wide = () => page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      return { wide: s.scrollWidth > s.clientWidth + 1, button: !!document.querySelector(".controls .zoom")?.offsetParent };
+    });
+    const before = await wide();
+    assert(before.wide && before.button, `a wide run offers the zoom: ${JSON.stringify(before)}`);
+    await page.keyboard.press("z");
+    await page.waitForSelector(".timeline-scroller.zoom-fit");
+    await page.waitForTimeout(300);
+    const fitted = await wide();
+    assert(!fitted.wide && fitted.button, `Z fits every lane in the window and the button zooms back: ${JSON.stringify(fitted)}`);
+    assert(await page.locator("rect.current-outline").isVisible(), "the current step stays shown");
+    await page.click(".controls .zoom");
+    await page.waitForSelector(".timeline-scroller.zoom-readable");
+    await page.waitForTimeout(300);
+    assert((await wide()).wide, "the button zooms back in to readable labels");
+    // A run that fits has nothing to zoom: no button.
+    await page.goto(`${base}index.html#scenario=naive-happy-path&step=3`);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await ready(page);
+    await page.waitForTimeout(300);
+    const small = await wide();
+    assert(small.wide || !small.button, `a run that fits shows no zoom button: ${JSON.stringify(small)}`);
+  });
 }

@@ -15,8 +15,8 @@ pub struct ControlsProps {
     /// Leave out the speed, mode and chart switches (the embed's minimal bar).
     #[prop_or(false)]
     pub minimal: bool,
-    /// Offer the timeline's zoom (presenter mode, the embed): in the strip, where it covers no
-    /// part of the picture.
+    /// Offer the timeline's zoom: in the strip, where it covers no part of the picture (style.css
+    /// shows it only when there is something to zoom).
     #[prop_or(false)]
     pub zoom: bool,
 }

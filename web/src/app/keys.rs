@@ -1,6 +1,6 @@
 //! The keyboard: Right/Space/PageDown forward (what presentation clickers send), Left/PageUp back,
 //! Down (or N) to the next row of the timeline and Up to the one before (past steps that share a
-//! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (presenter mode and the embed: fit the width or readable labels), S scenarios,
+//! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (fit the width or readable labels), S scenarios,
 //! B or . blanks presenter mode's screen (any key shows it again), Esc leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
 //! step number box, all but a clicker's PageDown/PageUp).
 

@@ -56,8 +56,9 @@ pub fn open_hash(state: &UseReducerHandle<AppState>, hash: &str) {
     }
 }
 
-/// The picture of the current step: the timeline or the lease chart. In presenter mode and the
-/// embed (`embed`: its controls) the timeline zooms: with a button, and in the embed a tap on the
+/// The picture of the current step: the timeline or the lease chart. The timeline zooms (fit
+/// the width, or readable labels): with a button and Z, and in the embed (`embed`: its
+/// controls) a tap on the
 /// whole-width picture zooms in (its rows are too thin to pick one); an embed without controls
 /// has no button, and a tap there zooms in and out.
 pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::Controls>) -> Html {
@@ -69,7 +70,7 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
         let s = state.clone();
         Callback::from(move |z| s.dispatch(Action::Zoom(z)))
     };
-    let zoom = (embed.is_some() || state.presenter).then_some(state.zoom);
+    let zoom = Some(state.zoom);
     let zoom_button = embed != Some(crate::share::Controls::None);
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
@@ -161,7 +162,7 @@ pub fn App() -> Html {
         html! {
             <main id="main" class="workspace">
                 <div class="stage">
-                    <Controls state={state.clone()} zoom={state.presenter} />
+                    <Controls state={state.clone()} zoom=true />
                     { picture(&state, None) }
                 </div>
                 <aside class="side">
