@@ -113,7 +113,10 @@ pub fn pack(text: &str) -> String {
 pub fn unpack(packed: &str) -> Result<String, String> {
     let bytes = URL_SAFE_NO_PAD
         .decode(packed.trim_end_matches('='))
-        .map_err(|e| format!("not base64url ({e})"))?;
+        // The decoder's own words ("Invalid symbol 33, offset 8") mean nothing to a reader.
+        .map_err(|_| {
+            "it holds characters a lockstep link never has (was it cut or edited?)".to_string()
+        })?;
     let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_INFLATED)
         // miniz names its failures after its state machine; say what they mean for a link.
         .map_err(|e| match e.status {
@@ -179,6 +182,8 @@ impl View {
             Ok(view) => return Ok(view.map(|v| (v, Vec::new()))),
             Err(errors) => errors,
         };
+        // Parts without which the scenario still opens: a damaged what-if opens the run as
+        // written, and says so.
         let cosmetic = |e: &HashError| match e {
             HashError::BadValue { key, .. } => {
                 matches!(
@@ -186,6 +191,7 @@ impl View {
                     "step" | "mode" | "chart" | "present" | "controls"
                 )
             }
+            HashError::BadPayload { key, .. } => key == "whatif",
             HashError::UnknownKey(_) => true,
             _ => false,
         };
@@ -229,8 +235,13 @@ impl View {
         {
             errors.push(HashError::NoScenario);
         }
-        // An uploaded scenario travels in `src`; any other id must be a built-in one.
+        // An uploaded scenario travels in `src`; any other id must be a built-in one (a damaged
+        // `src` is the fault then, said above, not the id).
+        let src_damaged = errors
+            .iter()
+            .any(|e| matches!(e, HashError::BadPayload { key, .. } if key == "src"));
         if has_scenario
+            && !src_damaged
             && view.source.is_none()
             && !crate::catalogue::ids().any(|id| id == view.scenario)
         {
@@ -489,7 +500,20 @@ mod tests {
         // A scenario that cannot be opened still fails, with every problem named.
         let e = View::parse_keeping("#scenario=nope&step=abc").unwrap_err();
         assert_eq!(e.0.len(), 2, "{e}");
-        assert!(View::parse_keeping("#scenario=fenced-gc-pause&whatif=%%%").is_err());
+        // A damaged what-if opens the run as written and says why, in words for a reader.
+        let (view, ignored) = View::parse_keeping("#scenario=fenced-gc-pause&whatif=garbage!!")
+            .unwrap()
+            .unwrap();
+        assert!(view.whatifs.is_empty());
+        let msg = HashErrors(ignored).to_string();
+        assert!(
+            msg.contains("“whatif” part is damaged") && msg.contains("cut or edited"),
+            "{msg}"
+        );
+        // A damaged uploaded scenario is named as the fault, not its id.
+        let e = View::parse_keeping("#scenario=my-test&src=AAAAgarbage").unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        assert!(e.to_string().contains("“src” part is damaged"), "{e}");
         assert!(View::parse_keeping("#step=abc").is_err());
         // The strict reading still refuses the link.
         assert!(View::parse("#scenario=fenced-gc-pause&step=abc").is_err());

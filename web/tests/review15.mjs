@@ -1,7 +1,7 @@
 // Browser tests of session 15's work on issue 7: the app leaves the picture's title block above
 // the timeline's window (the header bar names the run, the explanation panel the step) while the
 // embed keeps it, and a step whose legend gains or loses an entry leaves the other swatches alone.
-import { test, assert, ready } from "./harness.mjs";
+import { test, assert, ready, text } from "./harness.mjs";
 
 /** Where the picture's title and lane headers are in the timeline's window, after two frames. */
 const view = (page) => page.evaluate(() => new Promise((resolve) =>
@@ -242,5 +242,24 @@ export async function review15bTests(browser, base, shot) {
     await page.waitForTimeout(300);
     const small = await wide();
     assert(small.wide || !small.button, `a run that fits shows no zoom button: ${JSON.stringify(small)}`);
+  });
+
+  await test(browser, "an embed says which parts of its link it ignored; a damaged what-if opens the run as written", async (page) => {
+    const warnings = [];
+    page.on("console", (m) => { if (m.type() === "warning") warnings.push(m.text()); });
+    await page.setViewportSize({ width: 640, height: 400 });
+    await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=zz&controls=weird`);
+    await ready(page);
+    const note = await text(page, ".embed-notice");
+    assert(note.includes("step=zz") && note.includes("controls=weird"), `the embed names the ignored parts: ${note}`);
+    assert(warnings.some((w) => w.includes("step=zz")), `and warns in the console for the docs author: ${warnings}`);
+    await page.click(".embed-notice button");
+    assert(!(await page.locator(".embed-notice").count()), "the reader can dismiss it");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=5&whatif=garbage!!`);
+    await ready(page);
+    const why = await text(page, ".notice");
+    assert(why.includes("whatif") && why.includes("cut or edited") && !/base64|Invalid symbol/.test(why), `plain words: ${why}`);
+    assert((await text(page, ".run-title")).includes("Fencing tokens"), "the scenario opens");
   });
 }

@@ -89,6 +89,16 @@ pub fn download(name: &str, mime: &str, text: &str) {
     let _ = run();
 }
 
+/// Writes `text` to the browser's console as a warning.
+pub fn warn(text: &str) {
+    let Some(console) =
+        window().and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("console")).ok())
+    else {
+        return;
+    };
+    call_quietly(&console, "warn", Some(&JsValue::from_str(text)));
+}
+
 /// Calls a promise-returning method and ignores a rejection (so none reaches the console).
 fn call_quietly(target: &JsValue, method: &str, arg: Option<&JsValue>) -> bool {
     let Ok(f) = js_sys::Reflect::get(target, &JsValue::from_str(method)) else {

@@ -8,7 +8,7 @@ use super::dom;
 use super::explain::Explanation;
 use super::keys::{use_hash_change, use_keys, use_player};
 use super::page::{open_hash, picture};
-use super::state::{AppState, SPEEDS, Zoom};
+use super::state::{Action, AppState, SPEEDS, Zoom};
 use crate::share::{self, View};
 
 #[component]
@@ -47,6 +47,12 @@ pub fn Embed() -> Html {
             super::state::prefetch_after_frame(&drawn);
         });
     }
+    // Once per message, not per step.
+    use_effect_with(state.notice.as_ref().map(|n| n.text.clone()), |text| {
+        if let Some(t) = text {
+            dom::warn(&format!("lockstep embed: {t}"));
+        }
+    });
     let Some(viewer) = &state.viewer else {
         let why = state.notice.as_ref().map_or_else(
             || "This embed names no scenario: use embed.html#scenario=ID&step=N.".to_string(),
@@ -61,6 +67,18 @@ pub fn Embed() -> Html {
             </div>
         };
     };
+    // A link with parts the embed ignored (a typo in `step=` or `controls=`): said in a line the
+    // reader can dismiss, and in the console, where a docs author checking the page looks.
+    let notice = state.notice.as_ref().map(|n| {
+        let s = state.clone();
+        let dismiss = Callback::from(move |_: MouseEvent| s.dispatch(Action::Notice(None)));
+        html! {
+            <div class="notice embed-notice" role="status">
+                <p>{ &n.text }</p>
+                <button onclick={dismiss} aria-label="Dismiss this message">{ "×" }</button>
+            </div>
+        }
+    });
     let mut view = viewer.borrow().view(state.time_mode, state.chart);
     view.controls = *controls;
     let open_link = format!("{}{}", dom::base_url("index.html"), view.to_hash());
@@ -83,6 +101,7 @@ pub fn Embed() -> Html {
                     <a class="open" href={open_link} target="_blank" rel="noopener">{ "Open in lockstep ↗" }</a>
                 </div>
             }
+            { for notice }
             { picture(&state, Some(*controls)) }
             <p class="scroll-hint" aria-hidden="true">{ "◀ scroll for more lanes ▶" }</p>
             if *controls == share::Controls::Full {
