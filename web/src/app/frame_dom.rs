@@ -46,13 +46,17 @@ fn layer_in(svg: &Element) -> Option<Element> {
     svg.first_element_child()?.first_element_child()
 }
 
-/// Shows or hides group `j` of layer `i`.
-fn show_group(i: usize, j: usize, on: bool) {
-    let Some(g) = by_id(&chunk_id(i, j / CHUNK))
+/// The page's group `j` of layer `i` (in its chunk's `<svg>`).
+fn group(i: usize, j: usize) -> Option<Element> {
+    by_id(&chunk_id(i, j / CHUNK))
         .as_ref()
         .and_then(layer_in)
         .and_then(|l| l.children().item((j % CHUNK) as u32))
-    else {
+}
+
+/// Shows or hides group `j` of layer `i`.
+fn show_group(i: usize, j: usize, on: bool) {
+    let Some(g) = group(i, j) else {
         return;
     };
     if on {
@@ -305,14 +309,7 @@ pub(super) fn hide_row_label(pic: &Picture, step: usize, label: Option<&str>, sh
         .enumerate()
         .filter(|(_, s)| (from..=step).contains(*s))
     {
-        let Some(g) = by_id(&chunk_id(layer, j / CHUNK))
-            .as_ref()
-            .and_then(layer_in)
-            .and_then(|l| l.children().item((j % CHUNK) as u32))
-        else {
-            continue;
-        };
-        let Ok(texts) = g.query_selector_all("text") else {
+        let Some(Ok(texts)) = group(layer, j).map(|g| g.query_selector_all("text")) else {
             continue;
         };
         for k in 0..texts.length() {
