@@ -63,7 +63,10 @@ export async function measure(browser, base) {
   out.step = { scenario: largest, events, key_to_frame_ms: steps, layout_and_svg_ms: compute };
 
   // lockstep-render in wasm on the mermaid bench's runs (simulate + layout + SVG), 1 warm-up + 5.
-  const sideDir = process.env.SIDE_INPUTS || path.join(webDir, "..", "..", "..", "shared", "bench", "mermaid-bench", "side-inputs");
+  // The shared bench sits beside the checkout (../shared from the repository), wherever that is.
+  const sideDir = process.env.SIDE_INPUTS || [1, 2, 3, 4]
+    .map((up) => path.join(webDir, ...Array(up).fill(".."), "shared", "bench", "mermaid-bench", "side-inputs"))
+    .find((dir) => fs.existsSync(dir)) || "";
   const side = fs.existsSync(sideDir) ? fs.readdirSync(sideDir).filter((f) => f.endsWith(".toml")).sort() : [];
   out.side = {};
   for (const f of side) {

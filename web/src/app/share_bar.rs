@@ -152,12 +152,7 @@ pub fn ShareBar(props: &ShareProps) -> Html {
     html! {
         <details class="panel share" aria-label="Share and export" open={!dom::narrow()}>
             <summary><h2>{ "Share" }</h2></summary>
-            <ShareLinks viewer={props.viewer.clone()} time_mode={props.time_mode} chart={props.chart}
-                controls={*controls} />
-            <div class="row">
-                <button onclick={svg_download}>{ "Download SVG" }</button>
-                <button onclick={json_download} data-testid="download-json">{ "Download JSON" }</button>
-            </div>
+            // Before the snippet it shapes (and the button that copies it).
             <label>
                 <span>{ "Embed controls" }</span>
                 <select data-testid="embed-controls" onchange={choose_controls}>
@@ -169,6 +164,12 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                         }) }
                 </select>
             </label>
+            <ShareLinks viewer={props.viewer.clone()} time_mode={props.time_mode} chart={props.chart}
+                controls={*controls} />
+            <div class="row">
+                <button onclick={svg_download}>{ "Download SVG" }</button>
+                <button onclick={json_download} data-testid="download-json">{ "Download JSON" }</button>
+            </div>
         </details>
     }
 }
