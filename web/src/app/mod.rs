@@ -54,9 +54,14 @@ pub fn trace_json(id: &str) -> Result<String, JsError> {
 
 /// The SVG timeline of a whole run of a scenario file, given as the TOML module's reply to
 /// `read(file, text)` (lockstep_toml.js; for docs that script their own pages, and for the
-/// render-time benchmark).
+/// render-time benchmark). `unfold_retries` draws every retry rather than folding runs of alike
+/// ones into a line (as mermaid's export of the run has them all).
 #[wasm_bindgen]
-pub fn timeline_svg(read_reply: &str, to_scale: bool) -> Result<String, JsError> {
+pub fn timeline_svg(
+    read_reply: &str,
+    to_scale: bool,
+    unfold_retries: bool,
+) -> Result<String, JsError> {
     let scenario = match crate::own::source_from_reply("scenario.toml", read_reply) {
         Ok(crate::viewer::Source::Own { scenario, .. }) => scenario,
         Ok(crate::viewer::Source::Builtin(_)) => {
@@ -71,6 +76,7 @@ pub fn timeline_svg(read_reply: &str, to_scale: bool) -> Result<String, JsError>
         } else {
             TimeMode::Logical
         },
+        unfold_retries,
         ..Options::default()
     }
     .for_scenario(&scenario);
