@@ -76,6 +76,8 @@ pub enum HashError {
     UnknownKey(String),
     #[error("there is no built-in scenario “{0}”")]
     UnknownScenario(String),
+    #[error("the link gives “{0}” more than once (the last is used)")]
+    Repeated(String),
 }
 
 /// Everything wrong with a hash, in the order of its parts (at least one).
@@ -192,7 +194,7 @@ impl View {
                 )
             }
             HashError::BadPayload { key, .. } => key == "whatif",
-            HashError::UnknownKey(_) => true,
+            HashError::UnknownKey(_) | HashError::Repeated(_) => true,
             _ => false,
         };
         if !errors.0.iter().all(cosmetic) {
@@ -201,12 +203,20 @@ impl View {
         // Read again without the ignored parts: each part is read on its own, so the rest is
         // exactly what the link says.
         let hash = hash.strip_prefix('#').unwrap_or(hash).trim();
-        let kept: Vec<&str> = hash
+        let valid: Vec<&str> = hash
             .split('&')
             .filter(|p| {
                 let mut view = View::default();
                 view.read_part(p, &mut false).is_ok()
             })
+            .collect();
+        // A part given twice: the last one.
+        let key = |p: &str| p.split_once('=').map_or(p, |(k, _)| k).to_string();
+        let kept: Vec<&str> = valid
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| !valid[i + 1..].iter().any(|q| key(q) == key(p)))
+            .map(|(_, p)| *p)
             .collect();
         match View::parse_all(&kept.join("&")) {
             Ok(Some(view)) => Ok(Some((view, errors.0))),
@@ -223,7 +233,14 @@ impl View {
         let mut view = View::default();
         let mut has_scenario = false;
         let mut errors = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
         for part in hash.split('&').filter(|p| !p.is_empty()) {
+            let key = part.split_once('=').map_or(part, |(k, _)| k);
+            if seen.contains(&key) {
+                errors.push(HashError::Repeated(key.chars().take(40).collect()));
+            } else {
+                seen.push(key);
+            }
             if let Err(e) = view.read_part(part, &mut has_scenario) {
                 errors.push(e);
             }
@@ -517,6 +534,12 @@ mod tests {
         assert!(View::parse_keeping("#step=abc").is_err());
         // The strict reading still refuses the link.
         assert!(View::parse("#scenario=fenced-gc-pause&step=abc").is_err());
+        // A part given twice: the last is used, and the link says so.
+        let (view, ignored) = View::parse_keeping("#scenario=fenced-gc-pause&step=5&step=9")
+            .unwrap()
+            .unwrap();
+        assert_eq!(view.step, StepTarget::At(9));
+        assert_eq!(ignored, vec![HashError::Repeated("step".into())]);
     }
 
     #[test]
