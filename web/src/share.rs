@@ -133,6 +133,11 @@ pub fn unpack(packed: &str) -> Result<String, String> {
     String::from_utf8(raw).map_err(|_| "is not UTF-8 text".to_string())
 }
 
+/// The key of a hash's `key=value` part.
+fn key_of(part: &str) -> &str {
+    part.split_once('=').map_or(part, |(k, _)| k)
+}
+
 /// Decodes `%xx` escapes (browsers may escape characters of a pasted hash).
 fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
@@ -211,11 +216,10 @@ impl View {
             })
             .collect();
         // A part given twice: the last one.
-        let key = |p: &str| p.split_once('=').map_or(p, |(k, _)| k).to_string();
         let kept: Vec<&str> = valid
             .iter()
             .enumerate()
-            .filter(|(i, p)| !valid[i + 1..].iter().any(|q| key(q) == key(p)))
+            .filter(|(i, p)| !valid[i + 1..].iter().any(|q| key_of(q) == key_of(p)))
             .map(|(_, p)| *p)
             .collect();
         match View::parse_all(&kept.join("&")) {
@@ -235,7 +239,7 @@ impl View {
         let mut errors = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for part in hash.split('&').filter(|p| !p.is_empty()) {
-            let key = part.split_once('=').map_or(part, |(k, _)| k);
+            let key = key_of(part);
             if seen.contains(&key) {
                 errors.push(HashError::Repeated(key.chars().take(40).collect()));
             } else {

@@ -15,10 +15,6 @@ pub struct ControlsProps {
     /// Leave out the speed, mode and chart switches (the embed's minimal bar).
     #[prop_or(false)]
     pub minimal: bool,
-    /// Offer the timeline's zoom: in the strip, where it covers no part of the picture (style.css
-    /// shows it only when there is something to zoom).
-    #[prop_or(false)]
-    pub zoom: bool,
 }
 
 #[component]
@@ -85,7 +81,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </button>
         }
     };
-    let zoom_button = (props.zoom && state.chart == Chart::Timeline).then(|| {
+    // The timeline's zoom, in the strip where it covers no part of the picture (style.css shows
+    // it only when there is something to zoom).
+    let zoom_button = (state.chart == Chart::Timeline).then(|| {
         let s = state.clone();
         let next = state.zoom.toggled();
         let onclick = Callback::from(move |_: MouseEvent| s.dispatch(Action::Zoom(next)));

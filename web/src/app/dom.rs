@@ -166,11 +166,7 @@ fn user_active() -> bool {
 /// Scrolls a lease chart wider than its window (a phone) sideways to the current step's line,
 /// named "step N" above it, two thirds across the window: the time before it shows on its left.
 pub fn show_lease_step(step: usize) {
-    let Some(scroller) = window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(".timeline-scroller.lease").ok().flatten())
-        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
+    let Some(scroller) = html_element(".timeline-scroller.lease") else {
         return;
     };
     if scroller.scroll_width() <= scroller.client_width() + 1 {
@@ -197,13 +193,20 @@ pub fn show_lease_step(step: usize) {
 
 /// Moves the keyboard's focus to the timeline (the keys step the run from there).
 pub fn focus_timeline() {
-    let target = window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(".timeline-scroller").ok().flatten())
-        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(el) = target {
+    if let Some(el) = html_element(".timeline-scroller") {
         let _ = el.focus();
     }
+}
+
+/// The page's first HTML element matching `selector`.
+fn html_element(selector: &str) -> Option<web_sys::HtmlElement> {
+    window()?
+        .document()?
+        .query_selector(selector)
+        .ok()
+        .flatten()?
+        .dyn_into()
+        .ok()
 }
 
 /// Whether the user asked for less motion.

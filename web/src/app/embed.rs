@@ -85,9 +85,9 @@ pub fn Embed() -> Html {
     let bar = match *controls {
         share::Controls::None => html! {},
         share::Controls::Minimal => {
-            html! { <Controls state={state.clone()} minimal=true zoom=true /> }
+            html! { <Controls state={state.clone()} minimal=true /> }
         }
-        share::Controls::Full => html! { <Controls state={state.clone()} zoom=true /> },
+        share::Controls::Full => html! { <Controls state={state.clone()} /> },
     };
     html! {
         <div class={classes!("embed", format!("controls-{}", match *controls {

@@ -71,14 +71,8 @@ pub(super) const GLIDE_MAX: f64 = 160.0;
 pub(super) struct RowPlace {
     /// Its band, top and bottom, on the page.
     pub(super) band: (f64, f64),
-    /// What it draws, left and right (see `HitRow::span`).
-    pub(super) span: Option<(f64, f64)>,
-    /// Where to look when it is wider than the window (see `HitRow::focus`).
-    pub(super) focus: Option<f64>,
-    /// The lanes it joins (see `HitRow::ends`).
-    pub(super) ends: Option<(f64, f64)>,
-    /// Its words alone (see `HitRow::words`).
-    pub(super) words: Option<(f64, f64)>,
+    /// What it draws sideways.
+    pub(super) extent: Extent,
     /// Its event is an arrival (see `HitRow::arrives`), and its words (see `HitRow::label`).
     pub(super) arrives: bool,
     pub(super) label: Rc<str>,
@@ -91,15 +85,29 @@ pub(super) struct RowPlace {
 }
 
 /// What a row draws sideways, in the layout's pixels (see [`RowPlace`]).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Extent {
+    /// What it draws, left and right (see `HitRow::span`).
     pub(super) span: Option<(f64, f64)>,
+    /// Where to look when it is wider than the window (see `HitRow::focus`).
     pub(super) focus: Option<f64>,
+    /// The lanes it joins (see `HitRow::ends`).
     pub(super) ends: Option<(f64, f64)>,
+    /// Its words alone (see `HitRow::words`).
     pub(super) words: Option<(f64, f64)>,
 }
 
 impl Extent {
+    /// What `row` draws sideways.
+    pub(super) fn of(row: &crate::viewer::HitRow) -> Extent {
+        Extent {
+            span: row.span,
+            focus: row.focus,
+            ends: row.ends,
+            words: row.words,
+        }
+    }
+
     fn scaled(self, scale: f64) -> Extent {
         Extent {
             span: self.span.map(|(a, b)| (a * scale, b * scale)),
@@ -189,15 +197,9 @@ pub(super) fn caption_at(
         return None;
     }
     let scale = drawn / page_width;
-    let this = Extent {
-        span: row.span,
-        focus: row.focus,
-        ends: row.ends,
-        words: row.words,
-    };
     let avail = width - pinned(scroller, pin * scale);
-    let focus = row.focus?;
-    match must_show(this.scaled(scale), avail)?.1 {
+    let focus = row.extent.focus?;
+    match must_show(row.extent.scaled(scale), avail)?.1 {
         Align::Centre => None,
         Align::Left => Some((focus, true)),
         Align::Right => Some((focus, false)),
@@ -306,15 +308,9 @@ pub(super) fn keep_in_view(
     // Only when the picture is wider than its window.
     let across = (drawn > width + 1.0)
         .then(|| {
-            let this = Extent {
-                span: row.span,
-                focus: row.focus,
-                ends: row.ends,
-                words: row.words,
-            };
             let coming: Vec<Extent> = row.coming.iter().map(|c| c.scaled(scale)).collect();
             sideways(
-                this.scaled(scale),
+                row.extent.scaled(scale),
                 &coming,
                 (at, width, pinned(scroller, pin * scale)),
                 anew || resized.is_some(),
@@ -369,7 +365,11 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     let row_top = band.0 * scale + heads_band(scroller);
     let bottom = f64::from(scroller.scroll_height() - scroller.client_height()).max(0.0);
     let top = bottom.min((row_top - HEADS_INSET - EDGE).max(floor_at(scroller, row.floor, scale)));
-    jump(scroller, Some(top), row.span.is_none().then_some(0.0));
+    jump(
+        scroller,
+        Some(top),
+        row.extent.span.is_none().then_some(0.0),
+    );
 }
 
 /// How far above its lanes' header boxes the window stops when it leaves out the picture's title

@@ -70,7 +70,6 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
         let s = state.clone();
         Callback::from(move |z| s.dispatch(Action::Zoom(z)))
     };
-    let zoom = Some(state.zoom);
     let zoom_button = embed != Some(crate::share::Controls::None);
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
@@ -81,7 +80,7 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
         (Chart::Timeline, Some(p), _, Some(f)) => html! {
             <Timeline picture={p.clone()} frame={f.clone()} rev={state.rev} {on_seek}
                 highlight_faults={state.found.is_some()} presenter={state.presenter}
-                {zoom} {on_zoom} {zoom_button} tap_zooms={embed.is_some()}
+                zoom={state.zoom} {on_zoom} {zoom_button} tap_zooms={embed.is_some()}
                 leave_title={embed.is_none()} />
         },
         _ => html! {},
@@ -162,7 +161,7 @@ pub fn App() -> Html {
         html! {
             <main id="main" class="workspace">
                 <div class="stage">
-                    <Controls state={state.clone()} zoom=true />
+                    <Controls state={state.clone()} />
                     { picture(&state, None) }
                 </div>
                 <aside class="side">

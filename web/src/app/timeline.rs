@@ -35,9 +35,8 @@ pub struct TimelineProps {
     /// Presenter mode: the picture changes size, and the current step must stay in view.
     #[prop_or(false)]
     pub presenter: bool,
-    /// The zoom, when the timeline offers its zoom control (presenter mode, the embed).
-    #[prop_or(None)]
-    pub zoom: Option<Zoom>,
+    /// The zoom: the whole width, or readable labels (scrolling sideways when they need to).
+    pub zoom: Zoom,
     #[prop_or_default]
     pub on_zoom: Callback<Zoom>,
     /// Whether the zoom has its button.
@@ -195,12 +194,7 @@ fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
     rows.iter()
         .skip(step)
         .take(LOOK_AHEAD)
-        .map(|r| Extent {
-            span: r.span,
-            focus: r.focus,
-            ends: r.ends,
-            words: r.words,
-        })
+        .map(Extent::of)
         .collect()
 }
 
@@ -246,7 +240,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         use_effect_with((props.rev, sized), move |_| {
             let resized = *last_sized.borrow() != sized;
             let glide = !resized;
-            let resized = resized.then_some(if sized.1 == Some(Zoom::Fit) {
+            let resized = resized.then_some(if sized.1 == Zoom::Fit {
                 FITTED_PLACE
             } else {
                 ROW_PLACE
@@ -278,10 +272,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             frame.live.width,
                             RowPlace {
                                 band,
-                                span: row.span,
-                                focus: row.focus,
-                                ends: row.ends,
-                                words: row.words,
+                                extent: Extent::of(row),
                                 coming: coming(&pic.rows, frame.step),
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
@@ -398,9 +389,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         });
     }
     // A tap that zooms (see TimelineProps::tap_zooms): no row is picked, hovered or jumped to.
-    let tap_zoom = props
-        .zoom
-        .filter(|&z| props.tap_zooms && (z == Zoom::Fit || !props.zoom_button));
+    let tap_zoom =
+        Some(props.zoom).filter(|&z| props.tap_zooms && (z == Zoom::Fit || !props.zoom_button));
     let click = {
         let (page, pic, frame) = (page.clone(), pic.clone(), frame.clone());
         let on_seek = props.on_seek.clone();
@@ -480,10 +470,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 let dy = frame.live.layout_dy;
                 let place = RowPlace {
                     band: (r.top + dy, r.bottom + dy),
-                    span: None,
-                    focus: None,
-                    ends: None,
-                    words: None,
+                    extent: Extent::default(),
                     coming: Rc::new([]),
                     arrives: false,
                     label: "".into(),
@@ -572,10 +559,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         })
     };
     let class = classes!("page", props.highlight_faults.then_some("faults"));
-    let zoom_class = props.zoom.map(|z| match z {
+    let zoom_class = match props.zoom {
         Zoom::Fit => "zoom-fit",
         Zoom::Readable => "zoom-readable",
-    });
+    };
     html! {
         <div class={classes!("timeline-scroller", zoom_class)} ref={scroller} tabindex="0"
             onkeydown={on_key} onfocus={on_focus} onblur={on_blur}

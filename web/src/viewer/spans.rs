@@ -1,53 +1,64 @@
 //! How far across the page each row of a layout draws, so the page can scroll a step into view
 //! sideways as well as down.
 
-use lockstep_render::layout::NoteKind;
+use lockstep_render::layout::{Note, NoteKind};
 
-/// Per row of `layout`: the horizontal extent of its arrows (sent or arriving there, with their
-/// labels) and notes. A note about the whole system (a partition, the end of the run) spans
-/// every lane and is in view wherever the window is: it gives no reason to scroll sideways
-/// (redlock-clock-jump's step 1 scrolled a 1280 px window 303 px right to centre its words,
-/// cutting the title; the strip under the picture shows them).
-pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
-    let mut spans: Vec<Option<(f64, f64)>> = vec![None; layout.rows.len()];
-    let mut widen = |row: usize, a: f64, b: f64| {
-        if let Some(s) = spans.get_mut(row) {
+/// Per-row horizontal extents, each widened to take in the spans given to it.
+struct Extents(Vec<Option<(f64, f64)>>);
+
+impl Extents {
+    fn new(rows: usize) -> Extents {
+        Extents(vec![None; rows])
+    }
+
+    /// Widens row `row`'s extent to take in `a..b` (either way round).
+    fn widen(&mut self, row: usize, a: f64, b: f64) {
+        if let Some(s) = self.0.get_mut(row) {
             let (lo, hi) = (a.min(b), a.max(b));
             *s = Some(s.map_or((lo, hi), |(x0, x1)| (x0.min(lo), x1.max(hi))));
         }
-    };
+    }
+}
+
+/// The notes about some lanes, not the whole system (a partition, the end of the run): one over
+/// every lane is in view wherever the window is, and gives no reason to scroll sideways.
+fn lane_notes(layout: &lockstep_render::Layout) -> impl Iterator<Item = &Note> {
+    layout.notes.iter().filter(|n| n.kind != NoteKind::Global)
+}
+
+/// Per row of `layout`: the horizontal extent of its arrows (sent or arriving there, with their
+/// labels) and notes, leaving out notes about the whole system (see [`lane_notes`]:
+/// redlock-clock-jump's step 1 scrolled a 1280 px window 303 px right to centre a partition's
+/// words, cutting the title; the strip under the picture shows them).
+pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
+    let mut spans = Extents::new(layout.rows.len());
     for a in &layout.arrows {
         let label = (!a.label.text.is_empty()).then_some((a.label.rect.x0, a.label.rect.x1));
         for row in std::iter::once(a.send_row).chain(a.end_row) {
-            widen(row, a.start.x, a.tip.x);
+            spans.widen(row, a.start.x, a.tip.x);
             if let Some((x0, x1)) = label {
-                widen(row, x0, x1);
+                spans.widen(row, x0, x1);
             }
         }
     }
-    for n in layout.notes.iter().filter(|n| n.kind != NoteKind::Global) {
-        widen(n.row, n.rect.x0, n.rect.x1);
+    for n in lane_notes(layout) {
+        spans.widen(n.row, n.rect.x0, n.rect.x1);
     }
-    spans
+    spans.0
 }
 
 /// Per row of `layout`: the horizontal extent of its words alone (its arrows' labels and its
 /// notes, not the arrows), so a step whose lanes are too far apart for the window can still show
 /// its words beside the end it happens at.
 pub(super) fn row_words(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
-    let mut words: Vec<Option<(f64, f64)>> = vec![None; layout.rows.len()];
-    let mut widen = |row: usize, lo: f64, hi: f64| {
-        if let Some(s) = words.get_mut(row) {
-            *s = Some(s.map_or((lo, hi), |(x0, x1)| (x0.min(lo), x1.max(hi))));
-        }
-    };
+    let mut words = Extents::new(layout.rows.len());
     for a in layout.arrows.iter().filter(|a| !a.label.text.is_empty()) {
-        widen(a.send_row, a.label.rect.x0, a.label.rect.x1);
+        words.widen(a.send_row, a.label.rect.x0, a.label.rect.x1);
     }
-    for n in layout.notes.iter().filter(|n| n.kind != NoteKind::Global) {
-        widen(n.row, n.rect.x0, n.rect.x1);
+    for n in lane_notes(layout) {
+        words.widen(n.row, n.rect.x0, n.rect.x1);
     }
-    words
+    words.0
 }
 
 /// Per row of `layout`: where on it the eye should go when the whole row does not fit the window
@@ -66,7 +77,7 @@ pub(super) fn row_focus(layout: &lockstep_render::Layout) -> Vec<Option<f64>> {
             x.get_or_insert(a.start.x);
         }
     }
-    for m in layout.notes.iter().filter(|n| n.kind != NoteKind::Global) {
+    for m in lane_notes(layout) {
         if let Some(x) = note.get_mut(m.row) {
             x.get_or_insert((m.rect.x0 + m.rect.x1) / 2.0);
         }
@@ -86,26 +97,20 @@ pub(super) fn row_focus(layout: &lockstep_render::Layout) -> Vec<Option<f64>> {
 /// Per row of `layout`: the x of the lanes its event joins (an arrow's sender and receiver, a
 /// note's lanes), smallest and largest, so the page can show both ends of the current step.
 pub(super) fn row_ends(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
-    let mut ends: Vec<Option<(f64, f64)>> = vec![None; layout.rows.len()];
-    let mut widen = |row: usize, a: f64, b: f64| {
-        if let Some(s) = ends.get_mut(row) {
-            let (lo, hi) = (a.min(b), a.max(b));
-            *s = Some(s.map_or((lo, hi), |(x0, x1)| (x0.min(lo), x1.max(hi))));
-        }
-    };
+    let mut ends = Extents::new(layout.rows.len());
     for a in &layout.arrows {
         for row in std::iter::once(a.send_row).chain(a.end_row) {
-            widen(row, a.start.x, a.tip.x);
+            ends.widen(row, a.start.x, a.tip.x);
         }
     }
     let lane_x = |i: usize| layout.lanes.get(i).map(|l| l.x);
-    for n in layout.notes.iter().filter(|n| n.kind != NoteKind::Global) {
+    for n in lane_notes(layout) {
         match (lane_x(n.lanes.0), lane_x(n.lanes.1)) {
-            (Some(a), Some(b)) => widen(n.row, a, b),
-            _ => widen(n.row, n.rect.x0, n.rect.x1),
+            (Some(a), Some(b)) => ends.widen(n.row, a, b),
+            _ => ends.widen(n.row, n.rect.x0, n.rect.x1),
         }
     }
-    ends
+    ends.0
 }
 
 /// How far right the step column reaches (its step numbers and times, and the current step's
