@@ -21,9 +21,24 @@ pub enum Align {
     Right,
 }
 
-/// The width of `text` set at `size` px.
+/// The width of `text` set at `size` px: its widest line (a label may hold a line break).
 pub fn width(text: &str, size: f64) -> f64 {
-    text.chars().count() as f64 * size * CHAR_EM
+    text.split('\n')
+        .map(|line| line.chars().count())
+        .max()
+        .unwrap_or(0) as f64
+        * size
+        * CHAR_EM
+}
+
+/// How many lines `text` is set on.
+pub fn line_count(text: &str) -> usize {
+    text.split('\n').count()
+}
+
+/// The height of `text` set at `size` px: one line height per line.
+pub fn height(text: &str, size: f64) -> f64 {
+    line_count(text) as f64 * line_height(size)
 }
 
 /// The height of one line at `size` px.
@@ -33,6 +48,7 @@ pub fn line_height(size: f64) -> f64 {
 
 /// A label and the box it occupies: the text is drawn at `anchor` (vertically centred on it, aligned
 /// horizontally as `align` says); `rect` is the text's extent plus padding, the box labels must not share.
+/// A `\n` in the text starts another line, each aligned alike, the block centred on `anchor`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextBox {
     pub text: String,
@@ -44,11 +60,11 @@ pub struct TextBox {
 }
 
 impl TextBox {
-    /// A one-line label anchored at `anchor`, padded by `pad` px on every side.
+    /// A label anchored at `anchor`, padded by `pad` px on every side.
     pub fn new(text: impl Into<String>, size: f64, align: Align, anchor: Point, pad: f64) -> Self {
         let text = text.into();
         let w = width(&text, size);
-        let h = line_height(size);
+        let h = height(&text, size);
         let x0 = match align {
             Align::Left => anchor.x,
             Align::Center => anchor.x - w / 2.0,
@@ -81,6 +97,21 @@ impl TextBox {
     pub fn bold(mut self) -> Self {
         self.bold = true;
         self
+    }
+
+    /// The text on one line (for a terminal, or to compare with words written on one line).
+    pub fn one_line(&self) -> String {
+        self.text.replace('\n', " ")
+    }
+
+    /// Each line's text and the y of its middle, top to bottom.
+    pub fn lines(&self) -> impl Iterator<Item = (&str, f64)> {
+        let lh = line_height(self.size);
+        let first = self.anchor.y - (line_count(&self.text) - 1) as f64 * lh / 2.0;
+        self.text
+            .split('\n')
+            .enumerate()
+            .map(move |(k, line)| (line, first + k as f64 * lh))
     }
 
     /// The label moved by (dx, dy).
@@ -131,6 +162,29 @@ pub fn wrap(text: &str, max_chars: usize) -> Vec<String> {
     lines
 }
 
+/// `text` on two lines, broken at the space that leaves the longer line shortest (unchanged
+/// if it has no space).
+pub fn two_lines(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let best = chars
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c == ' ')
+        .map(|(i, _)| (i.max(chars.len() - i - 1), i))
+        .min();
+    match best {
+        Some((_, i)) => {
+            let (a, b) = chars.split_at(i);
+            format!(
+                "{}\n{}",
+                a.iter().collect::<String>(),
+                b[1..].iter().collect::<String>()
+            )
+        }
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +204,26 @@ mod tests {
         let c = TextBox::new("abc", 10.0, Align::Center, Point::new(100.0, 50.0), 2.0);
         assert_eq!((c.rect.x0, c.rect.x1), (89.0, 111.0));
         assert!((c.rect.height() - 16.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_block_of_lines_is_as_wide_as_its_widest_and_centred_on_its_anchor() {
+        assert_eq!(width("ab\nabcd", 10.0), 24.0);
+        let b = TextBox::new("ab\nabcd", 10.0, Align::Left, Point::new(0.0, 50.0), 0.0);
+        assert_eq!(b.rect.height(), 25.0);
+        assert_eq!((b.rect.y0, b.rect.y1), (37.5, 62.5));
+        let lines: Vec<(&str, f64)> = b.lines().collect();
+        assert_eq!(lines, [("ab", 43.75), ("abcd", 56.25)]);
+    }
+
+    #[test]
+    fn two_lines_breaks_nearest_the_middle() {
+        assert_eq!(
+            two_lines("lock:batch-42 expired (A's TTL ran out)"),
+            "lock:batch-42 expired\n(A's TTL ran out)"
+        );
+        assert_eq!(two_lines("a bb ccc dddd"), "a bb\nccc dddd");
+        assert_eq!(two_lines("unbroken"), "unbroken");
     }
 
     #[test]

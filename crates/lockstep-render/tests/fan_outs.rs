@@ -75,7 +75,23 @@ fn a_rounds_replies_follow_its_requests_with_no_empty_line_between() {
         assert_eq!(reply, request + 1, "{mode:?}: lines {request} and {reply}");
         let lines: std::collections::BTreeSet<usize> = l.rows.iter().map(|r| r.line).collect();
         let most = lines.iter().max().copied().unwrap_or(0);
-        let empty: Vec<usize> = (0..most).filter(|k| !lines.contains(k)).collect();
+        // Only a label on two lines (a round's, before its nearest head on the next lane)
+        // takes the line above its arrow.
+        let two_lines_on: std::collections::BTreeSet<usize> = l
+            .arrows
+            .iter()
+            .filter(|a| a.label.text.contains('\n'))
+            .map(|a| l.rows[a.send_row].line)
+            .collect();
+        let empty: Vec<usize> = (0..most)
+            .filter(|k| !lines.contains(k) && !two_lines_on.contains(&(k + 1)))
+            .collect();
         assert!(empty.is_empty(), "{mode:?}: empty lines {empty:?}");
+        // In logical time only (to scale, a burst's band is sized for one-line labels).
+        assert_eq!(
+            !two_lines_on.is_empty(),
+            mode == TimeMode::Logical,
+            "{mode:?}: the DELEX rounds' labels"
+        );
     }
 }

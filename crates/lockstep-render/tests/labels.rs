@@ -248,7 +248,9 @@ fn labels_and_notes_are_painted_over_messages_long_in_flight() {
                     .chain(l.notes.iter().map(|n| &n.text.text))
                     .filter(|t| !t.is_empty())
                 {
-                    let escaped = text
+                    // A label on two lines is drawn as one `<text>` per line.
+                    let line = text.split('\n').next().unwrap_or_default();
+                    let escaped = line
                         .replace('&', "&amp;")
                         .replace('<', "&lt;")
                         .replace('>', "&gt;")

@@ -15,8 +15,8 @@ use super::place::{self, PITCH};
 use super::scene::{Rows, Scene};
 use super::spans::{LaneInfo, SpanBuilder};
 use super::{
-    Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, Tone, legend,
-    ticks,
+    Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, TimeMode, Tone,
+    legend, ticks,
 };
 use super::{flight, fold, network};
 use crate::geom::{Point, Rect};
@@ -68,14 +68,16 @@ fn step_list(steps: &[usize]) -> String {
 }
 
 /// Lane x positions: gaps wide enough for the labels of the arrows that cross them, and room
-/// left of the first lane for its notes.
-fn frame(
+/// left of the first lane for its notes. Also the pieces of the one-lane notes longer than
+/// [`pieces::WRAP_CHARS`] that widen the picture on one line: those the arrows' gaps (or, on the
+/// first lane, its header) leave no place for.
+fn frame_of(
     trace: &Trace,
     order: &[u16],
     pieces: &[Piece],
     gutter: &Gutter,
     permissive_db: bool,
-) -> Frame {
+) -> (Frame, Vec<usize>) {
     let halves: Vec<f64> = order
         .iter()
         .map(|&n| {
@@ -123,6 +125,7 @@ fn frame(
     .max(text::width(GUTTER_TITLE, style::GUTTER_SIZE));
     let gutter_right = (MARGIN + gutter_w).ceil();
     let area_left = gutter_right + 14.0;
+    let header_room = halves.first().copied().unwrap_or(0.0) + 4.0;
     let first_half = pieces
         .iter()
         .filter_map(|p| match p {
@@ -136,7 +139,7 @@ fn frame(
         })
         .fold(MIN_GAP / 2.0, f64::max)
         .min(MAX_FIRST_HALF)
-        .max(halves.first().copied().unwrap_or(0.0) + 4.0);
+        .max(header_room);
     // Room for every one-lane note on its own lane only.
     let notes: Vec<(usize, f64)> = pieces
         .iter()
@@ -155,20 +158,49 @@ fn frame(
         .iter()
         .map(|&n| trace.participants[usize::from(n)].role == Role::Worker)
         .collect();
+    let arrow_gaps = gaps.clone();
     let gaps = super::frame::note_gap_needs(gaps, &notes, x_first - area_left, &workers);
+    let first_room_needed = (MIN_GAP / 2.0).max(header_room);
+    let too_wide = pieces
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| match p {
+            Piece::Note {
+                lanes: (a, b),
+                text,
+                icon,
+                ..
+            } if a == b && !text.contains('\n') && text.chars().count() > pieces::WRAP_CHARS => {
+                let w = note_width(text, icon.is_some());
+                let widens = if *a == 0 {
+                    w / 2.0 > first_room_needed
+                } else {
+                    super::frame::note_gap_needs(
+                        arrow_gaps.clone(),
+                        &[(*a, w)],
+                        first_room_needed,
+                        &workers,
+                    ) != arrow_gaps
+                };
+                widens.then_some(i)
+            }
+            _ => None,
+        })
+        .collect();
     let mut xs = Vec::with_capacity(order.len());
     let mut x = x_first;
     for i in 0..order.len() {
         xs.push(x);
         x += gaps.get(i).copied().unwrap_or(0.0);
     }
-    Frame {
+    let frame = Frame {
         xs,
         area_left,
         gutter_right,
         room_below: network::jump_notes(&trace.events, pieces),
         workers,
-    }
+    };
+    (frame, too_wide)
 }
 
 pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
@@ -202,7 +234,10 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         .map(|&n| workers[usize::from(n)].map(Tone::Worker))
         .collect();
     let links = pieces::link_messages(events);
-    let mut pieces = pieces::pieces(trace, &links, &lane_of, options.permissive_db);
+    // Long labels and notes go on two lines in logical time only: to scale, a burst's band is
+    // sized for one-line labels above its first line and notes on its last.
+    let two_lines = options.time_mode == TimeMode::Logical;
+    let mut pieces = pieces::pieces(trace, &links, &lane_of, (options.permissive_db, two_lines));
     let folds = if options.unfold_retries {
         Vec::new()
     } else {
@@ -241,7 +276,19 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         // Room for a range, `4004–4005`.
         time_w: 2 * max_time.to_string().len() + 1,
     };
-    let frame = frame(trace, &order, &pieces, &gutter, options.permissive_db);
+    let (frame, too_wide) = frame_of(trace, &order, &pieces, &gutter, options.permissive_db);
+    // A long one-lane note that would widen the picture goes on two lines, and the lanes are
+    // spaced again for it.
+    let frame = if too_wide.is_empty() || !two_lines {
+        frame
+    } else {
+        for &i in &too_wide {
+            if let Piece::Note { text, .. } = &mut pieces[i] {
+                *text = text::two_lines(text);
+            }
+        }
+        frame_of(trace, &order, &pieces, &gutter, options.permissive_db).0
+    };
 
     // Lane headers.
     let header_top = MARGIN;

@@ -104,8 +104,12 @@ pub(super) fn flights(
                     .iter()
                     .any(|b| b.label.rect == l.rect && b.send_row != i) =>
             {
-                let pad = (l.rect.height() - text::line_height(l.size)) / 2.0;
-                TextBox::new(&events[i].label, l.size, l.align, l.anchor, pad)
+                // On the group label's last line (a two-line label grows upwards).
+                let block = text::height(&l.text, l.size);
+                let pad = (l.rect.height() - block) / 2.0;
+                let lh = text::line_height(l.size);
+                let anchor = l.anchor.shifted(0.0, (block - lh) / 2.0);
+                TextBox::new(&events[i].label, l.size, l.align, anchor, pad)
             }
             Some(l) => l,
             None => placed.stub_labels[i]

@@ -60,9 +60,9 @@ pub(super) struct Frame {
     pub workers: Vec<bool>,
 }
 
-/// Height of a note's box.
-pub(super) fn note_height() -> f64 {
-    text::line_height(style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y
+/// Height of a note's box for `text` (one line height per line).
+pub(super) fn note_height(text: &str) -> f64 {
+    text::height(text, style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y
 }
 
 /// Width of a note's box for `text` (with room for an icon).
@@ -91,8 +91,9 @@ impl Frame {
 
     /// An arrow label's box for a send on the row at `y`: above the tail, towards the head.
     pub fn arrow_label(&self, from: usize, to: usize, text: &str, y: f64) -> TextBox {
-        let lh = text::line_height(style::LABEL_SIZE);
-        let cy = y - LABEL_LIFT - LABEL_PAD - lh / 2.0;
+        // A label on two lines grows upwards, its last line where a one-line label sits.
+        let block = text::height(text, style::LABEL_SIZE);
+        let cy = y - LABEL_LIFT - LABEL_PAD - block / 2.0;
         let x = self.x(from);
         let (align, ax) = if self.dir(from, to) > 0.0 {
             (Align::Left, x + LABEL_INSET)
@@ -114,7 +115,7 @@ impl Frame {
     pub fn note(&self, lanes: (usize, usize), text: &str, icon: bool, y: f64) -> (Rect, TextBox) {
         let w = note_width(text, icon);
         let iw = if icon { ICON_W } else { 0.0 };
-        let h = note_height();
+        let h = note_height(text);
         let (l, r) = (self.x(lanes.0), self.x(lanes.1));
         let (mut x0, mut x1) = if lanes.0 == lanes.1 {
             self.note_span(lanes.0, w)

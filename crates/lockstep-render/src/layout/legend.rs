@@ -54,7 +54,7 @@ impl Present {
         let folded = !fold_texts.is_empty()
             && d.notes
                 .iter()
-                .any(|n| fold_texts.contains(n.text.text.as_str()));
+                .any(|n| fold_texts.contains(n.text.one_line().as_str()));
         let shown = [
             (
                 LegendKind::Believes,
@@ -162,7 +162,7 @@ impl Present {
 /// red one), which have entries of their own.
 fn plain_or_holder(n: &Note, fold_texts: &std::collections::BTreeSet<&str>) -> Option<bool> {
     let plain_kind = matches!(n.kind, NoteKind::State | NoteKind::Note);
-    if !plain_kind || n.emphasis || fold_texts.contains(n.text.text.as_str()) {
+    if !plain_kind || n.emphasis || fold_texts.contains(n.text.one_line().as_str()) {
         return None;
     }
     Some(matches!(n.tone, Some(super::Tone::Worker(_))))

@@ -26,8 +26,8 @@ const JUMP_DROP: f64 = JUMP_ROOM / 2.0;
 /// note's: each such note's box ends under its text again.
 pub(super) fn give_back_jump_room(notes: &mut [Option<(Rect, TextBox)>], events: &[TraceEvent]) {
     for (note, e) in notes.iter_mut().zip(events) {
-        if let (Some((rect, _)), Some(Tag::ClockJumped { .. })) = (note, &e.tag) {
-            rect.y1 = rect.y1.min(rect.y0 + super::frame::note_height());
+        if let (Some((rect, text)), Some(Tag::ClockJumped { .. })) = (note, &e.tag) {
+            rect.y1 = rect.y1.min(rect.y0 + super::frame::note_height(&text.text));
         }
     }
 }

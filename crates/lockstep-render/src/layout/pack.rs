@@ -78,13 +78,21 @@ fn clash(a: &Item, b: &Item) -> bool {
         _ => {}
     }
     if a.owner == b.owner {
-        // Only a group member's head against the group's label.
+        // Only a group member's head against the group's label, and a label against a level
+        // shaft of its group passing through it (not the one it sits on: a label on two lines
+        // reaches up to the line above, where another of the round's messages may leave).
         return match (a.kind, b.kind) {
             (Kind::Head(m), Kind::Text) | (Kind::Text, Kind::Head(m)) => {
                 m != a.owner
                     && a.shape_box()
                         .zip(b.shape_box())
                         .is_some_and(|(x, y)| x.overlaps(&y))
+            }
+            (Kind::Text, k) | (k, Kind::Text) if k.is_shaft() => {
+                let (text, shaft) = if a.kind == Kind::Text { (a, b) } else { (b, a) };
+                text.shape_box()
+                    .zip(shaft.shape_box())
+                    .is_some_and(|(t, s)| t.overlaps(&s) && (s.y0 + s.y1) / 2.0 < t.y1)
             }
             _ => false,
         };

@@ -163,8 +163,9 @@ fn who(names: &[&str]) -> String {
     }
 }
 
-/// The one label of a group of sends led by `lead`: the label, the count and who takes part.
-fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize) -> String {
+/// The one label of a group of sends led by `lead`: the label, the count and who takes part;
+/// on two lines if it is long and `narrow` (see [`WRAP_CHARS`]).
+fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize, narrow: bool) -> String {
     let members: Vec<&TraceEvent> = leader
         .iter()
         .enumerate()
@@ -189,19 +190,36 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize) -> String {
                 None => answers.push((text, vec![name])),
             }
         }
-        return answers
+        let text = answers
             .iter()
             .map(|(text, names)| format!("{text} from {}", who(names)))
-            .collect::<Vec<_>>()
-            .join(" · ");
+            .collect::<Vec<_>>();
+        return if narrow && text.join(" · ").chars().count() > WRAP_CHARS {
+            // The separator kept at the end of the first line: joined again, it reads as one.
+            text.join(" ·\n")
+        } else {
+            text.join(" · ")
+        };
     }
     let who = who(&names);
-    if fan_out {
-        format!("{} → {who}", arrow_label(first))
+    let (what, whom) = if fan_out {
+        (arrow_label(first), format!("→ {who}"))
     } else {
-        format!("{} ×{} from {who}", arrow_label(first), names.len())
+        (arrow_label(first), format!("×{} from {who}", names.len()))
+    };
+    // Long and `narrow` (its head on the next lane), the message on one line and who takes
+    // part on the next: the lanes either side need be only as far apart as the longer of the two.
+    if narrow && what.chars().count() + 1 + whom.chars().count() > WRAP_CHARS {
+        format!("{what}\n{whom}")
+    } else {
+        format!("{what} {whom}")
     }
 }
+
+/// Labels and one-lane notes longer than this many characters are set on two lines: lanes are
+/// spaced for their labels, and a picture narrow enough to follow on a projector matters more
+/// than one line per row (a two-line label takes a line more where it needs one).
+pub(super) const WRAP_CHARS: usize = 28;
 
 /// The sends of writes the database took without a token: the request the database answered
 /// with an accepted write carrying no token (the delivery to it just before the reply).
@@ -226,12 +244,12 @@ pub(crate) const NO_TOKEN: &str = "NO TOKEN";
 
 /// What each event of `trace` draws; `lane_of` maps a node to its lane. A permissive database's
 /// reply to a write it took without a token says so ("no token"): that is the hole the story
-/// shows.
+/// shows. With `two_lines`, a long label of a round goes on two lines before a near head.
 pub(super) fn pieces(
     trace: &Trace,
     links: &[Link],
     lane_of: &[Option<usize>],
-    permissive_db: bool,
+    (permissive_db, two_lines): (bool, bool),
 ) -> Vec<Piece> {
     let leader = groups(&trace.events);
     let tokens = last_tokens(&trace.events);
@@ -254,7 +272,26 @@ pub(super) fn pieces(
                         from,
                         to,
                         label: match leader[i] {
-                            Some(l) if l == i => group_label(trace, &leader, l),
+                            Some(l) if l == i => {
+                                // The label must fit before the round's nearest head: between
+                                // neighbouring lanes, a long one goes on two lines.
+                                let from_lane = lane_for(e.from);
+                                let nearest = leader
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(_, g)| **g == Some(l))
+                                    .filter_map(|(m, _)| {
+                                        let to = lane_for(trace.events[m].to)?;
+                                        Some(to.abs_diff(from_lane?))
+                                    })
+                                    .min();
+                                group_label(
+                                    trace,
+                                    &leader,
+                                    l,
+                                    two_lines && nearest.is_some_and(|d| d <= 1),
+                                )
+                            }
                             Some(_) => String::new(),
                             None => {
                                 let own = flight_label(&trace.events, links, i);

@@ -24,6 +24,10 @@ mod slide;
 
 /// Distance between two lines.
 pub(super) const PITCH: f64 = 32.0;
+/// Fresh lines a label or note tries past the first before it takes the first anyway: a
+/// two-line note (or one keeping room under it for a clock jump's break) under another needs
+/// the third line down to clear it.
+const FRESH_TRIES: usize = 2;
 /// Events this close in time may share a line or swap places in logical time.
 const JOIN_MS: u64 = 1;
 /// In to-scale mode, an event may join a line this close to its own time on the scale (px).
@@ -345,7 +349,7 @@ impl Placer<'_> {
         // Always above its own arrow (one rule for every row, as in Kleppmann's figures): a
         // label below its arrow sits just above the next one and reads as that arrow's.
         let shifts: Vec<(f64, f64)> = along.iter().map(|&dx| (dx, 0.0)).collect();
-        let (c, items) = self.find(lb, e.time_ms, 1, |_, _, y| {
+        let (c, items) = self.find(lb, e.time_ms, FRESH_TRIES, |_, _, y| {
             shifts
                 .iter()
                 .map(|&(dx, dy)| {
@@ -554,7 +558,7 @@ impl Placer<'_> {
         // as its cause.
         let marker = matches!(e.tag, Some(Tag::Duplicate { .. }))
             .then(|| cause_of(self.input.events, self.input.links, self.input.pieces, i));
-        let (c, items) = self.find(lb, e.time_ms, 1, |_, _, y| {
+        let (c, items) = self.find(lb, e.time_ms, FRESH_TRIES, |_, _, y| {
             let (rect, _) = frame.note(lanes, text, icon, y);
             let mut items = vec![Item {
                 shape: Shape::Box(rect),

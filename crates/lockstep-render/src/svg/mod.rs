@@ -495,7 +495,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         };
         let fill = if n.emphasis { style::DANGER_FILL } else { fill };
         let border = n.tone.map_or(border, style::tone);
-        if n.kind == NoteKind::Note && fold_texts.contains(n.text.text.as_str()) {
+        if n.kind == NoteKind::Note && fold_texts.contains(n.text.one_line().as_str()) {
             // A fold: the folded rounds' edges stacked behind its box.
             extras::fold_box(p, n.rect)?;
         } else {

@@ -122,8 +122,8 @@ impl Painter<'_, '_> {
             .map_err(draw_err)
     }
 
-    /// A label, vertically centred on its anchor. Plotters' SVG backend writes it as a `<text>`
-    /// element without measuring it.
+    /// A label, vertically centred on its anchor. Plotters' SVG backend writes each line as a
+    /// `<text>` element without measuring it.
     pub fn text(&self, t: &TextBox, c: Rgb) -> Result<(), RenderError> {
         if t.text.is_empty() {
             return Ok(());
@@ -143,9 +143,16 @@ impl Painter<'_, '_> {
         let style = TextStyle::from(font)
             .color(&rgb)
             .pos(Pos::new(h, VPos::Center));
-        self.area
-            .draw(&Text::new(t.text.as_str(), self.p(t.anchor), style))
-            .map_err(draw_err)
+        for (line, y) in t.lines() {
+            self.area
+                .draw(&Text::new(
+                    line,
+                    self.p(Point::new(t.anchor.x, y)),
+                    style.clone(),
+                ))
+                .map_err(draw_err)?;
+        }
+        Ok(())
     }
 
     /// A label on a white box (so lines under it do not hurt reading).

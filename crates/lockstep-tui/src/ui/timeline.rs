@@ -519,7 +519,7 @@ fn draw_row(
             if let Some((c, ch)) = head {
                 pen.put(c, y, ch, style.add_modifier(Modifier::BOLD));
             }
-            label_on_span(pen, grid, span, y, &a.label.text, style);
+            label_on_span(pen, grid, span, y, &a.label.one_line(), style);
         }
     }
     for a in &shown.arrivals[slot] {
@@ -548,7 +548,7 @@ fn draw_row(
     // the other.
     let mut covered: Vec<(u16, u16)> = Vec::new();
     for n in &shown.notes[slot] {
-        let mut text = n.text.text.replace('\n', " ");
+        let mut text = n.text.one_line();
         for m in marks
             .iter()
             .filter(|m| n.lanes.0 <= m.lane && m.lane <= n.lanes.1)
