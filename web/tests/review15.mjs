@@ -137,7 +137,7 @@ export async function review15bTests(browser, base, shot) {
   });
 
   await test(browser, "while the current step's words show in a caption, the picture's cut copy of them is hidden", async (page) => {
-    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=24&present=1`);
     await ready(page);
     await page.waitForTimeout(400);
@@ -155,7 +155,7 @@ export async function review15bTests(browser, base, shot) {
     // The title block above the window names the step too; no copy on the timeline's rows shows.
     const rowTop = await page.locator("rect.current-outline").evaluate((r) => r.getBoundingClientRect().top);
     assert(at24.shown.every((y) => Math.abs(y - rowTop) > 40), `a copy of the words shows on the current row: ${JSON.stringify({ at24, rowTop })}`);
-    await shot(page, "presenter-caption-redlock-gc-pause-24-1920x1080");
+    await shot(page, "presenter-caption-redlock-gc-pause-24-1280x720");
     // Home and back: shown again when no caption stands for it.
     await page.keyboard.press("Home");
     await page.waitForTimeout(300);
