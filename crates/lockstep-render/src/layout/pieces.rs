@@ -201,11 +201,14 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize, narrow: boo
             text.join(" · ")
         };
     }
-    let who = who(&names);
     let (what, whom) = if fan_out {
-        (arrow_label(first), format!("→ {who}"))
+        (arrow_label(first), format!("→ {}", who(&names)))
+    } else if names.len() > 3 {
+        // "×5 from redis-1…redis-5": the count once ("×5 from 5 (redis-1…redis-5)" said it twice).
+        let (a, z) = (names[0], names[names.len() - 1]);
+        (arrow_label(first), format!("×{} from {a}…{z}", names.len()))
     } else {
-        (arrow_label(first), format!("×{} from {who}", names.len()))
+        (arrow_label(first), format!("×{} from {}", names.len(), who(&names)))
     };
     // Long and `narrow` (its head on the next lane), the message on one line and who takes
     // part on the next: the lanes either side need be only as far apart as the longer of the two.
