@@ -621,8 +621,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     // To scale, room for the widest time label any step of the run may show (which ticks and
     // zooms a step shows depends on the step), so stepping never widens the picture.
     let tick_right = if ms_scale > 0.0 {
-        tick_right
-            .max(right + 12.0 + 14.0 + text::width(ticks::WIDEST_LABEL, style::LABEL_SIZE) + 2.0)
+        tick_right.max(ticks::widest_label_right(
+            &stretches,
+            max_time,
+            right + 12.0,
+        ))
     } else {
         tick_right
     };

@@ -208,7 +208,10 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize, narrow: boo
         let (a, z) = (names[0], names[names.len() - 1]);
         (arrow_label(first), format!("×{} from {a}…{z}", names.len()))
     } else {
-        (arrow_label(first), format!("×{} from {}", names.len(), who(&names)))
+        (
+            arrow_label(first),
+            format!("×{} from {}", names.len(), who(&names)),
+        )
     };
     // Long and `narrow` (its head on the next lane), the message on one line and who takes
     // part on the next: the lanes either side need be only as far apart as the longer of the two.

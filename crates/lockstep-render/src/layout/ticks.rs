@@ -41,9 +41,6 @@ fn label(t: u64, step: u64) -> String {
 /// A tick label keeps this far from a burst's band.
 const BAND_CLEAR: f64 = 2.0;
 
-/// Room a burst's label may need (the widest the picture reserves beside the time marks).
-pub(super) const WIDEST_LABEL: &str = "zoom: 100000–100000 ms, in order";
-
 /// "zoom: 6000–6008 ms, in order": a burst's time range (its rows are in order, not to scale:
 /// a local zoom, not counted as time).
 pub(super) fn burst_label(from_ms: u64, to_ms: u64) -> String {
@@ -52,6 +49,55 @@ pub(super) fn burst_label(from_ms: u64, to_ms: u64) -> String {
     } else {
         format!("zoom: {from_ms}–{to_ms} ms, in order")
     }
+}
+
+/// A stretch's label and the x it starts at, for time labels starting at `label_x`.
+fn stretch_label(s: &Stretch, label_x: f64) -> (String, f64) {
+    let text = match s.kind {
+        StretchKind::Zoom => burst_label(s.from_ms, s.to_ms),
+        StretchKind::Stack if s.to_ms == s.from_ms => "same ms".to_string(),
+        StretchKind::Stack => format!("within {} ms", s.to_ms - s.from_ms),
+        StretchKind::Break => format!("{} cut", duration(s.to_ms - s.from_ms)),
+    };
+    // A stack's label sits beside its marks, right of a burst's bracket.
+    let x = if s.kind == StretchKind::Stack {
+        label_x + 30.0
+    } else {
+        label_x + 14.0
+    };
+    (text, x)
+}
+
+/// The right edge of the widest time label a step of the run may show, for time labels
+/// starting at `label_x`: any of the whole run's `stretches` (a step shows a part of a stretch,
+/// whose label is no wider) and a tick up to `max_ms`. The picture keeps room for it, so stepping
+/// never widens it, and no more (a fixed room for the widest label any run could have made every
+/// picture to scale 300 px wider than its own labels need).
+pub(super) fn widest_label_right(stretches: &[Stretch], max_ms: u64, label_x: f64) -> f64 {
+    let tick = TextBox::new(
+        label(max_ms, 1),
+        style::GUTTER_SIZE,
+        Align::Left,
+        Point::new(label_x, 0.0),
+        TICK_PAD,
+    )
+    .rect
+    .x1;
+    stretches
+        .iter()
+        .map(|s| {
+            let (text, x) = stretch_label(s, label_x);
+            TextBox::new(
+                text,
+                style::LABEL_SIZE,
+                Align::Left,
+                Point::new(x, 0.0),
+                TICK_PAD,
+            )
+            .rect
+            .x1
+        })
+        .fold(tick, f64::max)
 }
 
 /// "8.0 s" or "624 ms".
@@ -187,18 +233,7 @@ pub(super) fn stretches(
             1 => s.kind == StretchKind::Zoom,
             _ => s.kind == StretchKind::Stack,
         }) {
-            let text = match s.kind {
-                StretchKind::Zoom => burst_label(s.from_ms, s.to_ms),
-                StretchKind::Stack if s.to_ms == s.from_ms => "same ms".to_string(),
-                StretchKind::Stack => format!("within {} ms", s.to_ms - s.from_ms),
-                StretchKind::Break => format!("{} cut", duration(s.to_ms - s.from_ms)),
-            };
-            // A stack's label sits beside its marks, right of a burst's bracket.
-            let x = if pass == 2 {
-                label_x + 30.0
-            } else {
-                label_x + 14.0
-            };
+            let (text, x) = stretch_label(s, label_x);
             let b = TextBox::new(
                 text,
                 style::LABEL_SIZE,
