@@ -84,11 +84,11 @@ export async function review12Tests(browser, base, shot) {
   await test(browser, "presenter mode's lease chart on a 1280x720 projector is drawn as large as the screen allows", async (page) => {
     await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=33&present=1&chart=lease`);
     await ready(page);
-    await page.waitForSelector(".timeline-scroller.lease svg");
+    await page.waitForSelector(".timeline-scroller.lease .page > svg");
     await frames(page);
     const lease = await page.evaluate(() => {
       const box = document.querySelector(".timeline-scroller.lease").getBoundingClientRect();
-      const svg = document.querySelector(".timeline-scroller.lease svg");
+      const svg = document.querySelector(".timeline-scroller.lease .page > svg");
       const vb = svg.viewBox.baseVal;
       const scale = Math.min(box.width / vb.width, box.height / vb.height);
       const sizes = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim()).map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);

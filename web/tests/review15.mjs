@@ -166,12 +166,12 @@ export async function review15bTests(browser, base, shot) {
   await test(browser, "on a phone the lease chart reads at about 9 px and opens at the current step", async (page) => {
     await page.setViewportSize({ width: 375, height: 667 });
     await page.goto(`${base}index.html#scenario=naive-gc-pause&step=33&chart=lease`);
-    await page.waitForSelector(".timeline-scroller.lease svg");
+    await page.waitForSelector(".timeline-scroller.lease .page > svg");
     await page.waitForTimeout(400);
     const v = await page.evaluate(() => {
       const s = document.querySelector(".timeline-scroller.lease");
       const box = s.getBoundingClientRect();
-      const svg = s.querySelector("svg");
+      const svg = s.querySelector(".page > svg");
       const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
       const marker = [...svg.querySelectorAll("text")].find((t) => t.textContent.trim() === "step 33").getBoundingClientRect();
       return {

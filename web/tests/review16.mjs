@@ -43,4 +43,32 @@ export async function review16Tests(browser, base, shot) {
       assert(now.label >= 11, `${id}: ${JSON.stringify(now)}`);
     }
   });
+
+  await test(browser, "on a phone the lease chart keeps its row names pinned at the left, the current step in view beside them", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=20`);
+    await ready(page);
+    await page.keyboard.press("l");
+    await page.waitForSelector(".timeline-scroller.lease .page svg");
+    await page.waitForTimeout(300);
+    const seen = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller.lease");
+      const box = s.getBoundingClientRect();
+      const pin = s.querySelector(".lease-pin svg")?.getBoundingClientRect();
+      const names = [...s.querySelectorAll(".lease-pin svg text")].map((t) => t.textContent.trim());
+      const step = [...s.querySelectorAll(".page svg text")].find((t) => t.textContent.trim() === "step 20")?.getBoundingClientRect();
+      return { scrolled: s.scrollLeft, pin: pin && [pin.left - box.left, pin.width], names, step: step && step.left - box.left, width: box.width };
+    });
+    assert(seen.scrolled > 0 && seen.pin, `the chart scrolled sideways with its names pinned: ${JSON.stringify(seen)}`);
+    assert(Math.abs(seen.pin[0]) <= 2 && seen.names.includes("A believes it holds it") && seen.names.includes("service says B holds it"),
+      `the row names at the window's left: ${JSON.stringify(seen)}`);
+    assert(seen.step > seen.pin[1] && seen.step < seen.width, `the step's line right of the names, in view: ${JSON.stringify(seen)}`);
+    await shot(page, "phone-lease-pinned-names-375x667");
+    // A chart that fits its window has nothing pinned.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.keyboard.press("ArrowRight");
+    await page.waitForTimeout(400);
+    const wide = await page.evaluate(() => document.querySelector(".lease-pin")?.childElementCount ?? 0);
+    assert(wide === 0, `a pinned copy at 1440 px: ${wide}`);
+  });
 }

@@ -128,11 +128,11 @@ export async function review9Tests(browser, base, shot) {
     await page.goto(`${base}index.html#scenario=redlock-split-votes&step=end&chart=lease&present=1`);
     await page.reload();
     await ready(page);
-    await page.waitForSelector(".timeline-scroller.lease svg");
+    await page.waitForSelector(".timeline-scroller.lease .page > svg");
     const lease = await page.evaluate(() => {
       const s = document.querySelector(".timeline-scroller.lease");
       const box = s.getBoundingClientRect();
-      const svg = s.querySelector("svg").getBoundingClientRect();
+      const svg = s.querySelector(".page > svg").getBoundingClientRect();
       return { w: s.scrollWidth - s.clientWidth, h: s.scrollHeight - s.clientHeight, svgBottom: svg.bottom, boxBottom: box.bottom, svgRight: svg.right, boxRight: box.right, height: box.height };
     });
     assert(lease.w <= 1 && lease.h <= 1 && lease.svgBottom <= lease.boxBottom + 1 && lease.svgRight <= lease.boxRight + 1,

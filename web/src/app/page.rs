@@ -74,6 +74,8 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
             <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart">
+                // Filled by dom::show_lease_step when the chart is wider than its window.
+                <div class="lease-pin" aria-hidden="true"></div>
                 <div class="page">{ Html::from_html_unchecked(svg.clone()) }</div>
             </div>
         },
