@@ -75,17 +75,25 @@ fn a_rounds_replies_follow_its_requests_with_no_empty_line_between() {
         assert_eq!(reply, request + 1, "{mode:?}: lines {request} and {reply}");
         let lines: std::collections::BTreeSet<usize> = l.rows.iter().map(|r| r.line).collect();
         let most = lines.iter().max().copied().unwrap_or(0);
-        // Only a label on two lines (a round's, before its nearest head on the next lane)
-        // takes the line above its arrow.
-        let two_lines_on: std::collections::BTreeSet<usize> = l
-            .arrows
+        // Only a line next to one with words on two lines (a round's label before its nearest
+        // head on the next lane, which keeps the line above free; a note that reaches a little
+        // into the lines either side) may stay empty.
+        let tall: std::collections::BTreeSet<usize> = l
+            .rows
             .iter()
-            .filter(|a| a.label.text.contains('\n'))
-            .map(|a| l.rows[a.send_row].line)
+            // A label on one line reaches 24 px above its arrow, on two 44; a note on one line
+            // 12 px below its line, on two 21.
+            .filter(|r| r.top < r.y - 30.0 || r.bottom > r.y + 18.0)
+            .map(|r| r.line)
             .collect();
         let empty: Vec<usize> = (0..most)
-            .filter(|k| !lines.contains(k) && !two_lines_on.contains(&(k + 1)))
+            .filter(|k| {
+                !lines.contains(k)
+                    && !tall.contains(&(k + 1))
+                    && !tall.contains(&k.saturating_sub(1))
+            })
             .collect();
+        let two_lines_on = &tall;
         assert!(empty.is_empty(), "{mode:?}: empty lines {empty:?}");
         // In logical time only (to scale, a burst's band is sized for one-line labels).
         assert_eq!(

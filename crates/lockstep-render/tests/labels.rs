@@ -295,3 +295,43 @@ fn shafts(svg: &str) -> Vec<(usize, Xy, Xy)> {
     }
     out
 }
+
+/// A label on two lines keeps the line above its arrow to itself: its first line sits level with
+/// no other step (it read as that step's label, and clicking that step's words selected this
+/// one), and every step of a line is outlined as tall as the line's words.
+#[test]
+fn a_two_line_labels_first_line_is_on_a_line_of_its_own() {
+    let mut seen = 0;
+    for (id, _, run) in common::catalogue() {
+        let l = lockstep_render::layout(&run.trace, &lockstep_render::Options::default());
+        for a in l.arrows.iter().filter(|a| a.label.text.contains('\n')) {
+            seen += 1;
+            let (_, y) = a.label.lines().next().expect("a first line");
+            let own = l
+                .rows
+                .iter()
+                .find(|r| r.y > a.label.rect.y1)
+                .map(|r| r.line);
+            for r in l.rows.iter().filter(|r| Some(r.line) != own) {
+                assert!(
+                    (r.y - y).abs() >= 16.0,
+                    "{id}: step {} ({}) level with the first line of {:?}",
+                    r.step,
+                    r.label,
+                    a.label.text
+                );
+            }
+        }
+        let mut lines = std::collections::BTreeMap::new();
+        for r in &l.rows {
+            let e = lines.entry(r.line).or_insert((r.top, r.bottom));
+            assert_eq!(
+                *e,
+                (r.top, r.bottom),
+                "{id}: step {} outlined unlike its line",
+                r.step
+            );
+        }
+    }
+    assert!(seen >= 20, "{seen} two-line labels in the catalogue");
+}

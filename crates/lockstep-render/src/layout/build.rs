@@ -402,6 +402,20 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             }
         })
         .collect();
+    // The steps on one line share its extent (a round's label over its first step's arrow is
+    // the round's): the current step's outline is as tall for each, and none runs through the
+    // words of another on its line.
+    let mut rows = rows;
+    let mut extent: BTreeMap<usize, (f64, f64)> = BTreeMap::new();
+    for r in &rows {
+        let e = extent.entry(r.line).or_insert((r.top, r.bottom));
+        *e = (e.0.min(r.top), e.1.max(r.bottom));
+    }
+    for r in &mut rows {
+        if let Some(&(top, bottom)) = extent.get(&r.line) {
+            (r.top, r.bottom) = (top, bottom);
+        }
+    }
     let y_end = rows.iter().map(|r| r.y).fold(origin, f64::max);
     // Open spans run a little past the last row shown.
     let open_end = y_end + PITCH / 2.0;

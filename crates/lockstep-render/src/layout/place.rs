@@ -13,7 +13,7 @@ use super::frame::Frame;
 use super::lanes::LABEL_INSET;
 use super::pack::{Board, Item, Kind, Shape};
 use super::pieces::{Link, Piece};
-use super::shapes::{HEAD_LEN, SHAFT_HALF, cause_of, head, label_near, marker_band};
+use super::shapes::{HEAD_LEN, SHAFT_HALF, cause_of, head, label_near, marker_band, upper_lines};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{self, TextBox};
@@ -359,13 +359,13 @@ impl Placer<'_> {
                         owner,
                     }];
                     if !label.is_empty() {
+                        let rect = frame.arrow_label(from, to, label, y).rect.shifted(dx, dy);
                         items.push(Item {
-                            shape: Shape::Box(
-                                frame.arrow_label(from, to, label, y).rect.shifted(dx, dy),
-                            ),
+                            shape: Shape::Box(rect),
                             kind: Kind::Text,
                             owner,
                         });
+                        items.extend(upper_lines(label, rect, style::LABEL_SIZE, owner));
                     }
                     if marked(e) {
                         let at = frame.mark_beside(from, to, y);

@@ -92,3 +92,25 @@ pub(super) fn marker_band(
         owner,
     }
 }
+
+/// For a label on more than one line (`rect`, its box, in `size` px type), the whole width of
+/// the lines it reaches up into, owned by `owner`: nothing else may sit there, so the line above
+/// its arrow holds no other step (its first line would read as that step's label, and that
+/// step's row would run into this one's when clicked or highlighted). None for one line.
+pub(super) fn upper_lines(text: &str, rect: Rect, size: f64, owner: usize) -> Option<Item> {
+    let lines = crate::text::line_count(text);
+    (lines > 1).then(|| {
+        let lh = crate::text::line_height(size);
+        Item {
+            // Ending a pixel above its last line: other labels on its own line may sit beside it.
+            shape: Shape::Box(Rect::new(
+                -1.0e9,
+                rect.y0,
+                1.0e9,
+                rect.y0 + (lines - 1) as f64 * lh - 1.0,
+            )),
+            kind: Kind::Band(owner),
+            owner,
+        }
+    })
+}

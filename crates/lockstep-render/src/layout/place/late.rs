@@ -11,7 +11,8 @@ use crate::layout::flight;
 use crate::layout::lanes::LABEL_INSET;
 use crate::layout::pack::{Item, Kind, Shape};
 use crate::layout::pieces::{Link, Piece};
-use crate::layout::shapes::{HEAD_LEN, SHAFT_HALF, head};
+use crate::layout::shapes::{HEAD_LEN, SHAFT_HALF, head, upper_lines};
+use crate::style;
 
 impl Placer<'_> {
     /// Message `start` arrives (event `i`) where no clear slanted arrow reaches from its send.
@@ -79,19 +80,29 @@ impl Placer<'_> {
         let t = events[i].time_ms;
         let (c, items) = self.find(lb, t, 64, |_, _, y| {
             let (xf, xt) = (frame.x(from), frame.x(to));
-            vec![vec![
-                Item {
-                    shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
-                    kind: Kind::Shaft,
-                    owner: start,
-                },
-                Item {
-                    shape: Shape::Box(frame.arrow_label(from, to, &text, y).rect),
-                    kind: Kind::Text,
-                    owner: start,
-                },
-                head(frame, from, to, y, (start, start)),
-            ]]
+            vec![
+                vec![
+                    Item {
+                        shape: Shape::Box(Rect::new(xf, y - SHAFT_HALF, xt, y + SHAFT_HALF)),
+                        kind: Kind::Shaft,
+                        owner: start,
+                    },
+                    Item {
+                        shape: Shape::Box(frame.arrow_label(from, to, &text, y).rect),
+                        kind: Kind::Text,
+                        owner: start,
+                    },
+                    head(frame, from, to, y, (start, start)),
+                ]
+                .into_iter()
+                .chain(upper_lines(
+                    &text,
+                    frame.arrow_label(from, to, &text, y).rect,
+                    style::LABEL_SIZE,
+                    start,
+                ))
+                .collect(),
+            ]
         });
         for item in items {
             self.board.add(item);
