@@ -289,3 +289,23 @@ fn a_single_message_is_one_arrow_from_its_send_to_its_arrival() {
     assert!(checked > 1000, "{checked}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A member of a round drawn level where it arrives says what it alone carried: not the round's
+/// label, which names every member (redlock-split-votes #37, B's SET to redis-1 alone, read
+/// "SET … → 5 (redis-1…redis-5) (sent #6)").
+#[test]
+fn a_late_member_of_a_round_is_labelled_as_itself() {
+    let mut seen = 0;
+    common::each_layout(&[], |name, l| {
+        for a in l.arrows.iter().filter(|a| a.label.text.contains("(sent #")) {
+            seen += 1;
+            let t = &a.label.text;
+            assert!(
+                !t.contains('\n') && !t.contains(" → ") && !t.contains(" · ") && !t.contains(" ×"),
+                "{name}: step {}: {t:?}",
+                a.send_row + 1
+            );
+        }
+    });
+    assert!(seen > 20, "{seen} arrivals labelled with their send");
+}

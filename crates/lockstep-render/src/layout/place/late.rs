@@ -67,7 +67,10 @@ impl Placer<'_> {
         };
         let events = self.input.events;
         let frame = self.input.frame;
-        let text = flight::arrival_label(events, (start, i), (from, to), label, frame);
+        // A round's member says what it alone carried: the round's label (on its leader) names
+        // all of them ("→ 5 (redis-1…redis-5)", or every instance's answer), and this arrow is one.
+        let own = if group.is_some() { "" } else { label.as_str() };
+        let text = flight::arrival_label(events, (start, i), (from, to), own, frame);
         if let Some(id) = self.reserved[start].take() {
             self.board.remove(id);
         }
