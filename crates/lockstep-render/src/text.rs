@@ -57,6 +57,8 @@ pub struct TextBox {
     pub align: Align,
     pub anchor: Point,
     pub rect: Rect,
+    /// The distance between the middles of its lines, in em ([`LINE_EM`] unless set tighter).
+    pub leading: f64,
 }
 
 impl TextBox {
@@ -78,7 +80,20 @@ impl TextBox {
             align,
             anchor,
             rect,
+            leading: LINE_EM,
         }
+    }
+
+    /// The same label with its lines `leading` em apart (its box as tall as that makes it, its
+    /// padding kept).
+    pub fn with_leading(mut self, leading: f64) -> Self {
+        let lines = line_count(&self.text) as f64;
+        let pad = (self.rect.height() - lines * self.size * self.leading) / 2.0;
+        let h = lines * self.size * leading;
+        self.rect.y0 = self.anchor.y - h / 2.0 - pad;
+        self.rect.y1 = self.anchor.y + h / 2.0 + pad;
+        self.leading = leading;
+        self
     }
 
     /// No text, taking no room (for rows and arrows that share another's label).
@@ -90,6 +105,7 @@ impl TextBox {
             align: Align::Left,
             anchor,
             rect: Rect::new(anchor.x, anchor.y, anchor.x, anchor.y),
+            leading: LINE_EM,
         }
     }
 
@@ -106,7 +122,7 @@ impl TextBox {
 
     /// Each line's text and the y of its middle, top to bottom.
     pub fn lines(&self) -> impl Iterator<Item = (&str, f64)> {
-        let lh = line_height(self.size);
+        let lh = self.size * self.leading;
         let first = self.anchor.y - (line_count(&self.text) - 1) as f64 * lh / 2.0;
         self.text
             .split('\n')
@@ -214,6 +230,15 @@ mod tests {
         assert_eq!((b.rect.y0, b.rect.y1), (37.5, 62.5));
         let lines: Vec<(&str, f64)> = b.lines().collect();
         assert_eq!(lines, [("ab", 43.75), ("abcd", 56.25)]);
+    }
+
+    #[test]
+    fn a_tighter_leading_brings_the_lines_closer_and_keeps_the_padding() {
+        let b = TextBox::new("ab\ncd", 10.0, Align::Center, Point::new(0.0, 50.0), 1.0)
+            .with_leading(1.0);
+        assert_eq!((b.rect.y0, b.rect.y1), (39.0, 61.0));
+        let lines: Vec<(&str, f64)> = b.lines().collect();
+        assert_eq!(lines, [("ab", 45.0), ("cd", 55.0)]);
     }
 
     #[test]

@@ -136,8 +136,8 @@ fn rounds_alike_but_not_identical_fold_into_one_labelled_line() {
         assert!(l.notes.iter().any(|n| n.text.text == f.text));
     }
     // Two-line labels and notes (each label's first line on a line of its own) made it taller
-    // (5,889 px) and 745 px narrower.
-    assert!(l.height < 6000.0, "{} px (8,065 px before)", l.height);
+    // (5,441 px) and 745 px narrower.
+    assert!(l.height < 5600.0, "{} px (8,065 px before)", l.height);
 
     // An isolated leader's pre-votes, again and again with random election timeouts.
     let (_, run) = common::load("consensus-quorum-loss-fail-closed");

@@ -1,6 +1,5 @@
 //! Logical timelines compared with Mermaid's drawing of the same run: at most 0.75x its height
-//! where Mermaid needs 1,300 px or more (0.85x for Redlock runs, whose two-line labels make them a
-//! quarter narrower), and never taller for smaller runs.
+//! where Mermaid needs 1,300 px or more, and never taller for smaller runs.
 
 mod common;
 
@@ -26,15 +25,7 @@ fn logical_timelines_are_shorter_than_mermaids() {
         let l = layout(&run.trace, &Options::default());
         let theirs = mermaid_height(&mermaid(&run.trace, None));
         let ratio = l.height / theirs;
-        // A Redlock run's rounds' labels on two lines, each first line on a line of its own,
-        // trade height for width (the runs are a quarter narrower, and Mermaid's twice as wide).
-        let most = if theirs < 1300.0 {
-            1.0
-        } else if id.starts_with("redlock") {
-            0.85
-        } else {
-            0.75
-        };
+        let most = if theirs >= 1300.0 { 0.75 } else { 1.0 };
         let line = format!(
             "{id}: {:.0} px vs Mermaid {theirs:.0} px ({ratio:.2}x, at most {most})",
             l.height

@@ -60,9 +60,17 @@ pub(super) struct Frame {
     pub workers: Vec<bool>,
 }
 
-/// Height of a note's box for `text` (one line height per line).
+/// A note on two lines sets them this close (in em) and pads them this little: it is then no
+/// taller than a line of the picture, and its row no taller than its neighbours'.
+const NOTE_LEADING: f64 = 1.05;
+const NOTE_PAD_Y_LINES: f64 = 0.25;
+
+/// Height of a note's box for `text`.
 pub(super) fn note_height(text: &str) -> f64 {
-    text::height(text, style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y
+    match text::line_count(text) {
+        1 => text::line_height(style::NOTE_SIZE) + 2.0 * NOTE_PAD_Y,
+        n => n as f64 * NOTE_LEADING * style::NOTE_SIZE + 2.0 * NOTE_PAD_Y_LINES,
+    }
 }
 
 /// Width of a note's box for `text` (with room for an icon).
@@ -147,6 +155,11 @@ impl Frame {
             Point::new(text_x, y),
             0.0,
         );
+        let tb = if text::line_count(text) > 1 {
+            tb.with_leading(NOTE_LEADING)
+        } else {
+            tb
+        };
         (rect, tb)
     }
 
