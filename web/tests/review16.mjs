@@ -71,4 +71,25 @@ export async function review16Tests(browser, base, shot) {
     const wide = await page.evaluate(() => document.querySelector(".lease-pin")?.childElementCount ?? 0);
     assert(wide === 0, `a pinned copy at 1440 px: ${wide}`);
   });
+
+  await test(browser, "at the end of a run wider than the screen, the last note's words are in view", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    for (const how of ["link", "End"]) {
+      await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=${how === "link" ? "end" : "100"}&present=1`);
+      await ready(page);
+      if (how === "End") await page.keyboard.press("End");
+      await page.waitForTimeout(600);
+      const seen = await page.evaluate(() => {
+        const s = document.querySelector(".timeline-scroller");
+        const box = s.getBoundingClientRect();
+        const t = [...document.querySelectorAll(".page svg text")].find((e) => e.textContent.trim() === "run complete");
+        const r = t?.getBoundingClientRect();
+        return { wide: s.scrollWidth > s.clientWidth + 1, left: s.scrollLeft, words: r && [r.left - box.left, r.right - box.left, r.top - box.top, r.bottom - box.top], box: [box.width, box.height] };
+      });
+      assert(seen.wide && seen.words, `wider than the screen, with its last note: ${JSON.stringify(seen)}`);
+      const [l, r, t, b] = seen.words;
+      assert(l >= 0 && r <= seen.box[0] && t >= 0 && b <= seen.box[1], `${how}: "run complete" out of view: ${JSON.stringify(seen)}`);
+    }
+    await shot(page, "presenter-end-redlock-gc-pause-1280x720");
+  });
 }

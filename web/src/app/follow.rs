@@ -354,7 +354,9 @@ pub(super) enum Follow {
 /// where the view had been (fenced-gc-pause at 1280x720: 563 px after End, 474 after stepping).
 ///
 /// A last row drawing only a note over every lane (the run's end) is in view wherever the
-/// window is: the window goes to the picture's left, where the verdict under the run starts.
+/// window is: the window goes to the picture's left, where the verdict under the run starts, if
+/// the note's words show there, else to its words ("run complete" in the middle of a Redlock run
+/// 2,400 px wide was off a 1280 px screen; the strip beside the picture gives the verdict).
 pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPlace) {
     let band = row.band;
     let drawn = f64::from(scroller.scroll_width());
@@ -365,11 +367,15 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     let row_top = band.0 * scale + heads_band(scroller);
     let bottom = f64::from(scroller.scroll_height() - scroller.client_height()).max(0.0);
     let top = bottom.min((row_top - HEADS_INSET - EDGE).max(floor_at(scroller, row.floor, scale)));
-    jump(
-        scroller,
-        Some(top),
-        row.extent.span.is_none().then_some(0.0),
-    );
+    let width = f64::from(scroller.client_width());
+    let left = match (row.extent.span, row.extent.words) {
+        (Some(_), _) => None,
+        (None, Some((w0, w1))) if w1 * scale > width - EDGE => {
+            Some(((w0 + w1) / 2.0 * scale - width / 2.0).max(0.0))
+        }
+        (None, _) => Some(0.0),
+    };
+    jump(scroller, Some(top), left);
 }
 
 /// How far above its lanes' header boxes the window stops when it leaves out the picture's title

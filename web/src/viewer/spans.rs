@@ -49,7 +49,8 @@ pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
 
 /// Per row of `layout`: the horizontal extent of its words alone (its arrows' labels and its
 /// notes, not the arrows), so a step whose lanes are too far apart for the window can still show
-/// its words beside the end it happens at.
+/// its words beside the end it happens at. A note about the whole system counts its words only
+/// (its box spans every lane): the run's last step shows them (see `follow::settle_at_end`).
 pub(super) fn row_words(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
     let mut words = Extents::new(layout.rows.len());
     for a in layout.arrows.iter().filter(|a| !a.label.text.is_empty()) {
@@ -57,6 +58,9 @@ pub(super) fn row_words(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
     }
     for n in lane_notes(layout) {
         words.widen(n.row, n.rect.x0, n.rect.x1);
+    }
+    for n in layout.notes.iter().filter(|n| n.kind == NoteKind::Global) {
+        words.widen(n.row, n.text.rect.x0, n.text.rect.x1);
     }
     words.0
 }
