@@ -501,7 +501,7 @@ fn to_scale_bursts_are_marked_zooms_and_idle_stretches_marked_breaks() {
             && s.to_ms <= 6010
             && s.label
                 .as_ref()
-                .is_some_and(|t| t.text == "zoom: 6000–6004 ms, in order")),
+                .is_some_and(|t| t.text == "zoom: 6000–6004 ms,\nin order")),
         "{:?}",
         l.stretches
     );

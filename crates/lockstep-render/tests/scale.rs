@@ -516,9 +516,9 @@ fn at_most_two_zoom_factors_per_picture_none_under_four() {
         for z in l.stretches.iter().filter(|s| s.kind == StretchKind::Zoom) {
             let label = z.label.as_ref().expect("a burst says its time range");
             let range = if z.from_ms == z.to_ms {
-                format!("zoom: {} ms, in order", z.from_ms)
+                format!("zoom: {} ms,\nin order", z.from_ms)
             } else {
-                format!("zoom: {}–{} ms, in order", z.from_ms, z.to_ms)
+                format!("zoom: {}–{} ms,\nin order", z.from_ms, z.to_ms)
             };
             assert_eq!(label.text, range, "{id}");
         }
