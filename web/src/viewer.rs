@@ -113,12 +113,28 @@ impl Picture {
 
     /// The row under `y` (in the layout's pixels) among steps 1..=`upto`: of rows sharing a
     /// line, the latest one answers.
-    pub fn row_at(&self, y: f64, upto: usize) -> Option<&HitRow> {
+    pub fn row_at(&self, x: f64, y: f64, upto: usize) -> Option<&HitRow> {
         let shown = &self.rows[..self.rows.partition_point(|r| r.step <= upto)];
-        shown.iter().rev().find(|r| {
+        // Of the rows whose band holds the point (neighbouring lines' bands overlap, and the
+        // steps of one line share one), the one drawing something at `x`, then the one whose
+        // band's middle is nearest, then the latest: the second line of a two-line note, low in
+        // its band, selected the next step, and a round's words selected another step of its line.
+        let at_x = |r: &HitRow| r.span.is_some_and(|(a, b)| (a..=b).contains(&x));
+        let key = |r: &HitRow| {
             let (top, height) = band(r);
-            (top..=top + height).contains(&y)
-        })
+            (!at_x(r), (top + height / 2.0 - y).abs())
+        };
+        shown
+            .iter()
+            .rev()
+            .filter(|r| {
+                let (top, height) = band(r);
+                (top..=top + height).contains(&y)
+            })
+            .min_by(|a, b| {
+                let (ka, kb) = (key(a), key(b));
+                ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+            })
     }
 }
 

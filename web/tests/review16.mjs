@@ -92,4 +92,38 @@ export async function review16Tests(browser, base, shot) {
     }
     await shot(page, "presenter-end-redlock-gc-pause-1280x720");
   });
+
+  await test(browser, "clicking either line of a two-line note selects its own step", async (page) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=33`);
+    await ready(page);
+    await page.waitForTimeout(400);
+    // Each expiry note's two lines, once each (the page may hold more than one copy of a text),
+    // found again after every click (the view follows the step, and later steps are not drawn).
+    const notes = () => page.evaluate(() => {
+      const out = new Map();
+      for (const t of document.querySelectorAll(".page svg text")) {
+        const p = t.previousElementSibling;
+        if (t.textContent.trim() !== "(A's TTL ran out)" || p?.textContent.trim() !== "lock:batch-42 expired") continue;
+        const [a, b] = [p.getBoundingClientRect(), t.getBoundingClientRect()];
+        if (!b.width || getComputedStyle(t).visibility === "hidden") continue;
+        out.set(Math.round(b.top + window.scrollY), [a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height - 2]);
+      }
+      return [...out.entries()].sort((x, y) => x[0] - y[0]).map((e) => e[1]);
+    });
+    assert((await notes()).length >= 3, "three expiry notes drawn at step 33");
+    const steps = [];
+    for (let k = 2; k >= 0; k--) {
+      const at = [];
+      for (const line of [1, 0]) {
+        const n = (await notes())[k];
+        await page.mouse.click(n[2 * line], n[2 * line + 1]);
+        await page.waitForTimeout(200);
+        at.push(await page.locator("input[aria-label='Current step']").inputValue());
+      }
+      assert(at[0] === at[1], `note ${k}: its second line selects step ${at[0]}, its first ${at[1]}`);
+      steps.push(at[0]);
+    }
+    assert(new Set(steps).size === 3, `three notes, three steps: ${steps}`);
+  });
 }

@@ -127,7 +127,9 @@ await test(browser, "End in naive-gc-pause reaches the double write", async (pag
   await page.keyboard.press("End");
   await page.waitForFunction(() => document.querySelector("[data-testid=verdict]")?.textContent.includes("double-write"));
   assert((await svgText(page)).includes("DUPLICATE: 3 payouts paid twice"), "the timeline shows the duplicate");
-  assert(page.url().endsWith("#scenario=naive-gc-pause&step=end"), `the hash follows: ${page.url()}`);
+  // The hash is replaced after the frame is drawn (dom::replace_hash_after_frame): wait for it.
+  const follows = await page.waitForFunction(() => location.hash === "#scenario=naive-gc-pause&step=end", null, { timeout: 3000 }).catch(() => null);
+  assert(follows, `the hash follows: ${page.url()}`);
   // Back with the keys a clicker sends, then forward again.
   await page.keyboard.press("PageUp");
   await page.keyboard.press("ArrowLeft");

@@ -116,8 +116,10 @@ fn row_at<'p>(
         return None;
     }
     let top = rect.top() + (rect.height() - h * scale) / 2.0;
+    let left = rect.left() + (rect.width() - w * scale) / 2.0;
     let y = (f64::from(e.client_y()) - top) / scale - frame.live.layout_dy;
-    pic.row_at(y, frame.step)
+    let x = (f64::from(e.client_x()) - left) / scale;
+    pic.row_at(x, y, frame.step)
 }
 
 /// Puts the hover band on `row` (or hides it).

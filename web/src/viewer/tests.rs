@@ -44,9 +44,9 @@ fn a_step_keeps_the_picture_and_shows_one_more_step_of_it() {
     // The mouse finds a shown row from its y, and no row that has not happened yet.
     let sixth = &pic.rows[5];
     let mid = (sixth.top + sixth.bottom) / 2.0;
-    assert_eq!(pic.row_at(mid, 6).map(|r| r.step), Some(6));
-    assert!(pic.row_at(mid, 5).is_none_or(|r| r.step <= 5));
-    assert!(pic.row_at(-100.0, 6).is_none());
+    assert_eq!(pic.row_at(f64::NAN, mid, 6).map(|r| r.step), Some(6));
+    assert!(pic.row_at(f64::NAN, mid, 5).is_none_or(|r| r.step <= 5));
+    assert!(pic.row_at(f64::NAN, -100.0, 6).is_none());
     assert!(
         later.live.before.contains("Step 6 of"),
         "{}",
