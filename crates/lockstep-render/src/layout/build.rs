@@ -55,7 +55,7 @@ impl Gutter {
 }
 
 /// Steps sharing a line: `12`, `12-14` when they follow each other, else each of up to three
-/// (`36,38,40`: a range would claim the steps between, drawn on other lines), else `12…19`.
+/// (`36,38,40`: a range would claim the steps between, drawn on other lines), else `12,…,19`.
 fn step_list(steps: &[usize]) -> String {
     match steps {
         [] => String::new(),
@@ -63,7 +63,9 @@ fn step_list(steps: &[usize]) -> String {
         [a, .., b] if b - a + 1 == steps.len() => format!("{a}-{b}"),
         [a, b] => format!("{a},{b}"),
         [a, b, c] => format!("{a},{b},{c}"),
-        [a, .., b] => format!("{a}…{b}"),
+        // Commas with the ellipsis: a list with steps left out, not the range "a-b" (the rows of
+        // the steps between are listed under this one).
+        [a, .., b] => format!("{a},…,{b}"),
     }
 }
 
@@ -751,5 +753,26 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         jumps,
         flights,
         so_far: crate::lease::SoFar::of(&events[..shown.min(events.len())]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::step_list;
+
+    #[track_caller]
+    fn check(steps: &[usize], expect: &str) {
+        assert_eq!(step_list(steps), expect, "steps {steps:?}");
+    }
+
+    #[test]
+    fn a_row_names_its_steps_without_claiming_those_on_other_rows() {
+        check(&[], "");
+        check(&[12], "12");
+        check(&[12, 13, 14], "12-14");
+        check(&[41, 43], "41,43");
+        check(&[36, 38, 40], "36,38,40");
+        // Four or more with gaps: not "64…78", which reads as every step from 64 to 78.
+        check(&[64, 66, 70, 78], "64,…,78");
     }
 }
