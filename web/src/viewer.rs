@@ -51,6 +51,8 @@ pub struct HitRow {
     pub step: usize,
     /// The row's line from the top (steps that share a line share a row of the picture).
     pub line: usize,
+    /// The y of that line: the row's arrows leave and arrive on it.
+    pub y: f64,
     pub top: f64,
     pub bottom: f64,
     pub label: String,
@@ -505,6 +507,7 @@ impl Viewer {
                 words,
                 step: r.step,
                 line: r.line,
+                y: r.y,
                 top: r.top,
                 bottom: r.bottom,
                 label: r.label.clone(),

@@ -14,6 +14,7 @@ import { review13Tests } from "./review13.mjs";
 import { review14Tests } from "./review14.mjs";
 import { review15Tests, review15bTests } from "./review15.mjs";
 import { review16Tests } from "./review16.mjs";
+import { review17Tests } from "./review17.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -670,6 +671,7 @@ await review14Tests(browser, base, shot);
 await review15Tests(browser, base, shot);
 await review15bTests(browser, base, shot);
 await review16Tests(browser, base, shot);
+await review17Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

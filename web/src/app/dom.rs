@@ -164,7 +164,8 @@ fn user_active() -> bool {
 }
 
 /// Scrolls a lease chart wider than its window (a phone) sideways to the current step's line,
-/// named "step N" above it, two thirds across the window: the time before it shows on its left.
+/// named "step N" above it, two thirds across the window right of the pinned row names: the
+/// time before it shows on its left.
 pub fn show_lease_step(step: usize) {
     let Some(scroller) = html_element(".timeline-scroller.lease") else {
         return;
@@ -188,7 +189,16 @@ pub fn show_lease_step(step: usize) {
             scroller.get_bounding_client_rect(),
         );
         let x = at.left() + at.width() / 2.0 - box_.left() + f64::from(scroller.scroll_left());
-        let to = (x - f64::from(scroller.client_width()) * 2.0 / 3.0).max(0.0);
+        // Two thirds across the part of the window right of the pinned row names (two thirds
+        // across the whole window put a phone's step line just past them, the time before it
+        // under them).
+        let pinned = scroller
+            .query_selector(".lease-pin > svg")
+            .ok()
+            .flatten()
+            .map_or(0.0, |p| p.get_bounding_client_rect().width());
+        let room = (f64::from(scroller.client_width()) - pinned).max(0.0);
+        let to = (x - pinned - room * 2.0 / 3.0).max(0.0);
         scroller.set_scroll_left(to as i32);
     }
 }

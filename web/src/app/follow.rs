@@ -71,6 +71,9 @@ pub(super) const GLIDE_MAX: f64 = 160.0;
 pub(super) struct RowPlace {
     /// Its band, top and bottom, on the page.
     pub(super) band: (f64, f64),
+    /// The y of its line, where its arrows end (a caption sits just above it, see
+    /// [`caption_at`]).
+    pub(super) line_y: f64,
     /// What it draws sideways.
     pub(super) extent: Extent,
     /// Its event is an arrival (see `HitRow::arrives`), and its words (see `HitRow::label`).
@@ -481,18 +484,29 @@ pub(super) fn show_heads(
     // ("dis-4") or over the step numbers. Near an edge, a chip starts (or ends) at its lane's
     // line instead of being centred on it, so it shows whole.
     let chips = heads.children();
-    for (i, l) in pic.lanes.iter().enumerate() {
-        let x = l.x * scale;
+    let width_of = |i: usize| -> f64 {
+        chips
+            .item(i as u32)
+            .and_then(|c| c.get_attribute("data-w"))
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(0.0)
+    };
+    let xs: Vec<f64> = pic.lanes.iter().map(|l| l.x * scale).collect();
+    for (i, &x) in xs.iter().enumerate() {
         let Some(chip) = chips.item(i as u32) else {
             continue;
         };
-        toggle(
-            &chip,
-            "data-off",
-            wide && (x < left + LINE_IN || x > right - LINE_IN),
-        );
-        toggle(&chip, "data-start", wide && x < left + SLIVER);
-        toggle(&chip, "data-end", wide && x > right - SLIVER);
+        let off = wide && (x < left + LINE_IN || x > right - LINE_IN);
+        let (start, end) = (wide && x < left + SLIVER, wide && x > right - SLIVER);
+        // Moved inward whole, a chip must not run into its neighbour's (centred) chip: an
+        // 8-lane run on a phone put "redis-1" over "redis-2". Then it is left out.
+        let w = width_of(i);
+        let hits =
+            |j: usize| (xs[j] - x).abs() < w - CHIP_BACK + width_of(j) / 2.0 + CHIP_GAP / 2.0;
+        let crowded = (start && (i + 1 < xs.len()) && hits(i + 1)) || (end && i > 0 && hits(i - 1));
+        toggle(&chip, "data-off", off || crowded);
+        toggle(&chip, "data-start", start);
+        toggle(&chip, "data-end", end);
     }
     let Some(hints) = scroller.query_selector(".lanes-off").ok().flatten() else {
         return;
@@ -566,10 +580,20 @@ fn fit_chips(heads: &Element, pic: &Picture, scale: f64) {
     if fit < 1.0 {
         let _ = style.set_property("--chip-fit", &format!("{fit:.3}"));
     }
+    // Each chip's width at that size (its type and padding scale with it), read by
+    // `show_heads` at each step without laying the page out again.
+    for (i, w) in widths.iter().enumerate() {
+        if let Some(chip) = chips.item(i as u32) {
+            set(&chip, "data-w", &format!("{:.1}", w * fit.min(1.0)));
+        }
+    }
 }
 
 /// The least room between two neighbouring lane chips, in screen pixels.
 const CHIP_GAP: f64 = 6.0;
+/// How far past its lane's line a chip moved inward reaches back (style.css `.lane-head
+/// [data-start]`: 0.3rem), in screen pixels.
+const CHIP_BACK: f64 = 4.8;
 
 /// How near an edge of the window a lane's chip is moved inward rather than centred on its
 /// line, in screen pixels: half the width of a long name's chip ("redis-4" in presenter type).

@@ -141,14 +141,16 @@ fn show_hover(page: &NodeRef, row: Option<&crate::viewer::HitRow>, width: f64) {
     }
 }
 
-/// Shows the current step's words at `(x, y)` (fractions of the page's width and height) beside
-/// the receiving end of its arrow, or hides them. They go on the side the arrow comes from
+/// Shows the current step's words at `(x, y)` (fractions of the page's width and height: the
+/// receiving end of its arrow, on its line) just above the line, at the size of the picture's
+/// labels at `scale` screen pixels to its own, or hides them. They go on the side the arrow comes from
 /// (`right`: it reaches right from the end) when they fit there in the window (its left edge
 /// going to `left`, the pinned step column `pin` wide), else on the other side if they fit there.
 fn show_caption(
     scroller: &HtmlElement,
     caption: Option<(f64, f64, bool, Rc<str>)>,
     (left, pin): (f64, f64),
+    scale: f64,
 ) {
     let Some(el) = scroller
         .query_selector(".step-caption")
@@ -165,10 +167,17 @@ fn show_caption(
     if el.text_content().as_deref() != Some(&*label) {
         el.set_text_content(Some(&label));
     }
+    // The size of the picture's own labels where it is drawn: a caption any taller than they
+    // are does not fit the room its row keeps above the line (a phone's rows are 25 px tall).
     set(
         &el,
         "style",
-        &format!("left: {:.3}%; top: {:.3}%", x * 100.0, y * 100.0),
+        &format!(
+            "left: {:.3}%; top: {:.3}%; font-size: {:.2}px",
+            x * 100.0,
+            y * 100.0,
+            lockstep_render::style::LABEL_SIZE * scale
+        ),
     );
     toggle(&el, "hidden", false);
     // The end's place in the window, and the room on either side of it.
@@ -274,6 +283,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             frame.live.width,
                             RowPlace {
                                 band,
+                                line_y: row.y + dy,
                                 extent: Extent::of(row),
                                 coming: coming(&pic.rows, frame.step),
                                 arrives: row.arrives,
@@ -297,7 +307,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     let caption = match &target {
                         Follow::Row(width, row, _) => {
                             caption_at(&el, *width, row, pin).map(|(x, right)| {
-                                (x / width, row.band.0 / h, right, row.label.clone())
+                                (x / width, row.line_y / h, right, row.label.clone())
                             })
                         }
                         Follow::Start => None,
@@ -310,7 +320,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     );
                     match target {
                         Follow::Start => {
-                            show_caption(&el, None, (0.0, 0.0));
+                            show_caption(&el, None, (0.0, 0.0), 1.0);
                             let scale = f64::from(el.scroll_width()) / w.max(1.0);
                             jump(&el, Some(floor_at(&el, floor, scale)), Some(0.0));
                         }
@@ -327,7 +337,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 settle_at_end(&el, width, &row);
                             }
                             let scale = f64::from(el.scroll_width()) / width;
-                            show_caption(&el, caption, (left, pinned(&el, pin * scale)));
+                            show_caption(&el, caption, (left, pinned(&el, pin * scale)), scale);
                             // Scrolling sideways can take height from the window (a scrollbar,
                             // the embed's "scroll for more lanes" line): look again once the
                             // page has settled, and follow the row if it has gone out of view,
@@ -472,6 +482,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 let dy = frame.live.layout_dy;
                 let place = RowPlace {
                     band: (r.top + dy, r.bottom + dy),
+                    line_y: r.y + dy,
                     extent: Extent::default(),
                     coming: Rc::new([]),
                     arrives: false,
