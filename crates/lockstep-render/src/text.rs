@@ -96,6 +96,17 @@ impl TextBox {
         self
     }
 
+    /// Other words in the same place: the same anchor, alignment, size, padding and leading
+    /// (a round's label naming only its members so far, inside the box of the whole round's).
+    pub fn with_text(&self, text: impl Into<String>) -> TextBox {
+        let lines = line_count(&self.text) as f64;
+        let pad = (self.rect.height() - lines * self.size * self.leading) / 2.0;
+        let mut out = TextBox::new(text, self.size, self.align, self.anchor, pad.max(0.0))
+            .with_leading(self.leading);
+        out.bold = self.bold;
+        out
+    }
+
     /// No text, taking no room (for rows and arrows that share another's label).
     pub fn empty(anchor: Point) -> Self {
         TextBox {

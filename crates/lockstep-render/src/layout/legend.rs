@@ -208,9 +208,7 @@ pub fn text_of(kind: LegendKind) -> &'static str {
         LegendKind::FlightStub => "dashed stub “→ #N”: sent here, arrives at #N (in a round)",
         LegendKind::Slanted => "slanted arrow: sent on its upper row, arrives on the lower",
         LegendKind::Gate => "gap in a wall: this message is not cut off by the partition",
-        LegendKind::StepList => {
-            "#41,43 or #6,…,20 in the step column: steps between are on other rows"
-        }
+        LegendKind::StepList => "#41,43 or #6,…,20: the steps between are on other rows",
     }
 }
 

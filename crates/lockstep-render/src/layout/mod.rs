@@ -194,6 +194,10 @@ pub struct Arrow {
     /// The send (its event index) that leads the fan-out or fan-in this arrow belongs to: the
     /// group shares one line and one label, on the leader's arrow (the others' labels are empty).
     pub group: Option<usize>,
+    /// The row from which its label says all it will: a round's label names only the members
+    /// sent by the step shown, so it is complete from the round's last send (its own send row
+    /// otherwise).
+    pub label_final: usize,
     /// A message long in flight (no clear path from its send to its arrival): one slanted arrow
     /// all the same, painted beneath the labels and notes of the rows it passes, which stay
     /// readable on their backing. Only these may run through text.

@@ -8,6 +8,7 @@ use lockstep_core::topology::{NodeId, Role};
 use lockstep_core::trace::{EventKind, FreeReason, Tag, TraceEvent};
 
 use super::{MarkKind, NoteKind};
+use crate::{style, text};
 
 /// How an event links to a message arrow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,9 +155,10 @@ fn is_reply(events: &[TraceEvent], i: usize) -> bool {
     })
 }
 
-/// Names of a group's members: all of them up to three, else the count and the first and last.
-fn who(names: &[&str]) -> String {
-    if names.len() > 3 {
+/// Names of a group's members: all of them up to three, else (or, if `compact`, from two) the
+/// count and the first and last.
+fn who(names: &[&str], compact: bool) -> String {
+    if names.len() > 3 || (compact && names.len() > 1) {
         format!("{} ({}…{})", names.len(), names[0], names[names.len() - 1])
     } else {
         names.join(", ")
@@ -172,8 +174,56 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize, narrow: boo
         .filter(|(_, l)| **l == Some(lead))
         .map(|(i, _)| &trace.events[i])
         .collect();
-    let first = &trace.events[lead];
-    let fan_out = members.iter().all(|m| m.from == first.from);
+    label_of(trace, &members, fans_out(&members), (narrow, false), false)
+}
+
+/// Whether a group's sends all leave one node (a fan-out), rather than arrive at one.
+fn fans_out(members: &[&TraceEvent]) -> bool {
+    members.iter().all(|m| m.from == members[0].from)
+}
+
+/// The label of the round led by `lead` (laid out with `whole`, the whole round's label) at a
+/// step before its last send: only the members sent before event `shown`, so the picture never
+/// names an answer still to come. In the whole label's lines (one or two), and no wider than it:
+/// it is drawn in that label's box.
+pub(super) fn label_so_far(trace: &Trace, lead: usize, shown: usize, whole: &str) -> String {
+    let leader = groups(&trace.events);
+    let all: Vec<(usize, &TraceEvent)> = (lead..trace.events.len())
+        .filter(|&i| leader[i] == Some(lead))
+        .map(|i| (i, &trace.events[i]))
+        .collect();
+    // Which way the round goes is the whole round's (one member sent reads as a fan-out).
+    let fan_out = fans_out(&all.iter().map(|(_, e)| *e).collect::<Vec<_>>());
+    let members: Vec<&TraceEvent> = all
+        .iter()
+        .filter(|(i, _)| *i < shown)
+        .map(|(_, e)| *e)
+        .collect();
+    let narrow = whole.contains('\n');
+    let text = label_of(trace, &members, fan_out, (narrow, narrow), false);
+    if text::width(&text, style::LABEL_SIZE) <= text::width(whole, style::LABEL_SIZE) {
+        text
+    } else {
+        // Three names listed can be wider than five counted ("redis-1…redis-5"): counted too.
+        label_of(trace, &members, fan_out, (narrow, narrow), true)
+    }
+}
+
+/// The one label of a group of sends (`members`, its leader first): the label, the count and
+/// who takes part; on two lines if it is long and `narrow` (see [`WRAP_CHARS`]), or whenever
+/// `narrow` if `always` (a label so far keeps the whole label's lines); two or more members
+/// named by the first and last only if `compact`.
+fn label_of(
+    trace: &Trace,
+    members: &[&TraceEvent],
+    fan_out: bool,
+    (narrow, always): (bool, bool),
+    compact: bool,
+) -> String {
+    let who = |names: &[&str]| who(names, compact);
+    let Some(&first) = members.first() else {
+        return String::new();
+    };
     let names: Vec<&str> = members
         .iter()
         .map(|m| trace.name(if fan_out { m.to } else { m.from }))
@@ -182,7 +232,7 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize, narrow: boo
         // Replies saying different things: each answer with who gave it, in order of first
         // appearance.
         let mut answers: Vec<(String, Vec<&str>)> = Vec::new();
-        for m in &members {
+        for m in members {
             let text = arrow_label(m);
             let name = trace.name(m.from);
             match answers.iter_mut().find(|(t, _)| *t == text) {
@@ -194,7 +244,7 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize, narrow: boo
             .iter()
             .map(|(text, names)| format!("{text} from {}", who(names)))
             .collect::<Vec<_>>();
-        return if narrow && text.join(" · ").chars().count() > WRAP_CHARS {
+        return if narrow && (always || text.join(" · ").chars().count() > WRAP_CHARS) {
             // The separator kept at the end of the first line: joined again, it reads as one.
             text.join(" ·\n")
         } else {
@@ -203,7 +253,10 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize, narrow: boo
     }
     let (what, whom) = if fan_out {
         (arrow_label(first), format!("→ {}", who(&names)))
-    } else if names.len() > 3 {
+    } else if names.len() == 1 {
+        // One answer so far: whose, without a count.
+        (arrow_label(first), format!("from {}", names[0]))
+    } else if names.len() > 3 || compact {
         // "×5 from redis-1…redis-5": the count once ("×5 from 5 (redis-1…redis-5)" said it twice).
         let (a, z) = (names[0], names[names.len() - 1]);
         (arrow_label(first), format!("×{} from {a}…{z}", names.len()))
@@ -215,7 +268,7 @@ fn group_label(trace: &Trace, leader: &[Option<usize>], lead: usize, narrow: boo
     };
     // Long and `narrow` (its head on the next lane), the message on one line and who takes
     // part on the next: the lanes either side need be only as far apart as the longer of the two.
-    if narrow && what.chars().count() + 1 + whom.chars().count() > WRAP_CHARS {
+    if narrow && (always || what.chars().count() + 1 + whom.chars().count() > WRAP_CHARS) {
         format!("{what}\n{whom}")
     } else {
         format!("{what} {whom}")

@@ -36,6 +36,8 @@ pub(super) struct Rows<'a> {
     pub y_end: f64,
     /// The worker colour of each lane.
     pub tones: &'a [Option<Tone>],
+    /// Per round (by its leader's event): its last send's event.
+    pub round_last: &'a std::collections::BTreeMap<usize, usize>,
 }
 
 impl Scene {
@@ -53,6 +55,22 @@ impl Scene {
             (Link::Start(Some(j)), Some(label)) if j < rows.shown => Some((rows.ys[j], label)),
             _ => None,
         };
+        // Still in the network, drawn late, with no label of its own (a member of a round
+        // labelled on its leader's arrow): its stub says what it carries, in the place kept
+        // for the stub's label once it arrives ("… (→ #N)"), without naming that step yet.
+        let in_flight_words = match (rows.links[i], &rows.placed.labels[i]) {
+            (Link::Start(_), None) if late.is_none() && rows.placed.late[i].is_some() => {
+                rows.placed.stub_labels[i]
+                    .as_ref()
+                    .filter(|s| s.text.starts_with(&e.label))
+                    .map(|s| s.with_text(e.label.clone()))
+            }
+            _ => None,
+        };
+        let label_final = group
+            .and_then(|g| rows.round_last.get(&g).copied())
+            .unwrap_or(i)
+            .max(i);
         let group = if late.is_some() { None } else { group };
         let y = late.map_or(rows.ys[i], |(y, _)| y);
         let start = Point::new(frame.x(from), y);
@@ -84,7 +102,10 @@ impl Scene {
                         from,
                         to,
                         y,
-                        rows.placed.labels[i].as_ref().map(|l| &l.rect),
+                        rows.placed.labels[i]
+                            .as_ref()
+                            .or(in_flight_words.as_ref())
+                            .map(|l| &l.rect),
                     ),
                 )
             }
@@ -163,6 +184,7 @@ impl Scene {
                 Some((_, label)) => label.clone(),
                 None => rows.placed.labels[i]
                     .clone()
+                    .or(in_flight_words)
                     .unwrap_or_else(|| TextBox::empty(start)),
             },
             tone,
@@ -172,6 +194,7 @@ impl Scene {
             },
             rejected,
             group,
+            label_final,
             beneath: rows.placed.beneath[i],
         });
     }

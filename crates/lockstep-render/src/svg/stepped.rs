@@ -300,7 +300,8 @@ impl Stepper {
             at(&mut groups, &empty, SHAFTS, ready)
                 .arrows
                 .push(shaft_only(a));
-            at(&mut groups, &empty, LABELS, ready)
+            // A round's label changes until its last member is sent (see `Arrow::label_final`).
+            at(&mut groups, &empty, LABELS, ready.max(a.label_final + 1))
                 .arrows
                 .push(label_only(a));
             if a.end == ArrowEnd::Delivered {
@@ -427,6 +428,14 @@ impl Stepper {
         parts[LANES].lifeline_top = at_n.lifeline_bottom;
         parts[LANES].lifeline_bottom = at_n.lifeline_bottom;
 
+        // The labels of rounds arrived but not yet all sent: they name the members so far.
+        for a in at_n
+            .arrows
+            .iter()
+            .filter(|a| a.end != ArrowEnd::InFlight && a.label_final >= shown)
+        {
+            parts[LABELS].arrows.push(label_only(a));
+        }
         for a in at_n.arrows.iter().filter(|a| a.end == ArrowEnd::InFlight) {
             parts[SHAFTS].arrows.push(shaft_only(a));
             parts[LABELS].arrows.push(label_only(a));
