@@ -321,7 +321,14 @@ pub(super) fn hide_row_label(pic: &Picture, step: usize, label: Option<&str>, sh
                 .and_then(|y| y.parse::<f64>().ok())
                 .unwrap_or(f64::NAN);
             let on_row = y >= row.top - ROW_SLACK && y <= row.bottom + ROW_SLACK;
-            if on_row && t.text_content().is_some_and(|w| w.trim() == label) {
+            // The picture's copy may say more: "… (sent #4)" where it arrives late.
+            let same = |w: &str| {
+                let w = w.trim();
+                w == label
+                    || w.strip_prefix(label)
+                        .is_some_and(|rest| rest.starts_with(" ("))
+            };
+            if on_row && t.text_content().is_some_and(|w| same(&w)) {
                 // With the white box drawn behind the words (it left a notch in the current
                 // step's outline).
                 if let Some(back) = t.previous_element_sibling().filter(|b| halo_of(b, y)) {

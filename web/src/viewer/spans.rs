@@ -55,6 +55,14 @@ pub(super) fn row_words(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
     let mut words = Extents::new(layout.rows.len());
     for a in layout.arrows.iter().filter(|a| !a.label.text.is_empty()) {
         words.widen(a.send_row, a.label.rect.x0, a.label.rect.x1);
+        // A round's one label is the words of each of its sends drawn on its line (step 79 of
+        // redlock-gc-pause, a reply of five, had none: its label was left cut at the window's
+        // edge).
+        if let Some(g) = a.group {
+            for b in layout.arrows.iter().filter(|b| b.group == Some(g)) {
+                words.widen(b.send_row, a.label.rect.x0, a.label.rect.x1);
+            }
+        }
     }
     for n in lane_notes(layout) {
         words.widen(n.row, n.rect.x0, n.rect.x1);
