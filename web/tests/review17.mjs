@@ -84,4 +84,42 @@ export async function review17Tests(browser, base, shot) {
     assert(steps.includes("#6,…,20"), `B's round is "#6,…,20": ${JSON.stringify(steps.slice(0, 8))}`);
     assert(!steps.some((s) => /\d…\d/.test(s)), `a step list reads as a range: ${JSON.stringify(steps.filter((s) => s.includes("…")))}`);
   });
+
+  await test(browser, "Esc folds presenter mode's legend lying over the picture before it leaves presenter mode", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=87&present=1`);
+    await ready(page);
+    await page.click(".side > details.legend > summary");
+    await page.waitForTimeout(200);
+    const open = () => page.evaluate(() => document.querySelector(".side > details.legend").open);
+    assert(await open(), "the legend opened");
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(300);
+    assert(!(await open()), "Esc folded the legend");
+    assert(await page.evaluate(() => document.querySelector(".app").classList.contains("presenter")), "still in presenter mode");
+    assert((await page.evaluate(() => location.hash)).includes("present=1"), "the link still says presenter mode");
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => !location.hash.includes("present=1"));
+  });
+
+  await test(browser, "stepping through a round, its label names only the answers sent so far", async (page) => {
+    await page.goto(`${base}index.html#scenario=redlock-split-votes&step=32`);
+    await ready(page);
+    const labels = () => page.evaluate(() => [...document.querySelectorAll(".page svg text")]
+      .filter((t) => getComputedStyle(t).visibility !== "hidden" && t.getClientRects().length > 0)
+      .map((t) => t.textContent.trim()).filter((t) => t.startsWith("(nil): key exists")));
+    const seen = {};
+    for (const step of [32, 33, 34, 35, 36]) {
+      if (step > 32) await page.keyboard.press("ArrowRight");
+      await page.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), step);
+      await page.waitForTimeout(150);
+      seen[step] = await labels();
+    }
+    const said = (step) => seen[step].join(" | ");
+    assert(said(32).includes("(nil): key exists from redis-3") && !said(32).includes("redis-4"), `step 32: ${said(32)}`);
+    assert(said(34).includes("×2 from redis-3, redis-4") && !said(34).includes("redis-5"), `step 34: ${said(34)}`);
+    assert(said(36).includes("×3 from redis-3, redis-4, redis-5"), `step 36: ${said(36)}`);
+    // redis-5's answer, still in the network at 36, says what it carries on its own row.
+    assert(seen[36].filter((t) => t === "(nil): key exists").length >= 2, `steps 34 and 36 name their answers: ${said(36)}`);
+  });
 }

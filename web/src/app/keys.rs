@@ -1,7 +1,7 @@
 //! The keyboard: Right/Space/PageDown forward (what presentation clickers send), Left/PageUp back,
 //! Down (or N) to the next row of the timeline and Up to the one before (past steps that share a
 //! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (fit the width or readable labels), S scenarios,
-//! B or . blanks presenter mode's screen (any key shows it again), Esc leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
+//! B or . blanks presenter mode's screen (any key shows it again), Esc folds presenter mode's legend where it lies over the picture, else leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
 //! step number box, all but a clicker's PageDown/PageUp).
 
 use wasm_bindgen::JsCast;
@@ -116,6 +116,26 @@ fn release_focus(e: &KeyboardEvent) {
     }
 }
 
+/// Folds presenter mode's legend where, unfolded, it lies over the picture (style.css: a
+/// projector's strip folds it into a button); whether it did.
+fn close_legend_overlay() -> bool {
+    if !super::dom::projector() {
+        return false;
+    }
+    let open = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector(".presenter .side > details.legend[open]")
+            .ok()
+            .flatten()
+    });
+    match open {
+        Some(legend) => {
+            let _ = legend.remove_attribute("open");
+            true
+        }
+        None => false,
+    }
+}
+
 /// Listens for keys on the document while the component lives.
 #[hook]
 pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
@@ -128,6 +148,12 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
                 return;
             }
             let state = latest.borrow().clone();
+            // Unfolded on a projector, the legend lies over the picture: Esc folds it first
+            // (it left presenter mode with the legend still open).
+            if e.key() == "Escape" && state.presenter && close_legend_overlay() {
+                e.prevent_default();
+                return;
+            }
             let Some(action) = action_for(&e.key(), &state) else {
                 return;
             };
