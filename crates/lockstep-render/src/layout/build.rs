@@ -867,6 +867,37 @@ mod tests {
         }
     }
 
+    /// A message in flight on its send's line, past other lanes, stops just short of its
+    /// receiver: halfway, its ring sat by redis-1 although A's SET (#5) was for redis-2.
+    #[test]
+    fn a_level_message_in_flight_stops_by_its_receiver_not_by_a_lane_between() {
+        let scenario = catalogue::load("redlock-gc-pause").unwrap().unwrap();
+        let trace = lockstep_core::run(&scenario).trace;
+        let at_5 = layout(
+            &trace,
+            &Options {
+                upto_step: Some(5),
+                ..Options::default()
+            },
+        );
+        let a = at_5.arrows.iter().find(|a| a.send_row == 4).unwrap();
+        assert_eq!(a.end, crate::layout::ArrowEnd::InFlight);
+        assert_eq!(a.tip.y, a.start.y, "level");
+        let x = |name: &str| at_5.lanes.iter().find(|l| l.name == name).unwrap().x;
+        assert!(
+            (x("redis-2") - a.tip.x).abs() < 40.0,
+            "tip {} by redis-2 at {}",
+            a.tip.x,
+            x("redis-2")
+        );
+        assert!(
+            (x("redis-1") - a.tip.x).abs() > 60.0,
+            "tip {} by redis-1 at {}",
+            a.tip.x,
+            x("redis-1")
+        );
+    }
+
     #[track_caller]
     fn check(steps: &[usize], expect: &str) {
         assert_eq!(step_list(steps), expect, "steps {steps:?}");

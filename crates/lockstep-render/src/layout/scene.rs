@@ -117,6 +117,12 @@ impl Scene {
                 };
                 let s = if full.y > y {
                     ((rows.y_end - y) / (full.y - y)).clamp(0.2, 1.0)
+                } else if from.abs_diff(to) > 1 {
+                    // Level, past other lanes: on to just short of the receiver, so that its
+                    // ring does not sit by a lane it is not for (redlock-gc-pause #5, A's SET
+                    // to redis-2, stopped halfway, by redis-1).
+                    let d = (full.x - start.x).abs();
+                    ((d - super::shapes::HEAD_LEN - 8.0) / d).clamp(0.5, 1.0)
                 } else {
                     0.5
                 };

@@ -485,6 +485,11 @@ fn draw_row(
             let from = grid.lane_cols[a.from_lane];
             let to = match a.end {
                 ArrowEnd::Delivered => grid.lane_cols[a.to_lane],
+                // Level and in flight, it stops halfway here: the dotted rest of its way says
+                // where it goes (the picture runs its dashes on to just short of the receiver).
+                ArrowEnd::InFlight if a.tip.y == a.start.y => {
+                    grid.col_of_x(layout, (a.start.x + layout.lanes[a.to_lane].x) / 2.0)
+                }
                 ArrowEnd::Lost | ArrowEnd::InFlight => grid.col_of_x(layout, a.tip.x),
             };
             let color = if a.rejected {
