@@ -36,9 +36,12 @@ struct Fitted {
     verdict: f64,
     /// The verdict's words when it was last checked (see [`fit_strip`]).
     verdict_words: String,
-    /// The legend's words when it was last fitted: a step's legend names only what it has
-    /// drawn, so it grows as the run goes on.
+    /// The legend's words when it was last fitted (a step's legend names only what it has
+    /// drawn, so it changes as the run goes on), and the scale each of its versions so far was
+    /// fitted at: a run's legend has a few versions and comes back to them ("message still in
+    /// the network" comes and goes), and measuring one lays the page out in the middle of a step.
     legend_words: String,
+    legend_scales: Vec<(String, f64)>,
     /// The strip's height when some step needs it taller than its own (style.css), in px; 0
     /// when every step fits.
     height: f64,
@@ -87,12 +90,12 @@ pub fn fit_strip() {
             }
             // The legend again when its entries change (rarely: a few times a run), so a
             // longer legend is not cut at the strip's bottom.
-            f.legend_words = fit_legend_again(&doc, &f.legend_words);
+            f.legend_words = fit_legend_again(&doc, &f.legend_words, &mut f.legend_scales);
             f
         }
         None => {
             let mut f = measure(&v, key, &side, &expl, &verdict);
-            f.legend_words = fit_legend_again(&doc, "");
+            f.legend_words = fit_legend_again(&doc, "", &mut f.legend_scales);
             f
         }
     };
@@ -174,6 +177,7 @@ fn measure(
         verdict: verdict_scale,
         verdict_words: verdict.text_content().unwrap_or_default(),
         legend_words: String::new(),
+        legend_scales: Vec::new(),
         height: {
             let grow = need_e.max(need_v);
             if grow > 0.0 {
@@ -335,25 +339,38 @@ fn set_fit(el: &HtmlElement, scale: f64) {
 
 /// Fits the legend when its words are not `fitted` (those it was last fitted for); returns
 /// its words now.
-fn fit_legend_again(doc: &Document, fitted: &str) -> String {
+fn fit_legend_again(doc: &Document, fitted: &str, scales: &mut Vec<(String, f64)>) -> String {
     let Some(legend) = panel(doc, LEGEND.0) else {
         return String::new();
     };
     let words = legend.text_content().unwrap_or_default();
     if words != fitted {
-        fit_legend(&legend, LEGEND.1);
+        match scales.iter().find(|(w, _)| *w == words) {
+            Some((_, scale)) => set_fit(&legend, *scale),
+            None => {
+                let scale = fit_legend(&legend, LEGEND.1);
+                scales.push((words.clone(), scale));
+            }
+        }
     }
     words
 }
 
-/// Shrinks the legend's type (not below `least`) until it fits its box.
-fn fit_legend(el: &HtmlElement, least: f64) {
+/// Shrinks the legend's type (not below `least`) until it fits its box; the scale chosen.
+fn fit_legend(el: &HtmlElement, least: f64) -> f64 {
     set_fit(el, 1.0);
     let mut scale: f64 = 1.0;
+    if overflows(el) {
+        // Text takes room with the square of its size: a near first guess, then small steps.
+        let (want, have) = (f64::from(el.scroll_height()), f64::from(el.client_height()));
+        scale = (have / want).sqrt().clamp(least, 1.0);
+        set_fit(el, scale);
+    }
     while overflows(el) && scale > least {
         scale = (scale - STEP).max(least);
         set_fit(el, scale);
     }
+    scale
 }
 
 /// Fits the strip after every redraw in presenter mode, and when the window changes size.
