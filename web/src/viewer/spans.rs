@@ -53,15 +53,18 @@ pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
 /// (its box spans every lane): the run's last step shows them (see `follow::settle_at_end`).
 pub(super) fn row_words(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
     let mut words = Extents::new(layout.rows.len());
+    // A round's one label is the words of each of its sends drawn on its line (step 79 of
+    // redlock-gc-pause, a reply of five, had none: its label was left cut at the window's edge).
+    let mut round_words = std::collections::BTreeMap::new();
     for a in layout.arrows.iter().filter(|a| !a.label.text.is_empty()) {
         words.widen(a.send_row, a.label.rect.x0, a.label.rect.x1);
-        // A round's one label is the words of each of its sends drawn on its line (step 79 of
-        // redlock-gc-pause, a reply of five, had none: its label was left cut at the window's
-        // edge).
         if let Some(g) = a.group {
-            for b in layout.arrows.iter().filter(|b| b.group == Some(g)) {
-                words.widen(b.send_row, a.label.rect.x0, a.label.rect.x1);
-            }
+            round_words.insert(g, (a.label.rect.x0, a.label.rect.x1));
+        }
+    }
+    for a in &layout.arrows {
+        if let Some(&(x0, x1)) = a.group.and_then(|g| round_words.get(&g)) {
+            words.widen(a.send_row, x0, x1);
         }
     }
     for n in lane_notes(layout) {

@@ -4,6 +4,7 @@ use super::*;
 use lockstep_core::Outcome;
 use lockstep_core::catalogue;
 use lockstep_core::scenario::{Fault, FaultKind};
+use std::rc::Rc;
 
 fn builtin(id: &str) -> Viewer {
     Viewer::open(Source::Builtin(id.into()), &[]).unwrap()

@@ -8,11 +8,13 @@ use lockstep_core::Trace;
 use lockstep_core::topology::Role;
 use lockstep_core::trace::{Tag, TraceEvent};
 
-use super::frame::{Frame, GUTTER_PAD, note_width};
+use super::frame::GUTTER_PAD;
+use super::gutter::{GUTTER_TITLE, Gutter, step_list};
 use super::lanes::{self, MIN_GAP};
 use super::pieces::{self, Piece};
 use super::place::{self, PITCH};
 use super::scene::{Rows, Scene};
+use super::spacing::frame_of;
 use super::spans::{LaneInfo, SpanBuilder};
 use super::{
     Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, TimeMode, Tone,
@@ -29,182 +31,6 @@ const REFIT_MAX_EVENTS: usize = 1000;
 
 /// Space around the drawing.
 pub(super) const MARGIN: f64 = 24.0;
-/// Above the gutter's columns.
-const GUTTER_TITLE: &str = "step │ time";
-/// The first lane's lifeline is at most this far right of the gutter (for wide notes on it).
-const MAX_FIRST_HALF: f64 = 260.0;
-
-/// The rows' step-and-time labels, with columns aligned.
-struct Gutter {
-    step_w: usize,
-    time_w: usize,
-}
-
-impl Gutter {
-    /// `#12  6001 ms`, or `#12-14  6001–6002 ms` for a line of several steps at different
-    /// times: the time column is true for every step the line holds.
-    fn text(&self, steps: &str, (first, last): (u64, u64)) -> String {
-        let (sw, tw) = (self.step_w, self.time_w);
-        let time = if first == last {
-            first.to_string()
-        } else {
-            format!("{first}–{last}")
-        };
-        format!("#{steps:<sw$} │ {time:>tw$} ms")
-    }
-}
-
-/// Steps sharing a line: `12`, `12-14` when they follow each other, else each of up to three
-/// (`36,38,40`: a range would claim the steps between, drawn on other lines), else `12,…,19`.
-fn step_list(steps: &[usize]) -> String {
-    match steps {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [a, .., b] if b - a + 1 == steps.len() => format!("{a}-{b}"),
-        [a, b] => format!("{a},{b}"),
-        [a, b, c] => format!("{a},{b},{c}"),
-        // Commas with the ellipsis: a list with steps left out, not the range "a-b" (the rows of
-        // the steps between are listed under this one).
-        [a, .., b] => format!("{a},…,{b}"),
-    }
-}
-
-/// Lane x positions: gaps wide enough for the labels of the arrows that cross them, and room
-/// left of the first lane for its notes. Also the pieces of the one-lane notes longer than
-/// [`pieces::WRAP_CHARS`] that widen the picture on one line: those the arrows' gaps (or, on the
-/// first lane, its header) leave no place for.
-fn frame_of(
-    trace: &Trace,
-    order: &[u16],
-    pieces: &[Piece],
-    gutter: &Gutter,
-    permissive_db: bool,
-) -> (Frame, Vec<usize>) {
-    let halves: Vec<f64> = order
-        .iter()
-        .map(|&n| {
-            let p = &trace.participants[usize::from(n)];
-            lanes::header_half_width(&p.name, lanes::header_role(trace, n, permissive_db))
-        })
-        .collect();
-    // A group's label must fit before the nearest of its arrow heads.
-    let mut nearest: BTreeMap<usize, usize> = BTreeMap::new();
-    for p in pieces {
-        if let Piece::Arrow {
-            from,
-            to,
-            group: Some(g),
-            ..
-        } = p
-        {
-            let near = nearest.entry(*g).or_insert(*to);
-            if to.abs_diff(*from) < near.abs_diff(*from) {
-                *near = *to;
-            }
-        }
-    }
-    let arrow_widths: Vec<(usize, usize, f64)> = pieces
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| match p {
-            Piece::Arrow {
-                from, to, label, ..
-            } => {
-                let to = nearest.get(&i).copied().unwrap_or(*to);
-                Some((*from, to, text::width(label, style::LABEL_SIZE)))
-            }
-            _ => None,
-        })
-        .collect();
-    let gaps = lanes::gaps(order.len(), &arrow_widths, &halves);
-    let max_step = trace.events.len().max(1);
-    let max_time = trace.events.iter().map(|e| e.time_ms).max().unwrap_or(0);
-    let widest = format!("{max_step},{max_step},{max_step}");
-    let gutter_w = text::width(
-        &gutter.text(&widest, (max_time, max_time)),
-        style::GUTTER_SIZE,
-    )
-    .max(text::width(GUTTER_TITLE, style::GUTTER_SIZE));
-    let gutter_right = (MARGIN + gutter_w).ceil();
-    let area_left = gutter_right + 14.0;
-    let header_room = halves.first().copied().unwrap_or(0.0) + 4.0;
-    let first_half = pieces
-        .iter()
-        .filter_map(|p| match p {
-            Piece::Note {
-                lanes: (0, 0),
-                text,
-                icon,
-                ..
-            } => Some(note_width(text, icon.is_some()) / 2.0),
-            _ => None,
-        })
-        .fold(MIN_GAP / 2.0, f64::max)
-        .min(MAX_FIRST_HALF)
-        .max(header_room);
-    // Room for every one-lane note on its own lane only.
-    let notes: Vec<(usize, f64)> = pieces
-        .iter()
-        .filter_map(|p| match p {
-            Piece::Note {
-                lanes: (a, b),
-                text,
-                icon,
-                ..
-            } if a == b => Some((*a, note_width(text, icon.is_some()))),
-            _ => None,
-        })
-        .collect();
-    let x_first = (area_left + first_half).ceil();
-    let workers: Vec<bool> = order
-        .iter()
-        .map(|&n| trace.participants[usize::from(n)].role == Role::Worker)
-        .collect();
-    let arrow_gaps = gaps.clone();
-    let gaps = super::frame::note_gap_needs(gaps, &notes, x_first - area_left, &workers);
-    let first_room_needed = (MIN_GAP / 2.0).max(header_room);
-    let too_wide = pieces
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| match p {
-            Piece::Note {
-                lanes: (a, b),
-                text,
-                icon,
-                ..
-            } if a == b && !text.contains('\n') && text.chars().count() > pieces::WRAP_CHARS => {
-                let w = note_width(text, icon.is_some());
-                let widens = if *a == 0 {
-                    w / 2.0 > first_room_needed
-                } else {
-                    super::frame::note_gap_needs(
-                        arrow_gaps.clone(),
-                        &[(*a, w)],
-                        first_room_needed,
-                        &workers,
-                    ) != arrow_gaps
-                };
-                widens.then_some(i)
-            }
-            _ => None,
-        })
-        .collect();
-    let mut xs = Vec::with_capacity(order.len());
-    let mut x = x_first;
-    for i in 0..order.len() {
-        xs.push(x);
-        x += gaps.get(i).copied().unwrap_or(0.0);
-    }
-    let frame = Frame {
-        xs,
-        area_left,
-        gutter_right,
-        room_below: network::jump_notes(&trace.events, pieces),
-        workers,
-    };
-    (frame, too_wide)
-}
-
 pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     let events = &trace.events;
     let total = events.len();
@@ -424,14 +250,15 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
 
     // Arrows, notes and marks; spans from the tags.
     let mut scene = Scene::default();
-    let mut round_last: BTreeMap<usize, usize> = BTreeMap::new();
+    // Each round's sends (by its leader's event), in order.
+    let mut rounds: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, p) in pieces.iter().enumerate() {
         if let Piece::Arrow { group: Some(g), .. } = p {
-            round_last.insert(*g, i);
+            rounds.entry(*g).or_default().push(i);
         }
     }
     let row_info = Rows {
-        round_last: &round_last,
+        rounds: &rounds,
         events,
         links: &links,
         ys: &ys,
@@ -530,7 +357,8 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             .group
             .filter(|_| a.label_final >= shown && !a.label.text.is_empty())
         {
-            let text = pieces::label_so_far(trace, g, shown, &a.label.text);
+            let round = rounds.get(&g).map_or(&[][..], Vec::as_slice);
+            let text = pieces::label_so_far(trace, round, shown, &a.label.text);
             a.label = a.label.with_text(text);
         }
     }
@@ -775,142 +603,4 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::step_list;
-    use crate::layout::{Options, TimeMode, layout, pieces};
-    use lockstep_core::catalogue;
-
-    /// At every step, a round's label names none of the nodes whose part in it is still to
-    /// come, and counts no more of them than have been sent.
-    #[test]
-    fn a_round_label_names_only_the_members_sent_so_far() {
-        for id in [
-            "redlock-split-votes",
-            "redlock-happy-path",
-            "redlock-gc-pause",
-        ] {
-            let scenario = catalogue::load(id).unwrap().unwrap();
-            let trace = lockstep_core::run(&scenario).trace;
-            let leader = pieces::groups(&trace.events);
-            let mut checked = 0;
-            for mode in [TimeMode::Logical, TimeMode::ToScale] {
-                for n in 1..=trace.events.len().min(120) {
-                    let at_n = layout(
-                        &trace,
-                        &Options {
-                            time_mode: mode,
-                            upto_step: Some(n),
-                            ..Options::default()
-                        },
-                    );
-                    for a in at_n.arrows.iter().filter(|a| !a.label.text.is_empty()) {
-                        let Some(g) = a.group else { continue };
-                        let members: Vec<usize> = (0..trace.events.len())
-                            .filter(|&i| leader[i] == Some(g))
-                            .collect();
-                        let first = &trace.events[g];
-                        let fan_out = members.iter().all(|&m| trace.events[m].from == first.from);
-                        let name = |m: usize| {
-                            let e = &trace.events[m];
-                            trace.name(if fan_out { e.to } else { e.from }).to_string()
-                        };
-                        let sent: Vec<String> = members
-                            .iter()
-                            .filter(|&&m| m < n)
-                            .map(|&m| name(m))
-                            .collect();
-                        let text = a.label.one_line();
-                        for m in members.iter().filter(|&&m| m >= n) {
-                            let later = name(*m);
-                            assert!(
-                                sent.contains(&later) || !text.contains(&later),
-                                "{id} {mode:?} step {n}: '{text}' names {later}, sent at #{}",
-                                m + 1
-                            );
-                        }
-                        if let Some(k) = text
-                            .split(['×', '→'])
-                            .nth(1)
-                            .and_then(|t| t.split_whitespace().next()?.parse::<usize>().ok())
-                        {
-                            assert!(k <= sent.len(), "{id} step {n}: '{text}' counts {k}");
-                        }
-                        checked += usize::from(members.iter().any(|&m| m >= n));
-                    }
-                }
-            }
-            assert!(
-                checked > 10,
-                "{id}: only {checked} rounds looked at mid-way"
-            );
-        }
-    }
-
-    /// A round's later member, still in the network, says on its own row what it carries:
-    /// redlock-split-votes #34 and #36 (redis-4's and redis-5's "(nil)" to A, answered on #32's
-    /// round) were bare stubs.
-    #[test]
-    fn a_round_member_in_flight_says_what_it_carries() {
-        let scenario = catalogue::load("redlock-split-votes").unwrap().unwrap();
-        let trace = lockstep_core::run(&scenario).trace;
-        let at_36 = layout(
-            &trace,
-            &Options {
-                upto_step: Some(36),
-                ..Options::default()
-            },
-        );
-        for send in [33, 35] {
-            let a = at_36.arrows.iter().find(|a| a.send_row == send).unwrap();
-            assert_eq!(a.end, crate::layout::ArrowEnd::InFlight, "#{}", send + 1);
-            assert_eq!(a.label.text, "(nil): key exists", "#{}", send + 1);
-        }
-    }
-
-    /// A message in flight on its send's line, past other lanes, stops just short of its
-    /// receiver: halfway, its ring sat by redis-1 although A's SET (#5) was for redis-2.
-    #[test]
-    fn a_level_message_in_flight_stops_by_its_receiver_not_by_a_lane_between() {
-        let scenario = catalogue::load("redlock-gc-pause").unwrap().unwrap();
-        let trace = lockstep_core::run(&scenario).trace;
-        let at_5 = layout(
-            &trace,
-            &Options {
-                upto_step: Some(5),
-                ..Options::default()
-            },
-        );
-        let a = at_5.arrows.iter().find(|a| a.send_row == 4).unwrap();
-        assert_eq!(a.end, crate::layout::ArrowEnd::InFlight);
-        assert_eq!(a.tip.y, a.start.y, "level");
-        let x = |name: &str| at_5.lanes.iter().find(|l| l.name == name).unwrap().x;
-        assert!(
-            (x("redis-2") - a.tip.x).abs() < 40.0,
-            "tip {} by redis-2 at {}",
-            a.tip.x,
-            x("redis-2")
-        );
-        assert!(
-            (x("redis-1") - a.tip.x).abs() > 60.0,
-            "tip {} by redis-1 at {}",
-            a.tip.x,
-            x("redis-1")
-        );
-    }
-
-    #[track_caller]
-    fn check(steps: &[usize], expect: &str) {
-        assert_eq!(step_list(steps), expect, "steps {steps:?}");
-    }
-
-    #[test]
-    fn a_row_names_its_steps_without_claiming_those_on_other_rows() {
-        check(&[], "");
-        check(&[12], "12");
-        check(&[12, 13, 14], "12-14");
-        check(&[41, 43], "41,43");
-        check(&[36, 38, 40], "36,38,40");
-        // Four or more with gaps: not "64…78", which reads as every step from 64 to 78.
-        check(&[64, 66, 70, 78], "64,…,78");
-    }
-}
+mod tests;

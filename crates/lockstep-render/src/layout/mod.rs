@@ -14,6 +14,7 @@ mod describe;
 mod flight;
 mod fold;
 mod frame;
+mod gutter;
 mod lanes;
 mod legend;
 mod network;
@@ -23,6 +24,7 @@ mod place;
 mod scene;
 mod senders;
 mod shapes;
+mod spacing;
 mod spans;
 mod ticks;
 

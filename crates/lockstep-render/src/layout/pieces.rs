@@ -182,21 +182,18 @@ fn fans_out(members: &[&TraceEvent]) -> bool {
     members.iter().all(|m| m.from == members[0].from)
 }
 
-/// The label of the round led by `lead` (laid out with `whole`, the whole round's label) at a
-/// step before its last send: only the members sent before event `shown`, so the picture never
-/// names an answer still to come. In the whole label's lines (one or two), and no wider than it:
-/// it is drawn in that label's box.
-pub(super) fn label_so_far(trace: &Trace, lead: usize, shown: usize, whole: &str) -> String {
-    let leader = groups(&trace.events);
-    let all: Vec<(usize, &TraceEvent)> = (lead..trace.events.len())
-        .filter(|&i| leader[i] == Some(lead))
-        .map(|i| (i, &trace.events[i]))
-        .collect();
+/// The label of a round (`round`: its sends' events, its leader first; laid out with `whole`,
+/// the whole round's label) at a step before its last send: only the members sent before event
+/// `shown`, so the picture never names an answer still to come. In the whole label's lines (one
+/// or two), and no wider than it: it is drawn in that label's box.
+pub(super) fn label_so_far(trace: &Trace, round: &[usize], shown: usize, whole: &str) -> String {
+    let all: Vec<&TraceEvent> = round.iter().map(|&i| &trace.events[i]).collect();
     // Which way the round goes is the whole round's (one member sent reads as a fan-out).
-    let fan_out = fans_out(&all.iter().map(|(_, e)| *e).collect::<Vec<_>>());
-    let members: Vec<&TraceEvent> = all
+    let fan_out = fans_out(&all);
+    let members: Vec<&TraceEvent> = round
         .iter()
-        .filter(|(i, _)| *i < shown)
+        .zip(&all)
+        .filter(|(i, _)| **i < shown)
         .map(|(_, e)| *e)
         .collect();
     let narrow = whole.contains('\n');

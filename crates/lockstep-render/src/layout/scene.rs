@@ -36,8 +36,8 @@ pub(super) struct Rows<'a> {
     pub y_end: f64,
     /// The worker colour of each lane.
     pub tones: &'a [Option<Tone>],
-    /// Per round (by its leader's event): its last send's event.
-    pub round_last: &'a std::collections::BTreeMap<usize, usize>,
+    /// Per round (by its leader's event): its sends' events, in order.
+    pub rounds: &'a std::collections::BTreeMap<usize, Vec<usize>>,
 }
 
 impl Scene {
@@ -68,7 +68,7 @@ impl Scene {
             _ => None,
         };
         let label_final = group
-            .and_then(|g| rows.round_last.get(&g).copied())
+            .and_then(|g| rows.rounds.get(&g)?.last().copied())
             .unwrap_or(i)
             .max(i);
         let group = if late.is_some() { None } else { group };
