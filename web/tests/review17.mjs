@@ -118,6 +118,8 @@ export async function review17Tests(browser, base, shot) {
     const said = (step) => seen[step].join(" | ");
     assert(said(32).includes("(nil): key exists from redis-3") && !said(32).includes("redis-4"), `step 32: ${said(32)}`);
     assert(said(34).includes("×2 from redis-3, redis-4") && !said(34).includes("redis-5"), `step 34: ${said(34)}`);
+    // The round's label once, on its own line: redis-4's answer in flight (#34) says only its words.
+    assert(seen[34].filter((t) => t.includes("×2")).length === 1 && seen[34].includes("(nil): key exists"), `step 34: ${said(34)}`);
     assert(said(36).includes("×3 from redis-3, redis-4, redis-5"), `step 36: ${said(36)}`);
     // redis-5's answer, still in the network at 36, says what it carries on its own row.
     assert(seen[36].filter((t) => t === "(nil): key exists").length >= 2, `steps 34 and 36 name their answers: ${said(36)}`);

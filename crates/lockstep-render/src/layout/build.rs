@@ -351,12 +351,16 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         mut highlights,
     } = scene;
     // A round still being sent: its label names only the members sent so far (in the whole
-    // round's box: the picture does not move as it completes).
+    // round's box: the picture does not move as it completes). Only the arrow carrying the
+    // round's label: a member in flight carries its own words.
+    let round_label = |g: usize| match &pieces[g] {
+        Piece::Arrow { label, .. } => label.as_str(),
+        _ => "",
+    };
     for a in &mut arrows {
-        if let Some(g) = a
-            .group
-            .filter(|_| a.label_final >= shown && !a.label.text.is_empty())
-        {
+        if let Some(g) = a.group.filter(|&g| {
+            a.label_final >= shown && !a.label.text.is_empty() && a.label.text == round_label(g)
+        }) {
             let round = rounds.get(&g).map_or(&[][..], Vec::as_slice);
             let text = pieces::label_so_far(trace, round, shown, &a.label.text);
             a.label = a.label.with_text(text);
