@@ -15,6 +15,7 @@ import { review14Tests } from "./review14.mjs";
 import { review15Tests, review15bTests } from "./review15.mjs";
 import { review16Tests } from "./review16.mjs";
 import { review17Tests } from "./review17.mjs";
+import { review18Tests } from "./review18.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -672,6 +673,7 @@ await review15Tests(browser, base, shot);
 await review15bTests(browser, base, shot);
 await review16Tests(browser, base, shot);
 await review17Tests(browser, base, shot);
+await review18Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

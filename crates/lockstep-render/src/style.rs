@@ -133,7 +133,10 @@ pub const LIFELINE_STROKE: u32 = 2;
 /// Font sizes, in px.
 pub const LABEL_SIZE: f64 = 16.0;
 pub const NOTE_SIZE: f64 = 15.0;
-pub const GUTTER_SIZE: f64 = 14.0;
+/// The step column as large as the notes: fitted to a 1280 px projector it was the smallest
+/// text on the screen (9.6 px at 14 px). Not 16: its width is reserved for the widest step list
+/// a run could show, and fenced-gc-pause would no longer fit that projector at 11 px labels.
+pub const GUTTER_SIZE: f64 = 15.0;
 pub const HEADER_SIZE: f64 = 19.0;
 pub const ROLE_SIZE: f64 = 14.0;
 pub const LEGEND_SIZE: f64 = 15.0;

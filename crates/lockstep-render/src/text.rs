@@ -96,6 +96,15 @@ impl TextBox {
         self
     }
 
+    /// The top and bottom of its letters (without the padding): what another drawing must keep
+    /// off for the words to stay readable. A line's letters reach about half an em either side
+    /// of its middle (capitals above, the step column's `│` and descenders below).
+    pub fn ink(&self) -> (f64, f64) {
+        let half = (line_count(&self.text) as f64 - 1.0) * self.leading * self.size / 2.0
+            + 0.5 * self.size;
+        (self.anchor.y - half, self.anchor.y + half)
+    }
+
     /// Other words in the same place: the same anchor, alignment, size, padding and leading
     /// (a round's label naming only its members so far, inside the box of the whole round's).
     pub fn with_text(&self, text: impl Into<String>) -> TextBox {

@@ -163,106 +163,6 @@ fn user_active() -> bool {
     }
 }
 
-/// Scrolls a lease chart wider than its window (a phone) sideways to the current step's line,
-/// named "step N" above it, two thirds across the window right of the pinned row names: the
-/// time before it shows on its left.
-pub fn show_lease_step(step: usize) {
-    let Some(scroller) = html_element(".timeline-scroller.lease") else {
-        return;
-    };
-    let wide = scroller.scroll_width() > scroller.client_width() + 1;
-    pin_lease_names(&scroller, wide);
-    if !wide {
-        return;
-    }
-    let name = format!("step {step}");
-    let Ok(texts) = scroller.query_selector_all("svg text") else {
-        return;
-    };
-    let marker = (0..texts.length())
-        .filter_map(|i| texts.item(i))
-        .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
-        .find(|t| t.text_content().is_some_and(|w| w.trim() == name));
-    if let Some(t) = marker {
-        let (at, box_) = (
-            t.get_bounding_client_rect(),
-            scroller.get_bounding_client_rect(),
-        );
-        let x = at.left() + at.width() / 2.0 - box_.left() + f64::from(scroller.scroll_left());
-        // Two thirds across the part of the window right of the pinned row names (two thirds
-        // across the whole window put a phone's step line just past them, the time before it
-        // under them).
-        let pinned = scroller
-            .query_selector(".lease-pin > svg")
-            .ok()
-            .flatten()
-            .map_or(0.0, |p| p.get_bounding_client_rect().width());
-        let room = (f64::from(scroller.client_width()) - pinned).max(0.0);
-        let to = (x - pinned - room * 2.0 / 3.0).max(0.0);
-        scroller.set_scroll_left(to as i32);
-    }
-}
-
-/// How far right of the row names' right edge the pinned copy of them reaches, in the chart's
-/// pixels (the plot starts 24 px right of them).
-const NAMES_PAD: f64 = 10.0;
-
-/// A lease chart wider than its window (on a phone) keeps its row names in view: a copy of the
-/// chart's names column, pinned at the window's left (style.css `.lease-pin`), from the first
-/// row to the last (scrolled to the current step, the names had gone off the left and no bar
-/// said whose it was). Emptied when the chart fits.
-fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
-    let Ok(Some(pin)) = scroller.query_selector(".lease-pin") else {
-        return;
-    };
-    pin.set_inner_html("");
-    let Ok(Some(svg)) = scroller.query_selector(".page > svg") else {
-        return;
-    };
-    let Some((vw, _)) = svg.get_attribute("viewBox").and_then(|v| {
-        let n: Vec<f64> = v
-            .split_whitespace()
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        (n.len() == 4).then(|| (n[2], n[3]))
-    }) else {
-        return;
-    };
-    let Ok(names) = svg.query_selector_all("text[text-anchor=end]") else {
-        return;
-    };
-    // The row names: right-aligned at the plot's left, each a row's middle.
-    let at: Vec<(f64, f64)> = (0..names.length())
-        .filter_map(|i| names.item(i)?.dyn_into::<web_sys::Element>().ok())
-        .filter_map(|t| {
-            let x = t.get_attribute("x")?.parse().ok()?;
-            let y = t.get_attribute("y")?.parse().ok()?;
-            Some((x, y))
-        })
-        .collect();
-    let right = at.iter().map(|p| p.0).fold(0.0, f64::max);
-    let (top, bottom) = at.iter().fold((f64::INFINITY, 0.0_f64), |(a, b), p| {
-        (a.min(p.1), b.max(p.1))
-    });
-    let rendered = svg.get_bounding_client_rect().width();
-    if !wide || at.is_empty() || right <= 0.0 || vw <= 0.0 || rendered <= 0.0 {
-        return;
-    }
-    let scale = rendered / vw;
-    let (y0, y1) = (top - 20.0, bottom + 20.0);
-    let w = right + NAMES_PAD;
-    // The chart's own drawing, clipped to the names column: its hatching patterns keep their
-    // ids only in the chart itself.
-    let inner = svg.inner_html().replace(" id=\"", " data-id=\"");
-    pin.set_inner_html(&format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 {y0} {w} {h}" width="{pw}" height="{ph}" style="top: {top}px" focusable="false"><rect x="0" y="{y0}" width="{w}" height="{h}" fill="#fff"/>{inner}</svg>"##,
-        h = y1 - y0,
-        pw = w * scale,
-        ph = (y1 - y0) * scale,
-        top = y0 * scale,
-    ));
-}
-
 /// Moves the keyboard's focus to the timeline (the keys step the run from there).
 pub fn focus_timeline() {
     if let Some(el) = html_element(".timeline-scroller") {
@@ -271,7 +171,7 @@ pub fn focus_timeline() {
 }
 
 /// The page's first HTML element matching `selector`.
-fn html_element(selector: &str) -> Option<web_sys::HtmlElement> {
+pub(super) fn html_element(selector: &str) -> Option<web_sys::HtmlElement> {
     window()?
         .document()?
         .query_selector(selector)

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::controls::Controls;
 use super::dom;
-use super::explain::Explanation;
+use super::explain::{Explanation, StepLine};
 use super::keys::{use_hash_change, use_keys, use_player};
 use super::page::{open_hash, picture};
 use super::state::{Action, AppState, SPEEDS, Zoom};
@@ -102,6 +102,9 @@ pub fn Embed() -> Html {
                 </div>
             }
             { for notice }
+            if *controls == share::Controls::Minimal {
+                <StepLine state={state.clone()} />
+            }
             { picture(&state, Some(*controls)) }
             <p class="scroll-hint" aria-hidden="true">{ "◀ scroll for more lanes ▶" }</p>
             if *controls == share::Controls::Full {

@@ -45,6 +45,33 @@ pub fn Explanation(props: &PanelProps) -> Html {
     }
 }
 
+/// The current step in one line, for the embed with minimal controls (it has no explanation
+/// panel): zoomed in on a phone, the picture's own caption had scrolled off to the left, and
+/// nothing said which step was shown or what it was.
+#[component]
+pub fn StepLine(props: &PanelProps) -> Html {
+    let Some(viewer) = &props.state.viewer else {
+        return html! {};
+    };
+    let v = viewer.borrow();
+    let (at, words) = match v.current() {
+        Some(e) => (
+            format!("Step {} of {} · {} ms", v.pos(), v.total(), e.time_ms),
+            e.label.clone(),
+        ),
+        None => (
+            format!("Step 0 of {}", v.total()),
+            v.scenario().title.clone(),
+        ),
+    };
+    html! {
+        <p class="step-line" aria-live="polite" title={format!("{at}: {words}")}>
+            <span class="step-no">{ at }</span>
+            <span class="label">{ words }</span>
+        </p>
+    }
+}
+
 /// What the verdict panel says: its class, symbol and headline, its facts (with a class), and
 /// the line on what the scenario expects (with whether the run disagrees). Shared by the panel
 /// and presenter mode's fitting (web/src/app/fit.rs), which measures the end's verdict before it

@@ -624,10 +624,10 @@ pub(super) fn heads_band(scroller: &HtmlElement) -> f64 {
 }
 
 /// The most of the window's width the pinned step column may take (a zoomed 640 px embed's
-/// column is 31% of it and stays pinned): in a narrower window (a
+/// column is 36% of it, its step numbers at 15 px, and stays pinned): in a narrower window (a
 /// phone) it scrolls away with the picture instead (style.css `data-unpinned`), leaving the
 /// lanes the room.
-const PIN_MAX: f64 = 0.35;
+const PIN_MAX: f64 = 0.4;
 
 /// How much of `scroller`'s window the step column, `width` screen pixels wide, covers at its
 /// left: all of it, or nothing when it is not pinned (see [`PIN_MAX`]).

@@ -230,10 +230,9 @@ pub(super) fn apply(
     // The pinned step column's copy of the current step's band (shown once the picture has
     // scrolled sideways and the column covers the picture's own band).
     if let Ok(Some(mark)) = page.query_selector(".pin-current") {
-        let style = current.map_or_else(
+        let style = frame.outline.map_or_else(
             || "display: none".to_string(),
-            |r| {
-                let (y, h) = crate::viewer::band(r);
+            |(y, h)| {
                 let y = y + live.layout_dy;
                 format!(
                     "top: {:.3}%; height: {:.3}%",
@@ -247,7 +246,10 @@ pub(super) fn apply(
     if let Ok(Some(outline)) = page.query_selector(".current-outline") {
         match current {
             Some(r) => {
-                let (y, h) = crate::viewer::band(r);
+                // Its 3 px stroke inside the band, on lockstep-render's own outline.
+                let (y, h) = frame
+                    .outline
+                    .map_or((0.0, 0.0), |(y, h)| (y + 1.5, h - 3.0));
                 match r.ends {
                     Some((x0, x1)) => set(&outline, "data-ends", &format!("{x0:.0} {x1:.0}")),
                     None => {

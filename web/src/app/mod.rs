@@ -10,6 +10,7 @@ mod follow;
 mod frame_dom;
 mod inspector;
 mod keys;
+mod lease_pin;
 mod legend;
 mod own;
 mod page;

@@ -8,6 +8,7 @@ use super::dom;
 use super::explain::{Explanation, VerdictPanel};
 use super::inspector::Inspector;
 use super::keys::{use_hash_change, use_keys, use_player};
+use super::lease_pin;
 use super::legend::Legend;
 use super::picker::Picker;
 use super::search::SearchPanel;
@@ -74,8 +75,9 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
             <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart">
-                // Filled by dom::show_lease_step when the chart is wider than its window.
+                // Filled by lease_pin::show_lease_step when the chart is wider than its window.
                 <div class="lease-pin" aria-hidden="true"></div>
+                <div class="lease-bands" aria-hidden="true"></div>
                 <div class="page">{ Html::from_html_unchecked(svg.clone()) }</div>
             </div>
         },
@@ -130,7 +132,7 @@ pub fn App() -> Html {
             dom::mark("lockstep:drawn");
             super::state::prefetch_after_frame(&drawn);
             if let Some(step) = lease_step {
-                dom::show_lease_step(step);
+                lease_pin::show_lease_step(step);
             }
         });
     }

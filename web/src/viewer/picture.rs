@@ -125,6 +125,9 @@ pub struct StepFrame {
     /// The SVG's title and description (for screen readers).
     pub title: String,
     pub description: String,
+    /// The current step's outline, top and height in the layout's pixels: where lockstep-render
+    /// draws it, clear of the neighbouring lines' words (a row's click band reaches into them).
+    pub outline: Option<(f64, f64)>,
     /// The legend lockstep-render drew for this step, which the page shows in a panel (the
     /// picture is drawn without it).
     pub legend: Rc<LegendArt>,
@@ -280,8 +283,18 @@ impl Viewer {
                 art
             }
         };
+        let outline = at_n
+            .current
+            .and_then(|row| {
+                at_n.highlight_band(&lockstep_render::layout::Highlight {
+                    row,
+                    kind: lockstep_render::layout::HighlightKind::Current,
+                })
+            })
+            .map(|(top, bottom)| (top, bottom - top));
         Ok(StepFrame {
             step: n,
+            outline,
             live: picture.stepper.live(&at_n, &self.caption_at(n))?,
             title: self.title_at(n),
             description: self.description_at(n),

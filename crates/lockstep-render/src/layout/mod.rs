@@ -8,6 +8,7 @@
 //! the time between them on a fixed scale, so every idle stretch (a pause, a TTL running out, a
 //! message held up) has its true length; bursts of events at one instant get room for their labels.
 
+mod bands;
 mod boxes;
 mod build;
 mod describe;
@@ -564,44 +565,6 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The top and bottom of a highlighted row's band: a payout paid twice spans its note's line
-    /// only (so the next line's labels stay clear of its red edges); other rows what they draw.
-    pub fn highlight_band(&self, h: &Highlight) -> Option<(f64, f64)> {
-        let r = self.rows.get(h.row)?;
-        Some(match h.kind {
-            HighlightKind::DuplicatePayout => {
-                let half = frame::marker_band_half();
-                // The write that caused it may arrive on its line, labelled above its arrow.
-                let top = self
-                    .arrows
-                    .iter()
-                    .filter(|a| a.tip.y == r.y && a.end_row.is_some_and(|e| e < h.row))
-                    .map(|a| a.label.rect.y0 - 3.0)
-                    .fold(r.y - half, f64::min);
-                (top, r.y + half)
-            }
-            _ => (r.top - 3.0, r.bottom + 3.0),
-        })
-    }
-
-    /// Where a refused or duplicate row's tint (and its edges) goes: over the lanes only, from
-    /// just right of the gutter to the last lane's margin, so it never runs through a row's
-    /// step and time nor under the legend. None for the current step (its band starts at the
-    /// gutter, which it points at) and for rows not shown.
-    pub fn tint_rect(&self, h: &Highlight) -> Option<Rect> {
-        if h.kind == HighlightKind::Current {
-            return None;
-        }
-        let (top, bottom) = self.highlight_band(h)?;
-        // As far as the danger band reaches either side (see the overlap spans).
-        Some(Rect::new(
-            self.area.x0 - 8.0,
-            top,
-            self.area.x1 + 8.0,
-            bottom,
-        ))
-    }
-
     /// Every text label of the layout, for drawing and for overlap checks.
     pub fn labels(&self) -> impl Iterator<Item = &TextBox> {
         let lanes = self

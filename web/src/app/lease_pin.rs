@@ -1,0 +1,174 @@
+//! A lease chart wider than its window (a phone): scrolled sideways to the current step, with its
+//! row names, its title and its legend kept in view (pinned copies of those parts of the chart).
+
+use wasm_bindgen::JsCast;
+
+use super::dom::html_element;
+
+/// Scrolls a lease chart wider than its window (a phone) sideways to the current step's line,
+/// named "step N" above it, two thirds across the window right of the pinned row names: the
+/// time before it shows on its left.
+pub fn show_lease_step(step: usize) {
+    let Some(scroller) = html_element(".timeline-scroller.lease") else {
+        return;
+    };
+    let wide = scroller.scroll_width() > scroller.client_width() + 1;
+    pin_lease_names(&scroller, wide);
+    if !wide {
+        return;
+    }
+    let name = format!("step {step}");
+    let Ok(texts) = scroller.query_selector_all("svg text") else {
+        return;
+    };
+    let marker = (0..texts.length())
+        .filter_map(|i| texts.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+        .find(|t| t.text_content().is_some_and(|w| w.trim() == name));
+    if let Some(t) = marker {
+        let (at, box_) = (
+            t.get_bounding_client_rect(),
+            scroller.get_bounding_client_rect(),
+        );
+        let x = at.left() + at.width() / 2.0 - box_.left() + f64::from(scroller.scroll_left());
+        // Two thirds across the part of the window right of the pinned row names (two thirds
+        // across the whole window put a phone's step line just past them, the time before it
+        // under them).
+        let pinned = scroller
+            .query_selector(".lease-pin > svg")
+            .ok()
+            .flatten()
+            .map_or(0.0, |p| p.get_bounding_client_rect().width());
+        let room = (f64::from(scroller.client_width()) - pinned).max(0.0);
+        let to = (x - pinned - room * 2.0 / 3.0).max(0.0);
+        scroller.set_scroll_left(to as i32);
+    }
+}
+
+/// How far right of the row names' right edge the pinned copy of them reaches, in the chart's
+/// pixels (the plot starts 24 px right of them).
+const NAMES_PAD: f64 = 10.0;
+
+/// A lease chart wider than its window (on a phone) keeps its row names in view: a copy of the
+/// chart's names column, pinned at the window's left (style.css `.lease-pin`), from the first
+/// row to the last (scrolled to the current step, the names had gone off the left and no bar
+/// said whose it was). Emptied when the chart fits.
+fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
+    let Ok(Some(pin)) = scroller.query_selector(".lease-pin") else {
+        return;
+    };
+    pin.set_inner_html("");
+    let bands_el = scroller.query_selector(".lease-bands").ok().flatten();
+    if let Some(b) = &bands_el {
+        b.set_inner_html("");
+    }
+    let Ok(Some(svg)) = scroller.query_selector(".page > svg") else {
+        return;
+    };
+    let Some((vw, vh)) = svg.get_attribute("viewBox").and_then(|v| {
+        let n: Vec<f64> = v
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        (n.len() == 4).then(|| (n[2], n[3]))
+    }) else {
+        return;
+    };
+    let Ok(names) = svg.query_selector_all("text[text-anchor=end]") else {
+        return;
+    };
+    // The row names: right-aligned at the plot's left, each a row's middle.
+    let at: Vec<(f64, f64)> = (0..names.length())
+        .filter_map(|i| names.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|t| {
+            let x = t.get_attribute("x")?.parse().ok()?;
+            let y = t.get_attribute("y")?.parse().ok()?;
+            Some((x, y))
+        })
+        .collect();
+    let right = at.iter().map(|p| p.0).fold(0.0, f64::max);
+    let (top, bottom) = at.iter().fold((f64::INFINITY, 0.0_f64), |(a, b), p| {
+        (a.min(p.1), b.max(p.1))
+    });
+    let rendered = svg.get_bounding_client_rect().width();
+    if !wide || at.is_empty() || right <= 0.0 || vw <= 0.0 || rendered <= 0.0 {
+        return;
+    }
+    let scale = rendered / vw;
+    let (y0, y1) = (top - 20.0, bottom + 20.0);
+    let w = right + NAMES_PAD;
+    // The chart's own drawing, clipped to the names column: its hatching patterns keep their
+    // ids only in the chart itself.
+    let inner = svg.inner_html().replace(" id=\"", " data-id=\"");
+    let clip = |(x0, y0, x1, y1): (f64, f64, f64, f64), class: &str| {
+        let (w, h) = (x1 - x0, y1 - y0);
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" class="{class}" viewBox="{x0} {y0} {w} {h}" width="{pw}" height="{ph}" style="top: {top}px" focusable="false"><rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="#fff"/>{inner}</svg>"##,
+            pw = w * scale,
+            ph = h * scale,
+            top = y0 * scale,
+        )
+    };
+    pin.set_inner_html(&clip((0.0, y0, w, y1), "names"));
+    // The title above the rows and the legend and summary below the time axis: scrolled to
+    // the current step, they were cut at the left ("rker believes it holds the lock"). Each
+    // scrolls with the chart until its right end reaches the window's, then stays there.
+    let Some(bands_el) = bands_el else {
+        return;
+    };
+    let window = f64::from(scroller.client_width());
+    let (head, foot) = bands(&svg, top, bottom, scale);
+    let band = |(y0, y1, right): (f64, f64, f64)| {
+        let left = (window - right * scale).min(0.0);
+        format!(
+            r#"<div style="left: {left}px; width: {pw}px">{}</div>"#,
+            clip((0.0, y0, right, y1), "band"),
+            pw = right * scale,
+        )
+    };
+    let mut html = String::new();
+    // The title from its start (the page's header names the scenario in full too); the legend
+    // whole, reachable by scrolling when it is wider than the window (its right column).
+    if let Some((edge, right)) = head {
+        html.push_str(&band((0.0, edge.min(y0), right.min(window / scale))));
+    }
+    if let Some((edge, right)) = foot {
+        html.push_str(&band((edge.max(y1), vh, right)));
+    }
+    bands_el.set_inner_html(&html);
+}
+
+/// Where the chart's title ends and its legend starts, in its pixels, and how far right each
+/// reaches: its left-aligned texts above the first row name (`top`) and below the last
+/// (`bottom`; the time axis's labels are centred, the rows' names right-aligned).
+type Band = Option<(f64, f64)>;
+fn bands(svg: &web_sys::Element, top: f64, bottom: f64, scale: f64) -> (Band, Band) {
+    let Ok(texts) = svg.query_selector_all("text[text-anchor=start]") else {
+        return (None, None);
+    };
+    let left = svg.get_bounding_client_rect().left();
+    (0..texts.length())
+        .filter_map(|i| texts.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|t| {
+            let y: f64 = t.get_attribute("y")?.parse().ok()?;
+            let size: f64 = t.get_attribute("font-size")?.parse().ok()?;
+            let right = (t.get_bounding_client_rect().right() - left) / scale + BAND_PAD;
+            Some((y, size, right))
+        })
+        .fold((None, None), |(head, foot), (y, size, right)| {
+            if y < top {
+                // Below its letters.
+                let (edge, r) = head.unwrap_or((0.0_f64, 0.0_f64));
+                (Some((edge.max(y + 0.6 * size), r.max(right))), foot)
+            } else if y > bottom {
+                // Above its letters and the legend's swatch beside it.
+                let (edge, r) = foot.unwrap_or((f64::INFINITY, 0.0_f64));
+                (head, Some((edge.min(y - size), r.max(right))))
+            } else {
+                (head, foot)
+            }
+        })
+}
+
+/// How far right of its words a title or legend band reaches, in the chart's pixels.
+const BAND_PAD: f64 = 16.0;
