@@ -94,5 +94,21 @@ export async function review18Tests(browser, base, shot) {
     await page.waitForTimeout(200);
     at = await seen();
     assert(at.leftCol >= at.left, `the legend's left column from its start: ${JSON.stringify(at)}`);
+    // At step 38 the plot has words of its own between its rows and its axis ("B done") and a
+    // mark over its top ("paid twice"): the kept title and legend cover neither, nor the axis.
+    await page.goto(`${base}index.html#scenario=naive-gc-pause&step=38&chart=lease`);
+    await page.waitForSelector(".timeline-scroller.lease .lease-bands svg");
+    await page.waitForTimeout(400);
+    const cover = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller.lease");
+      const bands = [...s.querySelectorAll(".lease-bands > div > svg")].map((b) => b.getBoundingClientRect());
+      const plot = [...s.querySelectorAll(".page svg text")].filter((t) => ["B done", "paid twice", "8 s", "10 s"].includes(t.textContent.trim()));
+      return plot.map((t) => {
+        const r = t.getBoundingClientRect();
+        const mid = (r.top + r.bottom) / 2;
+        return [t.textContent.trim(), bands.some((b) => mid > b.top && mid < b.bottom && r.right > b.left && r.left < b.right)];
+      });
+    });
+    assert(cover.length === 4 && cover.every(([, hidden]) => !hidden), `the plot's words under a kept band: ${JSON.stringify(cover)}`);
   });
 }

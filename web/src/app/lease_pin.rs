@@ -139,35 +139,55 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
 }
 
 /// Where the chart's title ends and its legend starts, in its pixels, and how far right each
-/// reaches: its left-aligned texts above the first row name (`top`) and below the last
-/// (`bottom`; the time axis's labels are centred, the rows' names right-aligned).
+/// reaches: its left-aligned texts above the first row name (`top`), and those below the time
+/// axis's labels (centred, under the last row name at `bottom`). The plot's own words keep out
+/// of both: a worker's "B done" is left-aligned between the rows and the axis, and the centred
+/// "paid twice" over the current step's line sits just under the title.
 type Band = Option<(f64, f64)>;
 fn bands(svg: &web_sys::Element, top: f64, bottom: f64, scale: f64) -> (Band, Band) {
-    let Ok(texts) = svg.query_selector_all("text[text-anchor=start]") else {
+    let Ok(texts) = svg.query_selector_all("text") else {
         return (None, None);
     };
     let left = svg.get_bounding_client_rect().left();
-    (0..texts.length())
+    let texts: Vec<(f64, f64, bool, f64)> = (0..texts.length())
         .filter_map(|i| texts.item(i)?.dyn_into::<web_sys::Element>().ok())
         .filter_map(|t| {
             let y: f64 = t.get_attribute("y")?.parse().ok()?;
             let size: f64 = t.get_attribute("font-size")?.parse().ok()?;
+            let start = t.get_attribute("text-anchor").as_deref() == Some("start");
             let right = (t.get_bounding_client_rect().right() - left) / scale + BAND_PAD;
-            Some((y, size, right))
+            Some((y, size, start, right))
         })
-        .fold((None, None), |(head, foot), (y, size, right)| {
-            if y < top {
-                // Below its letters.
-                let (edge, r) = head.unwrap_or((0.0_f64, 0.0_f64));
-                (Some((edge.max(y + 0.6 * size), r.max(right))), foot)
-            } else if y > bottom {
-                // Above its letters and the legend's swatch beside it.
-                let (edge, r) = foot.unwrap_or((f64::INFINITY, 0.0_f64));
-                (head, Some((edge.min(y - size), r.max(right))))
-            } else {
-                (head, foot)
-            }
-        })
+        .collect();
+    let centred = texts.iter().filter(|t| !t.2);
+    // The axis's labels, and the marks over the plot's top.
+    let axis = centred
+        .clone()
+        .filter(|t| t.0 > bottom)
+        .map(|t| t.0 + 0.6 * t.1)
+        .fold(bottom, f64::max);
+    let marks = centred
+        .filter(|t| t.0 < top)
+        .map(|t| t.0 - 0.6 * t.1)
+        .fold(top, f64::min);
+    let starts = texts.iter().filter(|t| t.2);
+    let head =
+        starts
+            .clone()
+            .filter(|t| t.0 < marks)
+            .fold(None, |head: Band, &(y, size, _, right)| {
+                let (edge, r) = head.unwrap_or((0.0, 0.0));
+                // Below its letters, above the marks.
+                Some(((edge.max(y + 0.6 * size)).min(marks), r.max(right)))
+            });
+    let foot = starts
+        .filter(|t| t.0 > axis)
+        .fold(None, |foot: Band, &(y, size, _, right)| {
+            let (edge, r) = foot.unwrap_or((f64::INFINITY, 0.0));
+            // Above its letters and the legend's swatch beside it, below the axis.
+            Some(((edge.min(y - size)).max(axis), r.max(right)))
+        });
+    (head, foot)
 }
 
 /// How far right of its words a title or legend band reaches, in the chart's pixels.
