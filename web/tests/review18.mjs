@@ -25,13 +25,16 @@ export async function review18Tests(browser, base, shot) {
     await shot(page, "step-column-size-fenced-gc-pause-1280x720");
   });
 
-  await test(browser, "the current step's outline keeps off the step and time of the line above", async (page) => {
+  await test(browser, "the current step's outline keeps off the step and time of the line above, and is drawn over the danger band", async (page) => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=25&present=1`);
     await ready(page);
     await page.waitForTimeout(400);
     const seen = await page.evaluate(() => {
-      const o = document.querySelector("rect.current-outline").getBoundingClientRect();
+      // The outline's edge over the step column: its path's first point, the middle of a 3 px stroke.
+      const f = document.querySelector(".current-frame");
+      const [x, y] = f.getAttribute("d").slice(1).split(" ").map(Number);
+      const p = new DOMPoint(x, y - 1.5).matrixTransform(f.getScreenCTM());
       const above = [...document.querySelectorAll(".page svg text")].find((t) => t.textContent.trim().startsWith("#23-24"));
       // The glyphs' box: the text's middle plus half its font size (the text box has the
       // font's whole line height).
@@ -39,10 +42,22 @@ export async function review18Tests(browser, base, shot) {
       const svg = document.querySelector(".page svg");
       const scale = svg.getBoundingClientRect().width / Number(svg.getAttribute("viewBox").split(" ")[2]);
       const ink = (a.top + a.bottom) / 2 + Number(above.getAttribute("font-size")) * scale / 2;
-      return { outlineTop: o.top - 1.5 * scale, inkBottom: ink };
+      return { outlineTop: p.y, inkBottom: ink };
     });
     assert(seen.outlineTop >= seen.inkBottom, `the outline's top edge runs through '#23-24': ${JSON.stringify(seen)}`);
     await shot(page, "outline-clear-of-line-above-redlock-gc-pause-25-1920x1080");
+    // Where both workers believe they hold the lock the outline is drawn over the hatched band,
+    // dark, not beneath it in dark red.
+    await page.goto(`${base}index.html#scenario=naive-gc-pause&step=22&present=1`);
+    await ready(page);
+    await page.waitForTimeout(400);
+    const order = await page.evaluate(() => {
+      const svgs = [...document.querySelectorAll(".timeline-scroller svg")];
+      const frame = svgs.findIndex((s) => s.querySelector(".current-frame")?.getAttribute("d"));
+      const at = (layer) => svgs.findIndex((s) => s.querySelector(`[data-layer=${layer}]`));
+      return { frame, overlap: at("overlap"), labels: at("labels") };
+    });
+    assert(order.frame >= 0 && order.frame > order.overlap && order.frame < order.labels, `paint order: ${JSON.stringify(order)}`);
   });
 
   await test(browser, "the minimal embed says which step it shows and what happens there, zoomed in on a phone too", async (page) => {

@@ -243,13 +243,13 @@ pub(super) fn apply(
         );
         set(&mark, "style", &style);
     }
+    if let Ok(Some(path)) = page.query_selector(".current-frame") {
+        set(&path, "d", &frame.frame_path);
+    }
     if let Ok(Some(outline)) = page.query_selector(".current-outline") {
         match current {
             Some(r) => {
-                // Its 3 px stroke inside the band, on lockstep-render's own outline.
-                let (y, h) = frame
-                    .outline
-                    .map_or((0.0, 0.0), |(y, h)| (y + 1.5, h - 3.0));
+                let (y, h) = crate::viewer::band(r);
                 match r.ends {
                     Some((x0, x1)) => set(&outline, "data-ends", &format!("{x0:.0} {x1:.0}")),
                     None => {

@@ -72,6 +72,9 @@ pub struct Picture {
     stepper: Stepper,
 }
 
+/// The width of the current step's outline the page draws (style.css `.current-frame`).
+const OUTLINE_STROKE: f64 = 3.0;
+
 /// A row's band, where a click or hover finds it: a little above and below its text.
 pub fn band(r: &HitRow) -> (f64, f64) {
     (r.top - 3.0, (r.bottom - r.top + 6.0).max(8.0))
@@ -125,8 +128,12 @@ pub struct StepFrame {
     /// The SVG's title and description (for screen readers).
     pub title: String,
     pub description: String,
-    /// The current step's outline, top and height in the layout's pixels: where lockstep-render
-    /// draws it, clear of the neighbouring lines' words (a row's click band reaches into them).
+    /// The current step's outline as an SVG path in the layout's pixels (empty at step 0):
+    /// lockstep-render's, drawn again over the danger band (it draws it beneath).
+    pub frame_path: String,
+    /// The current step's band over the step column, top and height in the layout's pixels:
+    /// where lockstep-render draws its marker, clear of the neighbouring lines' steps and times
+    /// (the pinned column's copy of it goes there too).
     pub outline: Option<(f64, f64)>,
     /// The legend lockstep-render drew for this step, which the page shows in a panel (the
     /// picture is drawn without it).
@@ -202,7 +209,8 @@ impl Viewer {
                 live: "",
                 // The current step's outline, beneath the arrows and their labels.
                 under: if *name == "shafts" {
-                    "<rect class=\"current-outline\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>"
+                    "<rect class=\"current-outline\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>\
+                     <path class=\"current-frame\" d=\"\"/>"
                 } else {
                     ""
                 },
@@ -285,16 +293,24 @@ impl Viewer {
         };
         let outline = at_n
             .current
-            .and_then(|row| {
-                at_n.highlight_band(&lockstep_render::layout::Highlight {
-                    row,
-                    kind: lockstep_render::layout::HighlightKind::Current,
-                })
-            })
+            .and_then(|row| at_n.step_column_band(row))
             .map(|(top, bottom)| (top, bottom - top));
+        let frame_path = at_n
+            .current_outline(picture.size.0, OUTLINE_STROKE / 2.0)
+            .map(|pts| {
+                let mut d = String::new();
+                for (i, p) in pts.iter().enumerate() {
+                    let cmd = if i == 0 { 'M' } else { 'L' };
+                    d.push_str(&format!("{cmd}{:.1} {:.1} ", p.x, p.y));
+                }
+                d.push('Z');
+                d
+            })
+            .unwrap_or_default();
         Ok(StepFrame {
             step: n,
             outline,
+            frame_path,
             live: picture.stepper.live(&at_n, &self.caption_at(n))?,
             title: self.title_at(n),
             description: self.description_at(n),

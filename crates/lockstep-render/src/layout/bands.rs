@@ -2,8 +2,11 @@
 //! row's tint.
 
 use super::{Highlight, HighlightKind, Layout, Row, frame};
-use crate::geom::Rect;
+use crate::geom::{Point, Rect};
 use crate::style;
+
+/// How far inside the page's left and right edges the current step's outline runs.
+pub const OUTLINE_SIDE: f64 = 12.0;
 
 impl Layout {
     /// The top and bottom of a highlighted row's band: a payout paid twice spans its note's line
@@ -22,27 +25,64 @@ impl Layout {
                     .fold(r.y - half, f64::min);
                 (top, r.y + half)
             }
-            // The outline is drawn inside the band: it keeps off the step and time of the lines
-            // above and below (a row's label sits only a few pixels under the line above, whose
-            // step and time reach below it; the outline ran through "#23-24 │ 10–11 ms").
-            HighlightKind::Current => {
-                let (above, below) = self.neighbours_reach(r);
-                // Into this row's own label box if need be: its backing is drawn over the
-                // outline, and a few pixels of box are all the two lines leave.
-                // Never onto its own step and time, though.
-                let own = 0.5 * style::GUTTER_SIZE + style::CURRENT_OUTLINE_WIDTH + 1.0;
-                let top = (r.top - 3.0).max((above + 1.0).min(r.y - own));
-                let bottom = (r.bottom + 3.0).min((below - 1.0).max(r.y + own));
-                (top, bottom)
-            }
+            // Its 4 px outline wholly above the row's label box (it ran a pixel into the box,
+            // whose backing cut a notch in it over "OK").
+            HighlightKind::Current => (r.top - 4.0, r.bottom + 3.0),
             _ => (r.top - 3.0, r.bottom + 3.0),
         })
     }
 
+    /// The top and bottom of the current step's band over the step column, where its outline
+    /// steps down (and up) to keep off the step and time of the lines above and below: a row's
+    /// label may sit a few pixels under the line above, beside that line's step and time, and
+    /// the outline ran through "#23-24 │ 10–11 ms" (redlock-gc-pause #25). Over the lanes the
+    /// band holds what the row draws ([`Layout::highlight_band`]); a neighbour's label or note
+    /// beside it has a backing drawn over the outline.
+    pub fn step_column_band(&self, row: usize) -> Option<(f64, f64)> {
+        let r = self.rows.get(row)?;
+        let (top, bottom) = (r.top - 4.0, r.bottom + 3.0);
+        let (above, below) = self.neighbours_reach(r);
+        // Never onto its own step and time.
+        let own = 0.5 * style::GUTTER_SIZE + style::CURRENT_OUTLINE_WIDTH + 1.0;
+        Some((
+            top.max((above + 1.0).min(r.y - own)),
+            bottom.min((below - 1.0).max(r.y + own)),
+        ))
+    }
+
+    /// How far right the step column's part of the current step's outline reaches (the yellow
+    /// marker's right edge), where its top and bottom step.
+    pub fn step_column_right(&self) -> f64 {
+        (self.area.x0 - 12.0).max(OUTLINE_SIDE + 8.0)
+    }
+
+    /// The current step's outline on a page `page_width` wide, as a closed path `inset` px
+    /// inside its band (the middle of a stroke twice that wide): over the step column at
+    /// [`Layout::step_column_band`], over the lanes at [`Layout::highlight_band`]. None when no
+    /// step is current.
+    pub fn current_outline(&self, page_width: f64, inset: f64) -> Option<Vec<Point>> {
+        let row = self.current?;
+        let (top, bottom) = self.highlight_band(&Highlight {
+            row,
+            kind: HighlightKind::Current,
+        })?;
+        let (column_top, column_bottom) = self.step_column_band(row)?;
+        let (x0, x1) = (OUTLINE_SIDE + inset, page_width - OUTLINE_SIDE - inset);
+        let step = self.step_column_right() + inset;
+        Some(vec![
+            Point::new(x0, column_top + inset),
+            Point::new(step, column_top + inset),
+            Point::new(step, top + inset),
+            Point::new(x1, top + inset),
+            Point::new(x1, bottom - inset),
+            Point::new(step, bottom - inset),
+            Point::new(step, column_bottom - inset),
+            Point::new(x0, column_bottom - inset),
+        ])
+    }
+
     /// How far the step and time of the line just above `r`'s reach down, and those of the
-    /// line just below up. Only those: a neighbour's label or note may share the band's height
-    /// beside it (rows are packed), and its backing is drawn over the outline; an outline kept
-    /// off them too no longer held its own row's label (or the web page's caption at its place).
+    /// line just below up.
     fn neighbours_reach(&self, r: &Row) -> (f64, f64) {
         self.adjacent_rows(r)
             .fold((f64::NEG_INFINITY, f64::INFINITY), |(above, below), o| {
@@ -98,7 +138,8 @@ mod tests {
     use lockstep_core::catalogue;
 
     /// At every step the current step's outline (drawn inside its band) keeps off the step and
-    /// time of every other line: it ran through the line above's at redlock-gc-pause #25.
+    /// time of every other line over the step column: it ran through the line above's at
+    /// redlock-gc-pause #25.
     #[test]
     fn the_current_steps_outline_keeps_off_other_lines_steps_and_times() {
         for id in [
@@ -118,12 +159,15 @@ mod tests {
                         },
                     );
                     let row = at_n.current.unwrap();
-                    let (top, bottom) = at_n
+                    let (top, bottom) = at_n.step_column_band(row).unwrap();
+                    // Over the lanes it holds what the row draws.
+                    let lanes = at_n
                         .highlight_band(&Highlight {
                             row,
                             kind: HighlightKind::Current,
                         })
                         .unwrap();
+                    assert!(lanes.0 <= top && bottom <= lanes.1, "{id} {mode:?} #{n}");
                     let y = at_n.rows[row].y;
                     for o in at_n.rows.iter().filter(|o| o.y != y) {
                         let g = o.gutter.ink();

@@ -9,6 +9,7 @@
 //! message held up) has its true length; bursts of events at one instant get room for their labels.
 
 mod bands;
+pub use bands::OUTLINE_SIDE;
 mod boxes;
 mod build;
 mod describe;

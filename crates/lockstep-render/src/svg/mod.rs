@@ -351,15 +351,19 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             }
             (HighlightKind::DuplicatePayout, Some(r)) => extras::duplicate_row(p, r)?,
             (HighlightKind::Current, _) => {
-                if let Some((top, bottom)) = l.highlight_band(h) {
+                if let (Some((top, bottom)), Some(column)) =
+                    (l.highlight_band(h), l.step_column_band(h.row))
+                {
                     // A yellow marker in the step column only, and a dark outline round the
                     // row: a fill over the lanes would repaint the bands that carry meaning
                     // (the refused row's green turned olive, the danger band's start hidden).
-                    let r = Rect::new(MARGIN / 2.0, top, page_width - MARGIN / 2.0, bottom);
-                    let marker = Rect::new(r.x0, top, (l.area.x0 - 12.0).max(r.x0 + 8.0), bottom);
+                    let side = crate::layout::OUTLINE_SIDE;
+                    let r = Rect::new(side, top, page_width - side, bottom);
+                    let step = l.step_column_right();
+                    let marker = Rect::new(r.x0, column.0, step, column.1);
                     p.fill_rect(marker, style::CURRENT, 1.0)?;
-                    p.frame_rect(r, style::CURRENT_OUTLINE, style::CURRENT_OUTLINE_WIDTH)?;
-                    let edge = Rect::new(r.x0, r.y0, r.x0 + 6.0, r.y1);
+                    extras::stepped_frame(p, r, column, step)?;
+                    let edge = Rect::new(r.x0, column.0, r.x0 + 6.0, column.1);
                     p.fill_rect(edge, style::CURRENT_OUTLINE, 1.0)?;
                 }
             }

@@ -171,7 +171,30 @@ fn refer_and_list(svg: &str) -> (String, Vec<usize>) {
     }
     out.push_str(rest);
     let used = (0..HATCHES.len()).filter(|&i| used[i]).collect();
-    (dashes(out), used)
+    (font_sizes(dashes(out)), used)
+}
+
+/// `svg` with its font sizes to a hundredth of a pixel: plotters writes the size it was given
+/// divided by its own scale, so 15 px came out as `font-size="15.000000000000002"`.
+fn font_sizes(svg: String) -> String {
+    const ATTR: &str = "font-size=\"";
+    if !svg.contains(ATTR) {
+        return svg;
+    }
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg.as_str();
+    while let Some(at) = rest.find(ATTR) {
+        let value = &rest[at + ATTR.len()..];
+        let Some(end) = value.find('"') else { break };
+        out.push_str(&rest[..at + ATTR.len()]);
+        match value[..end].parse::<f64>() {
+            Ok(size) => out.push_str(&format!("{}", (size * 100.0).round() / 100.0)),
+            Err(_) => out.push_str(&value[..end]),
+        }
+        rest = &value[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A `<defs>` element defining the patterns of `HATCHES` numbered `which`.
@@ -212,6 +235,15 @@ pub(crate) fn defs(which: impl IntoIterator<Item = usize>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn font_sizes_are_written_to_a_hundredth() {
+        let svg = r#"<text font-size="15.000000000000002">a</text><text font-size="12.5">b</text><text font-size="x">c</text>"#;
+        assert_eq!(
+            font_sizes(svg.to_string()),
+            r#"<text font-size="15">a</text><text font-size="12.5">b</text><text font-size="x">c</text>"#
+        );
+    }
 
     #[test]
     fn a_reserved_fill_becomes_a_pattern_defined_once() {
