@@ -106,7 +106,7 @@ pub fn stack(size: (u32, u32), layers: &[Layer], pin: f64) -> String {
     let pin = pin.clamp(1.0, width);
     out.push_str(&format!(
         "<div class=\"pin\" aria-hidden=\"true\" style=\"width: {:.4}%\"><div class=\"pin-box\">\
-         <div class=\"pin-current\"></div>",
+         <div class=\"pin-current\"></div><div class=\"pin-step\"></div>",
         pin / width * 100.0
     ));
     let inside = format!(

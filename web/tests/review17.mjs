@@ -15,7 +15,8 @@ export async function review17Tests(browser, base, shot) {
         const c = cap.getBoundingClientRect();
         const row = document.querySelector("rect.current-outline").getBoundingClientRect();
         // The step column's text of the row is centred on its line, where the arrow runs.
-        const gutter = [...document.querySelectorAll(".page svg text")].find((t) => t.textContent.trim().startsWith("#23-24"));
+        // The one shown (the line's text for later steps waits hidden in its group).
+        const gutter = [...document.querySelectorAll(".page svg text")].find((t) => t.textContent.trim().startsWith("#23-24") && t.getBoundingClientRect().height > 0);
         const g = gutter.getBoundingClientRect();
         return { shown: !cap.hidden, text: cap.textContent, cap: [c.top, c.bottom], row: [row.top, row.bottom], line: (g.top + g.bottom) / 2 };
       });

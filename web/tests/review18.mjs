@@ -35,7 +35,7 @@ export async function review18Tests(browser, base, shot) {
       const f = document.querySelector(".current-frame");
       const [x, y] = f.getAttribute("d").slice(1).split(" ").map(Number);
       const p = new DOMPoint(x, y - 1.5).matrixTransform(f.getScreenCTM());
-      const above = [...document.querySelectorAll(".page svg text")].find((t) => t.textContent.trim().startsWith("#23-24"));
+      const above = [...document.querySelectorAll(".page svg text")].find((t) => t.textContent.trim().startsWith("#23-24") && t.getBoundingClientRect().height > 0);
       // The glyphs' box: the text's middle plus half its font size (the text box has the
       // font's whole line height).
       const a = above.getBoundingClientRect();
@@ -45,6 +45,13 @@ export async function review18Tests(browser, base, shot) {
       return { outlineTop: p.y, inkBottom: ink };
     });
     assert(seen.outlineTop >= seen.inkBottom, `the outline's top edge runs through '#23-24': ${JSON.stringify(seen)}`);
+    // A line of two steps is bold at its second step too (its text is on its first).
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForTimeout(400);
+    const bold = await page.evaluate(() => [...document.querySelectorAll(".page svg text")]
+      .filter((t) => t.textContent.trim().startsWith("#23-24") && t.getBoundingClientRect().height > 0)
+      .map((t) => t.getAttribute("font-weight")));
+    assert(bold.length === 1 && bold[0] === "bold", `the current line's step and time at #24: ${JSON.stringify(bold)}`);
     await shot(page, "outline-clear-of-line-above-redlock-gc-pause-25-1920x1080");
     // Where both workers believe they hold the lock the outline is drawn over the hatched band,
     // dark, not beneath it in dark red.

@@ -229,19 +229,34 @@ pub(super) fn apply(
     let current = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
     // The pinned step column's copy of the current step's band (shown once the picture has
     // scrolled sideways and the column covers the picture's own band).
-    if let Ok(Some(mark)) = page.query_selector(".pin-current") {
-        let style = frame.outline.map_or_else(
+    // Its marker starts where lockstep-render's does, and a bar at the column's right edge joins
+    // the outline's edges over the lanes, which may lie higher (the column's step down).
+    let place = |band: Option<(f64, f64)>, left: bool| {
+        band.map_or_else(
             || "display: none".to_string(),
             |(y, h)| {
                 let y = y + live.layout_dy;
+                let left = if left {
+                    format!(
+                        "; left: {:.3}%",
+                        lockstep_render::layout::OUTLINE_SIDE / pic.gutter.max(1.0) * 100.0
+                    )
+                } else {
+                    String::new()
+                };
                 format!(
-                    "top: {:.3}%; height: {:.3}%",
+                    "top: {:.3}%; height: {:.3}%{left}",
                     y / live.height * 100.0,
                     h / live.height * 100.0
                 )
             },
-        );
-        set(&mark, "style", &style);
+        )
+    };
+    if let Ok(Some(mark)) = page.query_selector(".pin-current") {
+        set(&mark, "style", &place(frame.outline, true));
+    }
+    if let Ok(Some(bar)) = page.query_selector(".pin-step") {
+        set(&bar, "style", &place(frame.lanes, false));
     }
     if let Ok(Some(path)) = page.query_selector(".current-frame") {
         set(&path, "d", &frame.frame_path);

@@ -128,6 +128,9 @@ pub struct StepFrame {
     /// The SVG's title and description (for screen readers).
     pub title: String,
     pub description: String,
+    /// The current step's band over the lanes, top and height in the layout's pixels (the
+    /// pinned step column joins its outline's edges there).
+    pub lanes: Option<(f64, f64)>,
     /// The current step's outline as an SVG path in the layout's pixels (empty at step 0):
     /// lockstep-render's, drawn again over the danger band (it draws it beneath).
     pub frame_path: String,
@@ -307,9 +310,19 @@ impl Viewer {
                 d
             })
             .unwrap_or_default();
+        let lanes = at_n
+            .current
+            .and_then(|row| {
+                at_n.highlight_band(&lockstep_render::layout::Highlight {
+                    row,
+                    kind: lockstep_render::layout::HighlightKind::Current,
+                })
+            })
+            .map(|(top, bottom)| (top, bottom - top));
         Ok(StepFrame {
             step: n,
             outline,
+            lanes,
             frame_path,
             live: picture.stepper.live(&at_n, &self.caption_at(n))?,
             title: self.title_at(n),

@@ -575,8 +575,12 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
 
     // Gutter: step and time of each row; the current one bold, with a pointer.
     p.text(&l.gutter_title, style::MUTED)?;
+    // A line of several steps is bold whichever of them is current (its text is on its first).
+    let current_line = l.current.and_then(|c| l.rows.get(c)).map(|r| r.y);
     for (i, r) in l.rows.iter().enumerate() {
-        if l.current == Some(i) {
+        if l.current != Some(i) && current_line == Some(r.y) {
+            p.text(&r.gutter.clone().bold(), style::TEXT)?;
+        } else if l.current == Some(i) {
             p.text(&r.gutter.clone().bold(), style::TEXT)?;
             let x = r.gutter.rect.x1 + 2.0;
             p.polygon(

@@ -236,9 +236,10 @@ impl Stepper {
             .rows
             .iter()
             .map(|r| {
-                // A line of one step is the current step (drawn bold) at that step.
+                // A line is drawn live until the step after its last: at each of its steps it
+                // is the current step's line, drawn bold.
                 if count_on_line[r.line] > 1 {
-                    last_on_line[r.line]
+                    last_on_line[r.line] + 1
                 } else {
                     r.step + 1
                 }
