@@ -80,6 +80,9 @@ export async function review18Tests(browser, base, shot) {
     });
     let seen = await line();
     assert(seen.inView && seen.text.includes("Step 16 of 41") && seen.text.includes("B holds the lock (token 34)"), JSON.stringify(seen));
+    // Whole on a phone, on a second line if need be, not cut short.
+    const whole = await page.evaluate(() => { const p = document.querySelector(".embed .step-line"); return p.scrollWidth <= p.clientWidth + 1 && p.scrollHeight <= p.clientHeight + 1; });
+    assert(whole, "the step line is cut on a phone");
     await shot(page, "embed-minimal-step-line-zoomed-375x667");
     await page.click("button[aria-label^=\"Step forward\"]");
     await page.waitForTimeout(300);
