@@ -294,12 +294,18 @@ impl Viewer {
                 art
             }
         };
-        let outline = at_n
-            .current
-            .and_then(|row| at_n.step_column_band(row))
-            .map(|(top, bottom)| (top, bottom - top));
-        let frame_path = at_n
-            .current_outline(picture.size.0, OUTLINE_STROKE / 2.0)
+        // One call gives the outline and both its bands (its corners lie `inset` inside them).
+        let inset = OUTLINE_STROKE / 2.0;
+        let corners = at_n.current_outline(picture.size.0, inset);
+        let band = |top: usize, bottom: usize| {
+            corners.as_ref().map(|c| {
+                let (y0, y1) = (c[top].y - inset, c[bottom].y + inset);
+                (y0, y1 - y0)
+            })
+        };
+        // The step column's band: the first and last corners; the lanes': the far right ones.
+        let (outline, lanes) = (band(0, 7), band(3, 4));
+        let frame_path = corners
             .map(|pts| {
                 let mut d = String::new();
                 for (i, p) in pts.iter().enumerate() {
@@ -310,15 +316,6 @@ impl Viewer {
                 d
             })
             .unwrap_or_default();
-        let lanes = at_n
-            .current
-            .and_then(|row| {
-                at_n.highlight_band(&lockstep_render::layout::Highlight {
-                    row,
-                    kind: lockstep_render::layout::HighlightKind::Current,
-                })
-            })
-            .map(|(top, bottom)| (top, bottom - top));
         Ok(StepFrame {
             step: n,
             outline,
