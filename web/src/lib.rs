@@ -9,6 +9,7 @@ pub mod own;
 pub mod patch;
 pub mod search_from;
 pub mod share;
+pub mod snap;
 pub mod stack;
 pub mod viewer;
 pub mod whatif;

@@ -16,6 +16,7 @@ import { review15Tests, review15bTests } from "./review15.mjs";
 import { review16Tests } from "./review16.mjs";
 import { review17Tests } from "./review17.mjs";
 import { review18Tests } from "./review18.mjs";
+import { review19Tests } from "./review19.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -674,6 +675,7 @@ await review15bTests(browser, base, shot);
 await review16Tests(browser, base, shot);
 await review17Tests(browser, base, shot);
 await review18Tests(browser, base, shot);
+await review19Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

@@ -85,6 +85,8 @@ pub(super) struct RowPlace {
     /// The next steps' rows, in order (a move sideways goes far enough to show as many of them
     /// as fit, so the view need not move again at each of them).
     pub(super) coming: Rc<[Extent]>,
+    /// Every line's band, top and bottom, in order down the page (see [`crate::snap`]).
+    pub(super) lines: Rc<[(f64, f64)]>,
 }
 
 /// What a row draws sideways, in the layout's pixels (see [`RowPlace`]).
@@ -306,6 +308,17 @@ pub(super) fn keep_in_view(
         // Above the floor (a link just opened, or the title read by hand): down to it.
         .or_else(|| (now < floor - 0.5).then_some(floor))
     };
+    // Not through a row: its half under the lane names reads as a drawing fault.
+    let down = down.map(|y| {
+        if y <= floor + 0.5 {
+            return y;
+        }
+        let lines = row
+            .lines
+            .iter()
+            .map(|&(t, b)| (t * scale + band, b * scale + band));
+        crate::snap::snap_top(y, band, lines, (top, bottom), height - band - pills, floor)
+    });
     let width = f64::from(scroller.client_width());
     let at = f64::from(scroller.scroll_left());
     // Only when the picture is wider than its window.

@@ -209,6 +209,18 @@ fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
         .collect()
 }
 
+/// Every line's band (`dy` down, as the frame draws it), once each, in order down the page.
+fn lines(rows: &[crate::viewer::HitRow], dy: f64) -> Rc<[(f64, f64)]> {
+    let mut lines: Vec<(f64, f64)> = Vec::new();
+    for row in rows {
+        let band = (row.top + dy, row.bottom + dy);
+        if lines.last() != Some(&band) {
+            lines.push(band);
+        }
+    }
+    lines.into()
+}
+
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
@@ -286,6 +298,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 line_y: row.y + dy,
                                 extent: Extent::of(row),
                                 coming: coming(&pic.rows, frame.step),
+                                lines: lines(&pic.rows, dy),
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
                                 floor,
@@ -485,6 +498,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     line_y: r.y + dy,
                     extent: Extent::default(),
                     coming: Rc::new([]),
+                    lines: lines(&pic.rows, dy),
                     arrives: false,
                     label: "".into(),
                     floor,

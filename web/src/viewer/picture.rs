@@ -294,21 +294,14 @@ impl Viewer {
                 art
             }
         };
-        // One call gives the outline and both its bands (its corners lie `inset` inside them).
-        let inset = OUTLINE_STROKE / 2.0;
-        let corners = at_n.current_outline(picture.size.0, inset);
-        let band = |top: usize, bottom: usize| {
-            corners.as_ref().map(|c| {
-                let (y0, y1) = (c[top].y - inset, c[bottom].y + inset);
-                (y0, y1 - y0)
-            })
-        };
-        // The step column's band: the first and last corners; the lanes': the far right ones.
-        let (outline, lanes) = (band(0, 7), band(3, 4));
-        let frame_path = corners
-            .map(|pts| {
+        // One call gives the outline and both its bands.
+        let outline = at_n.current_outline(picture.size.0, OUTLINE_STROKE / 2.0);
+        let band = |(top, bottom): (f64, f64)| (top, bottom - top);
+        let (lanes, frame_path) = (outline.as_ref().map(|o| band(o.lanes)), outline.as_ref());
+        let frame_path = frame_path
+            .map(|o| {
                 let mut d = String::new();
-                for (i, p) in pts.iter().enumerate() {
+                for (i, p) in o.points.iter().enumerate() {
                     let cmd = if i == 0 { 'M' } else { 'L' };
                     d.push_str(&format!("{cmd}{:.1} {:.1} ", p.x, p.y));
                 }
@@ -316,6 +309,7 @@ impl Viewer {
                 d
             })
             .unwrap_or_default();
+        let outline = outline.map(|o| band(o.column));
         Ok(StepFrame {
             step: n,
             outline,

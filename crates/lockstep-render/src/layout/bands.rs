@@ -8,6 +8,17 @@ use crate::style;
 /// How far inside the page's left and right edges the current step's outline runs.
 pub const OUTLINE_SIDE: f64 = 12.0;
 
+/// The current step's outline (see [`Layout::current_outline`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outline {
+    /// The closed path, clockwise from the top left corner, every edge across or down the page.
+    pub points: Vec<Point>,
+    /// The band it holds over the step column, top and bottom.
+    pub column: (f64, f64),
+    /// The band it holds over the lanes, top and bottom (the lines above' boxes dip into it).
+    pub lanes: (f64, f64),
+}
+
 impl Layout {
     /// The top and bottom of a highlighted row's band: a payout paid twice spans its note's line
     /// only (so the next line's labels stay clear of its red edges); other rows what they draw.
@@ -58,10 +69,15 @@ impl Layout {
 
     /// The current step's outline on a page `page_width` wide, as a closed path `inset` px
     /// inside its band (the middle of a stroke twice that wide): over the step column at
-    /// [`Layout::step_column_band`], over the lanes at [`Layout::highlight_band`]. None when no
-    /// step is current.
-    pub fn current_outline(&self, page_width: f64, inset: f64) -> Option<Vec<Point>> {
-        let row = self.current?;
+    /// [`Layout::step_column_band`], over the lanes at [`Layout::highlight_band`], dipping
+    /// under the boxes of the lines above that hang into it. None when no step is current.
+    pub fn current_outline(&self, page_width: f64, inset: f64) -> Option<Outline> {
+        self.outline_of(self.current?, page_width, inset)
+    }
+
+    /// The outline of row `row` as the current step's (see [`Layout::current_outline`]; a
+    /// step's band layer draws it with the rows next to it only).
+    pub fn outline_of(&self, row: usize, page_width: f64, inset: f64) -> Option<Outline> {
         let (top, bottom) = self.highlight_band(&Highlight {
             row,
             kind: HighlightKind::Current,
@@ -69,16 +85,108 @@ impl Layout {
         let (column_top, column_bottom) = self.step_column_band(row)?;
         let (x0, x1) = (OUTLINE_SIDE + inset, page_width - OUTLINE_SIDE - inset);
         let step = self.step_column_right() + inset;
-        Some(vec![
+        let mut points = vec![
             Point::new(x0, column_top + inset),
             Point::new(step, column_top + inset),
             Point::new(step, top + inset),
+        ];
+        for &(from, to, y) in &self.current_dips {
+            let (from, to) = (from.max(step + 2.0 * inset), to.min(x1 - 2.0 * inset));
+            if from < to {
+                points.extend([
+                    Point::new(from, top + inset),
+                    Point::new(from, y + inset),
+                    Point::new(to, y + inset),
+                    Point::new(to, top + inset),
+                ]);
+            }
+        }
+        points.extend([
             Point::new(x1, top + inset),
             Point::new(x1, bottom - inset),
             Point::new(step, bottom - inset),
             Point::new(step, column_bottom - inset),
             Point::new(x0, column_bottom - inset),
-        ])
+        ]);
+        Some(Outline {
+            points,
+            column: (column_top, column_bottom),
+            lanes: (top, bottom),
+        })
+    }
+
+    /// Where the current step's outline (as thick as the SVG draws it) along the top of its band
+    /// over the lanes dips under the boxes of the lines above (their notes and arrows' labels)
+    /// that hang into the band, so that no backing is drawn over it: the note "B holds the lock" of
+    /// naive-gc-pause #16 is taller than its line's share of the gap and hid the outline's top
+    /// at #17. Each dip is `(from, to, y)`: from x `from` to `to` the band's top is at `y`, in
+    /// order left to right, apart. A box over which the dip would reach the row's own words is
+    /// left over the outline.
+    pub(super) fn dips(&self, row: usize) -> Vec<(f64, f64, f64)> {
+        let width = style::CURRENT_OUTLINE_WIDTH;
+        let Some(top) = self
+            .highlight_band(&Highlight {
+                row,
+                kind: HighlightKind::Current,
+            })
+            .map(|b| b.0)
+        else {
+            return Vec::new();
+        };
+        /// Clear of a box's edges by this much.
+        const GAP: f64 = 2.0;
+        /// Clear of the row's own arrowheads, on its line.
+        const ARROWHEAD: f64 = 7.0;
+        let Some(r) = self.rows.get(row) else {
+            return Vec::new();
+        };
+        // The boxes drawn by the step shown: the row's own (in its band) and those above it.
+        let drawn: Vec<Rect> = self
+            .notes
+            .iter()
+            .filter(|n| n.row <= row)
+            .map(|n| n.rect)
+            .chain(
+                self.arrows
+                    .iter()
+                    .filter(|a| a.send_row <= row && !a.label.text.is_empty())
+                    .map(|a| a.label.rect),
+            )
+            .collect();
+        let middle = |b: &Rect| (b.y0 + b.y1) / 2.0;
+        let own: Vec<Rect> = drawn
+            .iter()
+            .filter(|b| middle(b) >= top && middle(b) <= r.bottom)
+            .copied()
+            .collect();
+        let mut dips: Vec<(f64, f64, f64)> = drawn
+            .iter()
+            .filter(|b| middle(b) < top && b.y1 > top)
+            .filter_map(|b| {
+                let (from, to, y) = (b.x0 - GAP, b.x1 + GAP, b.y1 + 1.0);
+                let clear = own
+                    .iter()
+                    .filter(|o| o.x0 < to && o.x1 > from)
+                    .all(|o| y + width + 1.0 <= o.y0);
+                (clear && y + width + ARROWHEAD <= r.y).then_some((from, to, y))
+            })
+            .collect();
+        dips.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Overlapping dips become one, as deep as the deeper.
+        let mut merged: Vec<(f64, f64, f64)> = Vec::new();
+        for d in dips {
+            match merged.last_mut() {
+                Some(m) if d.0 <= m.1 => *m = (m.0, m.1.max(d.1), m.2.max(d.2)),
+                _ => merged.push(d),
+            }
+        }
+        // A dip made deeper by its neighbour must still keep off the row's own words.
+        merged.retain(|&(from, to, y)| {
+            own.iter()
+                .filter(|o| o.x0 < to && o.x1 > from)
+                .all(|o| y + width + 1.0 <= o.y0)
+        });
+        merged
     }
 
     /// How far the step and time of the line just above `r`'s reach down, and those of the
@@ -134,6 +242,7 @@ impl Layout {
 
 #[cfg(test)]
 mod tests {
+    use crate::geom::Rect;
     use crate::layout::{Highlight, HighlightKind, Options, TimeMode, layout};
     use lockstep_core::catalogue;
 
@@ -183,5 +292,106 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// At every step of the scenarios with boxes hanging into the next line (laying out every
+    /// step of the whole catalogue takes a minute and a half), the current step's outline along
+    /// the top of its band holds the row's own words and keeps off the notes and labels of the
+    /// lines above (their backings hid it: naive-gc-pause #17), except where keeping off would
+    /// take it into the row's own words.
+    #[test]
+    fn the_current_steps_outline_keeps_under_the_boxes_above() {
+        const INSET: f64 = 2.0;
+        let (mut checked, mut crossed) = (0, Vec::new());
+        for id in [
+            "naive-gc-pause",
+            "careful-worker-still-loses",
+            "redlock-split-votes",
+            "redlock-clock-jump",
+            "consensus-quorum-loss-fail-closed",
+        ] {
+            let trace = lockstep_core::run(&catalogue::load(id).unwrap().unwrap()).trace;
+            for n in 1..=trace.events.len() {
+                let at_n = layout(
+                    &trace,
+                    &Options {
+                        upto_step: Some(n),
+                        ..Options::default()
+                    },
+                );
+                let row = at_n.current.unwrap();
+                let r = &at_n.rows[row];
+                let path = at_n
+                    .current_outline(1000.0 + at_n.area.x1, INSET)
+                    .unwrap()
+                    .points;
+                // The top edge: from the step column's right edge to the far right corner.
+                let right = path.iter().map(|p| p.x).fold(f64::MIN, f64::max);
+                let end = path.iter().position(|p| p.x == right).unwrap();
+                let tops: Vec<(f64, f64, f64)> = path[2..=end]
+                    .windows(2)
+                    .filter(|w| w[0].y == w[1].y)
+                    .map(|w| (w[0].x, w[1].x, w[0].y))
+                    .collect();
+                // Boxes of the lines above: their middle above the band's top.
+                let top = path[2].y - INSET;
+                let above = at_n
+                    .notes
+                    .iter()
+                    .filter(|b| b.row <= row)
+                    .map(|b| (b.rect, b.text.text.clone()))
+                    .chain(
+                        at_n.arrows
+                            .iter()
+                            .filter(|a| a.send_row <= row)
+                            .map(|a| (a.label.rect, a.label.text.clone())),
+                    )
+                    .filter(|(b, _)| (b.y0 + b.y1) / 2.0 < top && b.y1 < r.y);
+                // The row's own boxes, which a dip under a box above must not reach.
+                let own: Vec<Rect> = at_n
+                    .notes
+                    .iter()
+                    .map(|b| (b.row, b.rect))
+                    .chain(at_n.arrows.iter().map(|a| (a.send_row, a.label.rect)))
+                    .filter(|&(of, b)| {
+                        of <= row && (b.y0 + b.y1) / 2.0 >= top && (b.y0 + b.y1) / 2.0 <= r.bottom
+                    })
+                    .map(|(_, b)| b)
+                    .collect();
+                let blocked = |b: &Rect| {
+                    let deep = b.y1 + 1.0 + 2.0 * INSET;
+                    deep + 7.0 > r.y
+                        || own
+                            .iter()
+                            .any(|o| o.x0 < b.x1 + 2.0 && o.x1 > b.x0 - 2.0 && o.y0 < deep + 1.0)
+                };
+                // The row's own words lie wholly under its top (an arrival drawn where it
+                // arrives, "… (sent #4)", was labelled after the row's extent was taken, and the
+                // outline ran through it: redlock-split-votes #33).
+                for o in &own {
+                    for &(x0, x1, y) in &tops {
+                        if x0.min(x1) < o.x1 && x0.max(x1) > o.x0 && y + INSET > o.y0 {
+                            crossed.push(format!(
+                                "{id} #{n}: the outline's top at {y} crosses its row's {o:?}"
+                            ));
+                        }
+                    }
+                }
+                for (b, text) in above {
+                    for &(x0, x1, y) in &tops {
+                        checked += 1;
+                        let across = x0.min(x1) < b.x1 && x0.max(x1) > b.x0;
+                        let clear = y - INSET >= b.y1 || y + INSET <= b.y0;
+                        if across && !clear && !blocked(&b) {
+                            crossed.push(format!(
+                                "{id} #{n}: the outline's top at {y} crosses '{text}' at {b:?}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+        assert!(crossed.is_empty(), "{}", crossed.join("\n"));
     }
 }

@@ -17,8 +17,8 @@ use super::scene::{Rows, Scene};
 use super::spacing::frame_of;
 use super::spans::{LaneInfo, SpanBuilder};
 use super::{
-    Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind, TimeMode, Tone,
-    legend, ticks,
+    Arrow, Highlight, HighlightKind, Lane, Layout, NoteKind, Options, Row, Span, SpanKind,
+    TimeMode, Tone, legend, ticks,
 };
 use super::{flight, fold, network};
 use crate::geom::{Point, Rect};
@@ -305,9 +305,10 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             span_builder.observe(i, lane, tag);
         }
     }
-    let time_of = |row: Option<usize>| match row {
+    let last_time = rows.last().map_or(0, |r| r.time_ms);
+    let time_of = move |row: Option<usize>| match row {
         Some(r) => events[r].time_ms,
-        None => rows.last().map_or(0, |r| r.time_ms),
+        None => last_time,
     };
     let (mut spans, overlaps) = span_builder.finish(open_end, time_of);
     // A fan-out whose first arrow is drawn late: another of its arrows (from the same point)
@@ -392,6 +393,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         (&ys, open_end),
         &arrows,
     );
+    hold_level_labels(&mut rows, &arrows);
     let taken: Vec<Rect> = rows
         .iter()
         .map(|r| r.gutter.rect)
@@ -573,7 +575,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         GUTTER_PAD,
     );
 
-    Layout {
+    let mut laid = Layout {
         mode: options.time_mode,
         width,
         height: (legend_bottom.max(footer_bottom) + MARGIN)
@@ -603,8 +605,27 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         jumps,
         flights,
         so_far: crate::lease::SoFar::of(&events[..shown.min(events.len())]),
-    }
+        current_dips: Vec::new(),
+    };
+    laid.current_dips = laid.current.map_or_else(Vec::new, |row| laid.dips(row));
+    laid
 }
 
 #[cfg(test)]
 mod tests;
+
+/// Widens each line's extent to hold the words of the level arrows on it: an arrival drawn where
+/// it arrives ("… (sent #4)") is labelled after the rows' extents are taken, and the current
+/// step's outline ran through its words (redlock-split-votes #33).
+fn hold_level_labels(rows: &mut [Row], arrows: &[Arrow]) {
+    for a in arrows.iter().filter(|a| a.start.y == a.tip.y) {
+        let (y, r) = (a.start.y, a.label.rect);
+        // Its words sit above its line, within the line's share of the gap.
+        if a.label.text.is_empty() || (r.y0 + r.y1) / 2.0 > y || r.y1 < y - PITCH {
+            continue;
+        }
+        for row in rows.iter_mut().filter(|row| row.y == y) {
+            (row.top, row.bottom) = (row.top.min(r.y0), row.bottom.max(r.y1));
+        }
+    }
+}

@@ -327,36 +327,18 @@ pub(crate) fn fold_box(p: &Painter, r: Rect) -> Result<(), RenderError> {
 /// How far each folded round's edge shows behind a fold's note.
 pub(crate) const FOLD_STACK: f64 = 3.0;
 
-/// The current step's outline round `r`, its top and bottom edges at `column` over the step
-/// column (left of `step`): lower there, and higher again, when the lines above and below have
-/// their step and time close by (see `Layout::step_column_band`). Inside the band, in filled
-/// edges as `Painter::frame_rect` draws them.
-pub(super) fn stepped_frame(
-    p: &Painter,
-    r: Rect,
-    column: (f64, f64),
-    step: f64,
-) -> Result<(), RenderError> {
-    let w = style::CURRENT_OUTLINE_WIDTH;
-    if column == (r.y0, r.y1) {
-        return p.frame_rect(r, style::CURRENT_OUTLINE, w);
-    }
-    let (top, bottom) = column;
-    let edges = [
-        // Over the step column, then over the lanes.
-        Rect::new(r.x0, top, step + w, top + w),
-        Rect::new(step, r.y0, r.x1, r.y0 + w),
-        Rect::new(r.x0, bottom - w, step + w, bottom),
-        Rect::new(step, r.y1 - w, r.x1, r.y1),
-        // Where the edges step.
-        Rect::new(step, r.y0, step + w, top),
-        Rect::new(step, bottom, step + w, r.y1),
-        // The sides.
-        Rect::new(r.x0, top + w, r.x0 + w, bottom - w),
-        Rect::new(r.x1 - w, r.y0 + w, r.x1, r.y1 - w),
-    ];
-    for e in edges.into_iter().filter(|e| e.height() > 0.0) {
-        p.fill_rect(e, style::CURRENT_OUTLINE, 1.0)?;
+/// The current step's outline: its closed path `points` (see `Layout::current_outline`), every
+/// edge a `width` px bar centred on it, the corners squared by the bars' overlap.
+pub(super) fn outline(p: &Painter, points: &[Point], width: f64) -> Result<(), RenderError> {
+    let half = width / 2.0;
+    for (a, b) in points.iter().zip(points.iter().cycle().skip(1)) {
+        let bar = Rect::new(
+            a.x.min(b.x) - half,
+            a.y.min(b.y) - half,
+            a.x.max(b.x) + half,
+            a.y.max(b.y) + half,
+        );
+        p.fill_rect(bar, style::CURRENT_OUTLINE, 1.0)?;
     }
     Ok(())
 }

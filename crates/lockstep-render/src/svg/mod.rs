@@ -351,19 +351,16 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
             }
             (HighlightKind::DuplicatePayout, Some(r)) => extras::duplicate_row(p, r)?,
             (HighlightKind::Current, _) => {
-                if let (Some((top, bottom)), Some(column)) =
-                    (l.highlight_band(h), l.step_column_band(h.row))
-                {
+                let w = style::CURRENT_OUTLINE_WIDTH;
+                if let Some(outline) = l.outline_of(h.row, page_width, w / 2.0) {
                     // A yellow marker in the step column only, and a dark outline round the
                     // row: a fill over the lanes would repaint the bands that carry meaning
                     // (the refused row's green turned olive, the danger band's start hidden).
-                    let side = crate::layout::OUTLINE_SIDE;
-                    let r = Rect::new(side, top, page_width - side, bottom);
-                    let step = l.step_column_right();
-                    let marker = Rect::new(r.x0, column.0, step, column.1);
+                    let (side, (top, bottom)) = (crate::layout::OUTLINE_SIDE, outline.column);
+                    let marker = Rect::new(side, top, l.step_column_right(), bottom);
                     p.fill_rect(marker, style::CURRENT, 1.0)?;
-                    extras::stepped_frame(p, r, column, step)?;
-                    let edge = Rect::new(r.x0, column.0, r.x0 + 6.0, column.1);
+                    extras::outline(p, &outline.points, w)?;
+                    let edge = Rect::new(side, top, side + 6.0, bottom);
                     p.fill_rect(edge, style::CURRENT_OUTLINE, 1.0)?;
                 }
             }

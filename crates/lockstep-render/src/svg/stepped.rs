@@ -103,6 +103,7 @@ fn empty_like(full: &Layout) -> Layout {
         ticks: Vec::new(),
         gutter_title: TextBox::empty(Point::new(0.0, 0.0)),
         current: None,
+        current_dips: Vec::new(),
         total_steps: full.total_steps,
         lifeline_top: 0.0,
         lifeline_bottom: 0.0,
@@ -403,6 +404,7 @@ impl Stepper {
             }
         }
         parts[BANDS].rows = band_rows;
+        parts[BANDS].current_dips = at_n.current_dips.clone();
 
         for s in &at_n.spans {
             match (&s.kind, s.to_row) {
