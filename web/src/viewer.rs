@@ -9,7 +9,9 @@ use lockstep_core::inspect::Inspection;
 use lockstep_core::scenario::ScenarioError;
 use lockstep_core::session::WhatIfError;
 use lockstep_core::{Change, EventKind, Scenario, Session, Trace, TraceEvent, Verdict, WhatIf};
-use lockstep_render::{Caption, Options, RenderError, TimeMode, draw_timeline, layout, lease_svg};
+use lockstep_render::{
+    Caption, Options, RenderError, TimeMode, draw_timeline, layout, lease_svg_in,
+};
 
 use crate::inspector::{Table, tables};
 use crate::share::{Chart, StepTarget, View};
@@ -347,9 +349,15 @@ impl Viewer {
         Ok(with_title(&svg, &self.title_text(), &self.description()))
     }
 
-    /// The lease chart up to the current step.
-    pub fn lease_chart(&self, time_mode: TimeMode) -> Result<String, RenderError> {
-        let svg = lease_svg(&self.full, &self.caption(), &self.options(time_mode))?;
+    /// The lease chart up to the current step; for a reader who sees only `window` of its
+    /// pixels across (a phone), with its legend and verdict wrapped to that.
+    pub fn lease_chart(
+        &self,
+        time_mode: TimeMode,
+        window: Option<f64>,
+    ) -> Result<String, RenderError> {
+        let options = self.options(time_mode);
+        let svg = lease_svg_in(&self.full, &self.caption(), &options, window)?;
         Ok(with_title(
             &svg,
             &format!("Lease chart: {}", self.title()),

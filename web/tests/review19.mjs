@@ -79,4 +79,27 @@ export async function review19Tests(browser, base, shot) {
     assert(cut.length === 0, `rows cut by the lane names: ${JSON.stringify(cut)}`);
     await shot(page, "window-between-rows-fenced-gc-pause-25-1280x720");
   });
+
+  await test(browser, "on a phone the lease chart's legend and verdict are one column, wrapped to the window, readable whole", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    for (const step of [22, 38]) {
+      await page.goto(`${base}index.html#scenario=naive-gc-pause&step=${step}&chart=lease`);
+      await page.waitForSelector(".timeline-scroller.lease .lease-bands svg");
+      await page.waitForTimeout(500);
+      const seen = await page.evaluate(() => {
+        const s = document.querySelector(".timeline-scroller.lease");
+        const win = s.getBoundingClientRect();
+        // The legend and verdict band the page keeps in view (a copy of the chart's own words).
+        const words = [...s.querySelectorAll(".lease-bands svg text")]
+          .filter((t) => t.getBoundingClientRect().width > 0)
+          .map((t) => { const r = t.getBoundingClientRect(); return { text: t.textContent.trim(), left: r.left - win.left, right: r.right - win.left }; });
+        return { width: s.clientWidth, sideways: s.scrollLeft, words };
+      });
+      const legend = seen.words.filter((w) => !w.text.startsWith("Who") && /holds the lock|is paused|overlap|So far|writes accepted/.test(w.text));
+      assert(legend.length >= 4, `step ${step}: the legend and verdict's words: ${JSON.stringify(seen)}`);
+      const out = legend.filter((w) => w.left < -0.5 || w.right > seen.width + 0.5);
+      assert(seen.sideways > 0 && out.length === 0, `step ${step}: words out of the ${seen.width} px window: ${JSON.stringify(out)}`);
+      await shot(page, `lease-phone-legend-one-column-naive-gc-pause-${step}`);
+    }
+  });
 }

@@ -207,6 +207,27 @@ pub fn narrow() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// How much of a lease chart a phone shows across at once, in the chart's pixels: it is drawn
+/// 1,040 px wide there (style.css `.timeline-scroller.lease .page`), scrolling sideways in the
+/// timeline's window. None on a wider screen, where it is fitted whole.
+pub fn lease_window() -> Option<f64> {
+    /// The width a phone draws the chart at (style.css).
+    const DRAWN: f64 = 1040.0;
+    if !narrow() {
+        return None;
+    }
+    let shown = html_element(".timeline-scroller")
+        .map(|s| f64::from(s.client_width()))
+        .filter(|w| *w > 0.0)
+        .or_else(|| {
+            window()
+                .and_then(|w| w.inner_width().ok())
+                .and_then(|w| w.as_f64())
+                .map(|w| w - 32.0)
+        })?;
+    Some(shown.min(DRAWN) * lockstep_render::lease::page::WIDTH / DRAWN)
+}
+
 /// Scrolls the page (not a panel) back to its top.
 pub fn scroll_page_to_top() {
     if let Some(w) = window() {

@@ -294,7 +294,7 @@ impl AppState {
                     }
                 }
             }
-            Chart::Lease => match v.lease_chart(self.time_mode) {
+            Chart::Lease => match v.lease_chart(self.time_mode, super::dom::lease_window()) {
                 Ok(svg) => self.lease = Some(AttrValue::from(svg)),
                 Err(e) => {
                     self.notice = Some(Notice {

@@ -16,11 +16,14 @@ use crate::style;
 use crate::svg::{Caption, Column, PageText};
 use crate::text::{self, Align, TextBox};
 
-const WIDTH: f64 = 1600.0;
+/// The width of a chart with its legend and verdict under its plot (every chart on a phone).
+pub const WIDTH: f64 = 1600.0;
 /// The tallest a chart may be: a 1920x1080 slide's height, so it is projected at full size.
 pub const SLIDE_H: f64 = 1080.0;
 /// The width of a chart whose legend and verdict stand beside its plot: a slide's width.
 const WIDE: f64 = 1920.0;
+/// The narrowest the legend and verdict are wrapped to for a narrow window.
+const NARROWEST: f64 = 240.0;
 /// The width of that panel beside the plot.
 const PANEL_W: f64 = 480.0;
 pub(crate) const MARGIN: f64 = 24.0;
@@ -145,20 +148,43 @@ impl LeasePage {
 
     /// Places the chart and its text.
     pub fn new(chart: &LeaseChart, caption: &Caption) -> LeasePage {
-        LeasePage::within(chart, None, caption)
+        LeasePage::within(chart, None, caption, None)
     }
 
     /// Places a step's chart in the frame of the whole run's (`whole`): every row as tall as it
     /// is at any step and every lane the run will have, so stepping never moves a row.
     pub fn stepped(chart: &LeaseChart, whole: &LeaseChart, caption: &Caption) -> LeasePage {
-        LeasePage::within(chart, Some(whole), caption)
+        LeasePage::within(chart, Some(whole), caption, None)
+    }
+
+    /// [`LeasePage::stepped`] for a window narrower than the chart (a phone), `window` of the
+    /// chart's pixels wide: the legend goes in one column and it and the verdict wrap to the
+    /// window, so they can be read without scrolling sideways (across the page, the legend's
+    /// right column was never in view with its left). Always under the plot: a panel beside it
+    /// would be out of view.
+    pub fn stepped_in(
+        chart: &LeaseChart,
+        whole: &LeaseChart,
+        caption: &Caption,
+        window: Option<f64>,
+    ) -> LeasePage {
+        LeasePage::within(chart, Some(whole), caption, window)
     }
 
     /// Places the chart with its legend under the plot if the page then fits a slide's height,
     /// else beside it. A step render decides by the whole run's page, so every step has one
     /// size.
-    fn within(chart: &LeaseChart, whole: Option<&LeaseChart>, caption: &Caption) -> LeasePage {
-        let below = LeasePage::place(whole.unwrap_or(chart), whole, caption, Fit::Below);
+    fn within(
+        chart: &LeaseChart,
+        whole: Option<&LeaseChart>,
+        caption: &Caption,
+        window: Option<f64>,
+    ) -> LeasePage {
+        let narrow = window.map(|w| (w - 2.0 * MARGIN).clamp(NARROWEST, WIDTH - 2.0 * MARGIN));
+        if narrow.is_some() {
+            return LeasePage::place(chart, whole, caption, (Fit::Below, narrow));
+        }
+        let below = LeasePage::place(whole.unwrap_or(chart), whole, caption, (Fit::Below, None));
         if below.height <= SLIDE_H && whole.is_none() {
             return below;
         }
@@ -167,14 +193,14 @@ impl LeasePage {
         } else {
             Fit::Beside
         };
-        LeasePage::place(chart, whole, caption, fit)
+        LeasePage::place(chart, whole, caption, (fit, None))
     }
 
     fn place(
         chart: &LeaseChart,
         whole: Option<&LeaseChart>,
         caption: &Caption,
-        fit: Fit,
+        (fit, narrow): (Fit, Option<f64>),
     ) -> LeasePage {
         let (width, row_pad, group_gap) = match fit {
             Fit::Below => (WIDTH, ROW_PAD, GROUP_GAP),
@@ -548,7 +574,7 @@ impl LeasePage {
             y = Column::write_at(
                 &mut page.texts,
                 mark_x,
-                right - mark_x,
+                narrow.map_or(right - mark_x, |w| w - 40.0),
                 y,
                 &line,
                 style::BODY_SIZE,
@@ -561,8 +587,18 @@ impl LeasePage {
         let kinds = legend::kinds(chart, &page);
         let bottom = match fit {
             Fit::Below => {
-                y = panel::legend_across(&mut page, &kinds, y + 12.0, text_w) + 20.0;
-                panel::verdict(&mut page, chart, caption, MARGIN, y, text_w)
+                y = match narrow {
+                    Some(w) => panel::legend_down(&mut page, &kinds, MARGIN, y + 12.0, w),
+                    None => panel::legend_across(&mut page, &kinds, y + 12.0, text_w),
+                } + 20.0;
+                panel::verdict(
+                    &mut page,
+                    chart,
+                    caption,
+                    MARGIN,
+                    y,
+                    narrow.unwrap_or(text_w),
+                )
             }
             Fit::Beside => {
                 let py = panel::legend_down(&mut page, &kinds, panel_x, plot_top, PANEL_W) + 20.0;

@@ -19,6 +19,18 @@ pub fn lease_svg(
     caption: &Caption,
     options: &Options,
 ) -> Result<String, RenderError> {
+    lease_svg_in(trace, caption, options, None)
+}
+
+/// [`lease_svg`] for a reader who sees `window` of the chart's pixels across at once (a phone),
+/// when that is narrower than the chart: a step's legend and verdict are wrapped to it (see
+/// [`LeasePage::stepped_in`]).
+pub fn lease_svg_in(
+    trace: &Trace,
+    caption: &Caption,
+    options: &Options,
+    window: Option<f64>,
+) -> Result<String, RenderError> {
     check_step(options.upto_step, trace.events.len())?;
     let chart = lease_chart(trace, options);
     let page = match options.upto_step {
@@ -33,10 +45,10 @@ pub fn lease_svg(
                     ..*options
                 },
             );
-            let mut page = LeasePage::stepped(&chart, &whole, caption);
+            let mut page = LeasePage::stepped_in(&chart, &whole, caption, window);
             page.height = page
                 .height
-                .max(LeasePage::stepped(&whole, &whole, caption).height);
+                .max(LeasePage::stepped_in(&whole, &whole, caption, window).height);
             page
         }
         None => LeasePage::new(&chart, caption),

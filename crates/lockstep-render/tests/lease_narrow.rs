@@ -1,0 +1,70 @@
+//! On a phone the lease chart is wider than its window: what is written under the plot (the
+//! overlap's summary, the legend, the verdict) wraps to the window, in one column, so it can be
+//! read whole without scrolling sideways.
+
+mod common;
+
+use lockstep_render::lease::svg::LeasePage;
+use lockstep_render::lease::{LeaseRowKind, lease_chart};
+use lockstep_render::{Caption, Options};
+
+/// A 357 px phone window over a chart drawn 1,040 px wide, in the chart's pixels.
+const WINDOW: f64 = 357.0 * 1600.0 / 1040.0;
+
+/// The words under the plot (below its last row) of step `n`'s chart, seen through `window`.
+fn under_the_plot(id: &str, n: Option<usize>, window: Option<f64>) -> Vec<(String, f64, f64)> {
+    let (_, scenario, run) = common::catalogue()
+        .into_iter()
+        .find(|(i, _, _)| i == id)
+        .expect("a catalogue scenario");
+    let total = run.trace.events.len();
+    let at = |step| {
+        lease_chart(
+            &run.trace,
+            &Options {
+                upto_step: Some(step),
+                ..Options::default()
+            },
+        )
+    };
+    let (chart, whole) = (at(n.unwrap_or(total)), at(total));
+    let caption = Caption::for_run(&scenario, &run);
+    let page = LeasePage::stepped_in(&chart, &whole, &caption, window);
+    assert!(chart.rows.iter().any(|r| r.kind == LeaseRowKind::Believes));
+    page.texts
+        .iter()
+        .filter(|t| t.text.rect.y0 > page.plot.y1 + 24.0)
+        .map(|t| (t.text.text.clone(), t.text.rect.x0, t.text.rect.x1))
+        .collect()
+}
+
+#[test]
+fn on_a_phone_the_words_under_the_plot_wrap_to_the_window() {
+    for id in [
+        "naive-gc-pause",
+        "fenced-gc-pause",
+        "redlock-gc-pause",
+        "redlock-split-votes",
+        "consensus-isolated-leader",
+    ] {
+        for n in [Some(1), Some(22), None] {
+            let words = under_the_plot(id, n, Some(WINDOW));
+            assert!(words.len() >= 3, "{id} {n:?}: {words:?}");
+            for (text, x0, x1) in &words {
+                assert!(
+                    *x0 >= 0.0 && *x1 <= WINDOW,
+                    "{id} step {n:?}: '{text}' runs from {x0} to {x1}, past the {WINDOW} px window"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn without_a_window_the_legend_runs_across_the_page() {
+    let words = under_the_plot("naive-gc-pause", Some(22), None);
+    assert!(
+        words.iter().any(|(_, _, x1)| *x1 > WINDOW * 1.5),
+        "{words:?}"
+    );
+}
