@@ -102,4 +102,22 @@ export async function review19Tests(browser, base, shot) {
       await shot(page, `lease-phone-legend-one-column-naive-gc-pause-${step}`);
     }
   });
+
+  await test(browser, "words scrolled under the pinned step column fade in at its edge rather than being cut there", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=40&present=1`);
+    await ready(page);
+    await page.waitForTimeout(600);
+    const seen = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      const box = document.querySelector(".pin-box");
+      const css = getComputedStyle(box);
+      return { scrolled: s.hasAttribute("data-scrolled"), left: s.scrollLeft, background: css.backgroundImage, mask: css.maskImage || css.webkitMaskImage };
+    });
+    // Opaque over the column, transparent at its right edge; masked above the lanes' headers.
+    assert(seen.scrolled && seen.left > 0, `the run scrolled sideways: ${JSON.stringify(seen)}`);
+    assert(/linear-gradient\(to right, rgb\(255, 255, 255\).*rgba\(255, 255, 255, 0\)\)/.test(seen.background), `the column's edge: ${JSON.stringify(seen)}`);
+    assert(/linear-gradient/.test(seen.mask), `the column's top: ${JSON.stringify(seen)}`);
+    await shot(page, "pinned-column-fade-redlock-gc-pause-40-1280x720");
+  });
 }
