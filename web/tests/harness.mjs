@@ -133,7 +133,8 @@ export async function openZoomed(page, url, settle) {
   await page.goto(url);
   await ready(page);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.click("[data-testid=zoom]");
+  // A phone-sized embed opens zoomed in already.
+  if (!(await page.locator(".timeline-scroller.zoom-readable").count())) await page.click("[data-testid=zoom]");
   await page.waitForSelector(".timeline-scroller.zoom-readable");
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.waitForTimeout(settle);

@@ -184,7 +184,7 @@ export async function review11Tests(browser, base, shot) {
     // (Step 33: the database refuses, at the right; at step 34 A, at the left, receives it.)
     await page.goto(`${base}embed.html?phone#scenario=fenced-gc-pause&step=33&controls=minimal`);
     await ready(page);
-    await page.click("[data-testid=zoom]");
+    // It opens zoomed in.
     await page.waitForSelector(".timeline-scroller.zoom-readable");
     await frames(page);
     await page.waitForTimeout(600);

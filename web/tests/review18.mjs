@@ -71,7 +71,8 @@ export async function review18Tests(browser, base, shot) {
     await page.setViewportSize({ width: 375, height: 667 });
     await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=16&controls=minimal`);
     await page.waitForSelector(".embed .page svg");
-    await page.click("text=Zoom");
+    // A phone-sized embed opens zoomed in (readable labels at the current step).
+    await page.waitForSelector(".timeline-scroller.zoom-readable");
     await page.waitForTimeout(400);
     const line = () => page.evaluate(() => {
       const p = document.querySelector(".embed .step-line");

@@ -196,9 +196,10 @@ export async function review9Tests(browser, base, shot) {
           assert(["A", "redis", "B", "db"].every((n) => names.includes(n)), `${w}x${h} controls=${controls}: lanes in view ${JSON.stringify(seen)}`);
           assert(!seen.sideways && seen.label >= 6.5, `${w}x${h} controls=${controls}: the picture fits the frame's width: ${JSON.stringify(seen)}`);
         } else {
-          // A phone: first the whole width, every lane in view (a tap zooms in: review10.mjs).
-          assert(["A", "redis", "B", "db"].every((n) => names.includes(n)) && !seen.sideways,
-            `${w}x${h} controls=${controls}: every lane in view at first: ${JSON.stringify(seen)}`);
+          // A phone: readable labels at the current step first, scrolling sideways (fitted to
+          // the width they were 3 px; a tap zooms out to every lane: review10.mjs).
+          assert(seen.label >= 11.9 && seen.sideways,
+            `${w}x${h} controls=${controls}: readable at first: ${JSON.stringify(seen)}`);
         }
         if (controls === "full") {
           // No control overlaps another, none is cut off, "of 41" on one line.

@@ -13,9 +13,15 @@ use crate::share::{self, View};
 
 #[component]
 pub fn Embed() -> Html {
-    // The whole width first: every lane in view; a tap or Z zooms in to readable labels.
+    // The whole width first: every lane in view; a tap or Z zooms in to readable labels. In a
+    // phone-sized frame the whole width is a thumbnail (3 px labels, nothing a reader can tell
+    // apart): readable labels at the current step first, a tap zooms out.
     let state = use_reducer(|| AppState {
-        zoom: Zoom::Fit,
+        zoom: if dom::narrow() {
+            Zoom::Readable
+        } else {
+            Zoom::Fit
+        },
         ..AppState::default()
     });
     let controls = use_state(|| {
