@@ -3,39 +3,58 @@
 //! the lane names shows the room half a label and half a note, which reads as a drawing fault.
 
 /// Where the window's top goes instead of `y` (all in the scroller's pixels, down from its
-/// content's top): the edge it shows from, `y + cover` (the lane names cover the top `cover`
-/// pixels), moved to the nearer edge of the row `lines` puts under it, up to show that row whole
-/// or down to hide it, as long as the followed row `keep` stays in the window (`view`: the
-/// height of the window below the lane names) and the window stays at `floor` or below.
-///
-/// `y` itself when the edge already falls between rows, or no move keeps `keep` in view.
+/// content's top): the lane names cover its top `cover` pixels, so it shows from the edge
+/// `y + cover`. Of the edges at a line's top or bottom (`lines`, in order), or `y`'s own, the
+/// one that shows least of a line it cuts through (a line's bands can overlap the next's: a
+/// label reaches up past the line above's bottom, and an edge at that bottom hid the label,
+/// "write 3 payouts", under the lane names), then the nearest, as long as the followed row
+/// `keep` stays in the window (`view`: its height below the lane names), the window within its
+/// scroll range `floor..=ceiling` (the browser would stop it at the picture's end, through a
+/// line), and the move within [`REACH`].
 pub fn snap_top(
     y: f64,
     cover: f64,
     lines: impl IntoIterator<Item = (f64, f64)>,
     keep: (f64, f64),
     view: f64,
-    floor: f64,
+    (floor, ceiling): (f64, f64),
 ) -> f64 {
-    /// A row only this far under the edge counts as whole (rounding, the band's hairlines).
+    // Where the browser would put it.
+    let y = y.min(ceiling).max(floor.min(ceiling));
+    /// A line only this far under the edge counts as whole (rounding, the band's hairlines).
     const SLACK: f64 = 1.0;
     /// How far inside the window the followed row must stay (as the follow code asks).
     const MARGIN: f64 = 4.0;
-    let edge = y + cover;
-    let Some((top, bottom)) = lines
-        .into_iter()
-        .find(|&(top, bottom)| top < edge - SLACK && bottom > edge + SLACK)
-    else {
-        return y;
+    let lines: Vec<(f64, f64)> = lines.into_iter().collect();
+    // How much of the lines the edge cuts through shows below it.
+    let shown = |edge: f64| -> f64 {
+        lines
+            .iter()
+            .filter(|&&(top, bottom)| top < edge - SLACK && bottom > edge + SLACK)
+            .map(|&(_, bottom)| bottom - edge)
+            .sum()
     };
     let keeps = |to: f64| {
-        to >= floor - 0.5 && keep.0 >= to + cover + MARGIN && keep.1 <= to + cover + view - MARGIN
+        to >= floor - 0.5
+            && to <= ceiling + 0.5
+            && (to - y).abs() <= REACH
+            && keep.0 >= to + cover + MARGIN
+            && keep.1 <= to + cover + view - MARGIN
     };
-    let (up, down) = (y - (edge - top), y + (bottom - edge));
-    let mut options = [up, down];
-    options.sort_by(|a, b| (a - y).abs().total_cmp(&(b - y).abs()));
-    options.into_iter().find(|&to| keeps(to)).unwrap_or(y)
+    let best = lines
+        .iter()
+        .flat_map(|&(top, bottom)| [top - cover, bottom - cover])
+        .filter(|&to| keeps(to))
+        .map(|to| (shown(to + cover).round(), (to - y).abs(), to))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    match best {
+        Some((cut, _, to)) if cut < shown(y + cover).round() => to,
+        _ => y,
+    }
 }
+
+/// The farthest the window moves from where following put it, so that it stops between lines.
+pub const REACH: f64 = 40.0;
 
 #[cfg(test)]
 mod tests {
@@ -52,7 +71,7 @@ mod tests {
     fn an_edge_between_rows_stays() {
         // Edge at 160 + 0.5: on the boundary of rows 2 and 3 (within the slack).
         assert_eq!(
-            snap_top(120.5, 40.0, rows(), (400.0, 430.0), 500.0, 0.0),
+            snap_top(120.5, 40.0, rows(), (400.0, 430.0), 500.0, (0.0, 1e9)),
             120.5
         );
     }
@@ -61,12 +80,12 @@ mod tests {
     fn an_edge_through_a_row_goes_to_its_nearer_edge() {
         // Edge at 170: 10 px into the row 160..190, so the window goes up 10 px to show it whole.
         assert_eq!(
-            snap_top(130.0, 40.0, rows(), (400.0, 430.0), 500.0, 0.0),
+            snap_top(130.0, 40.0, rows(), (400.0, 430.0), 500.0, (0.0, 1e9)),
             120.0
         );
         // Edge at 185: 5 px from its bottom, so the window goes down 5 px to hide it.
         assert_eq!(
-            snap_top(145.0, 40.0, rows(), (400.0, 430.0), 500.0, 0.0),
+            snap_top(145.0, 40.0, rows(), (400.0, 430.0), 500.0, (0.0, 1e9)),
             150.0
         );
     }
@@ -76,20 +95,48 @@ mod tests {
         // Going up 10 px would put the followed row's bottom (595) past the window's (120 + 40 +
         // 430 - 4 = 586): down to hide the cut row instead.
         assert_eq!(
-            snap_top(130.0, 40.0, rows(), (565.0, 595.0), 430.0, 0.0),
+            snap_top(130.0, 40.0, rows(), (565.0, 595.0), 430.0, (0.0, 1e9)),
             150.0
         );
         // Neither move keeps it: stay.
         assert_eq!(
-            snap_top(130.0, 40.0, rows(), (565.0, 595.0), 200.0, 0.0),
+            snap_top(130.0, 40.0, rows(), (565.0, 595.0), 200.0, (0.0, 1e9)),
             130.0
+        );
+    }
+
+    #[test]
+    fn of_overlapping_lines_the_edge_shows_the_lower_one_whole() {
+        // Each line's label reaches 6 px up past the line above's bottom: an edge at a line's
+        // bottom (130) hides the top of the next line's label, one at its top (124) shows only
+        // 6 px of the line above.
+        let lines = (0..12).map(|i| (4.0 + 24.0 * f64::from(i), 34.0 + 24.0 * f64::from(i)));
+        assert_eq!(
+            snap_top(88.0, 40.0, lines, (400.0, 430.0), 500.0, (0.0, 1e9)),
+            84.0
+        );
+        // Where the lines part, the edge goes between them.
+        let lines = [(100.0, 130.0), (124.0, 154.0), (154.0, 184.0)];
+        assert_eq!(
+            snap_top(88.0, 40.0, lines, (400.0, 430.0), 500.0, (0.0, 1e9)),
+            114.0
+        );
+    }
+
+    #[test]
+    fn the_window_stays_within_its_scroll_range() {
+        // Its end at 138: the edge (40 px down) at 178 cuts the row 160..190; going down to hide
+        // it is past the end, so up to show it whole.
+        assert_eq!(
+            snap_top(150.0, 40.0, rows(), (400.0, 430.0), 500.0, (0.0, 138.0)),
+            120.0
         );
     }
 
     #[test]
     fn the_window_stays_below_its_floor() {
         assert_eq!(
-            snap_top(130.0, 40.0, rows(), (400.0, 430.0), 500.0, 125.0),
+            snap_top(130.0, 40.0, rows(), (400.0, 430.0), 500.0, (125.0, 1e9)),
             150.0
         );
     }

@@ -317,7 +317,15 @@ pub(super) fn keep_in_view(
             .lines
             .iter()
             .map(|&(t, b)| (t * scale + band, b * scale + band));
-        crate::snap::snap_top(y, band, lines, (top, bottom), height - band - pills, floor)
+        let end = f64::from(scroller.scroll_height()) - height;
+        crate::snap::snap_top(
+            y,
+            band,
+            lines,
+            (top, bottom),
+            height - band - pills,
+            (floor, end),
+        )
     });
     let width = f64::from(scroller.client_width());
     let at = f64::from(scroller.scroll_left());
@@ -380,9 +388,23 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
         return;
     }
     let scale = drawn / page_width;
-    let row_top = band.0 * scale + heads_band(scroller);
+    let heads = heads_band(scroller);
+    let row_top = band.0 * scale + heads;
     let bottom = f64::from(scroller.scroll_height() - scroller.client_height()).max(0.0);
-    let top = bottom.min((row_top - HEADS_INSET - EDGE).max(floor_at(scroller, row.floor, scale)));
+    let floor = floor_at(scroller, row.floor, scale);
+    let top = bottom.min((row_top - HEADS_INSET - EDGE).max(floor));
+    // Not through a line either (fenced-gc-pause's "applied 3" showed only its descenders), and
+    // no lower than the picture's end allows.
+    let lines = row
+        .lines
+        .iter()
+        .map(|&(t, b)| (t * scale + heads, b * scale + heads));
+    let keep = (row_top, band.1 * scale + heads);
+    let view = f64::from(scroller.client_height()) - heads;
+    let top = match crate::snap::snap_top(top, heads, lines, keep, view, (floor, bottom)) {
+        snapped if top > floor + 0.5 => snapped,
+        _ => top,
+    };
     let width = f64::from(scroller.client_width());
     let left = match (row.extent.span, row.extent.words) {
         (Some(_), _) => None,

@@ -8,6 +8,16 @@ use crate::style;
 /// How far inside the page's left and right edges the current step's outline runs.
 pub const OUTLINE_SIDE: f64 = 12.0;
 
+/// Where the current step's outline leaves the top and bottom of its band over the lanes to keep
+/// off its neighbours' boxes (see `Layout::dips`): each `(from, to, y)`, left to right, apart.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dips {
+    /// Down under the boxes of the lines above.
+    pub top: Vec<(f64, f64, f64)>,
+    /// Up over the boxes of the lines below.
+    pub bottom: Vec<(f64, f64, f64)>,
+}
+
 /// The current step's outline (see [`Layout::current_outline`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outline {
@@ -90,7 +100,7 @@ impl Layout {
             Point::new(step, column_top + inset),
             Point::new(step, top + inset),
         ];
-        for &(from, to, y) in &self.current_dips {
+        for &(from, to, y) in &self.current_dips.top {
             let (from, to) = (from.max(step + 2.0 * inset), to.min(x1 - 2.0 * inset));
             if from < to {
                 points.extend([
@@ -101,9 +111,19 @@ impl Layout {
                 ]);
             }
         }
+        points.extend([Point::new(x1, top + inset), Point::new(x1, bottom - inset)]);
+        for &(from, to, y) in self.current_dips.bottom.iter().rev() {
+            let (from, to) = (from.max(step + 2.0 * inset), to.min(x1 - 2.0 * inset));
+            if from < to {
+                points.extend([
+                    Point::new(to, bottom - inset),
+                    Point::new(to, y - inset),
+                    Point::new(from, y - inset),
+                    Point::new(from, bottom - inset),
+                ]);
+            }
+        }
         points.extend([
-            Point::new(x1, top + inset),
-            Point::new(x1, bottom - inset),
             Point::new(step, bottom - inset),
             Point::new(step, column_bottom - inset),
             Point::new(x0, column_bottom - inset),
@@ -122,25 +142,22 @@ impl Layout {
     /// at #17. Each dip is `(from, to, y)`: from x `from` to `to` the band's top is at `y`, in
     /// order left to right, apart. A box over which the dip would reach the row's own words is
     /// left over the outline.
-    pub(super) fn dips(&self, row: usize) -> Vec<(f64, f64, f64)> {
+    pub(super) fn dips(&self, row: usize) -> Dips {
         let width = style::CURRENT_OUTLINE_WIDTH;
-        let Some(top) = self
-            .highlight_band(&Highlight {
+        let (Some((top, bottom)), Some(r)) = (
+            self.highlight_band(&Highlight {
                 row,
                 kind: HighlightKind::Current,
-            })
-            .map(|b| b.0)
-        else {
-            return Vec::new();
+            }),
+            self.rows.get(row),
+        ) else {
+            return Dips::default();
         };
         /// Clear of a box's edges by this much.
         const GAP: f64 = 2.0;
         /// Clear of the row's own arrowheads, on its line.
         const ARROWHEAD: f64 = 7.0;
-        let Some(r) = self.rows.get(row) else {
-            return Vec::new();
-        };
-        // The boxes drawn by the step shown: the row's own (in its band) and those above it.
+        // The boxes drawn by the step shown: the row's own (in its band) and its neighbours'.
         let drawn: Vec<Rect> = self
             .notes
             .iter()
@@ -156,37 +173,53 @@ impl Layout {
         let middle = |b: &Rect| (b.y0 + b.y1) / 2.0;
         let own: Vec<Rect> = drawn
             .iter()
-            .filter(|b| middle(b) >= top && middle(b) <= r.bottom)
+            .filter(|b| middle(b) >= top && middle(b) <= bottom)
             .copied()
             .collect();
-        let mut dips: Vec<(f64, f64, f64)> = drawn
+        // Whether the edge at `y` (its stroke reaching `width` into the band, down for the top
+        // edge) keeps off the row's own words and arrowheads from `from` to `to`.
+        let clear = |(from, to, y): (f64, f64, f64), down: bool| {
+            let inner = if down { y + width } else { y - width };
+            let own_clear = own.iter().filter(|o| o.x0 < to && o.x1 > from).all(|o| {
+                if down {
+                    inner + 1.0 <= o.y0
+                } else {
+                    inner - 1.0 >= o.y1
+                }
+            });
+            own_clear && (inner - r.y).abs() >= ARROWHEAD && (inner < r.y) == down
+        };
+        let merged = |mut dips: Vec<(f64, f64, f64)>, down: bool| {
+            dips.retain(|&d| clear(d, down));
+            dips.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // Overlapping dips become one, as deep as the deeper, which must still keep clear.
+            let mut merged: Vec<(f64, f64, f64)> = Vec::new();
+            for d in dips {
+                match merged.last_mut() {
+                    Some(m) if d.0 <= m.1 => {
+                        let y = if down { m.2.max(d.2) } else { m.2.min(d.2) };
+                        *m = (m.0, m.1.max(d.1), y);
+                    }
+                    _ => merged.push(d),
+                }
+            }
+            merged.retain(|&d| clear(d, down));
+            merged
+        };
+        let above = drawn
             .iter()
             .filter(|b| middle(b) < top && b.y1 > top)
-            .filter_map(|b| {
-                let (from, to, y) = (b.x0 - GAP, b.x1 + GAP, b.y1 + 1.0);
-                let clear = own
-                    .iter()
-                    .filter(|o| o.x0 < to && o.x1 > from)
-                    .all(|o| y + width + 1.0 <= o.y0);
-                (clear && y + width + ARROWHEAD <= r.y).then_some((from, to, y))
-            })
+            .map(|b| (b.x0 - GAP, b.x1 + GAP, b.y1 + 1.0))
             .collect();
-        dips.sort_by(|a, b| a.0.total_cmp(&b.0));
-        // Overlapping dips become one, as deep as the deeper.
-        let mut merged: Vec<(f64, f64, f64)> = Vec::new();
-        for d in dips {
-            match merged.last_mut() {
-                Some(m) if d.0 <= m.1 => *m = (m.0, m.1.max(d.1), m.2.max(d.2)),
-                _ => merged.push(d),
-            }
+        let below = drawn
+            .iter()
+            .filter(|b| middle(b) > bottom && b.y0 < bottom)
+            .map(|b| (b.x0 - GAP, b.x1 + GAP, b.y0 - 1.0))
+            .collect();
+        Dips {
+            top: merged(above, true),
+            bottom: merged(below, false),
         }
-        // A dip made deeper by its neighbour must still keep off the row's own words.
-        merged.retain(|&(from, to, y)| {
-            own.iter()
-                .filter(|o| o.x0 < to && o.x1 > from)
-                .all(|o| y + width + 1.0 <= o.y0)
-        });
-        merged
     }
 
     /// How far the step and time of the line just above `r`'s reach down, and those of the
@@ -321,10 +354,8 @@ mod tests {
                 );
                 let row = at_n.current.unwrap();
                 let r = &at_n.rows[row];
-                let path = at_n
-                    .current_outline(1000.0 + at_n.area.x1, INSET)
-                    .unwrap()
-                    .points;
+                let outline = at_n.current_outline(1000.0 + at_n.area.x1, INSET).unwrap();
+                let path = &outline.points;
                 // The top edge: from the step column's right edge to the far right corner.
                 let right = path.iter().map(|p| p.x).fold(f64::MIN, f64::max);
                 let end = path.iter().position(|p| p.x == right).unwrap();
@@ -335,7 +366,7 @@ mod tests {
                     .collect();
                 // Boxes of the lines above: their middle above the band's top.
                 let top = path[2].y - INSET;
-                let above = at_n
+                let drawn: Vec<(Rect, String)> = at_n
                     .notes
                     .iter()
                     .filter(|b| b.row <= row)
@@ -346,6 +377,9 @@ mod tests {
                             .filter(|a| a.send_row <= row)
                             .map(|a| (a.label.rect, a.label.text.clone())),
                     )
+                    .collect();
+                let above = drawn
+                    .iter()
                     .filter(|(b, _)| (b.y0 + b.y1) / 2.0 < top && b.y1 < r.y);
                 // The row's own boxes, which a dip under a box above must not reach.
                 let own: Vec<Rect> = at_n
@@ -354,7 +388,9 @@ mod tests {
                     .map(|b| (b.row, b.rect))
                     .chain(at_n.arrows.iter().map(|a| (a.send_row, a.label.rect)))
                     .filter(|&(of, b)| {
-                        of <= row && (b.y0 + b.y1) / 2.0 >= top && (b.y0 + b.y1) / 2.0 <= r.bottom
+                        of <= row
+                            && (b.y0 + b.y1) / 2.0 >= top
+                            && (b.y0 + b.y1) / 2.0 <= outline.lanes.1
                     })
                     .map(|(_, b)| b)
                     .collect();
@@ -382,9 +418,40 @@ mod tests {
                         checked += 1;
                         let across = x0.min(x1) < b.x1 && x0.max(x1) > b.x0;
                         let clear = y - INSET >= b.y1 || y + INSET <= b.y0;
-                        if across && !clear && !blocked(&b) {
+                        if across && !clear && !blocked(b) {
                             crossed.push(format!(
                                 "{id} #{n}: the outline's top at {y} crosses '{text}' at {b:?}"
+                            ));
+                        }
+                    }
+                }
+                // The bottom edge, from the far right corner back to the step column, keeps off
+                // the boxes of the lines below drawn so far (a round's answers share a line
+                // below: "OK ×2 from redis-3, redis-4" at redlock-split-votes #26).
+                let step_x = path[1].x;
+                let bottoms: Vec<(f64, f64, f64)> = path[end + 1..]
+                    .windows(2)
+                    .filter(|w| w[0].y == w[1].y && w[0].x.min(w[1].x) >= step_x)
+                    .map(|w| (w[0].x, w[1].x, w[0].y))
+                    .collect();
+                let below = drawn
+                    .iter()
+                    .filter(|(b, _)| (b.y0 + b.y1) / 2.0 > outline.lanes.1 && b.y0 > r.y);
+                let blocked_below = |b: &Rect| {
+                    let high = b.y0 - 1.0 - 2.0 * INSET;
+                    high - 7.0 < r.y
+                        || own
+                            .iter()
+                            .any(|o| o.x0 < b.x1 + 2.0 && o.x1 > b.x0 - 2.0 && o.y1 > high - 1.0)
+                };
+                for (b, text) in below {
+                    for &(x0, x1, y) in &bottoms {
+                        checked += 1;
+                        let across = x0.min(x1) < b.x1 && x0.max(x1) > b.x0;
+                        let clear = y - INSET >= b.y1 || y + INSET <= b.y0;
+                        if across && !clear && !blocked_below(b) {
+                            crossed.push(format!(
+                                "{id} #{n}: the outline's bottom at {y} crosses '{text}' at {b:?}"
                             ));
                         }
                     }

@@ -605,9 +605,11 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         jumps,
         flights,
         so_far: crate::lease::SoFar::of(&events[..shown.min(events.len())]),
-        current_dips: Vec::new(),
+        current_dips: super::Dips::default(),
     };
-    laid.current_dips = laid.current.map_or_else(Vec::new, |row| laid.dips(row));
+    laid.current_dips = laid
+        .current
+        .map_or_else(super::Dips::default, |row| laid.dips(row));
     laid
 }
 

@@ -9,7 +9,7 @@
 //! message held up) has its true length; bursts of events at one instant get room for their labels.
 
 mod bands;
-pub use bands::{OUTLINE_SIDE, Outline};
+pub use bands::{Dips, OUTLINE_SIDE, Outline};
 mod boxes;
 mod build;
 mod describe;
@@ -535,9 +535,9 @@ pub struct Layout {
     pub gutter_title: TextBox,
     /// Row index of the current step, when `upto_step` named one.
     pub current: Option<usize>,
-    /// Where the current step's outline dips under the boxes of the lines above that hang into
-    /// its band, `(from, to, top)` left to right (see `Layout::current_outline`).
-    pub current_dips: Vec<(f64, f64, f64)>,
+    /// Where the current step's outline leaves its band to keep off the boxes of the lines next
+    /// to it that reach into it (see `Layout::current_outline`).
+    pub current_dips: Dips,
     /// Events in the whole trace.
     pub total_steps: usize,
     /// Lifelines run from here...

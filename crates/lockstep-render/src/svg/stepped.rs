@@ -103,7 +103,7 @@ fn empty_like(full: &Layout) -> Layout {
         ticks: Vec::new(),
         gutter_title: TextBox::empty(Point::new(0.0, 0.0)),
         current: None,
-        current_dips: Vec::new(),
+        current_dips: crate::layout::Dips::default(),
         total_steps: full.total_steps,
         lifeline_top: 0.0,
         lifeline_bottom: 0.0,
