@@ -604,7 +604,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
         walls,
         jumps,
         flights,
-        so_far: crate::lease::SoFar::of(&events[..shown.min(events.len())]),
+        so_far: crate::lease::SoFar::upto(events, shown),
         current_dips: super::Dips::default(),
     };
     laid.current_dips = laid

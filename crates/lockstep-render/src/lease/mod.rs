@@ -294,7 +294,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
     // (worker, at, text) of the database's answers.
     let mut answers: Vec<(usize, u64, String)> = Vec::new();
     let (incidents, mut notes) = story::story(trace, events);
-    let so_far = SoFar::of(events);
+    let so_far = SoFar::upto(&trace.events, shown);
     for e in events {
         let node = usize::from(e.from);
         let t = e.time_ms;
