@@ -620,14 +620,21 @@ mod tests;
 /// it arrives ("… (sent #4)") is labelled after the rows' extents are taken, and the current
 /// step's outline ran through its words (redlock-split-votes #33).
 fn hold_level_labels(rows: &mut [Row], arrows: &[Arrow]) {
+    // Each line's extent, once over the arrows, then given to its rows (a long run has thousands
+    // of both).
+    let mut held: BTreeMap<u64, (f64, f64)> = BTreeMap::new();
     for a in arrows.iter().filter(|a| a.start.y == a.tip.y) {
         let (y, r) = (a.start.y, a.label.rect);
         // Its words sit above its line, within the line's share of the gap.
         if a.label.text.is_empty() || (r.y0 + r.y1) / 2.0 > y || r.y1 < y - PITCH {
             continue;
         }
-        for row in rows.iter_mut().filter(|row| row.y == y) {
-            (row.top, row.bottom) = (row.top.min(r.y0), row.bottom.max(r.y1));
+        let e = held.entry(y.to_bits()).or_insert((r.y0, r.y1));
+        *e = (e.0.min(r.y0), e.1.max(r.y1));
+    }
+    for row in rows.iter_mut() {
+        if let Some(&(top, bottom)) = held.get(&row.y.to_bits()) {
+            (row.top, row.bottom) = (row.top.min(top), row.bottom.max(bottom));
         }
     }
 }
