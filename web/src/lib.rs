@@ -3,6 +3,7 @@
 //! embed it. The logic (links, the run being shown, the what-if menu) is plain Rust tested
 //! natively; the yew components only build for wasm32.
 
+pub mod across;
 pub mod catalogue;
 pub mod inspector;
 pub mod own;

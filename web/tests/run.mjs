@@ -17,6 +17,7 @@ import { review16Tests } from "./review16.mjs";
 import { review17Tests } from "./review17.mjs";
 import { review18Tests } from "./review18.mjs";
 import { review19Tests } from "./review19.mjs";
+import { review20Tests } from "./review20.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -676,6 +677,7 @@ await review16Tests(browser, base, shot);
 await review17Tests(browser, base, shot);
 await review18Tests(browser, base, shot);
 await review19Tests(browser, base, shot);
+await review20Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

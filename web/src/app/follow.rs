@@ -10,10 +10,10 @@ use web_sys::{Element, HtmlElement};
 
 use super::dom;
 use super::frame_dom::set;
+pub(super) use crate::across::{EDGE, Extent, LOOK_AHEAD};
+use crate::across::{caption_side, sideways};
 use crate::viewer::Picture;
 
-/// How far inside its window's edges a row must lie to count as in view, in screen pixels.
-pub(super) const EDGE: f64 = 4.0;
 /// The height the sticky row of lane names covers at the top of the timeline's window.
 pub(super) const HEADS_INSET: f64 = 48.0;
 /// The height the pills naming the lanes out of view cover at the bottom of a wide picture's
@@ -56,12 +56,6 @@ pub(super) fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -
     Some(to.max(0.0))
 }
 
-/// How far past the current step's ends the window should reach when it moves sideways (the
-/// arrowhead and the start of its label), in screen pixels.
-pub(super) const END_PAD: f64 = 40.0;
-/// How far a row's words may reach past the lanes it joins and still be shown with them, in
-/// screen pixels (see [`sideways`]).
-pub(super) const OVERHANG: f64 = 120.0;
 /// A sideways move longer than this (in screen pixels) jumps instead of gliding: a long slide
 /// makes a room lose its place.
 pub(super) const GLIDE_MAX: f64 = 160.0;
@@ -89,105 +83,10 @@ pub(super) struct RowPlace {
     pub(super) lines: Rc<[(f64, f64)]>,
 }
 
-/// What a row draws sideways, in the layout's pixels (see [`RowPlace`]).
-#[derive(Clone, Copy, Default)]
-pub(super) struct Extent {
-    /// What it draws, left and right (see `HitRow::span`).
-    pub(super) span: Option<(f64, f64)>,
-    /// Where to look when it is wider than the window (see `HitRow::focus`).
-    pub(super) focus: Option<f64>,
-    /// The lanes it joins (see `HitRow::ends`).
-    pub(super) ends: Option<(f64, f64)>,
-    /// Its words alone (see `HitRow::words`).
-    pub(super) words: Option<(f64, f64)>,
-}
-
-impl Extent {
-    /// What `row` draws sideways.
-    pub(super) fn of(row: &crate::viewer::HitRow) -> Extent {
-        Extent {
-            span: row.span,
-            focus: row.focus,
-            ends: row.ends,
-            words: row.words,
-        }
-    }
-
-    fn scaled(self, scale: f64) -> Extent {
-        Extent {
-            span: self.span.map(|(a, b)| (a * scale, b * scale)),
-            focus: self.focus.map(|f| f * scale),
-            ends: self.ends.map(|(a, b)| (a * scale, b * scale)),
-            words: self.words.map(|(a, b)| (a * scale, b * scale)),
-        }
-    }
-}
-
-/// How many steps ahead a move sideways looks.
-pub(super) const LOOK_AHEAD: usize = 12;
-
-/// Where a row's part that must show goes in the window when the window moves to it.
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Align {
-    /// In the middle: the whole row shows.
-    Centre,
-    /// At the left: the row's left end, the rest of it reaching across the window.
-    Left,
-    /// At the right.
-    Right,
-}
-
-/// The part of a row (scaled) that must show in a window `avail` wide: the whole of it, words and
-/// all, when it fits (a label under the pinned column is hidden from the room); else both ends
-/// with the words that overhang them a little; else the end the eye goes to (`focus`) with its
-/// words. None when the row draws nothing sideways.
-fn must_show(row: Extent, avail: f64) -> Option<((f64, f64), Align)> {
-    let (end_lo, end_hi) = row.ends.or(row.span)?;
-    let whole = row.span.map_or((end_lo, end_hi), |(s0, s1)| {
-        (s0.min(end_lo), s1.max(end_hi))
-    });
-    if whole.1 - whole.0 + 2.0 * EDGE <= avail {
-        return Some((whole, Align::Centre));
-    }
-    // Words that overhang an end a little (a note centred on its lane, a reply's label) count
-    // as part of it. Long labels between the lanes do not: they would move the window more often.
-    let lo = if whole.0 < end_lo && end_lo - whole.0 <= OVERHANG {
-        whole.0
-    } else {
-        end_lo
-    };
-    let hi = if whole.1 > end_hi && whole.1 - end_hi <= OVERHANG {
-        whole.1
-    } else {
-        end_hi
-    };
-    if hi - lo + 2.0 * EDGE <= avail {
-        return Some(((lo, hi), Align::Centre));
-    }
-    let f = row.focus.unwrap_or(end_lo).clamp(end_lo, end_hi);
-    let (end, align) = if f <= end_lo {
-        ((lo, end_lo), Align::Left)
-    } else if f >= end_hi {
-        ((end_hi, hi), Align::Right)
-    } else if f - lo < hi - f {
-        ((f, f), Align::Left)
-    } else {
-        ((f, f), Align::Right)
-    };
-    // The step's words with it when they fit beside it (redlock-gc-pause's step 23: A sends
-    // "read status batch-42" to the database 2,500 px away; its label, 800 px from A, was cut
-    // at the window's edge).
-    let with_words = row
-        .words
-        .map(|(w0, w1)| (end.0.min(w0), end.1.max(w1)))
-        .filter(|(a, b)| b - a + 2.0 * EDGE <= avail);
-    Some((with_words.unwrap_or(end), align))
-}
-
-/// Where the current step's words go when its row is an arrival too wide for the window: the
-/// window shows the receiving end, and the words, drawn at the sender's end, are out of view; a
-/// caption beside the receiving end repeats them. The x of that end (in page pixels) and whether
-/// the row reaches right from it; None when the words show anyway.
+/// Where the current step's words go when its row is too wide for the window and they are out
+/// of view (see [`crate::across::caption_side`]): a caption beside the end in view repeats them.
+/// The x of that end (in page pixels) and whether the row reaches right from it; None when the
+/// words show anyway.
 pub(super) fn caption_at(
     scroller: &HtmlElement,
     page_width: f64,
@@ -198,61 +97,13 @@ pub(super) fn caption_at(
         f64::from(scroller.scroll_width()),
         f64::from(scroller.client_width()),
     );
-    if !row.arrives || row.label.is_empty() || drawn <= width + 1.0 || page_width <= 0.0 {
+    if row.label.is_empty() || drawn <= width + 1.0 || page_width <= 0.0 {
         return None;
     }
     let scale = drawn / page_width;
     let avail = width - pinned(scroller, pin * scale);
     let focus = row.extent.focus?;
-    match must_show(row.extent.scaled(scale), avail)?.1 {
-        Align::Centre => None,
-        Align::Left => Some((focus, true)),
-        Align::Right => Some((focus, false)),
-    }
-}
-
-/// Where the scroller must move sideways (from `at`, its window `width` wide, of which the pinned
-/// step column covers the left `pin`) to show what must show of a row (see [`must_show`];
-/// scaled): None when it shows already.
-///
-/// When it moves, it goes far enough to show what must show of the `coming` rows too, as many in
-/// a row as fit with it, so that the next steps do not each move it again. A window placed `anew`
-/// (a link just opened) is placed so even when the row shows already.
-pub(super) fn sideways(
-    row: Extent,
-    coming: &[Extent],
-    (at, width, pin): (f64, f64, f64),
-    anew: bool,
-) -> Option<f64> {
-    let (left, right) = (at + pin, at + width);
-    let avail = width - pin;
-    let ((lo, hi), align) = must_show(row, avail)?;
-    if lo >= left + EDGE && hi <= right - EDGE && !anew {
-        return None;
-    }
-    // The coming rows need only show; this step's row shows with a margin where there is room.
-    let room = (avail - 2.0 * EDGE).max(hi - lo);
-    let (mut from, mut to) = (lo, hi);
-    for c in coming {
-        let Some(((c0, c1), _)) = must_show(*c, avail) else {
-            continue;
-        };
-        let (f, t) = (from.min(c0), to.max(c1));
-        if t - f > room {
-            break;
-        }
-        (from, to) = (f, t);
-    }
-    let pad = END_PAD.min((avail - (to - from)) / 2.0).max(0.0);
-    let x = match align {
-        // As short a move as shows them all.
-        Align::Centre if from < left + pad => from - pad - pin,
-        Align::Centre => to + pad - width,
-        // The end at the window's edge, the row reaching across it.
-        Align::Left => from - pad - pin,
-        Align::Right => to + pad - width,
-    };
-    Some(x.max(0.0))
+    caption_side(row.extent.scaled(scale), avail, row.arrives).map(|right| (focus, right))
 }
 
 /// Scrolls `scroller` so that the row `row` is visible: its band, and sideways both ends of its

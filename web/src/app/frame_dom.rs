@@ -321,12 +321,16 @@ pub(super) fn hide_row_label(pic: &Picture, step: usize, label: Option<&str>, sh
         return;
     };
     let from = step.saturating_sub(LABEL_BACK);
-    for (j, _) in groups
+    let drawn = groups
         .iter()
         .enumerate()
         .filter(|(_, s)| (from..=step).contains(*s))
-    {
-        let Some(Ok(texts)) = group(layer, j).map(|g| g.query_selector_all("text")) else {
+        .filter_map(|(j, _)| group(layer, j));
+    // A round's label is redrawn at each of its sends (it names the members sent so far), in the
+    // layer's changing pieces (redlock-gc-pause #33: B's "SET lock:batch-42 …" to redis-1).
+    let live = by_id(&crate::stack::live_layer_id("labels"));
+    for container in drawn.chain(live) {
+        let Ok(texts) = container.query_selector_all("text") else {
             continue;
         };
         for k in 0..texts.length() {

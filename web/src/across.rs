@@ -1,0 +1,280 @@
+//! Where the timeline's window goes sideways to keep the current step in view when the picture is
+//! wider than the window (a Redlock run in presenter mode, a phone), and when the step's words
+//! need a caption beside the end in view. Plain arithmetic on a row's extents, tested natively;
+//! the web app's follow code reads the scroller and applies it.
+
+/// How far inside its window's edges a row must lie to count as in view, in screen pixels.
+pub const EDGE: f64 = 4.0;
+/// How far past the current step's ends the window should reach when it moves sideways (the
+/// arrowhead and the start of its label), in screen pixels.
+pub const END_PAD: f64 = 40.0;
+/// How far a row's words may reach past the lanes it joins and still be shown with them, in
+/// screen pixels (see [`sideways`]).
+pub const OVERHANG: f64 = 120.0;
+/// How many steps ahead a move sideways looks.
+pub const LOOK_AHEAD: usize = 12;
+
+/// What a row draws sideways, in the layout's pixels (or scaled to the screen's).
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+pub struct Extent {
+    /// What it draws, left and right (see `HitRow::span`).
+    pub span: Option<(f64, f64)>,
+    /// Where to look when it is wider than the window (see `HitRow::focus`).
+    pub focus: Option<f64>,
+    /// The lanes it joins (see `HitRow::ends`).
+    pub ends: Option<(f64, f64)>,
+    /// Its words alone (see `HitRow::words`).
+    pub words: Option<(f64, f64)>,
+}
+
+impl Extent {
+    /// What `row` draws sideways.
+    pub fn of(row: &crate::viewer::HitRow) -> Extent {
+        Extent {
+            span: row.span,
+            focus: row.focus,
+            ends: row.ends,
+            words: row.words,
+        }
+    }
+
+    /// The same extent at `scale` screen pixels per layout pixel.
+    pub fn scaled(self, scale: f64) -> Extent {
+        let by = |(a, b): (f64, f64)| (a * scale, b * scale);
+        Extent {
+            span: self.span.map(by),
+            focus: self.focus.map(|f| f * scale),
+            ends: self.ends.map(by),
+            words: self.words.map(by),
+        }
+    }
+}
+
+/// Where a row's part that must show goes in the window when the window moves to it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Align {
+    /// In the middle: the whole row shows.
+    Centre,
+    /// At the left: the row's left end, the rest of it reaching across the window.
+    Left,
+    /// At the right.
+    Right,
+}
+
+/// What of a row must show (see [`must_show`]).
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct MustShow {
+    /// Left and right, scaled.
+    part: (f64, f64),
+    align: Align,
+    /// The row's words are all inside `part` (or it has none).
+    words: bool,
+}
+
+/// The part of a row (scaled) that must show in a window `avail` wide: the whole of it, words and
+/// all, when it fits (a label under the pinned column is hidden from the room); else both ends
+/// with the words that overhang them a little; else the end the eye goes to (`focus`) with its
+/// words, or without them when they do not fit beside it. None when the row draws nothing
+/// sideways.
+fn must_show(row: Extent, avail: f64) -> Option<MustShow> {
+    let (end_lo, end_hi) = row.ends.or(row.span)?;
+    let whole = row.span.map_or((end_lo, end_hi), |(s0, s1)| {
+        (s0.min(end_lo), s1.max(end_hi))
+    });
+    let holds = |(lo, hi): (f64, f64)| row.words.is_none_or(|(w0, w1)| w0 >= lo && w1 <= hi);
+    if whole.1 - whole.0 + 2.0 * EDGE <= avail {
+        return Some(MustShow {
+            part: whole,
+            align: Align::Centre,
+            words: holds(whole),
+        });
+    }
+    // Words that overhang an end a little (a note centred on its lane, a reply's label) count
+    // as part of it. Long labels between the lanes do not: they would move the window more often.
+    let lo = if whole.0 < end_lo && end_lo - whole.0 <= OVERHANG {
+        whole.0
+    } else {
+        end_lo
+    };
+    let hi = if whole.1 > end_hi && whole.1 - end_hi <= OVERHANG {
+        whole.1
+    } else {
+        end_hi
+    };
+    if hi - lo + 2.0 * EDGE <= avail {
+        return Some(MustShow {
+            part: (lo, hi),
+            align: Align::Centre,
+            words: holds((lo, hi)),
+        });
+    }
+    let f = row.focus.unwrap_or(end_lo).clamp(end_lo, end_hi);
+    let (end, align) = if f <= end_lo {
+        ((lo, end_lo), Align::Left)
+    } else if f >= end_hi {
+        ((end_hi, hi), Align::Right)
+    } else if f - lo < hi - f {
+        ((f, f), Align::Left)
+    } else {
+        ((f, f), Align::Right)
+    };
+    // The step's words with it when they fit beside it (redlock-gc-pause's step 23: A sends
+    // "read status batch-42" to the database 2,500 px away; its label, 800 px from A, was cut
+    // at the window's edge).
+    let with_words = row
+        .words
+        .map(|(w0, w1)| (end.0.min(w0), end.1.max(w1)))
+        .filter(|(a, b)| b - a + 2.0 * EDGE <= avail);
+    let part = with_words.unwrap_or(end);
+    Some(MustShow {
+        part,
+        align,
+        words: holds(part),
+    })
+}
+
+/// Where the scroller must move sideways (from `at`, its window `width` wide, of which the pinned
+/// step column covers the left `pin`) to show what must show of a row (see [`must_show`];
+/// scaled): None when it shows already.
+///
+/// When it moves, it goes far enough to show what must show of the `coming` rows too, as many in
+/// a row as fit with it, so that the next steps do not each move it again. A window placed `anew`
+/// (a link just opened) is placed so even when the row shows already.
+pub fn sideways(
+    row: Extent,
+    coming: &[Extent],
+    (at, width, pin): (f64, f64, f64),
+    anew: bool,
+) -> Option<f64> {
+    let (left, right) = (at + pin, at + width);
+    let avail = width - pin;
+    let MustShow {
+        part: (lo, hi),
+        align,
+        ..
+    } = must_show(row, avail)?;
+    if lo >= left + EDGE && hi <= right - EDGE && !anew {
+        return None;
+    }
+    // The coming rows need only show; this step's row shows with a margin where there is room.
+    let room = (avail - 2.0 * EDGE).max(hi - lo);
+    let (mut from, mut to) = (lo, hi);
+    for c in coming {
+        let Some(MustShow { part: (c0, c1), .. }) = must_show(*c, avail) else {
+            continue;
+        };
+        let (f, t) = (from.min(c0), to.max(c1));
+        if t - f > room {
+            break;
+        }
+        (from, to) = (f, t);
+    }
+    let pad = END_PAD.min((avail - (to - from)) / 2.0).max(0.0);
+    let x = match align {
+        // As short a move as shows them all.
+        Align::Centre if from < left + pad => from - pad - pin,
+        Align::Centre => to + pad - width,
+        // The end at the window's edge, the row reaching across it.
+        Align::Left => from - pad - pin,
+        Align::Right => to + pad - width,
+    };
+    Some(x.max(0.0))
+}
+
+/// Whether the current step's words need a caption beside the end of its row the window shows
+/// (scaled, in a window `avail` wide right of the pinned step column): Some(true) when the row
+/// reaches right from that end, Some(false) when it reaches left, None when its words show.
+///
+/// An arrival too wide for the window shows its receiving end, while its words are drawn at the
+/// sender's. A send or a round too wide for the window shows where it leaves, while its label can
+/// sit far along it (redlock-gc-pause #33 at 1280x720: B's "SET lock:batch-42 …" to redis-1 was
+/// cut under the step column as "tch-42 14d030 NX PX 10000").
+pub fn caption_side(row: Extent, avail: f64, arrives: bool) -> Option<bool> {
+    let shown = must_show(row, avail)?;
+    if !arrives && shown.words {
+        return None;
+    }
+    match shown.align {
+        Align::Centre => None,
+        Align::Left => Some(true),
+        Align::Right => Some(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row from lane `a` to lane `b` with its words at `words`.
+    fn row(a: f64, b: f64, focus: f64, words: Option<(f64, f64)>) -> Extent {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let span = words.map_or((lo, hi), |(w0, w1)| (lo.min(w0), hi.max(w1)));
+        Extent {
+            span: Some(span),
+            focus: Some(focus),
+            ends: Some((lo, hi)),
+            words,
+        }
+    }
+
+    #[test]
+    fn a_row_that_fits_is_shown_whole_and_needs_no_caption() {
+        let r = row(300.0, 700.0, 300.0, Some((320.0, 600.0)));
+        assert_eq!(sideways(r, &[], (0.0, 1000.0, 200.0), false), None);
+        // Out of view to the right: the shortest move that shows it with a margin.
+        let far = row(2100.0, 2500.0, 2100.0, Some((2120.0, 2400.0)));
+        assert_eq!(
+            sideways(far, &[], (0.0, 1000.0, 200.0), false),
+            Some(2500.0 + END_PAD - 1000.0)
+        );
+        assert_eq!(caption_side(r, 800.0, false), None);
+        assert_eq!(caption_side(r, 800.0, true), None);
+    }
+
+    #[test]
+    fn a_send_whose_label_sits_far_along_it_gets_a_caption_at_its_sender() {
+        // redlock-gc-pause #33 at 1280x720: B at 3000 sends to redis-1 at 400; the round's label
+        // sits at 380..640, 2,400 px from B; the window is 980 px right of the step column.
+        let r = row(3000.0, 400.0, 3000.0, Some((380.0, 640.0)));
+        assert_eq!(caption_side(r, 980.0, false), Some(false));
+        // The window goes to B, at its right edge.
+        let x = sideways(r, &[], (0.0, 1280.0, 300.0), false).unwrap();
+        assert_eq!(x, 3000.0 + END_PAD - 1280.0);
+    }
+
+    #[test]
+    fn a_send_whose_label_fits_beside_its_sender_needs_no_caption() {
+        let r = row(3000.0, 400.0, 3000.0, Some((2500.0, 2990.0)));
+        assert_eq!(caption_side(r, 980.0, false), None);
+        // The window shows the sender and the words.
+        let x = sideways(r, &[], (0.0, 1280.0, 300.0), false).unwrap();
+        assert!(x + 300.0 <= 2500.0 && x + 1280.0 >= 3000.0, "{x}");
+    }
+
+    #[test]
+    fn an_arrival_too_wide_for_the_window_is_captioned_at_its_receiver() {
+        // Its own row has no words: they are drawn at the sender's end, on the send's row.
+        let r = row(3000.0, 400.0, 400.0, None);
+        assert_eq!(caption_side(r, 980.0, true), Some(true));
+        assert_eq!(caption_side(r, 980.0, false), None);
+    }
+
+    #[test]
+    fn the_coming_rows_are_shown_with_the_current_one_when_they_fit() {
+        let now = row(2000.0, 2100.0, 2000.0, None);
+        let next = row(2100.0, 2600.0, 2100.0, None);
+        let far = row(100.0, 200.0, 100.0, None);
+        let x = sideways(now, &[next, far], (0.0, 1000.0, 200.0), false).unwrap();
+        // Far enough right for the next row's end; the far one does not fit and is left.
+        assert!(x + 1000.0 >= 2600.0 && x + 200.0 <= 2000.0, "{x}");
+    }
+
+    #[test]
+    fn a_row_with_nothing_sideways_never_moves_the_window() {
+        assert_eq!(
+            sideways(Extent::default(), &[], (0.0, 1000.0, 200.0), true),
+            None
+        );
+        assert_eq!(caption_side(Extent::default(), 1000.0, true), None);
+    }
+}

@@ -1,0 +1,57 @@
+// Browser tests of session 20's work on issue 7: a send too wide for the window whose words sit
+// far along it gets them in a caption beside its sender, rather than cut under the pinned step
+// column.
+import { test, assert, ready } from "./harness.mjs";
+
+/// The current step's words as the room sees them: the caption, or the picture's own copy, with
+/// how much of them lies in the window right of the pinned step column.
+const WORDS = () => {
+  const label = document.querySelector(".explanation .label").textContent.trim();
+  const scroller = document.querySelector(".timeline-scroller").getBoundingClientRect();
+  const pin = document.querySelector(".pin-box").getBoundingClientRect();
+  const left = Math.max(scroller.left, pin.right);
+  const inside = (r) => r.width > 0 && r.left >= left - 1 && r.right <= scroller.right + 1;
+  const cut = (r) => r.width > 0 && r.right > left && r.left < scroller.right && !inside(r);
+  const cap = document.querySelector(".step-caption");
+  const caption = cap && !cap.hidden && cap.textContent.trim() === label ? cap.getBoundingClientRect() : null;
+  // On the current step's row: an earlier row can say the same ("SET …" to another instance).
+  const row = document.querySelector(".current-frame").getBoundingClientRect();
+  const drawn = [...document.querySelectorAll(".page svg text")]
+    .filter((t) => t.textContent.trim() === label && getComputedStyle(t).visibility !== "hidden")
+    .map((t) => t.getBoundingClientRect())
+    .filter((r) => r.bottom > row.top - 2 && r.top < row.bottom + 2);
+  const copies = drawn
+    .filter((r) => r.height > 0 && r.bottom > scroller.top && r.top < scroller.bottom);
+  return {
+    label,
+    // The picture draws these words on one line (a note's are wrapped).
+    oneLine: drawn.some((r) => r.height > 0),
+    caption: caption ? inside(caption) : null,
+    whole: copies.some(inside),
+    cut: copies.filter(cut).map((r) => [Math.round(r.left), Math.round(r.right)]),
+    left: Math.round(left),
+  };
+};
+
+export async function review20Tests(browser, base, shot) {
+  await test(browser, "a wide send's words far from its sender show in a caption beside it, not cut under the step column", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    // redlock-gc-pause #33 at 1280x720: B sends "SET lock:batch-42 14d030 NX PX 10000" to redis-1,
+    // 2,400 px away, with the round's label beside redis-1; the window shows B and the label was
+    // cut under the step column as "tch-42 14d030 NX PX 10000".
+    await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=30&present=1`);
+    await ready(page);
+    for (let step = 31; step <= 38; step++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(350);
+      const words = await page.evaluate(WORDS);
+      assert(words.cut.length === 0, `#${step}: the step's own words are cut at the window's edges: ${JSON.stringify(words)}`);
+      assert(words.caption === true || words.whole || !words.oneLine, `#${step}: the step's words are not in view: ${JSON.stringify(words)}`);
+      if (step === 33) {
+        assert(words.caption === true, `#33: no caption beside B: ${JSON.stringify(words)}`);
+        await shot(page, "caption-beside-sender-redlock-gc-pause-33-1280x720");
+      }
+    }
+  });
+}
