@@ -55,3 +55,40 @@ export async function review20Tests(browser, base, shot) {
     }
   });
 }
+
+export async function review20bTests(browser, base, shot) {
+  await test(browser, "on a phone the lease chart's title wraps inside the window and its pinned parts leave no gap for the plot", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    for (const [id, step] of [["fenced-gc-pause", 22], ["naive-gc-pause", 38], ["redlock-split-votes", 30]]) {
+      await page.goto(`${base}index.html#scenario=${id}&step=${step}&chart=lease`);
+      await ready(page);
+      await page.waitForTimeout(500);
+      const got = await page.evaluate(() => {
+        const scroller = document.querySelector(".timeline-scroller.lease").getBoundingClientRect();
+        const svg = document.querySelector(".timeline-scroller.lease .page > svg");
+        const plot = [...svg.querySelectorAll("text[text-anchor=end]")].map((t) => t.getBoundingClientRect().top);
+        const firstRow = Math.min(...plot);
+        // The chart's own title and subtitle: left-aligned words above its first row name.
+        const head = [...svg.querySelectorAll("text[text-anchor=start]")]
+          .map((t) => [t.textContent.trim(), t.getBoundingClientRect()])
+          .filter(([, r]) => r.bottom < firstRow && r.width > 0)
+          .map(([w, r]) => [w, Math.round(r.left - scroller.left), Math.round(r.right - scroller.left)]);
+        const names = document.querySelector(".lease-pin > svg.names")?.getBoundingClientRect();
+        const bands = [...document.querySelectorAll(".lease-bands svg")].map((s) => s.getBoundingClientRect());
+        return {
+          width: Math.round(scroller.width),
+          head,
+          names: names && [Math.round(names.top), Math.round(names.bottom)],
+          bands: bands.map((b) => [Math.round(b.top), Math.round(b.bottom)]),
+        };
+      });
+      // Scrolled to the step, the chart's own title is off to the left: its pinned copy shows.
+      assert(got.head.every(([, l, r]) => r - l <= got.width), `${id} #${step}: a line of the title is wider than the window: ${JSON.stringify(got)}`);
+      assert(got.names && got.bands.length === 2, `${id} #${step}: the pinned names and bands: ${JSON.stringify(got)}`);
+      const [[, headBottom], [footTop]] = got.bands;
+      assert(got.names[0] <= headBottom + 1 && got.names[1] >= footTop - 1,
+        `${id} #${step}: a gap between the pinned title, names and legend shows the plot scrolled under them: ${JSON.stringify(got)}`);
+      await shot(page, `phone-lease-title-${id}-${step}`);
+    }
+  });
+}

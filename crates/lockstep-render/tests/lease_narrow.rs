@@ -1,6 +1,6 @@
 //! On a phone the lease chart is wider than its window: what is written under the plot (the
 //! overlap's summary, the legend, the verdict) wraps to the window, in one column, so it can be
-//! read whole without scrolling sideways.
+//! read whole without scrolling sideways; so does the title above it.
 
 mod common;
 
@@ -11,8 +11,22 @@ use lockstep_render::{Caption, Options};
 /// A 357 px phone window over a chart drawn 1,040 px wide, in the chart's pixels.
 const WINDOW: f64 = 357.0 * 1600.0 / 1040.0;
 
-/// The words under the plot (below its last row) of step `n`'s chart, seen through `window`.
+/// Which words of a chart [`words`] gives.
+#[derive(Clone, Copy)]
+enum Part {
+    /// Under the plot (below its last row).
+    Under,
+    /// Above it, starting left of it: the title and subtitle (not the marks over the step line).
+    Head,
+}
+
+/// The words under the plot of step `n`'s chart, seen through `window`.
 fn under_the_plot(id: &str, n: Option<usize>, window: Option<f64>) -> Vec<(String, f64, f64)> {
+    words(id, n, window, Part::Under)
+}
+
+/// The words of `part` of step `n`'s chart, seen through `window`.
+fn words(id: &str, n: Option<usize>, window: Option<f64>, part: Part) -> Vec<(String, f64, f64)> {
     let (_, scenario, run) = common::catalogue()
         .into_iter()
         .find(|(i, _, _)| i == id)
@@ -33,7 +47,10 @@ fn under_the_plot(id: &str, n: Option<usize>, window: Option<f64>) -> Vec<(Strin
     assert!(chart.rows.iter().any(|r| r.kind == LeaseRowKind::Believes));
     page.texts
         .iter()
-        .filter(|t| t.text.rect.y0 > page.plot.y1 + 24.0)
+        .filter(|t| match part {
+            Part::Under => t.text.rect.y0 > page.plot.y1 + 24.0,
+            Part::Head => t.text.rect.y1 < page.plot.y0 && t.text.rect.x0 < page.plot.x0,
+        })
         .map(|t| (t.text.text.clone(), t.text.rect.x0, t.text.rect.x1))
         .collect()
 }
@@ -67,4 +84,25 @@ fn without_a_window_the_legend_runs_across_the_page() {
         words.iter().any(|(_, _, x1)| *x1 > WINDOW * 1.5),
         "{words:?}"
     );
+}
+
+#[test]
+fn on_a_phone_the_title_wraps_to_the_window() {
+    for id in [
+        "fenced-gc-pause",
+        "redlock-split-votes",
+        "consensus-isolated-leader",
+    ] {
+        let head = words(id, Some(22), Some(WINDOW), Part::Head);
+        assert!(head.len() >= 3, "{id}: {head:?}");
+        for (text, x0, x1) in &head {
+            assert!(
+                *x0 >= 0.0 && *x1 <= WINDOW,
+                "{id}: '{text}' runs from {x0} to {x1}, past the {WINDOW} px window"
+            );
+        }
+    }
+    // Across a slide, the title is one line.
+    let wide = words("fenced-gc-pause", Some(22), None, Part::Head);
+    assert!(wide.iter().any(|(_, _, x1)| *x1 > WINDOW), "{wide:?}");
 }

@@ -95,7 +95,14 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
         return;
     }
     let scale = rendered / vw;
-    let (y0, y1) = (top - 20.0, bottom + 20.0);
+    let (head, foot) = bands(&svg, top, bottom, scale);
+    // From the title's band down to the legend's, so that nothing of the plot scrolled under
+    // the names shows above or below them (slivers of the overlap's hatching did, above the
+    // first row and beside "B done" under the last).
+    let y0 = head.map_or(top - 20.0, |(edge, _)| edge).min(top - 20.0);
+    let y1 = foot
+        .map_or(bottom + 20.0, |(edge, _)| edge)
+        .max(bottom + 20.0);
     let w = right + NAMES_PAD;
     // The chart's own drawing, clipped to the names column: its hatching patterns keep their
     // ids only in the chart itself.
@@ -117,7 +124,6 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
         return;
     };
     let window = f64::from(scroller.client_width());
-    let (head, foot) = bands(&svg, top, bottom, scale);
     let band = |(y0, y1, right): (f64, f64, f64)| {
         let left = (window - right * scale).min(0.0);
         format!(

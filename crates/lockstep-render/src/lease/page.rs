@@ -214,6 +214,9 @@ impl LeasePage {
         };
         let mut texts = Vec::new();
         let text_w = width - 2.0 * MARGIN;
+        // The title and subtitle wrap to a narrow window as the legend does: a phone keeps them
+        // pinned at its left, and one line of them ran past its right edge.
+        let head_w = narrow.unwrap_or(text_w);
         let mut y = MARGIN;
         // A run without a lock service (idempotency keys) has no lock to ask about.
         let lockless = !chart.rows.iter().any(|r| {
@@ -231,7 +234,7 @@ impl LeasePage {
         y = Column::write_at(
             &mut texts,
             MARGIN,
-            text_w,
+            head_w,
             y,
             &title,
             style::TITLE_SIZE,
@@ -254,7 +257,7 @@ impl LeasePage {
         y = Column::write_at(
             &mut texts,
             MARGIN,
-            text_w,
+            head_w,
             y,
             &sub,
             style::SUBTITLE_SIZE,
@@ -269,7 +272,7 @@ impl LeasePage {
             y = Column::write_at(
                 &mut texts,
                 MARGIN,
-                text_w,
+                head_w,
                 y,
                 &q,
                 style::SUBTITLE_SIZE,
