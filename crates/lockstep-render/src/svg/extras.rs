@@ -286,8 +286,12 @@ pub(crate) fn swatch(p: &Painter, kind: LegendKind, s: Rect) -> Result<(), Rende
             )?;
         }
         LegendKind::StepList => {
-            // As large as the step column's own text: 11 px vanished on a slide.
-            let list = TextBox::new("#4,6", style::GUTTER_SIZE, Align::Center, c, 1.0);
+            // As large as the step column's own text (11 px vanished on a slide), as far as the
+            // swatch is wide: wider, its "#" was cut by the legend's box.
+            let size = style::GUTTER_SIZE.min(
+                style::GUTTER_SIZE * s.width() / crate::text::width("#4,6", style::GUTTER_SIZE),
+            );
+            let list = TextBox::new("#4,6", size, Align::Center, c, 1.0);
             p.text(&list, style::TEXT)?;
         }
         LegendKind::Current => {
