@@ -81,6 +81,9 @@ pub(super) struct RowPlace {
     pub(super) coming: Rc<[Extent]>,
     /// Every line's band, top and bottom, in order down the page (see [`crate::snap`]).
     pub(super) lines: Rc<[(f64, f64)]>,
+    /// How far below the layout's the page draws the rows (the step's `layout_dy`): the row's
+    /// band and line are given with it, `lines` without.
+    pub(super) dy: f64,
 }
 
 /// Where the current step's words go when its row is too wide for the window and they are out
@@ -167,7 +170,7 @@ pub(super) fn keep_in_view(
         let lines = row
             .lines
             .iter()
-            .map(|&(t, b)| (t * scale + band, b * scale + band));
+            .map(|&(t, b)| ((t + row.dy) * scale + band, (b + row.dy) * scale + band));
         let end = f64::from(scroller.scroll_height()) - height;
         crate::snap::snap_top(
             y,
@@ -249,7 +252,7 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     let lines = row
         .lines
         .iter()
-        .map(|&(t, b)| (t * scale + heads, b * scale + heads));
+        .map(|&(t, b)| ((t + row.dy) * scale + heads, (b + row.dy) * scale + heads));
     let keep = (row_top, band.1 * scale + heads);
     let view = f64::from(scroller.client_height()) - heads;
     let top = match crate::snap::snap_top(top, heads, lines, keep, view, (floor, bottom)) {

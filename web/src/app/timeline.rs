@@ -208,19 +208,6 @@ fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
         .map(Extent::of)
         .collect()
 }
-
-/// Every line's band (`dy` down, as the frame draws it), once each, in order down the page.
-fn lines(rows: &[crate::viewer::HitRow], dy: f64) -> Rc<[(f64, f64)]> {
-    let mut lines: Vec<(f64, f64)> = Vec::new();
-    for row in rows {
-        let band = (row.top + dy, row.bottom + dy);
-        if lines.last() != Some(&band) {
-            lines.push(band);
-        }
-    }
-    lines.into()
-}
-
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
@@ -298,7 +285,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 line_y: row.y + dy,
                                 extent: Extent::of(row),
                                 coming: coming(&pic.rows, frame.step),
-                                lines: lines(&pic.rows, dy),
+                                lines: pic.lines.clone(),
+                                dy,
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
                                 floor,
@@ -498,7 +486,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     line_y: r.y + dy,
                     extent: Extent::default(),
                     coming: Rc::new([]),
-                    lines: lines(&pic.rows, dy),
+                    lines: pic.lines.clone(),
+                    dy,
                     arrives: false,
                     label: "".into(),
                     floor,

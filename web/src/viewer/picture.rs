@@ -55,6 +55,9 @@ pub struct Picture {
     pub groups: Vec<Vec<usize>>,
     /// Every row of the branch, in the layout's pixels.
     pub rows: Vec<HitRow>,
+    /// Every line's band, top and bottom, in order down the page, in the layout's pixels (rows
+    /// that share a line share a band; see `crate::snap`).
+    pub lines: std::rc::Rc<[(f64, f64)]>,
     /// What the picture was drawn for: the branch and the time mode.
     pub key: (u64, TimeMode),
     /// The lanes, for the page's row of lane names that stays in view.
@@ -74,6 +77,18 @@ pub struct Picture {
 
 /// The width of the current step's outline the page draws (style.css `.current-frame`).
 const OUTLINE_STROKE: f64 = 3.0;
+
+/// Every line's band of `rows`, in order: rows that share a line share a band.
+fn line_bands(rows: &[HitRow]) -> std::rc::Rc<[(f64, f64)]> {
+    let mut lines: Vec<(f64, f64)> = Vec::new();
+    for row in rows {
+        let band = (row.top, row.bottom);
+        if lines.last() != Some(&band) {
+            lines.push(band);
+        }
+    }
+    lines.into()
+}
 
 /// A row's band, where a click or hover finds it: a little above and below its text.
 pub fn band(r: &HitRow) -> (f64, f64) {
@@ -257,6 +272,7 @@ impl Viewer {
         Ok(Picture {
             svg,
             groups,
+            lines: line_bands(&rows),
             rows,
             key: (self.branch, time_mode),
             lanes,
@@ -297,8 +313,9 @@ impl Viewer {
         // One call gives the outline and both its bands.
         let outline = at_n.current_outline(picture.size.0, OUTLINE_STROKE / 2.0);
         let band = |(top, bottom): (f64, f64)| (top, bottom - top);
-        let (lanes, frame_path) = (outline.as_ref().map(|o| band(o.lanes)), outline.as_ref());
-        let frame_path = frame_path
+        let lanes = outline.as_ref().map(|o| band(o.lanes));
+        let frame_path = outline
+            .as_ref()
             .map(|o| {
                 let mut d = String::new();
                 for (i, p) in o.points.iter().enumerate() {

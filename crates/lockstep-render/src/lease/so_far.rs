@@ -30,12 +30,18 @@ impl SoFar {
                 && e.time_ms == d.time_ms
                 && matches!(e.kind, EventKind::Send | EventKind::State | EventKind::Note)
         };
-        // The delivery the step shown is, or is an effect of.
+        // The delivery the step shown is, or is an effect of: within the step's instant (its
+        // effects share the delivery's), so the walk back is short on a long run.
+        let instant = end.checked_sub(1).map(|i| events[i].time_ms);
         let mut at = end;
-        while at > 0 && events[at - 1].kind != EventKind::Deliver {
+        while at > 0
+            && events[at - 1].kind != EventKind::Deliver
+            && Some(events[at - 1].time_ms) == instant
+        {
             at -= 1;
         }
         if let Some(d) = at.checked_sub(1).map(|i| &events[i])
+            && d.kind == EventKind::Deliver
             && events[at..end].iter().all(|e| effect(d, e))
         {
             while events.get(end).is_some_and(|e| effect(d, e)) {
