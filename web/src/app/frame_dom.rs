@@ -356,6 +356,15 @@ pub(super) fn hide_row_label(pic: &Picture, step: usize, label: Option<&str>, sh
                     set(&back, "visibility", "hidden");
                     shown.hidden_label.push(back);
                 }
+                // A round's label goes on: "→ 5 (redis-1…redis-5)" on its second line was
+                // left alone, cut at the window's edge.
+                if let Some(more) = t.next_element_sibling().filter(|m| {
+                    m.tag_name().eq_ignore_ascii_case("text")
+                        && m.text_content().is_some_and(|w| w.trim().starts_with('→'))
+                }) {
+                    set(&more, "visibility", "hidden");
+                    shown.hidden_label.push(more);
+                }
                 set(&t, "visibility", "hidden");
                 shown.hidden_label.push(t);
             }
