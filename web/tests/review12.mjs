@@ -95,7 +95,9 @@ export async function review12Tests(browser, base, shot) {
       // How much of the box the drawing covers.
       return { smallest: Math.min(...sizes), covered: (vb.width * scale * vb.height * scale) / (box.width * box.height) };
     });
-    assert(lease.smallest >= 9.8 && lease.covered >= 0.7, `the lease chart is small in its box: ${JSON.stringify(lease)}`);
+    // 9 px, not the 9.8 it was: the strip beside it is wider (28% of the width, not 21%), so
+    // that every step's explanation and the verdict fit on the screen (review20.mjs).
+    assert(lease.smallest >= 9 && lease.covered >= 0.7, `the lease chart is small in its box: ${JSON.stringify(lease)}`);
     await shot(page, "presenter-1280-lease-fenced-gc-pause-33");
   }, { viewport: { width: 1280, height: 720 } });
 

@@ -17,7 +17,7 @@ import { review16Tests } from "./review16.mjs";
 import { review17Tests } from "./review17.mjs";
 import { review18Tests } from "./review18.mjs";
 import { review19Tests } from "./review19.mjs";
-import { review20Tests, review20bTests } from "./review20.mjs";
+import { review20Tests, review20bTests, review20cTests } from "./review20.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -679,6 +679,7 @@ await review18Tests(browser, base, shot);
 await review19Tests(browser, base, shot);
 await review20Tests(browser, base, shot);
 await review20bTests(browser, base, shot);
+await review20cTests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

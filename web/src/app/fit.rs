@@ -21,6 +21,27 @@ const EXPLANATION: (&str, f64) = (".presenter .side > .explanation", 25.6);
 const VERDICT: (&str, f64) = (".presenter .side > .verdict", 22.4);
 /// The least type size of the strip's words, in px: readable on a projector from the back.
 const FLOOR_PX: f64 = 16.0;
+/// The same beside the lease chart, where the strip is a narrow column that cannot grow (the
+/// page would scroll, the verdict off the screen): some runs' steps (consensus-session-suspended)
+/// need it on a 1280x720 projector.
+const BESIDE_FLOOR_PX: f64 = 14.0;
+
+/// The least type size for the strip as the page lays it out now.
+fn floor_px(doc: &Document) -> f64 {
+    if beside(doc) {
+        BESIDE_FLOOR_PX
+    } else {
+        FLOOR_PX
+    }
+}
+
+/// Whether the strip stands beside the picture (the lease chart) rather than under it.
+fn beside(doc: &Document) -> bool {
+    doc.query_selector(".timeline-scroller.lease")
+        .ok()
+        .flatten()
+        .is_some()
+}
 /// The legend (folded on a projector) shrinks as before, a panel at a time, to this scale.
 const LEGEND: (&str, f64) = (".presenter .side > .legend", 0.55);
 
@@ -83,7 +104,9 @@ pub fn fit_strip() {
             // words change: measuring lays the page out, which a step should not wait for.
             let words = verdict.text_content().unwrap_or_default();
             if words != f.verdict_words {
-                if let Some(scale) = shrink_current(&verdict, f.verdict, VERDICT.1) {
+                if let Some(scale) =
+                    shrink_current(&verdict, f.verdict, least(floor_px(&doc), VERDICT.1))
+                {
                     f.verdict = scale;
                 }
                 f.verdict_words = words;
@@ -94,7 +117,7 @@ pub fn fit_strip() {
             f
         }
         None => {
-            let mut f = measure(&v, key, &side, &expl, &verdict);
+            let mut f = measure(&v, key, &side, &expl, &verdict, floor_px(&doc));
             f.legend_words = fit_legend_again(&doc, "", &mut f.legend_scales);
             f
         }
@@ -135,11 +158,7 @@ fn run_key(v: &Viewer, doc: &Document) -> String {
             (n(w.inner_width()), n(w.inner_height()))
         })
         .unwrap_or_default();
-    let beside = doc
-        .query_selector(".timeline-scroller.lease")
-        .ok()
-        .flatten()
-        .is_some();
+    let beside = beside(doc);
     format!(
         "{} {} {} {beside} {} {w:?}x{h:?}",
         v.id(),
@@ -157,11 +176,16 @@ fn measure(
     side: &HtmlElement,
     expl: &HtmlElement,
     verdict: &HtmlElement,
+    floor: f64,
 ) -> Fitted {
     // The strip at its own height: the panels' boxes as the step will have them.
     let _ = side.style().remove_property("height");
     let steps = explanations(v);
-    let (explanation, need_e) = fit_all(expl, steps.iter().map(String::as_str), EXPLANATION.1);
+    let (explanation, need_e) = fit_all(
+        expl,
+        steps.iter().map(String::as_str),
+        least(floor, EXPLANATION.1),
+    );
     let ended = VerdictWords::of(v, v.final_verdict(), true);
     let (verdict_scale, need_v) = fit_all(
         verdict,
@@ -169,7 +193,7 @@ fn measure(
             verdict_markup(&ended).as_str(),
             verdict.inner_html().as_str(),
         ],
-        VERDICT.1,
+        least(floor, VERDICT.1),
     );
     Fitted {
         key,
@@ -241,15 +265,19 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The largest scale (down to the floor, `FLOOR_PX` over `base_px`) at which every one of
-/// `contents` fits `panel`'s box, and how many px taller the box must be for the one that fits
-/// least at the floor (0 when all fit).
+/// The least scale of a panel whose type is `base_px` at scale 1, for a floor of `floor_px`.
+fn least(floor_px: f64, base_px: f64) -> f64 {
+    (floor_px / base_px).min(1.0)
+}
+
+/// The largest scale (down to `least`) at which every one of `contents` fits `panel`'s box, and
+/// how many px taller the box must be for the one that fits least at that scale (0 when all
+/// fit).
 fn fit_all<'a>(
     panel: &HtmlElement,
     contents: impl IntoIterator<Item = &'a str>,
-    base_px: f64,
+    least: f64,
 ) -> (f64, f64) {
-    let least = (FLOOR_PX / base_px).min(1.0);
     let Some(probe) = probe(panel) else {
         return (1.0, 0.0);
     };
@@ -304,13 +332,13 @@ fn probe(panel: &HtmlElement) -> Option<HtmlElement> {
     Some(copy)
 }
 
-/// A smaller scale for the verdict now shown, when it does not fit at `scale` (None: it does).
-fn shrink_current(verdict: &HtmlElement, scale: f64, base_px: f64) -> Option<f64> {
+/// A smaller scale for the verdict now shown, down to `least`, when it does not fit at `scale`
+/// (None: it does).
+fn shrink_current(verdict: &HtmlElement, scale: f64, least: f64) -> Option<f64> {
     set_fit(verdict, scale);
     if !overflows(verdict) {
         return None;
     }
-    let least = (FLOOR_PX / base_px).min(1.0);
     let mut s = scale;
     while s > least {
         s = (s - STEP).max(least);
