@@ -97,6 +97,22 @@ export async function review20bTests(browser, base, shot) {
 }
 
 export async function review20cTests(browser, base, shot) {
+  await test(browser, "at the last step the verdict under the run is in view whole, its last line not cut", async (page) => {
+    for (const [w, h, hash] of [[1920, 1080, "scenario=consensus-fenced-failover&step=end&present=1"], [1280, 720, "scenario=fenced-gc-pause&mode=scale&step=end&present=1"], [1920, 1080, "scenario=naive-gc-pause&step=end&present=1"]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${base}index.html?${w}#${hash}`);
+      await ready(page);
+      await page.waitForTimeout(500);
+      const got = await page.evaluate(() => {
+        const box = document.querySelector(".timeline-scroller").getBoundingClientRect();
+        const last = [...document.querySelectorAll(".page svg text")].find((t) => t.textContent.includes("reached at its last step"));
+        const r = last.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, box: [box.top, box.bottom] };
+      });
+      assert(got.top >= got.box[0] && got.bottom <= got.box[1], `${hash} at ${w}x${h}: the verdict's last line is cut: ${JSON.stringify(got)}`);
+    }
+  });
+
   await test(browser, "presenter mode's lease chart on a 1280x720 projector keeps its strip on the screen, nothing cut", async (page) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     // fenced-gc-pause #12 (FCALL acquire) did not fit a fifth of the width at 16 px: the strip

@@ -253,8 +253,17 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
         .lines
         .iter()
         .map(|&(t, b)| ((t + row.dy) * scale + heads, (b + row.dy) * scale + heads));
-    let keep = (row_top, band.1 * scale + heads);
     let view = f64::from(scroller.client_height()) - heads;
+    // The row, and the verdict under the run down to the picture's end when they fit together:
+    // snapping up from the end cut the verdict's last line (consensus-fenced-failover at
+    // 1920x1080, found by a review).
+    let row_only = (row_top, band.1 * scale + heads);
+    let with_verdict = (row_top, f64::from(scroller.scroll_height()) - EDGE);
+    let keep = if with_verdict.1 - with_verdict.0 <= view {
+        with_verdict
+    } else {
+        row_only
+    };
     let top = match crate::snap::snap_top(top, heads, lines, keep, view, (floor, bottom)) {
         snapped if top > floor + 0.5 => snapped,
         _ => top,
