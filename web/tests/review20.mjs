@@ -97,6 +97,32 @@ export async function review20bTests(browser, base, shot) {
 }
 
 export async function review20cTests(browser, base, shot) {
+  await test(browser, "on a phone the first rows are not cut by the band of lane names, stepped to or linked", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    const first = () => page.evaluate(() => {
+      const scroller = document.querySelector(".timeline-scroller");
+      const band = scroller.firstElementChild.getBoundingClientRect();
+      const words = [...document.querySelectorAll(".page svg text")]
+        .find((t) => t.textContent.trim().startsWith("FCALL acquire 2") && t.getBoundingClientRect().height > 0);
+      const r = words.getBoundingClientRect();
+      return { bandBottom: Math.round(band.bottom), top: Math.round(r.top), bottom: Math.round(r.bottom) };
+    });
+    await page.goto(`${base}index.html?phone-link#scenario=fenced-gc-pause&step=5`);
+    await ready(page);
+    await page.waitForTimeout(400);
+    const linked = await first();
+    assert(linked.top >= linked.bandBottom, `linked to #5, the first row is under the lane names: ${JSON.stringify(linked)}`);
+    await page.goto(`${base}index.html?phone-step#scenario=fenced-gc-pause&step=0`);
+    await ready(page);
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(250);
+    }
+    const stepped = await first();
+    assert(stepped.top >= stepped.bandBottom, `stepped to #5, the first row is under the lane names: ${JSON.stringify(stepped)}`);
+    await shot(page, "phone-first-row-fenced-gc-pause-5");
+  });
+
   await test(browser, "at the last step the verdict under the run is in view whole, its last line not cut", async (page) => {
     for (const [w, h, hash] of [[1920, 1080, "scenario=consensus-fenced-failover&step=end&present=1"], [1280, 720, "scenario=fenced-gc-pause&mode=scale&step=end&present=1"], [1920, 1080, "scenario=naive-gc-pause&step=end&present=1"]]) {
       await page.setViewportSize({ width: w, height: h });

@@ -75,7 +75,7 @@ pub(super) struct RowPlace {
     pub(super) label: Rc<str>,
     /// The least scroll from the top the window follows the row to, in the layout's pixels (see
     /// [`title_floor`]).
-    pub(super) floor: f64,
+    pub(super) floor: (f64, f64),
     /// The next steps' rows, in order (a move sideways goes far enough to show as many of them
     /// as fit, so the view need not move again at each of them).
     pub(super) coming: Rc<[Extent]>,
@@ -284,25 +284,28 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
 const TITLE_MARGIN: f64 = 8.0;
 
 /// The least scroll from the top that following a step goes to, in the layout's pixels, for a
-/// picture whose lanes' header boxes start `heads_top` down: in the app (`leave_out`) just above
-/// them, leaving out the picture's own title block (the header bar names the run and the
-/// explanation panel explains the step, so the block would only repeat them, in a third of a
-/// 1280x720 projector's timeline, and scrolled sideways it shows as fragments); in the embed 0
-/// (the block is all the explanation a minimal embed has). Scrolling up by hand still shows it.
-pub(super) fn title_floor(leave_out: bool, heads_top: f64) -> f64 {
-    if leave_out && heads_top.is_finite() {
-        (heads_top - TITLE_MARGIN).max(0.0)
+/// picture whose lanes' header boxes run from `heads.0` down to `heads.1`: in the app
+/// (`leave_out`) just above them, leaving out the picture's own title block (the header bar
+/// names the run and the explanation panel explains the step, so the block would only repeat
+/// them, in a third of a 1280x720 projector's timeline, and scrolled sideways it shows as
+/// fragments); in the embed 0 (the block is all the explanation a minimal embed has). Scrolling
+/// up by hand still shows it. With it, where the boxes end (see [`floor_at`]).
+pub(super) fn title_floor(leave_out: bool, (top, bottom): (f64, f64)) -> (f64, f64) {
+    if leave_out && top.is_finite() {
+        ((top - TITLE_MARGIN).max(0.0), bottom)
     } else {
-        0.0
+        (0.0, 0.0)
     }
 }
 
-/// The scroll from the top that puts `floor` (see [`title_floor`], in the layout's pixels) at the
-/// window's top, at `scale` screen pixels to the layout's: the picture starts under the band of
-/// kept lane names, which hides nothing while the picture's own names show.
-pub(super) fn floor_at(scroller: &HtmlElement, floor: f64, scale: f64) -> f64 {
+/// The scroll from the top that puts the floor (see [`title_floor`], in the layout's pixels) at
+/// the window's top, at `scale` screen pixels to the layout's: the picture starts under the band
+/// of kept lane names, which hides nothing while the picture's own names show. No further down
+/// than the end of those names: on a phone the band is taller than the picture's small boxes,
+/// and the first row was cut in half under it ("FCALL acquire 2 …", found by a review).
+pub(super) fn floor_at(scroller: &HtmlElement, (floor, heads_end): (f64, f64), scale: f64) -> f64 {
     if floor > 0.0 {
-        floor * scale + heads_band(scroller)
+        (floor * scale + heads_band(scroller)).min(heads_end * scale + EDGE)
     } else {
         0.0
     }

@@ -233,12 +233,15 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // Where following a step stops scrolling up (the app leaves out the title block).
     let floor = title_floor(
         props.leave_title,
-        frame.live.layout_dy
-            + pic
-                .lanes
-                .iter()
-                .map(|l| l.top)
-                .fold(f64::INFINITY, f64::min),
+        (
+            frame.live.layout_dy
+                + pic
+                    .lanes
+                    .iter()
+                    .map(|l| l.top)
+                    .fold(f64::INFINITY, f64::min),
+            heads_bottom,
+        ),
     );
     {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
