@@ -97,6 +97,21 @@ export async function review20bTests(browser, base, shot) {
 }
 
 export async function review20cTests(browser, base, shot) {
+  await test(browser, "presenter mode's verdict facts at 1920x1080 are no smaller than the strip's 16 px floor", async (page) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    for (const [id, step] of [["naive-gc-pause", 24], ["naive-gc-pause", "end"], ["redlock-gc-pause", "end"], ["consensus-fenced-failover", "end"]]) {
+      await page.goto(`${base}index.html?${id}-${step}#scenario=${id}&step=${step}&present=1`);
+      await ready(page);
+      await page.waitForTimeout(400);
+      const got = await page.evaluate(() => {
+        const v = document.querySelector(".side > .verdict");
+        return { facts: Math.min(...[...v.querySelectorAll(".facts li")].map((li) => parseFloat(getComputedStyle(li).fontSize))), cut: v.scrollHeight - v.clientHeight };
+      });
+      // They were 14.4 px (0.9 of the floor) beside a 25.6 px explanation.
+      assert(got.facts >= 16 && got.cut <= 1, `${id} #${step}: ${JSON.stringify(got)}`);
+    }
+  });
+
   await test(browser, "on a phone the first rows are not cut by the band of lane names, stepped to or linked", async (page) => {
     await page.setViewportSize({ width: 375, height: 667 });
     const first = () => page.evaluate(() => {
