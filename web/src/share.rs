@@ -74,7 +74,7 @@ pub enum HashError {
         "the link has an unknown part “{0}” (known: scenario, step, mode, chart, whatif, src, present, controls)"
     )]
     UnknownKey(String),
-    #[error("there is no built-in scenario “{0}”")]
+    #[error("there is no built-in scenario “{0}”{hint}", hint = crate::catalogue::did_you_mean(.0))]
     UnknownScenario(String),
     #[error("the link gives “{0}” more than once (the last is used)")]
     Repeated(String),
@@ -495,6 +495,20 @@ mod tests {
         let e = View::parse("#mode=fast&chart=pie").unwrap_err();
         assert_eq!(e.0.len(), 3, "{e}");
         assert_eq!(e.0[2], HashError::NoScenario);
+    }
+
+    #[test]
+    fn a_misspelt_scenario_names_the_builtins_it_is_closest_to() {
+        let msg = View::parse("#scenario=fenced-gc-psuse&step=3")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("“fenced-gc-psuse”; did you mean “fenced-gc-pause”?"),
+            "{msg}"
+        );
+        // Nothing near: no guess.
+        let msg = View::parse("#scenario=zookeeper").unwrap_err().to_string();
+        assert!(!msg.contains("did you mean"), "{msg}");
     }
 
     #[test]

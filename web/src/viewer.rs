@@ -32,7 +32,7 @@ pub use page_fit::{LaneHead, LegendArt, LegendSwatch};
 /// Why a view cannot be opened.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OpenError {
-    #[error("there is no built-in scenario “{0}”; pick one from the list")]
+    #[error("there is no built-in scenario “{0}”{hint}; pick one from the list", hint = crate::catalogue::did_you_mean(.0))]
     UnknownScenario(String),
     #[error("{0}")]
     Scenario(#[from] ScenarioError),

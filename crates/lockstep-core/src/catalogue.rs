@@ -59,6 +59,41 @@ pub fn ids() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(id, _)| *id)
 }
 
+/// The built-in ids closest to `typed` (at most three, best first): those containing it, and
+/// those within a small Jaro-Winkler distance (typos, swapped or missing letters). Case does not
+/// count: the ids are lower case, and `Fenced-GC-Pause` means `fenced-gc-pause`.
+pub fn did_you_mean(typed: &str) -> Vec<&'static str> {
+    closest(typed, ids())
+}
+
+/// [`did_you_mean`] among `ids` (the web page keeps its own list of the same ids, without the
+/// scenarios' TOML).
+pub fn closest<'a>(typed: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    const THRESHOLD: f64 = 0.85;
+    let typed = typed.to_lowercase();
+    let typed = typed.as_str();
+    let mut scored: Vec<(f64, &'a str)> = ids
+        .map(|id| {
+            let score = if typed.len() >= 3 && id.contains(typed) {
+                1.0
+            } else {
+                strsim::jaro_winkler(typed, id)
+            };
+            (score, id)
+        })
+        .filter(|&(score, _)| score >= THRESHOLD)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Only the ones about as close as the closest: one clear match is named alone.
+    let best = scored.first().map_or(0.0, |s| s.0);
+    scored
+        .into_iter()
+        .take_while(|&(score, _)| score >= best - 0.05)
+        .take(3)
+        .map(|(_, id)| id)
+        .collect()
+}
+
 /// The TOML source of a built-in scenario.
 pub fn source(id: &str) -> Option<&'static str> {
     BUILTIN.iter().find(|(i, _)| *i == id).map(|(_, s)| *s)
@@ -67,4 +102,25 @@ pub fn source(id: &str) -> Option<&'static str> {
 /// Parses a built-in scenario. None if no built-in has that id.
 pub fn load(id: &str) -> Option<Result<Scenario, ScenarioError>> {
     source(id).map(|text| parse_scenario(&format!("assets/scenarios/{id}.toml"), text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_closest_builtins() {
+        assert_eq!(did_you_mean("fenced-gc-pase"), ["fenced-gc-pause"]);
+        assert_eq!(
+            did_you_mean("naive-gc-puase").first(),
+            Some(&"naive-gc-pause")
+        );
+        let gc = did_you_mean("gc-pause");
+        assert!(
+            gc.contains(&"naive-gc-pause") && gc.contains(&"fenced-gc-pause"),
+            "{gc:?}"
+        );
+        assert!(did_you_mean("zookeeper").is_empty());
+        assert_eq!(did_you_mean("Fenced-GC-Pause"), ["fenced-gc-pause"]);
+    }
 }

@@ -118,7 +118,7 @@ fn not_found(arg: &str) -> CliError {
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or(arg);
-    let suggestions = did_you_mean(if looks_like_a_path { stem } else { arg });
+    let suggestions = catalogue::did_you_mean(if looks_like_a_path { stem } else { arg });
     let hint = match suggestions.as_slice() {
         [] => "`lockstep list` shows the built-ins".to_string(),
         [one] => format!("did you mean `{one}`? (`lockstep list` shows the built-ins)"),
@@ -137,35 +137,6 @@ fn not_found(arg: &str) -> CliError {
             "`{arg}` is neither a built-in scenario nor a file; {hint}"
         ))
     }
-}
-
-/// The built-in ids closest to `typed` (at most three, best first): those containing it, and
-/// those within a small Jaro-Winkler distance (typos, swapped or missing letters). Case does not
-/// count: the ids are lower case, and `Fenced-GC-Pause` means `fenced-gc-pause`.
-pub fn did_you_mean(typed: &str) -> Vec<&'static str> {
-    const THRESHOLD: f64 = 0.85;
-    let typed = typed.to_lowercase();
-    let typed = typed.as_str();
-    let mut scored: Vec<(f64, &'static str)> = catalogue::ids()
-        .map(|id| {
-            let score = if typed.len() >= 3 && id.contains(typed) {
-                1.0
-            } else {
-                strsim::jaro_winkler(typed, id)
-            };
-            (score, id)
-        })
-        .filter(|&(score, _)| score >= THRESHOLD)
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    // Only the ones about as close as the closest: one clear match is named alone.
-    let best = scored.first().map_or(0.0, |s| s.0);
-    scored
-        .into_iter()
-        .take_while(|&(score, _)| score >= best - 0.05)
-        .take(3)
-        .map(|(_, id)| id)
-        .collect()
 }
 
 /// What `lockstep check` was asked to check, with folders replaced by their `.toml` files.
@@ -219,22 +190,6 @@ fn toml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn suggests_the_closest_builtins() {
-        assert_eq!(did_you_mean("fenced-gc-pase"), ["fenced-gc-pause"]);
-        assert_eq!(
-            did_you_mean("naive-gc-puase").first(),
-            Some(&"naive-gc-pause")
-        );
-        let gc = did_you_mean("gc-pause");
-        assert!(
-            gc.contains(&"naive-gc-pause") && gc.contains(&"fenced-gc-pause"),
-            "{gc:?}"
-        );
-        assert!(did_you_mean("zookeeper").is_empty());
-        assert_eq!(did_you_mean("Fenced-GC-Pause"), ["fenced-gc-pause"]);
-    }
 
     #[test]
     fn sizes_read_as_people_say_them() {

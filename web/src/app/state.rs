@@ -405,7 +405,11 @@ impl Reducible for AppState {
                 next.viewer = None;
                 next.picking = true;
                 next.notice = Some(Notice {
-                    text: format!("This link cannot be opened: {why}."),
+                    // A sentence ends once: "did you mean “fenced-gc-pause”?" has its mark.
+                    text: format!(
+                        "This link cannot be opened: {why}{}",
+                        if why.ends_with(['?', '.']) { "" } else { "." }
+                    ),
                     error: true,
                 });
             }
