@@ -13,7 +13,7 @@ use super::legend::Legend;
 use super::picker::Picker;
 use super::search::SearchPanel;
 use super::share_bar::{Redraw, ShareBar};
-use super::state::{Action, AppState, SPEEDS};
+use super::state::{Action, AppState, SPEEDS, Zoom};
 use super::timeline::Timeline;
 use super::upload::Upload;
 use super::whatif_menu::WhatIfMenu;
@@ -61,7 +61,9 @@ pub fn open_hash(state: &UseReducerHandle<AppState>, hash: &str) {
 /// the width, or readable labels): with a button and Z, and in the embed (`embed`: its
 /// controls) a tap on the
 /// whole-width picture zooms in (its rows are too thin to pick one); an embed without controls
-/// has no button, and a tap there zooms in and out.
+/// has no button, and a tap there zooms in and out. Zoomed in, the embed too follows the steps
+/// from the lanes' headers down, as the app does: its title block, scrolled sideways with the
+/// step, showed as a fragment of a sentence at the top of a phone's frame.
 pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::Controls>) -> Html {
     let on_seek = {
         let s = state.clone();
@@ -85,7 +87,7 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
             <Timeline picture={p.clone()} frame={f.clone()} rev={state.rev} {on_seek}
                 highlight_faults={state.found.is_some()} presenter={state.presenter}
                 zoom={state.zoom} {on_zoom} {zoom_button} tap_zooms={embed.is_some()}
-                leave_title={embed.is_none()} />
+                leave_title={embed.is_none() || state.zoom == Zoom::Readable} />
         },
         _ => html! {},
     }
