@@ -13,17 +13,9 @@ pub fn ids() -> impl Iterator<Item = &'static str> {
 /// What to say after "there is no built-in scenario “…”": the built-ins its id is closest to, as
 /// `lockstep run` says them (a misspelt link, "fenced-gc-psuse").
 pub fn did_you_mean(typed: &str) -> String {
-    match lockstep_core::catalogue::closest(typed, ids()).as_slice() {
-        [] => String::new(),
-        [one] => format!("; did you mean “{one}”?"),
-        many => format!(
-            "; did you mean {}?",
-            many.iter()
-                .map(|id| format!("“{id}”"))
-                .collect::<Vec<_>>()
-                .join(" or ")
-        ),
-    }
+    let near = lockstep_core::catalogue::closest(typed, ids());
+    lockstep_core::catalogue::did_you_mean_phrase(&near, |id| format!("“{id}”"))
+        .map_or_else(String::new, |phrase| format!("; {phrase}"))
 }
 
 /// A built-in scenario, or None if no built-in has that id.

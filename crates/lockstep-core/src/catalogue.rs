@@ -66,6 +66,15 @@ pub fn did_you_mean(typed: &str) -> Vec<&'static str> {
     closest(typed, ids())
 }
 
+/// "did you mean `a` or `b`?" for suggestions as [`did_you_mean`] gives them, each id written
+/// by `quote` (the CLI's backticks, the page's quotation marks); None when there are none.
+pub fn did_you_mean_phrase(ids: &[&str], quote: impl Fn(&str) -> String) -> Option<String> {
+    (!ids.is_empty()).then(|| {
+        let named: Vec<String> = ids.iter().map(|id| quote(id)).collect();
+        format!("did you mean {}?", named.join(" or "))
+    })
+}
+
 /// [`did_you_mean`] among `ids` (the web page keeps its own list of the same ids, without the
 /// scenarios' TOML).
 pub fn closest<'a>(typed: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {

@@ -119,16 +119,9 @@ fn not_found(arg: &str) -> CliError {
         .and_then(|s| s.to_str())
         .unwrap_or(arg);
     let suggestions = catalogue::did_you_mean(if looks_like_a_path { stem } else { arg });
-    let hint = match suggestions.as_slice() {
-        [] => "`lockstep list` shows the built-ins".to_string(),
-        [one] => format!("did you mean `{one}`? (`lockstep list` shows the built-ins)"),
-        many => format!(
-            "did you mean {}? (`lockstep list` shows the built-ins)",
-            many.iter()
-                .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(" or ")
-        ),
+    let hint = match catalogue::did_you_mean_phrase(&suggestions, |id| format!("`{id}`")) {
+        Some(phrase) => format!("{phrase} (`lockstep list` shows the built-ins)"),
+        None => "`lockstep list` shows the built-ins".to_string(),
     };
     if looks_like_a_path {
         CliError::Input(format!("{arg}: no such file; {hint}"))
