@@ -4,6 +4,7 @@
 //! natively; the yew components only build for wasm32.
 
 pub mod across;
+pub mod caption;
 pub mod catalogue;
 pub mod inspector;
 pub mod own;

@@ -26,6 +26,7 @@ mod spans;
 pub use picture::{HitRow, Picture, StepFrame, band};
 pub use rows::row_step;
 pub use source::Source;
+pub use spans::DrawnWords;
 
 pub use page_fit::{LaneHead, LegendArt, LegendSwatch};
 

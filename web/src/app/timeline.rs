@@ -141,14 +141,25 @@ fn show_hover(page: &NodeRef, row: Option<&crate::viewer::HitRow>, width: f64) {
     }
 }
 
-/// Shows the current step's words at `(x, y)` (fractions of the page's width and height: the
-/// receiving end of its arrow, on its line) just above the line, at the size of the picture's
-/// labels at `scale` screen pixels to its own, or hides them. They go on the side the arrow comes from
-/// (`right`: it reaches right from the end) when they fit there in the window (its left edge
-/// going to `left`, the pinned step column `pin` wide), else on the other side if they fit there.
+/// The current step's words in a caption beside the end in view (see [`caption_at`]).
+struct Caption {
+    /// The end, on its line, in fractions of the page's width and height.
+    at: (f64, f64),
+    /// The row reaches right from the end.
+    right: bool,
+    label: Rc<str>,
+    /// The words drawn near the line, in page pixels (see [`crate::caption::near`]).
+    near: Rc<[crate::caption::WordBox]>,
+}
+
+/// Shows the current step's words beside the receiving end of its arrow, on its line, at the
+/// size of the picture's labels at `scale` screen pixels to its own, or hides them. They go
+/// where [`crate::caption::spot`] says: on the side the arrow comes from, above the line, if
+/// they fit there in the window (its left edge going to `left`, the pinned step column `pin`
+/// wide) and cover no words drawn near the line.
 fn show_caption(
     scroller: &HtmlElement,
-    caption: Option<(f64, f64, bool, Rc<str>)>,
+    caption: Option<Caption>,
     (left, pin): (f64, f64),
     scale: f64,
 ) {
@@ -160,7 +171,13 @@ fn show_caption(
     else {
         return;
     };
-    let Some((x, y, right, label)) = caption else {
+    let Some(Caption {
+        at: (x, y),
+        right,
+        label,
+        near,
+    }) = caption
+    else {
         toggle(&el, "hidden", true);
         return;
     };
@@ -180,24 +197,37 @@ fn show_caption(
         ),
     );
     toggle(&el, "hidden", false);
-    // The end's place in the window, and the room on either side of it.
-    let at = x * f64::from(scroller.scroll_width()) - left;
-    let need = f64::from(el.offset_width()) + CAPTION_GAP;
-    let (room_right, room_left) = (f64::from(scroller.client_width()) - at, at - pin);
-    let on_right = if right {
-        need <= room_right || (need > room_left && room_right >= room_left)
-    } else {
-        !(need <= room_left || room_left >= room_right)
+    // The end's place in the picture (the caption's parent) and in the window, and the room on
+    // either side of it.
+    let page = el
+        .parent_element()
+        .and_then(|p| p.dyn_into::<HtmlElement>().ok())
+        .map_or((f64::from(scroller.scroll_width()), 0.0), |p| {
+            (f64::from(p.offset_width()), f64::from(p.offset_height()))
+        });
+    let end = x * page.0;
+    let at = end - left;
+    let line = y * page.1;
+    let beside = crate::caption::Beside {
+        at: (end, line),
+        size: (f64::from(el.offset_width()), f64::from(el.offset_height())),
+        room: (at - pin, f64::from(scroller.client_width()) - at),
+        right,
     };
-    toggle(&el, "data-left", !on_right);
+    let drawn: Vec<_> = near
+        .iter()
+        .map(|&(x0, y0, x1, y1)| (x0 * scale, y0 * scale, x1 * scale, y1 * scale))
+        .collect();
+    let spot = crate::caption::spot(&beside, CAPTION_SPARE, &drawn);
+    toggle(&el, "data-left", !spot.right);
+    toggle(&el, "data-below", spot.below);
 }
 
 /// How far in from the window's right edge the hover card sits, in screen pixels.
 const CARD_INSET: f64 = 16.0;
 
-/// The gap between a receiving end and its caption (style.css `.step-caption`: 0.75rem) with a
-/// little to spare, in screen pixels.
-const CAPTION_GAP: f64 = 16.0;
+/// The room a caption keeps from the window's edge beyond its gap from the end, in screen pixels.
+const CAPTION_SPARE: f64 = 16.0;
 
 /// What the rows of the steps after `step` (up to [`LOOK_AHEAD`]) draw sideways.
 fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
@@ -290,6 +320,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 coming: coming(&pic.rows, frame.step),
                                 lines: pic.lines.clone(),
                                 dy,
+                                near: crate::caption::near(&pic.words, frame.step - 1, row.y, dy)
+                                    .into(),
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
                                 floor,
@@ -310,8 +342,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     mark_snug(&el, w);
                     let caption = match &target {
                         Follow::Row(width, row, _) => {
-                            caption_at(&el, *width, row, pin).map(|(x, right)| {
-                                (x / width, row.line_y / h, right, row.label.clone())
+                            caption_at(&el, *width, row, pin).map(|(x, right)| Caption {
+                                at: (x / width, row.line_y / h),
+                                right,
+                                label: row.label.clone(),
+                                near: row.near.clone(),
                             })
                         }
                         Follow::Start => None,
@@ -319,7 +354,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     hide_row_label(
                         &pic_for_label,
                         step,
-                        caption.as_ref().map(|c| &*c.3),
+                        caption.as_ref().map(|c| &*c.label),
                         &mut RefCell::borrow_mut(&shown_for_label),
                     );
                     match target {
@@ -493,6 +528,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     dy,
                     arrives: false,
                     label: "".into(),
+                    near: Rc::new([]),
                     floor,
                 };
                 keep_in_view(

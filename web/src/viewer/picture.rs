@@ -11,7 +11,9 @@ use lockstep_render::{Options, RenderError, TimeMode, layout};
 
 use super::Viewer;
 use super::page_fit::{self, LaneHead, LegendArt};
-use super::spans::{gutter_right, row_ends, row_focus, row_spans, row_words};
+use super::spans::{
+    DrawnWords, drawn_words, gutter_right, row_ends, row_focus, row_spans, row_words,
+};
 use crate::stack::{Layer, stack};
 
 /// A clickable row of the timeline, in the layout's pixels (the page draws the layout
@@ -58,6 +60,8 @@ pub struct Picture {
     /// Every line's band, top and bottom, in order down the page, in the layout's pixels (rows
     /// that share a line share a band; see `crate::snap`).
     pub lines: std::rc::Rc<[(f64, f64)]>,
+    /// Every box of words it draws, in the layout's pixels (see `spans::drawn_words`).
+    pub words: Rc<[DrawnWords]>,
     /// What the picture was drawn for: the branch and the time mode.
     pub key: (u64, TimeMode),
     /// The lanes, for the page's row of lane names that stays in view.
@@ -185,6 +189,7 @@ impl Viewer {
         let focus = row_focus(&full);
         let ends = row_ends(&full);
         let words = row_words(&full);
+        let drawn = drawn_words(&full);
         let gutter = gutter_right(&full);
         let rows: Vec<HitRow> = full
             .rows
@@ -273,6 +278,7 @@ impl Viewer {
             svg,
             groups,
             lines: line_bands(&rows),
+            words: drawn.into(),
             rows,
             key: (self.branch, time_mode),
             lanes,

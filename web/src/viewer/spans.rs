@@ -76,6 +76,44 @@ pub(super) fn row_words(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
     words.0
 }
 
+/// A box of words the picture draws: the rows from whose step it shows, and its rectangle, in
+/// the layout's pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DrawnWords {
+    /// The row that draws it: an arrow's label shows from its send (a note from its row).
+    pub row: usize,
+    /// The row where its arrow arrives, if it is an arrow's label (its words are that step's
+    /// too: see `HitRow::arrives`).
+    pub arrival: Option<usize>,
+    /// A note's box (else an arrow's label).
+    pub note: bool,
+    pub rect: (f64, f64, f64, f64),
+}
+
+/// Every box of words of `layout` (its arrows' labels and its notes about some lanes), so a
+/// caption beside the current step's end can keep off those already drawn (see
+/// `crate::caption`).
+pub(super) fn drawn_words(layout: &lockstep_render::Layout) -> Vec<DrawnWords> {
+    let rect = |r: &lockstep_render::geom::Rect| (r.x0, r.y0, r.x1, r.y1);
+    let labels = layout
+        .arrows
+        .iter()
+        .filter(|a| !a.label.text.is_empty())
+        .map(|a| DrawnWords {
+            row: a.send_row,
+            arrival: a.end_row,
+            note: false,
+            rect: rect(&a.label.rect),
+        });
+    let notes = lane_notes(layout).map(|n| DrawnWords {
+        row: n.row,
+        arrival: None,
+        note: true,
+        rect: rect(&n.rect),
+    });
+    labels.chain(notes).collect()
+}
+
 /// Per row of `layout`: where on it the eye should go when the whole row does not fit the window
 /// (a phone, an embed): where the row's event happens (a send where it leaves, a delivery where
 /// it arrives, a note at its middle). The database's refusal happens at the database when it is

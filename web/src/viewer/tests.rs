@@ -277,3 +277,37 @@ fn next_row_skips_the_steps_that_share_a_row_and_previous_row_goes_back() {
     let last = pic.rows.len();
     assert_eq!(row_step(&pic.rows, last, true), None);
 }
+
+#[test]
+fn a_captions_words_in_the_way_are_those_drawn_near_its_line_but_not_its_own() {
+    // consensus-fenced-failover #101: A hears "rejected — 33 < last_token 34" from the database
+    // just under the line that drew A's note "A's client gives up its lease".
+    let v = builtin("consensus-fenced-failover");
+    let pic = v.picture(TimeMode::Logical).unwrap();
+    let row = &pic.rows[100];
+    assert!(row.arrives && row.label.starts_with("rejected"), "{row:?}");
+    let near = crate::caption::near(&pic.words, 100, row.y, 5.0);
+    let note = pic
+        .words
+        .iter()
+        .find(|w| w.note && w.row < 100 && w.rect.3 > row.y - 30.0)
+        .expect("the note of the line above");
+    let (x0, y0, x1, y1) = note.rect;
+    assert!(near.contains(&(x0, y0 + 5.0, x1, y1 + 5.0)), "{near:?}");
+    // The rejection's own label is what the caption repeats: not in its way.
+    let own = pic
+        .words
+        .iter()
+        .find(|w| w.arrival == Some(100))
+        .expect("the rejection's label");
+    assert!(!near.iter().any(|b| b.0 == own.rect.0 && b.2 == own.rect.2));
+    // Nothing not yet drawn, nothing far from the line.
+    assert!(
+        near.iter()
+            .all(|b| b.1 - 5.0 < row.y + 80.0 && b.3 - 5.0 > row.y - 80.0)
+    );
+    assert!(!pic.words.iter().filter(|w| w.row > 100).any(|w| {
+        let r = w.rect;
+        near.contains(&(r.0, r.1 + 5.0, r.2, r.3 + 5.0))
+    }));
+}
