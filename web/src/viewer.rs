@@ -263,6 +263,27 @@ impl Viewer {
         tables(&self.session.inspect(), self.before_step.as_ref())
     }
 
+    /// The nodes paused or down at the current step, each with the word for it, so that the
+    /// pill naming the lanes out of view can say so: to scale in presenter mode at 1280x720,
+    /// fenced-gc-pause shows redis, B and the database from #12 to #29, and A, paused off to the
+    /// left, is the point of the run.
+    pub fn lane_states(&self) -> Vec<(String, &'static str)> {
+        let now = self.session.inspect();
+        now.nodes
+            .iter()
+            .filter_map(|n| {
+                let state = if !n.alive {
+                    "down"
+                } else if n.paused_until_ms.is_some_and(|t| t > now.time_ms) {
+                    "paused"
+                } else {
+                    return None;
+                };
+                Some((n.name.clone(), state))
+            })
+            .collect()
+    }
+
     pub fn go(&mut self, target: StepTarget) {
         self.before_step = None;
         match target {

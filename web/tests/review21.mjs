@@ -43,3 +43,31 @@ export async function review21Tests(browser, base, shot) {
     assert(captions >= 5, `only ${captions} captions shown`);
   });
 }
+
+export async function review21bTests(browser, base, shot) {
+  await test(browser, "a lane out of view that is paused says so in the pill naming it", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    // fenced-gc-pause to scale at 1280x720 scrolls sideways: from #12 the window shows redis, B
+    // and the database, while A, off to the left, is paused (the point of the run), and its
+    // hatching out of view.
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=13&present=1&mode=scale`);
+    await ready(page);
+    const pills = () => page.evaluate(() => [...document.querySelectorAll(".lanes-off span")]
+      .filter((s) => !s.hidden).map((s) => s.textContent.trim()));
+    const seen = [];
+    for (let step = 14; step <= 34; step++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(300);
+      const now = await pills();
+      seen.push([step, now]);
+      if (step === 14) {
+        assert(now.includes("◀ A paused"), `#14: ${JSON.stringify(now)}`);
+        await shot(page, "lanes-off-paused-fenced-gc-pause-scale-14-1280x720");
+      }
+    }
+    // A resumes at 11,000 ms: any pill naming it afterwards says only "A".
+    const resumed = seen.filter(([s]) => s >= 31).flatMap(([, p]) => p).filter((p) => p.includes("A"));
+    assert(resumed.every((p) => !p.includes("paused")), JSON.stringify(seen));
+  });
+}

@@ -365,11 +365,22 @@ pub(super) fn show_heads(
         at + pinned(scroller, pic.gutter * scale),
         at + f64::from(scroller.client_width()),
     );
-    let names = |keep: &dyn Fn(f64) -> bool| -> Vec<&str> {
+    let chips = heads.children();
+    // A lane paused or down says so ("A paused"): out of view, its hatching is not seen.
+    let names = |keep: &dyn Fn(f64) -> bool| -> Vec<String> {
         pic.lanes
             .iter()
-            .filter(|l| keep(l.x * scale))
-            .map(|l| l.name.as_str())
+            .enumerate()
+            .filter(|(_, l)| keep(l.x * scale))
+            .map(|(i, l)| {
+                match chips
+                    .item(i as u32)
+                    .and_then(|c| c.get_attribute("data-state"))
+                {
+                    Some(state) => format!("{} {state}", l.name),
+                    None => l.name.clone(),
+                }
+            })
             .collect()
     };
     // A lane whose line is hidden (under the pinned step column, or past the right edge) is
@@ -387,7 +398,6 @@ pub(super) fn show_heads(
     // The chip of a lane named in a pill is hidden: under the pinned step column it showed cut
     // ("dis-4") or over the step numbers. Near an edge, a chip starts (or ends) at its lane's
     // line instead of being centred on it, so it shows whole.
-    let chips = heads.children();
     let width_of = |i: usize| -> f64 {
         chips
             .item(i as u32)
@@ -509,7 +519,7 @@ const LINE_IN: f64 = 3.0;
 
 /// The words of an edge hint naming the lanes out of view on one side: all of them when up to
 /// three, else the first two, an ellipsis and the last ("redis-3, redis-4, … C").
-pub(super) fn off_names(side: &[&str]) -> Option<String> {
+pub(super) fn off_names(side: &[String]) -> Option<String> {
     match side {
         [] => None,
         [_] | [_, _] | [_, _, _] => Some(side.join(", ")),

@@ -74,6 +74,12 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
         Callback::from(move |z| s.dispatch(Action::Zoom(z)))
     };
     let zoom_button = embed != Some(crate::share::Controls::None);
+    let lane_states: std::rc::Rc<[_]> = state
+        .viewer
+        .as_ref()
+        .map(|v| v.borrow().lane_states())
+        .unwrap_or_default()
+        .into();
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
             <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart">
@@ -87,7 +93,8 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
             <Timeline picture={p.clone()} frame={f.clone()} rev={state.rev} {on_seek}
                 highlight_faults={state.found.is_some()} presenter={state.presenter}
                 zoom={state.zoom} {on_zoom} {zoom_button} tap_zooms={embed.is_some()}
-                leave_title={embed.is_none() || state.zoom == Zoom::Readable} />
+                leave_title={embed.is_none() || state.zoom == Zoom::Readable}
+                {lane_states} />
         },
         _ => html! {},
     }

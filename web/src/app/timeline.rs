@@ -50,6 +50,10 @@ pub struct TimelineProps {
     /// without the button, a click on the zoomed picture zooms out).
     #[prop_or(false)]
     pub tap_zooms: bool,
+    /// The lanes paused or down at this step, with the word for it (see
+    /// `Viewer::lane_states`): the pill naming lanes out of view says so.
+    #[prop_or_default]
+    pub lane_states: Rc<[(String, &'static str)]>,
 }
 
 #[derive(Properties)]
@@ -73,11 +77,14 @@ fn Base(props: &BaseProps) -> Html {
 struct HeadsProps {
     picture: Rc<Picture>,
     heads: NodeRef,
+    states: Rc<[(String, &'static str)]>,
 }
 
 impl PartialEq for HeadsProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.picture, &other.picture) && self.heads == other.heads
+        Rc::ptr_eq(&self.picture, &other.picture)
+            && self.heads == other.heads
+            && self.states == other.states
     }
 }
 
@@ -91,7 +98,8 @@ fn LaneHeads(props: &HeadsProps) -> Html {
     html! {
         <div class="lane-heads" ref={props.heads.clone()} aria-hidden="true" hidden=true>
             { for pic.lanes.iter().map(|l| html! {
-                <span class="lane-head" style={format!("left: {:.3}%", l.x / width * 100.0)}>
+                <span class="lane-head" style={format!("left: {:.3}%", l.x / width * 100.0)}
+                    data-state={props.states.iter().find(|(n, _)| *n == l.name).map(|(_, s)| *s)}>
                     <b>{ &l.name }</b><small>{ &l.role }</small>
                 </span>
             }) }
@@ -623,7 +631,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             onkeydown={on_key} onfocus={on_focus} onblur={on_blur}
             aria-label="The timeline: ↑ and ↓ pick an event, Enter jumps to it; scroll to see more of it"
             style={format!("--page-w: {w:.0}px")}>
-            <LaneHeads picture={pic.clone()} heads={heads} />
+            <LaneHeads picture={pic.clone()} heads={heads} states={props.lane_states.clone()} />
             <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}>
                 <Base picture={pic.clone()} />
                 // The current step's words beside its receiving end (see [`show_caption`]).

@@ -311,3 +311,28 @@ fn a_captions_words_in_the_way_are_those_drawn_near_its_line_but_not_its_own() {
         near.contains(&(r.0, r.1 + 5.0, r.2, r.3 + 5.0))
     }));
 }
+
+#[test]
+fn the_nodes_paused_or_down_are_named_at_each_step() {
+    let mut v = builtin("fenced-gc-pause");
+    assert!(v.lane_states().is_empty());
+    // A's GC pause is step 10 (10,000 ms); A resumes at 11,000 ms.
+    let paused: Vec<usize> = (1..=v.total())
+        .filter(|&n| {
+            v.seek(n);
+            v.lane_states() == [("A".to_string(), "paused")]
+        })
+        .collect();
+    assert_eq!(paused.first(), Some(&10), "{paused:?}");
+    assert!(paused.windows(2).all(|w| w[1] == w[0] + 1), "{paused:?}");
+    assert!(paused.contains(&29), "{paused:?}");
+    v.go(StepTarget::End);
+    assert!(v.lane_states().is_empty());
+    // A crash: consensus-fenced-failover's leader goes down.
+    let mut v = builtin("consensus-fenced-failover");
+    let down = (1..=v.total()).any(|n| {
+        v.seek(n);
+        v.lane_states().iter().any(|(_, s)| *s == "down")
+    });
+    assert!(down);
+}
