@@ -44,7 +44,8 @@ const BAND_CLEAR: f64 = 2.0;
 /// "zoom: 6000–6008 ms, in order": a burst's time range (its rows are in order, not to scale:
 /// a local zoom, not counted as time).
 /// On two lines, the range and then "in order": the column right of the axis need be only as
-/// wide as the range (to scale, fenced-gc-pause then fits a 1280x720 projector).
+/// wide as the range. (To scale, fenced-gc-pause is still too wide for a 1280x720 projector at
+/// its labels' 16 px: the page scrolls sideways there, and names the paused worker out of view.)
 pub(super) fn burst_label(from_ms: u64, to_ms: u64) -> String {
     if from_ms == to_ms {
         format!("zoom: {from_ms} ms,\nin order")
