@@ -106,3 +106,43 @@ fn on_a_phone_the_title_wraps_to_the_window() {
     let wide = words("fenced-gc-pause", Some(22), None, Part::Head);
     assert!(wide.iter().any(|(_, _, x1)| *x1 > WINDOW), "{wide:?}");
 }
+
+#[test]
+fn on_a_phone_the_plot_beside_the_pinned_names_shows_at_least_two_time_ticks() {
+    for id in [
+        "fenced-gc-pause",
+        "naive-gc-pause",
+        "redlock-split-votes",
+        "consensus-fenced-failover",
+        "idempotency-keys",
+    ] {
+        let (_, scenario, run) = common::catalogue()
+            .into_iter()
+            .find(|(i, _, _)| i == id)
+            .expect("a catalogue scenario");
+        let whole = lease_chart(&run.trace, &Options::default());
+        let caption = Caption::for_run(&scenario, &run);
+        let ticks = |window| {
+            let page = LeasePage::stepped_in(&whole, &whole, &caption, window);
+            let xs: Vec<f64> = page.ticks.iter().map(|&(x, _)| x).collect();
+            (page.plot.x0, xs)
+        };
+        // The window scrolls the plot past the row names pinned at its left: what it shows of
+        // the plot is the window less their width.
+        let (x0, phone) = ticks(Some(WINDOW));
+        let shown = WINDOW - x0;
+        let widest = phone.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
+        assert!(
+            widest <= shown / 2.0,
+            "{id}: ticks {widest:.0} px apart in {shown:.0} px of plot: {phone:?}"
+        );
+        // Their labels do not run into each other ("10.5 s" is about 40 px wide).
+        assert!(
+            phone.windows(2).all(|w| w[1] - w[0] >= 70.0),
+            "{id}: {phone:?}"
+        );
+        // Across a wide window the whole run has its ten or so ticks, as before.
+        let (_, wide) = ticks(None);
+        assert!((3..=11).contains(&wide.len()), "{id}: {wide:?}");
+    }
+}

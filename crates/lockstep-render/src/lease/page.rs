@@ -6,7 +6,7 @@ mod legend;
 mod panel;
 pub(crate) mod symbols;
 
-use legend::{believes_on, tick_label, tick_step};
+use legend::{believes_on, narrow_tick_step, tick_label, tick_step};
 
 use super::nodes::{self, NodeShape};
 use super::{Danger, LeaseChart, LeaseRowKind};
@@ -476,8 +476,11 @@ impl LeasePage {
 
         page.place_symbols(&placed);
 
-        // Time axis.
-        let step = tick_step(t1 - t0);
+        // Time axis: finer in a narrow window, which shows a few seconds of the plot at a time.
+        let step = match narrow {
+            Some(_) => narrow_tick_step(t1 - t0, (plot.width() - END_ROOM) / (t1 - t0) as f64),
+            None => tick_step(t1 - t0),
+        };
         let mut t = t0.div_ceil(step) * step;
         let axis_y = plot.y1 + 16.0;
         while t <= t1 {

@@ -19,6 +19,29 @@ pub(super) fn tick_step(span_ms: u64) -> u64 {
     }
 }
 
+/// The least distance between ticks on a chart seen through a window narrower than it, in px
+/// (a tick label such as "10.5 s" is about 40 px wide, a phone shows it at about two thirds).
+const NARROW_TICK_PX: f64 = 72.0;
+
+/// The tick step of a chart seen through a window narrower than it (a phone shows about 180 px
+/// of the plot beside the pinned row names): the finest that keeps ticks [`NARROW_TICK_PX`]
+/// apart at `px_per_ms`, never coarser than [`tick_step`]. With ten ticks across the whole run,
+/// the phone scrolled to the current step showed one, the earlier ones under the names.
+pub(super) fn narrow_tick_step(span_ms: u64, px_per_ms: f64) -> u64 {
+    let coarse = tick_step(span_ms);
+    let mut unit = 1;
+    while unit < coarse {
+        for m in [1, 2, 5] {
+            let step = unit * m;
+            if step as f64 * px_per_ms >= NARROW_TICK_PX {
+                return step.min(coarse);
+            }
+        }
+        unit *= 10;
+    }
+    coarse
+}
+
 /// A tick's time in the unit its step suits: "2 s", "0.5 s", "20 ms".
 pub(super) fn tick_label(t: u64, step: u64) -> String {
     if step >= 1000 && step.is_multiple_of(1000) {
