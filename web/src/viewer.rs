@@ -10,7 +10,8 @@ use lockstep_core::scenario::ScenarioError;
 use lockstep_core::session::WhatIfError;
 use lockstep_core::{Change, EventKind, Scenario, Session, Trace, TraceEvent, Verdict, WhatIf};
 use lockstep_render::{
-    Caption, Options, RenderError, TimeMode, draw_timeline, layout, lease_svg_in,
+    Caption, Options, RenderError, Seen, TimeMode, draw_timeline, layout, lease_svg_in,
+    lease_width_for,
 };
 
 use crate::inspector::{Table, tables};
@@ -51,6 +52,10 @@ fn next_branch() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// What a lease chart's width for a box depends on: the branch, the time mode and the box's
+/// shape (width over height, in thousandths).
+type LeaseBoxKey = (u64, TimeMode, i64);
+
 /// A scenario being stepped through.
 #[derive(Debug)]
 pub struct Viewer {
@@ -67,6 +72,9 @@ pub struct Viewer {
     /// The last few frames shown or computed ahead by [`Viewer::prefetch`], with the picture
     /// they are for, least recently used first.
     ahead: RefCell<Vec<((u64, TimeMode), StepFrame)>>,
+    /// The lease chart's page width for a box of some shape (see [`Viewer::lease_chart`]),
+    /// found once per branch, time mode and shape.
+    lease_width: RefCell<Option<(LeaseBoxKey, Option<f64>)>>,
 }
 
 impl Viewer {
@@ -91,6 +99,7 @@ impl Viewer {
             before_step: None,
             branch: 0,
             ahead: RefCell::new(Vec::new()),
+            lease_width: RefCell::new(None),
         };
         viewer.finish_branch();
         Ok(viewer)
@@ -371,15 +380,25 @@ impl Viewer {
         Ok(with_title(&svg, &self.title_text(), &self.description()))
     }
 
-    /// The lease chart up to the current step; for a reader who sees only `window` of its
-    /// pixels across (a phone), with its legend and verdict wrapped to that.
+    /// The lease chart up to the current step: for a reader who sees only `window` of its
+    /// pixels across (a phone), with its legend and verdict wrapped to that; else whole, laid
+    /// out to show largest in a box `aspect` times as wide as it is tall (presenter mode's,
+    /// beside the step's explanation), if given.
     pub fn lease_chart(
         &self,
         time_mode: TimeMode,
         window: Option<f64>,
+        aspect: Option<f64>,
     ) -> Result<String, RenderError> {
         let options = self.options(time_mode);
-        let svg = lease_svg_in(&self.full, &self.caption(), &options, window)?;
+        let seen = match (window, aspect) {
+            (Some(w), _) => Seen::Window(w),
+            (None, Some(a)) => self
+                .lease_width(time_mode, a)
+                .map_or(Seen::Whole, Seen::Width),
+            (None, None) => Seen::Whole,
+        };
+        let svg = lease_svg_in(&self.full, &self.caption(), &options, seen)?;
         Ok(with_title(
             &svg,
             &format!("Lease chart: {}", self.title()),
@@ -389,6 +408,25 @@ impl Viewer {
                 self.total()
             ),
         ))
+    }
+
+    /// The lease chart's page width for a box `aspect` times as wide as it is tall (see
+    /// `lockstep_render::lease_width_for`), kept for the branch: every step of it has one.
+    fn lease_width(&self, time_mode: TimeMode, aspect: f64) -> Option<f64> {
+        let key = (self.branch, time_mode, (aspect * 1000.0).round() as i64);
+        if let Some((k, w)) = *self.lease_width.borrow()
+            && k == key
+        {
+            return w;
+        }
+        let w = lease_width_for(
+            &self.full,
+            &self.caption(),
+            &self.options(time_mode),
+            aspect,
+        );
+        *self.lease_width.borrow_mut() = Some((key, w));
+        w
     }
 
     fn title_text(&self) -> String {

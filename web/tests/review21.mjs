@@ -71,3 +71,57 @@ export async function review21bTests(browser, base, shot) {
     assert(resumed.every((p) => !p.includes("paused")), JSON.stringify(seen));
   });
 }
+
+/// How the lease chart fills its box: the share of the box's width and height its drawing takes,
+/// and its smallest words, in screen pixels.
+const LEASE_FILL = () => {
+  const box = document.querySelector(".timeline-scroller.lease").getBoundingClientRect();
+  const svg = document.querySelector(".timeline-scroller.lease .page > svg");
+  const vb = svg.viewBox.baseVal;
+  const r = svg.getBoundingClientRect();
+  const scale = Math.min(r.width / vb.width, r.height / vb.height);
+  const sizes = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim())
+    .map((t) => parseFloat(t.getAttribute("font-size") || getComputedStyle(t).fontSize) * scale);
+  return {
+    wide: (vb.width * scale) / box.width,
+    tall: (vb.height * scale) / box.height,
+    smallest: Math.min(...sizes),
+    scrolls: document.scrollingElement.scrollHeight > innerHeight + 1,
+  };
+};
+
+export async function review21cTests(browser, base, shot) {
+  await test(browser, "presenter mode lays the lease chart out for its box, filling it", async (page) => {
+    for (const [w, h, least] of [[1280, 720, 10], [1920, 1080, 14]]) {
+      await page.setViewportSize({ width: w, height: h });
+      for (const [id, step] of [["fenced-gc-pause", 22], ["naive-gc-pause", "end"], ["idempotency-keys", 10]]) {
+        await page.goto(`${base}index.html#scenario=${id}&step=${step}&chart=lease&present=1`);
+        await ready(page);
+        await page.waitForTimeout(500);
+        const fill = await page.evaluate(LEASE_FILL);
+        const at = `${id} #${step} at ${w}x${h}: ${JSON.stringify(fill)}`;
+        // Laid out for a slide, the chart took the box's width and 71% of its height at 1280x720,
+        // its smallest words at 9 px. (A short chart, idempotency-keys, on its narrowest page
+        // of 1,000 px, takes 87% of the height.)
+        assert(Math.max(fill.wide, fill.tall) >= 0.97 && Math.min(fill.wide, fill.tall) >= 0.85, `the chart leaves its box unfilled: ${at}`);
+        assert(fill.smallest >= least, `its smallest words are under ${least} px: ${at}`);
+        assert(!fill.scrolls, `the page scrolls: ${at}`);
+        if (id === "fenced-gc-pause") await shot(page, `presenter-lease-fills-its-box-${w}x${h}`);
+      }
+    }
+    // Turned on with the chart shown (F), presenter mode lays it out for its box too; turned off,
+    // the chart is the app's again.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=22&chart=lease`);
+    await ready(page);
+    const appWidth = await page.evaluate(() => document.querySelector(".timeline-scroller.lease svg").viewBox.baseVal.width);
+    await page.keyboard.press("f");
+    await page.waitForTimeout(600);
+    const fill = await page.evaluate(LEASE_FILL);
+    assert(Math.min(fill.wide, fill.tall) >= 0.85, `after F: ${JSON.stringify(fill)}`);
+    await page.keyboard.press("f");
+    await page.waitForTimeout(600);
+    const back = await page.evaluate(() => document.querySelector(".timeline-scroller.lease svg").viewBox.baseVal.width);
+    assert(back === appWidth, `after F again the chart is ${back} px wide, not the app's ${appWidth}`);
+  });
+}

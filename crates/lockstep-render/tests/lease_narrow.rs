@@ -4,7 +4,7 @@
 
 mod common;
 
-use lockstep_render::lease::svg::LeasePage;
+use lockstep_render::lease::svg::{LeasePage, Seen};
 use lockstep_render::lease::{LeaseRowKind, lease_chart};
 use lockstep_render::{Caption, Options};
 
@@ -43,7 +43,8 @@ fn words(id: &str, n: Option<usize>, window: Option<f64>, part: Part) -> Vec<(St
     };
     let (chart, whole) = (at(n.unwrap_or(total)), at(total));
     let caption = Caption::for_run(&scenario, &run);
-    let page = LeasePage::stepped_in(&chart, &whole, &caption, window);
+    let seen = window.map_or(Seen::Whole, Seen::Window);
+    let page = LeasePage::stepped_in(&chart, &whole, &caption, seen);
     assert!(chart.rows.iter().any(|r| r.kind == LeaseRowKind::Believes));
     page.texts
         .iter()
@@ -122,8 +123,9 @@ fn on_a_phone_the_plot_beside_the_pinned_names_shows_at_least_two_time_ticks() {
             .expect("a catalogue scenario");
         let whole = lease_chart(&run.trace, &Options::default());
         let caption = Caption::for_run(&scenario, &run);
-        let ticks = |window| {
-            let page = LeasePage::stepped_in(&whole, &whole, &caption, window);
+        let ticks = |window: Option<f64>| {
+            let seen = window.map_or(Seen::Whole, Seen::Window);
+            let page = LeasePage::stepped_in(&whole, &whole, &caption, seen);
             let xs: Vec<f64> = page.ticks.iter().map(|&(x, _)| x).collect();
             (page.plot.x0, xs)
         };

@@ -1,9 +1,21 @@
 //! A lease chart wider than its window (a phone): scrolled sideways to the current step, with its
 //! row names, its title and its legend kept in view (pinned copies of those parts of the chart).
+//! And the shape of presenter mode's box for it, which the chart is laid out for.
 
 use wasm_bindgen::JsCast;
 
 use super::dom::html_element;
+
+/// The shape (width over height) of presenter mode's box for the lease chart, once it is laid
+/// out; None when it is not shown or has no size.
+pub fn box_aspect() -> Option<f64> {
+    let scroller = html_element(".presenter .timeline-scroller.lease")?;
+    let (w, h) = (
+        f64::from(scroller.client_width()),
+        f64::from(scroller.client_height()),
+    );
+    (w > 0.0 && h > 0.0).then(|| w / h)
+}
 
 /// Scrolls a lease chart wider than its window (a phone) sideways to the current step's line,
 /// named "step N" above it, two thirds across the window right of the pinned row names: the

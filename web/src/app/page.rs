@@ -137,7 +137,17 @@ pub fn App() -> Html {
         let lease_step = (state.chart == Chart::Lease)
             .then(|| state.viewer.as_ref().map(|v| v.borrow().pos()))
             .flatten();
-        use_effect_with(state.rev, move |_| {
+        // Presenter mode lays the lease chart out for its box's shape, measured once the strip
+        // is fitted (`use_fitted_strip`, above): again at a step after the window changed size.
+        let measure = (state.presenter && state.chart == Chart::Lease).then(|| state.clone());
+        use_effect_with((state.rev, state.presenter, state.chart), move |_| {
+            if let Some(s) = measure
+                && let Some(aspect) = lease_pin::box_aspect()
+                && s.lease_aspect
+                    .is_none_or(|a| (a / aspect - 1.0).abs() > 0.02)
+            {
+                s.dispatch(Action::LeaseBox(aspect));
+            }
             dom::mark("lockstep:drawn");
             super::state::prefetch_after_frame(&drawn);
             if let Some(step) = lease_step {

@@ -131,7 +131,7 @@ pub fn ShareBar(props: &ShareProps) -> Html {
             let v = viewer.borrow();
             // The step as lockstep-render draws it, as one standalone document.
             let svg = match chart {
-                Chart::Lease => v.lease_chart(mode, None),
+                Chart::Lease => v.lease_chart(mode, None, None),
                 Chart::Timeline => v.step_svg(mode),
             };
             if let Ok(svg) = svg {

@@ -95,6 +95,9 @@ pub struct AppState {
     pub picking: bool,
     /// The run being viewed is a counterexample the search found: what it took.
     pub found: Option<Rc<Found>>,
+    /// The shape (width over height) of presenter mode's box for the lease chart, as measured:
+    /// the chart is laid out to show largest in it (see `Viewer::lease_chart`).
+    pub lease_aspect: Option<f64>,
 }
 
 /// A counterexample the search found, as the run view names it.
@@ -143,6 +146,7 @@ impl Default for AppState {
             render_ms: 0.0,
             picking: true,
             found: None,
+            lease_aspect: None,
         }
     }
 }
@@ -176,6 +180,8 @@ pub enum Action {
     Speed(usize),
     TimeMode(TimeMode),
     Chart(Chart),
+    /// Presenter mode's box for the lease chart has this shape (width over height).
+    LeaseBox(f64),
     Presenter(bool),
     Zoom(Zoom),
     WhatIf(Change),
@@ -294,7 +300,11 @@ impl AppState {
                     }
                 }
             }
-            Chart::Lease => match v.lease_chart(self.time_mode, super::dom::lease_window()) {
+            Chart::Lease => match v.lease_chart(
+                self.time_mode,
+                super::dom::lease_window(),
+                self.lease_aspect.filter(|_| self.presenter),
+            ) {
                 Ok(svg) => self.lease = Some(AttrValue::from(svg)),
                 Err(e) => {
                     self.notice = Some(Notice {
@@ -369,6 +379,7 @@ impl Reducible for AppState {
             render_ms: self.render_ms,
             picking: self.picking,
             found: self.found.clone(),
+            lease_aspect: self.lease_aspect,
         };
         let mut redraw = true;
         match action {
@@ -496,10 +507,15 @@ impl Reducible for AppState {
             }
             Action::TimeMode(m) => next.time_mode = m,
             Action::Chart(c) => next.chart = c,
+            Action::LeaseBox(aspect) => {
+                next.lease_aspect = Some(aspect);
+                redraw = next.presenter && next.chart == Chart::Lease;
+            }
             Action::Presenter(on) => {
                 next.presenter = on;
                 next.blank = false;
-                redraw = false;
+                // The lease chart is laid out for presenter mode's box (and back).
+                redraw = next.chart == Chart::Lease && next.lease_aspect.is_some();
             }
             Action::Blank(on) => {
                 next.blank = on && next.presenter;

@@ -41,10 +41,28 @@ const BAND_GAP: f64 = 4.0;
 const GROUP_GAP: f64 = 14.0;
 const TIGHT_GROUP_GAP: f64 = 8.0;
 
+/// How a reader sees a step's chart (see [`LeasePage::stepped_in`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Seen {
+    /// Whole, scaled to a page or a slide.
+    Whole,
+    /// Through a window this many of the chart's pixels across, narrower than the chart (a
+    /// phone): what is written under the plot wraps to it, and the time ticks are finer.
+    Window(f64),
+    /// Whole, in a box narrower than a slide's shape, on a page this wide with the legend and
+    /// verdict under the plot (see [`LeasePage::width_for`]): presenter mode's box beside the
+    /// step's explanation showed the 1,600 px page at 9 px type, with a fifth of its height
+    /// unused.
+    Width(f64),
+}
+
+/// The narrowest page [`LeasePage::width_for`] tries: the plot still some 700 px across.
+const NARROWEST_PAGE: f64 = 1000.0;
+
 /// Where the legend and the verdict go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fit {
-    /// Under the plot, on a 1600 px page.
+    /// Under the plot, on a 1600 px page (or as wide as `Seen::Width` says).
     Below,
     /// In a panel beside the plot, on a 1920 px page with tighter rows: for a chart that would
     /// be taller than a slide with them under the plot (many instances, lanes or labels).
@@ -148,27 +166,51 @@ impl LeasePage {
 
     /// Places the chart and its text.
     pub fn new(chart: &LeaseChart, caption: &Caption) -> LeasePage {
-        LeasePage::within(chart, None, caption, None)
+        LeasePage::within(chart, None, caption, Seen::Whole)
     }
 
     /// Places a step's chart in the frame of the whole run's (`whole`): every row as tall as it
     /// is at any step and every lane the run will have, so stepping never moves a row.
     pub fn stepped(chart: &LeaseChart, whole: &LeaseChart, caption: &Caption) -> LeasePage {
-        LeasePage::within(chart, Some(whole), caption, None)
+        LeasePage::within(chart, Some(whole), caption, Seen::Whole)
     }
 
-    /// [`LeasePage::stepped`] for a window narrower than the chart (a phone), `window` of the
-    /// chart's pixels wide: the legend goes in one column and it and the verdict wrap to the
-    /// window, so they can be read without scrolling sideways (across the page, the legend's
-    /// right column was never in view with its left). Always under the plot: a panel beside it
-    /// would be out of view.
+    /// [`LeasePage::stepped`] for a reader who sees it as `seen` says. Through a window narrower
+    /// than the chart (a phone), the legend goes in one column and it and the verdict wrap to
+    /// the window, so they can be read without scrolling sideways (across the page, the
+    /// legend's right column was never in view with its left); always under the plot: a panel
+    /// beside it would be out of view.
     pub fn stepped_in(
         chart: &LeaseChart,
         whole: &LeaseChart,
         caption: &Caption,
-        window: Option<f64>,
+        seen: Seen,
     ) -> LeasePage {
-        LeasePage::within(chart, Some(whole), caption, window)
+        LeasePage::within(chart, Some(whole), caption, seen)
+    }
+
+    /// The page width at which the whole run's chart `whole` shows largest in a box `aspect`
+    /// times as wide as it is tall, with its legend and verdict under the plot; None when the
+    /// page as drawn for a slide does better. Narrower pages are taller (the legend and the
+    /// verdict wrap), so the best is where the chart's shape meets the box's.
+    pub fn width_for(whole: &LeaseChart, caption: &Caption, aspect: f64) -> Option<f64> {
+        if !(aspect.is_finite() && aspect > 0.0) {
+            return None;
+        }
+        // How large a page shows in the box, relative to the box's height.
+        let size = |p: &LeasePage| (aspect / p.width).min(1.0 / p.height.max(1.0));
+        let slide = size(&LeasePage::within(whole, Some(whole), caption, Seen::Whole));
+        let mut best: Option<(f64, f64)> = None;
+        let mut w = WIDTH;
+        while w >= NARROWEST_PAGE {
+            let page = LeasePage::place(whole, Some(whole), caption, (Fit::Below, None, w));
+            let s = size(&page);
+            if s > slide * 1.01 && best.is_none_or(|(_, b)| s > b) {
+                best = Some((w, s));
+            }
+            w -= 50.0;
+        }
+        best.map(|(w, _)| w)
     }
 
     /// Places the chart with its legend under the plot if the page then fits a slide's height,
@@ -178,13 +220,25 @@ impl LeasePage {
         chart: &LeaseChart,
         whole: Option<&LeaseChart>,
         caption: &Caption,
-        window: Option<f64>,
+        seen: Seen,
     ) -> LeasePage {
-        let narrow = window.map(|w| (w - 2.0 * MARGIN).clamp(NARROWEST, WIDTH - 2.0 * MARGIN));
-        if narrow.is_some() {
-            return LeasePage::place(chart, whole, caption, (Fit::Below, narrow));
+        match seen {
+            Seen::Window(w) => {
+                let narrow = (w - 2.0 * MARGIN).clamp(NARROWEST, WIDTH - 2.0 * MARGIN);
+                return LeasePage::place(chart, whole, caption, (Fit::Below, Some(narrow), WIDTH));
+            }
+            Seen::Width(w) => {
+                let w = w.clamp(NARROWEST_PAGE, WIDTH);
+                return LeasePage::place(chart, whole, caption, (Fit::Below, None, w));
+            }
+            Seen::Whole => {}
         }
-        let below = LeasePage::place(whole.unwrap_or(chart), whole, caption, (Fit::Below, None));
+        let below = LeasePage::place(
+            whole.unwrap_or(chart),
+            whole,
+            caption,
+            (Fit::Below, None, WIDTH),
+        );
         if below.height <= SLIDE_H && whole.is_none() {
             return below;
         }
@@ -193,17 +247,17 @@ impl LeasePage {
         } else {
             Fit::Beside
         };
-        LeasePage::place(chart, whole, caption, (fit, None))
+        LeasePage::place(chart, whole, caption, (fit, None, WIDTH))
     }
 
     fn place(
         chart: &LeaseChart,
         whole: Option<&LeaseChart>,
         caption: &Caption,
-        (fit, narrow): (Fit, Option<f64>),
+        (fit, narrow, below_w): (Fit, Option<f64>, f64),
     ) -> LeasePage {
         let (width, row_pad, group_gap) = match fit {
-            Fit::Below => (WIDTH, ROW_PAD, GROUP_GAP),
+            Fit::Below => (below_w, ROW_PAD, GROUP_GAP),
             Fit::Beside => (WIDE, TIGHT_ROW_PAD, TIGHT_GROUP_GAP),
         };
         // The panel beside the plot (Fit::Beside), and the right edge of everything else.
@@ -517,8 +571,23 @@ impl LeasePage {
                 0.0,
             )
             .bold();
-            // Kept inside the page's margins.
-            let dx = (MARGIN - t.rect.x0).max(0.0) + (right - t.rect.x1).min(0.0);
+            // Kept inside the page's margins, and clear of the current step's label a line
+            // below (on a narrow page the write that paid twice can be near the step shown).
+            let mut dx = (MARGIN - t.rect.x0).max(0.0) + (right - t.rect.x1).min(0.0);
+            if let Some(now) = chart.current_ms {
+                let step_hw =
+                    text::width(&format!("step {}", chart.steps_shown), labels::SMALL) / 2.0 + 8.0;
+                let (now_x, half) = (page.x(now), t.rect.width() / 2.0);
+                let at = x + dx;
+                if (at - now_x).abs() < half + step_hw {
+                    let left = now_x - step_hw - half;
+                    dx = if left - half >= MARGIN {
+                        left - x
+                    } else {
+                        now_x + step_hw + half - x
+                    };
+                }
+            }
             page.texts.push(PageText {
                 text: TextBox::new(
                     t.text.clone(),

@@ -5,7 +5,7 @@ use lockstep_core::{Run, Scenario, Trace};
 use plotters::prelude::*;
 
 use super::page::{BAR_H, MARGIN};
-pub use super::page::{LeasePage, Swatch};
+pub use super::page::{LeasePage, Seen, Swatch};
 use super::{LeaseChart, lease_chart};
 use crate::error::{RenderError, check_step};
 use crate::geom::{Point, Rect};
@@ -19,17 +19,36 @@ pub fn lease_svg(
     caption: &Caption,
     options: &Options,
 ) -> Result<String, RenderError> {
-    lease_svg_in(trace, caption, options, None)
+    lease_svg_in(trace, caption, options, Seen::Whole)
 }
 
-/// [`lease_svg`] for a reader who sees `window` of the chart's pixels across at once (a phone),
-/// when that is narrower than the chart: a step's legend and verdict are wrapped to it (see
+/// The page width at which every step's chart of `trace` shows largest in a box `aspect` times
+/// as wide as it is tall (see [`LeasePage::width_for`]), for [`Seen::Width`]; None when the
+/// chart as drawn for a slide does better.
+pub fn lease_width_for(
+    trace: &Trace,
+    caption: &Caption,
+    options: &Options,
+    aspect: f64,
+) -> Option<f64> {
+    let whole = lease_chart(
+        trace,
+        &Options {
+            upto_step: Some(trace.events.len()),
+            ..*options
+        },
+    );
+    LeasePage::width_for(&whole, caption, aspect)
+}
+
+/// [`lease_svg`] for a reader who sees a step's chart as `seen` says: through a window narrower
+/// than the chart (a phone), or whole in a box of another shape than a slide's (see
 /// [`LeasePage::stepped_in`]).
 pub fn lease_svg_in(
     trace: &Trace,
     caption: &Caption,
     options: &Options,
-    window: Option<f64>,
+    seen: Seen,
 ) -> Result<String, RenderError> {
     check_step(options.upto_step, trace.events.len())?;
     let chart = lease_chart(trace, options);
@@ -45,10 +64,10 @@ pub fn lease_svg_in(
                     ..*options
                 },
             );
-            let mut page = LeasePage::stepped_in(&chart, &whole, caption, window);
+            let mut page = LeasePage::stepped_in(&chart, &whole, caption, seen);
             page.height = page
                 .height
-                .max(LeasePage::stepped_in(&whole, &whole, caption, window).height);
+                .max(LeasePage::stepped_in(&whole, &whole, caption, seen).height);
             page
         }
         None => LeasePage::new(&chart, caption),
