@@ -10,8 +10,8 @@ use lockstep_core::scenario::ScenarioError;
 use lockstep_core::session::WhatIfError;
 use lockstep_core::{Change, EventKind, Scenario, Session, Trace, TraceEvent, Verdict, WhatIf};
 use lockstep_render::{
-    Caption, Options, RenderError, Seen, TimeMode, draw_timeline, layout, lease_svg_in,
-    lease_width_for,
+    Caption, Options, RenderError, Seen, TimeMode, draw_timeline, layout, lease_box_for,
+    lease_svg_in,
 };
 
 use crate::inspector::{Table, tables};
@@ -52,9 +52,9 @@ fn next_branch() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// What a lease chart's width for a box depends on: the branch, the time mode and the box's
-/// shape (width over height, in thousandths).
-type LeaseBoxKey = (u64, TimeMode, i64);
+/// What a lease chart's page for a box depends on (the branch, the time mode and the box's
+/// shape, width over height in thousandths), and the page (see `Viewer::lease_box`).
+type LeaseBox = ((u64, TimeMode, i64), Option<(f64, f64)>);
 
 /// A scenario being stepped through.
 #[derive(Debug)]
@@ -72,9 +72,9 @@ pub struct Viewer {
     /// The last few frames shown or computed ahead by [`Viewer::prefetch`], with the picture
     /// they are for, least recently used first.
     ahead: RefCell<Vec<((u64, TimeMode), StepFrame)>>,
-    /// The lease chart's page width for a box of some shape (see [`Viewer::lease_chart`]),
-    /// found once per branch, time mode and shape.
-    lease_width: RefCell<Option<(LeaseBoxKey, Option<f64>)>>,
+    /// The lease chart's page for a box of some shape (see [`Viewer::lease_chart`]), found
+    /// once per branch, time mode and shape.
+    lease_box: RefCell<Option<LeaseBox>>,
 }
 
 impl Viewer {
@@ -99,7 +99,7 @@ impl Viewer {
             before_step: None,
             branch: 0,
             ahead: RefCell::new(Vec::new()),
-            lease_width: RefCell::new(None),
+            lease_box: RefCell::new(None),
         };
         viewer.finish_branch();
         Ok(viewer)
@@ -394,8 +394,8 @@ impl Viewer {
         let seen = match (window, aspect) {
             (Some(w), _) => Seen::Window(w),
             (None, Some(a)) => self
-                .lease_width(time_mode, a)
-                .map_or(Seen::Whole, Seen::Width),
+                .lease_box(time_mode, a)
+                .map_or(Seen::Whole, |(w, h)| Seen::Boxed(w, h)),
             (None, None) => Seen::Whole,
         };
         let svg = lease_svg_in(&self.full, &self.caption(), &options, seen)?;
@@ -410,23 +410,23 @@ impl Viewer {
         ))
     }
 
-    /// The lease chart's page width for a box `aspect` times as wide as it is tall (see
-    /// `lockstep_render::lease_width_for`), kept for the branch: every step of it has one.
-    fn lease_width(&self, time_mode: TimeMode, aspect: f64) -> Option<f64> {
+    /// The lease chart's page for a box `aspect` times as wide as it is tall (see
+    /// `lockstep_render::lease_box_for`), kept for the branch: every step of it has one.
+    fn lease_box(&self, time_mode: TimeMode, aspect: f64) -> Option<(f64, f64)> {
         let key = (self.branch, time_mode, (aspect * 1000.0).round() as i64);
-        if let Some((k, w)) = *self.lease_width.borrow()
+        if let Some((k, b)) = *self.lease_box.borrow()
             && k == key
         {
-            return w;
+            return b;
         }
-        let w = lease_width_for(
+        let b = lease_box_for(
             &self.full,
-            &self.caption(),
+            &self.caption_at(self.total()),
             &self.options(time_mode),
             aspect,
         );
-        *self.lease_width.borrow_mut() = Some((key, w));
-        w
+        *self.lease_box.borrow_mut() = Some((key, b));
+        b
     }
 
     fn title_text(&self) -> String {

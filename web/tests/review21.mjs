@@ -109,6 +109,22 @@ export async function review21cTests(browser, base, shot) {
         if (id === "fenced-gc-pause") await shot(page, `presenter-lease-fills-its-box-${w}x${h}`);
       }
     }
+    // One size at every step: the verdict so far wraps to more lines at some steps than at the
+    // end, and the chart had grown (and shrunk on the screen) at #23, #33 and the end.
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=14&chart=lease&present=1`);
+    await ready(page);
+    await page.waitForTimeout(500);
+    const boxOf = () => page.evaluate(() => {
+      const vb = document.querySelector(".timeline-scroller.lease svg").viewBox.baseVal;
+      return `${vb.width}x${vb.height}`;
+    });
+    const first = await boxOf();
+    for (let step = 15; step <= 41; step++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(150);
+      const now = await boxOf();
+      assert(now === first, `#${step}: the chart is ${now}, at #14 ${first}`);
+    }
     // Turned on with the chart shown (F), presenter mode lays it out for its box too; turned off,
     // the chart is the app's again.
     await page.setViewportSize({ width: 1280, height: 720 });

@@ -16,7 +16,7 @@ pub mod text;
 
 pub use error::RenderError;
 pub use layout::{Layout, Options, TimeMode, layout};
-pub use lease::svg::{Seen, lease_svg, lease_svg_in, lease_width_for, run_lease_svg};
+pub use lease::svg::{Seen, lease_box_for, lease_svg, lease_svg_in, run_lease_svg};
 pub use lease::{LeaseChart, lease_chart};
 pub use mermaid::{mermaid, run_mermaid};
 pub use svg::{Caption, draw_timeline, run_svg, timeline_svg};

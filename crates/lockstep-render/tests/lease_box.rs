@@ -6,7 +6,7 @@ mod common;
 
 use lockstep_render::geom::Rect;
 use lockstep_render::lease::svg::{LeasePage, Seen};
-use lockstep_render::{Caption, Options, lease_chart, lease_width_for};
+use lockstep_render::{Caption, Options, lease_box_for, lease_chart};
 
 /// The box at 1280x720 (908 x 592 px) and at 1920x1080 (1,456 x 950 px).
 const BOXES: [(f64, f64); 2] = [(908.0, 592.0), (1456.0, 950.0)];
@@ -34,19 +34,22 @@ fn in_a_presenters_box_the_chart_is_laid_out_narrower_and_shows_larger() {
         let whole = at(total);
         for frame in BOXES {
             let slide = LeasePage::stepped_in(&whole, &whole, &caption, Seen::Whole);
-            let Some(w) =
-                lease_width_for(&run.trace, &caption, &Options::default(), frame.0 / frame.1)
+            let Some((w, h)) =
+                lease_box_for(&run.trace, &caption, &Options::default(), frame.0 / frame.1)
             else {
                 continue;
             };
-            let page = LeasePage::stepped_in(&whole, &whole, &caption, Seen::Width(w));
+            // The box's shape.
+            assert!((w / h - frame.0 / frame.1).abs() < 0.01, "{id}: {w} x {h}");
+            let page = LeasePage::stepped_in(&whole, &whole, &caption, Seen::Boxed(w, h));
             let gain = scale(&page, frame) / scale(&slide, frame);
             assert!(gain > 1.0, "{id}: {w} px shows smaller ({gain:.2}x)");
             larger.push((id.clone(), gain));
             // Every step on the narrower page: no label over another, every one on the page.
             for n in [1, total / 3, total / 2, total] {
-                let page = LeasePage::stepped_in(&at(n), &whole, &caption, Seen::Width(w));
-                assert_eq!(page.width, w);
+                let page = LeasePage::stepped_in(&at(n), &whole, &caption, Seen::Boxed(w, h));
+                // One size at every step: no step's chart is taller than the box.
+                assert_eq!((page.width, page.height), (w, h), "{id} step {n}");
                 let boxes = page.label_boxes();
                 for (i, a) in boxes.iter().enumerate() {
                     let words = |r: &Rect| {
@@ -74,9 +77,9 @@ fn in_a_presenters_box_the_chart_is_laid_out_narrower_and_shows_larger() {
             }
         }
     }
-    // The headline runs show larger by a sixth or more at 1280x720 (fenced-gc-pause grows
-    // taller on a narrower page, its legend and verdict wrapping).
-    for (id, least) in [("fenced-gc-pause", 1.15), ("naive-gc-pause", 1.3)] {
+    // The headline runs show larger by an eighth or more at 1280x720 (fenced-gc-pause grows
+    // taller on a narrower page, its legend and verdict wrapping, most at its middle steps).
+    for (id, least) in [("fenced-gc-pause", 1.12), ("naive-gc-pause", 1.25)] {
         let g = larger.iter().find(|(i, _)| i == id).map(|(_, g)| *g);
         assert!(g.is_some_and(|g| g >= least), "{id}: {g:?} ({larger:?})");
     }

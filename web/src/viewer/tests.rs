@@ -342,18 +342,27 @@ fn a_lease_chart_for_a_presenters_box_is_laid_out_narrower_at_every_step() {
     let mut v = builtin("fenced-gc-pause");
     let width = |svg: &str| {
         let at = svg.find("width=\"").unwrap() + 7;
-        svg[at..svg[at..].find('"').unwrap() + at].parse::<f64>().unwrap()
+        svg[at..svg[at..].find('"').unwrap() + at]
+            .parse::<f64>()
+            .unwrap()
     };
     v.seek(22);
     let slide = width(&v.lease_chart(TimeMode::Logical, None, None).unwrap());
-    let boxed = width(&v.lease_chart(TimeMode::Logical, None, Some(908.0 / 592.0)).unwrap());
+    let boxed = width(
+        &v.lease_chart(TimeMode::Logical, None, Some(908.0 / 592.0))
+            .unwrap(),
+    );
     assert_eq!(slide, 1600.0);
     assert!(boxed < slide, "{boxed}");
     // One width for the run: stepping never resizes the chart.
     v.seek(5);
-    let early = v.lease_chart(TimeMode::Logical, None, Some(908.0 / 592.0)).unwrap();
+    let early = v
+        .lease_chart(TimeMode::Logical, None, Some(908.0 / 592.0))
+        .unwrap();
     assert_eq!(width(&early), boxed);
     // A phone's window wins: it scrolls the chart sideways.
-    let phone = v.lease_chart(TimeMode::Logical, Some(500.0), Some(0.5)).unwrap();
+    let phone = v
+        .lease_chart(TimeMode::Logical, Some(500.0), Some(0.5))
+        .unwrap();
     assert_eq!(width(&phone), 1600.0);
 }

@@ -49,20 +49,23 @@ pub enum Seen {
     /// Through a window this many of the chart's pixels across, narrower than the chart (a
     /// phone): what is written under the plot wraps to it, and the time ticks are finer.
     Window(f64),
-    /// Whole, in a box narrower than a slide's shape, on a page this wide with the legend and
-    /// verdict under the plot (see [`LeasePage::width_for`]): presenter mode's box beside the
-    /// step's explanation showed the 1,600 px page at 9 px type, with a fifth of its height
-    /// unused.
-    Width(f64),
+    /// Whole, in a box narrower than a slide's shape: on a page `(width, height)`, the box's
+    /// shape, with the legend and verdict under the plot and any room left below them (see
+    /// [`LeasePage::box_for`]). Presenter mode's box beside the step's explanation showed the
+    /// 1,600 px page at 9 px type, with a fifth of its height unused.
+    Boxed(f64, f64),
 }
 
-/// The narrowest page [`LeasePage::width_for`] tries: the plot still some 700 px across.
+/// The narrowest page [`LeasePage::box_for`] tries: the plot still some 700 px across.
 const NARROWEST_PAGE: f64 = 1000.0;
+/// Room [`LeasePage::box_for`] leaves under the tallest step it measured, for the steps of a
+/// long run it did not.
+const STEP_SLACK: f64 = 1.03;
 
 /// Where the legend and the verdict go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fit {
-    /// Under the plot, on a 1600 px page (or as wide as `Seen::Width` says).
+    /// Under the plot, on a 1600 px page (or as wide as `Seen::Boxed` says).
     Below,
     /// In a panel beside the plot, on a 1920 px page with tighter rows: for a chart that would
     /// be taller than a slide with them under the plot (many instances, lanes or labels).
@@ -189,28 +192,46 @@ impl LeasePage {
         LeasePage::within(chart, Some(whole), caption, seen)
     }
 
-    /// The page width at which the whole run's chart `whole` shows largest in a box `aspect`
-    /// times as wide as it is tall, with its legend and verdict under the plot; None when the
-    /// page as drawn for a slide does better. Narrower pages are taller (the legend and the
-    /// verdict wrap), so the best is where the chart's shape meets the box's.
-    pub fn width_for(whole: &LeaseChart, caption: &Caption, aspect: f64) -> Option<f64> {
-        if !(aspect.is_finite() && aspect > 0.0) {
+    /// The page, `(width, height)`, on which every step's chart of a run shows largest in a box
+    /// `aspect` times as wide as it is tall, with its legend and verdict under the plot: the
+    /// box's shape, as narrow as holds the tallest of `steps` (each step's chart and caption:
+    /// the verdict so far and the overlap's line wrap to more lines at some steps than at the
+    /// end, fenced-gc-pause on a 1,200 px page being 789 px tall at #15 and 884 at the end), so
+    /// every step shows at one size, at the top of the box. None when no page narrower than a
+    /// slide's does (a chart too tall for the box at any width).
+    pub fn box_for(
+        steps: &[(&LeaseChart, &Caption)],
+        whole: &LeaseChart,
+        aspect: f64,
+    ) -> Option<(f64, f64)> {
+        if !(aspect.is_finite() && aspect > 0.0) || steps.is_empty() {
             return None;
         }
-        // How large a page shows in the box, relative to the box's height.
-        let size = |p: &LeasePage| (aspect / p.width).min(1.0 / p.height.max(1.0));
-        let slide = size(&LeasePage::within(whole, Some(whole), caption, Seen::Whole));
-        let mut best: Option<(f64, f64)> = None;
-        let mut w = WIDTH;
-        while w >= NARROWEST_PAGE {
-            let page = LeasePage::place(whole, Some(whole), caption, (Fit::Below, None, w));
-            let s = size(&page);
-            if s > slide * 1.01 && best.is_none_or(|(_, b)| s > b) {
-                best = Some((w, s));
+        let fits = |w: f64| {
+            steps.iter().all(|&(chart, caption)| {
+                let page = LeasePage::place(chart, Some(whole), caption, (Fit::Below, None, w));
+                page.height * STEP_SLACK <= w / aspect
+            })
+        };
+        // Narrower pages are taller: the widths that fit are the widest few. Find the
+        // narrowest of them by halving.
+        let widths: Vec<f64> = (0..)
+            .map(|k| WIDTH - 50.0 * f64::from(k))
+            .take_while(|&w| w >= NARROWEST_PAGE)
+            .collect();
+        let (mut fit, mut misfit) = (None, widths.len());
+        let mut lo = 0;
+        while lo < misfit {
+            let mid = (lo + misfit) / 2;
+            if fits(widths[mid]) {
+                fit = Some(mid);
+                lo = mid + 1;
+            } else {
+                misfit = mid;
             }
-            w -= 50.0;
         }
-        best.map(|(w, _)| w)
+        fit.filter(|&i| i > 0)
+            .map(|i| (widths[i], (widths[i] / aspect).floor()))
     }
 
     /// Places the chart with its legend under the plot if the page then fits a slide's height,
@@ -227,9 +248,11 @@ impl LeasePage {
                 let narrow = (w - 2.0 * MARGIN).clamp(NARROWEST, WIDTH - 2.0 * MARGIN);
                 return LeasePage::place(chart, whole, caption, (Fit::Below, Some(narrow), WIDTH));
             }
-            Seen::Width(w) => {
+            Seen::Boxed(w, h) => {
                 let w = w.clamp(NARROWEST_PAGE, WIDTH);
-                return LeasePage::place(chart, whole, caption, (Fit::Below, None, w));
+                let mut page = LeasePage::place(chart, whole, caption, (Fit::Below, None, w));
+                page.height = page.height.max(h);
+                return page;
             }
             Seen::Whole => {}
         }

@@ -22,23 +22,55 @@ pub fn lease_svg(
     lease_svg_in(trace, caption, options, Seen::Whole)
 }
 
-/// The page width at which every step's chart of `trace` shows largest in a box `aspect` times
-/// as wide as it is tall (see [`LeasePage::width_for`]), for [`Seen::Width`]; None when the
-/// chart as drawn for a slide does better.
-pub fn lease_width_for(
+/// The most steps [`lease_box_for`] measures: every step of a run this long or shorter, else
+/// this many spread over it, and the last.
+const BOX_STEPS: usize = 40;
+
+/// The page on which every step's chart of `trace` shows largest in a box `aspect` times as
+/// wide as it is tall (see [`LeasePage::box_for`]), for [`Seen::Boxed`]; None when the chart as
+/// drawn for a slide does as well. `caption` is the whole run's (its verdict shows at the last
+/// step only).
+pub fn lease_box_for(
     trace: &Trace,
     caption: &Caption,
     options: &Options,
     aspect: f64,
-) -> Option<f64> {
+) -> Option<(f64, f64)> {
+    let total = trace.events.len();
     let whole = lease_chart(
         trace,
         &Options {
-            upto_step: Some(trace.events.len()),
+            upto_step: Some(total),
             ..*options
         },
     );
-    LeasePage::width_for(&whole, caption, aspect)
+    // A chart too tall for the box at its last step is too tall at some step: no need to
+    // draw the others (a Redlock run of 1,400 steps took over a second to).
+    LeasePage::box_for(&[(&whole, caption)], &whole, aspect)?;
+    let mut steps: Vec<usize> = (1..=BOX_STEPS.min(total))
+        .map(|k| (k * total).div_ceil(BOX_STEPS.min(total)))
+        .collect();
+    steps.dedup();
+    let at = |n| {
+        lease_chart(
+            trace,
+            &Options {
+                upto_step: Some(n),
+                ..*options
+            },
+        )
+    };
+    let charts: Vec<LeaseChart> = steps.iter().map(|&n| at(n)).collect();
+    let so_far = Caption {
+        verdict: None,
+        ..caption.clone()
+    };
+    let measured: Vec<(&LeaseChart, &Caption)> = charts
+        .iter()
+        .zip(&steps)
+        .map(|(c, &n)| (c, if n == total { caption } else { &so_far }))
+        .collect();
+    LeasePage::box_for(&measured, &whole, aspect)
 }
 
 /// [`lease_svg`] for a reader who sees a step's chart as `seen` says: through a window narrower
