@@ -141,3 +141,24 @@ export async function review21cTests(browser, base, shot) {
     assert(back === appWidth, `after F again the chart is ${back} px wide, not the app's ${appWidth}`);
   });
 }
+
+export async function review21dTests(browser, base, shot) {
+  await test(browser, "an embed in a 640x360 frame opens zoomed in to readable labels, an 800 px one fitted", async (page) => {
+    const label = () => page.evaluate(() => {
+      const svg = document.querySelector("#ls-timeline");
+      return { readable: !!document.querySelector(".timeline-scroller.zoom-readable"), px: (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 16 };
+    });
+    // Fitted to 640 px, fenced-gc-pause's arrow labels were 5.6 px: a thumbnail.
+    await page.setViewportSize({ width: 640, height: 360 });
+    await page.goto(`${base}embed.html?z640#scenario=fenced-gc-pause&step=12&controls=minimal`);
+    await ready(page);
+    const small = await label();
+    assert(small.readable && small.px >= 11.9, `640x360: ${JSON.stringify(small)}`);
+    await shot(page, "embed-640x360-opens-zoomed-in");
+    await page.setViewportSize({ width: 800, height: 450 });
+    await page.goto(`${base}embed.html?z800#scenario=fenced-gc-pause&step=12&controls=minimal`);
+    await ready(page);
+    const wide = await label();
+    assert(!wide.readable && wide.px < 8, `800x450: ${JSON.stringify(wide)}`);
+  });
+}

@@ -207,6 +207,15 @@ pub fn narrow() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// Whether an embed's frame is too narrow for its picture fitted to the width to be read: at
+/// 640 px fenced-gc-pause's arrow labels are 5.6 px, at 800 px 6.9 (a reviewer playing a docs
+/// author called the 640x360 frame an unreadable thumbnail).
+pub fn embed_opens_zoomed() -> bool {
+    window()
+        .and_then(|w| w.match_media("(max-width: 720px)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
 /// How much of a lease chart a phone shows across at once, in the chart's pixels: it is drawn
 /// 1,040 px wide there (style.css `.timeline-scroller.lease .page`), scrolling sideways in the
 /// timeline's window. None on a wider screen, where it is fitted whole.

@@ -14,10 +14,10 @@ use crate::share::{self, View};
 #[component]
 pub fn Embed() -> Html {
     // The whole width first: every lane in view; a tap or Z zooms in to readable labels. In a
-    // phone-sized frame the whole width is a thumbnail (3 px labels, nothing a reader can tell
-    // apart): readable labels at the current step first, a tap zooms out.
+    // frame 720 px wide or less the whole width is a thumbnail (3 px labels on a phone, under 6
+    // px at 640): readable labels at the current step first, a tap zooms out.
     let state = use_reducer(|| AppState {
-        zoom: if dom::narrow() {
+        zoom: if dom::embed_opens_zoomed() {
             Zoom::Readable
         } else {
             Zoom::Fit
