@@ -161,4 +161,23 @@ export async function review21dTests(browser, base, shot) {
     const wide = await label();
     assert(!wide.readable && wide.px < 8, `800x450: ${JSON.stringify(wide)}`);
   });
+
+  await test(browser, "the minimal embed's step line gives the run's verdict at the end", async (page) => {
+    // Zoomed in, the picture's verdict line (left of the lanes) was scrolled away or under the
+    // pinned step column, and `minimal` has no verdict panel.
+    await page.setViewportSize({ width: 800, height: 450 });
+    for (const [id, said] of [["fenced-gc-pause", "✓ safe"], ["naive-gc-pause", "✗ double-write"]]) {
+      await page.goto(`${base}embed.html?v-${id}#scenario=${id}&step=end&controls=minimal`);
+      await ready(page);
+      const line = await page.evaluate(() => {
+        const v = document.querySelector(".step-line .verdict-word");
+        const r = v?.getBoundingClientRect();
+        return { text: v?.textContent ?? null, inside: !!r && r.width > 0 && r.right <= innerWidth };
+      });
+      assert(line.text?.startsWith(said) && line.inside, `${id}: ${JSON.stringify(line)}`);
+    }
+    await page.goto(`${base}embed.html?v-mid#scenario=fenced-gc-pause&step=20&controls=minimal`);
+    await ready(page);
+    assert(!(await page.locator(".step-line .verdict-word").count()), "a verdict before the end");
+  });
 }

@@ -47,7 +47,7 @@ pub fn Explanation(props: &PanelProps) -> Html {
 
 /// The current step in one line, for the embed with minimal controls (it has no explanation
 /// panel): zoomed in on a phone, the picture's own caption had scrolled off to the left, and
-/// nothing said which step was shown or what it was.
+/// nothing said which step was shown or what it was. At the end it gives the run's verdict.
 #[component]
 pub fn StepLine(props: &PanelProps) -> Html {
     let Some(viewer) = &props.state.viewer else {
@@ -64,9 +64,19 @@ pub fn StepLine(props: &PanelProps) -> Html {
             v.scenario().title.clone(),
         ),
     };
+    // At the end, the run's verdict, before the step's words so it is never the part cut off:
+    // the picture's own verdict line, left of the lanes, was scrolled away or under the pinned
+    // step column of a zoomed-in embed.
+    let verdict = (v.pos() > 0 && v.at_end()).then(|| {
+        let w = VerdictWords::of(&v, &v.verdict_so_far(), true);
+        (w.class, format!("{} {}", w.symbol, w.headline))
+    });
     html! {
         <p class="step-line" aria-live="polite" title={format!("{at}: {words}")}>
             <span class="step-no">{ at }</span>
+            if let Some((class, said)) = verdict {
+                <span class={classes!("verdict-word", class)}>{ said }</span>
+            }
             <span class="label">{ words }</span>
         </p>
     }
