@@ -17,12 +17,17 @@ pub const GAP: f64 = 12.0;
 pub const GAP_BELOW: f64 = 20.0;
 /// The room between the line and the caption's edge (style.css: 2px).
 pub const OFF_LINE: f64 = 2.0;
+/// The least room between a caption moved to keep inside the window and its edge.
+const EDGE: f64 = 2.0;
 
-/// Where the caption goes: right of the end or left of it, above its line or below.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where the caption goes: right of the end or left of it, above its line or below, moved
+/// `shift` px right (left when negative) to keep inside the window when it is too wide for
+/// either side of the end.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spot {
     pub right: bool,
     pub below: bool,
+    pub shift: f64,
 }
 
 /// What the caption is placed against, in the picture's screen pixels.
@@ -43,7 +48,7 @@ impl Beside {
     pub fn rect(&self, spot: Spot) -> WordBox {
         let ((x, y), (w, h)) = (self.at, self.size);
         let gap = if spot.below { GAP_BELOW } else { GAP };
-        let x0 = if spot.right { x + gap } else { x - gap - w };
+        let x0 = if spot.right { x + gap } else { x - gap - w } + spot.shift;
         let y0 = if spot.below {
             y + OFF_LINE
         } else {
@@ -73,7 +78,11 @@ pub fn spot(beside: &Beside, spare: f64, drawn: &[WordBox]) -> Spot {
     let near = beside.right;
     [(near, false), (!near, false), (near, true), (!near, true)]
         .into_iter()
-        .map(|(right, below)| Spot { right, below })
+        .map(|(right, below)| Spot {
+            right,
+            below,
+            shift: 0.0,
+        })
         .find(|&s| beside.fits(s.right, spare) && clear(s))
         .unwrap_or_else(|| {
             let (left, right) = beside.room;
@@ -82,10 +91,24 @@ pub fn spot(beside: &Beside, spare: f64, drawn: &[WordBox]) -> Spot {
             } else {
                 !(beside.fits(false, spare) || left >= right)
             };
-            Spot {
+            let spot = Spot {
                 right: on_right,
                 below: false,
-            }
+                shift: 0.0,
+            };
+            // Too wide for its side: moved back inside the window as far as it goes (a phone's
+            // embed cut "FCALL " off B's "FCALL acquire 2 lock:batch-42 fence 149406 5000").
+            let (x0, _, x1, _) = beside.rect(spot);
+            let (edge0, edge1) = (beside.at.0 - left + EDGE, beside.at.0 + right - EDGE);
+            // Its start shows at least: the words are read from it.
+            let shift = if x0 < edge0 {
+                edge0 - x0
+            } else if x1 > edge1 {
+                -(x1 - edge1).min((x0 - edge0).max(0.0))
+            } else {
+                0.0
+            };
+            Spot { shift, ..spot }
         })
 }
 
@@ -125,6 +148,7 @@ mod tests {
     const ABOVE_RIGHT: Spot = Spot {
         right: true,
         below: false,
+        shift: 0.0,
     };
 
     #[test]
@@ -146,7 +170,8 @@ mod tests {
             s,
             Spot {
                 right: true,
-                below: true
+                below: true,
+                shift: 0.0
             }
         );
         let (x0, y0, _, _) = beside().rect(s);
@@ -164,7 +189,8 @@ mod tests {
             spot(&b, 16.0, &note),
             Spot {
                 right: false,
-                below: false
+                below: false,
+                shift: 0.0
             }
         );
     }
@@ -185,9 +211,34 @@ mod tests {
             spot(&cramped, 16.0, &everywhere),
             Spot {
                 right: false,
-                below: false
+                below: false,
+                shift: 0.0
             }
         );
+    }
+
+    #[test]
+    fn a_caption_too_wide_for_either_side_is_moved_back_inside_the_window() {
+        // A phone's embed: B at x 400 near the window's right edge, 350 px of room left of it
+        // and 10 right, a 340 px caption.
+        let b = Beside {
+            at: (400.0, 300.0),
+            size: (340.0, 20.0),
+            room: (350.0, 10.0),
+            right: false,
+        };
+        let s = spot(&b, 16.0, &[]);
+        assert!(!s.right && !s.below, "{s:?}");
+        let (x0, _, x1, _) = b.rect(s);
+        // Its left edge at the window's (50 + 2), nearer the end rather than cut.
+        assert!((x0 - 52.0).abs() < 1e-9 && x1 <= 410.0 - 2.0, "{x0} {x1}");
+        // Wider than the whole window: its start shows, its end is cut.
+        let wider = Beside {
+            size: (400.0, 20.0),
+            ..b
+        };
+        let (x0, ..) = wider.rect(spot(&wider, 16.0, &[]));
+        assert!((x0 - 52.0).abs() < 1e-9, "{x0}");
     }
 
     #[test]
@@ -200,7 +251,8 @@ mod tests {
             spot(&b, 16.0, &[]),
             Spot {
                 right: false,
-                below: false
+                below: false,
+                shift: 0.0
             }
         );
     }

@@ -162,6 +162,23 @@ export async function review21dTests(browser, base, shot) {
     assert(!wide.readable && wide.px < 8, `800x450: ${JSON.stringify(wide)}`);
   });
 
+  await test(browser, "on a phone a caption too wide for either side of its end is moved back inside the window", async (page) => {
+    // fenced-gc-pause #12 in a 375 px embed: B's "FCALL acquire 2 lock:batch-42 fence 149406
+    // 5000", left of B at the window's right edge, lost "FCALL " off the window's left.
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.goto(`${base}embed.html?cap375#scenario=fenced-gc-pause&step=12&controls=minimal`);
+    await ready(page);
+    await page.waitForTimeout(500);
+    const got = await page.evaluate(() => {
+      const cap = document.querySelector(".step-caption");
+      const s = document.querySelector(".timeline-scroller").getBoundingClientRect();
+      const r = cap.getBoundingClientRect();
+      return { shown: !cap.hidden, text: cap.textContent, left: r.left - s.left, right: s.right - r.right };
+    });
+    assert(got.shown && got.text.startsWith("FCALL") && got.left >= 0 && got.right >= 0, JSON.stringify(got));
+    await shot(page, "embed-375-caption-inside-the-window");
+  });
+
   await test(browser, "the minimal embed's step line gives the run's verdict at the end", async (page) => {
     // Zoomed in, the picture's verdict line (left of the lanes) was scrolled away or under the
     // pinned step column, and `minimal` has no verdict panel.

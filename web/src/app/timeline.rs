@@ -229,6 +229,15 @@ fn show_caption(
     let spot = crate::caption::spot(&beside, CAPTION_SPARE, &drawn);
     toggle(&el, "data-left", !spot.right);
     toggle(&el, "data-below", spot.below);
+    if spot.shift != 0.0 {
+        // Moved back inside the window (style.css `--shift`).
+        let style = el.get_attribute("style").unwrap_or_default();
+        set(
+            &el,
+            "style",
+            &format!("{style}; --shift: {:.1}px", spot.shift),
+        );
+    }
 }
 
 /// How far in from the window's right edge the hover card sits, in screen pixels.
