@@ -84,9 +84,6 @@ pub(super) struct RowPlace {
     /// How far below the layout's the page draws the rows (the step's `layout_dy`): the row's
     /// band and line are given with it, `lines` without.
     pub(super) dy: f64,
-    /// The words drawn near its line, on the page (see [`crate::caption::near`]): a caption
-    /// keeps off them.
-    pub(super) near: Rc<[crate::caption::WordBox]>,
 }
 
 /// Where the current step's words go when its row is too wide for the window and they are out

@@ -157,7 +157,7 @@ struct Caption {
     right: bool,
     label: Rc<str>,
     /// The words drawn near the line, in page pixels (see [`crate::caption::near`]).
-    near: Rc<[crate::caption::WordBox]>,
+    near: Vec<crate::caption::WordBox>,
 }
 
 /// Shows the current step's words beside the receiving end of its arrow, on its line, at the
@@ -337,8 +337,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 coming: coming(&pic.rows, frame.step),
                                 lines: pic.lines.clone(),
                                 dy,
-                                near: crate::caption::near(&pic.words, frame.step - 1, row.y, dy)
-                                    .into(),
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
                                 floor,
@@ -359,11 +357,17 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     mark_snug(&el, w);
                     let caption = match &target {
                         Follow::Row(width, row, _) => {
+                            // The words in its way, found only when a caption shows.
                             caption_at(&el, *width, row, pin).map(|(x, right)| Caption {
                                 at: (x / width, row.line_y / h),
                                 right,
                                 label: row.label.clone(),
-                                near: row.near.clone(),
+                                near: crate::caption::near(
+                                    &pic_for_label.words,
+                                    step - 1,
+                                    row.line_y - row.dy,
+                                    row.dy,
+                                ),
                             })
                         }
                         Follow::Start => None,
@@ -545,7 +549,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     dy,
                     arrives: false,
                     label: "".into(),
-                    near: Rc::new([]),
                     floor,
                 };
                 keep_in_view(
