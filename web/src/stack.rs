@@ -33,6 +33,9 @@ pub struct Layer<'a> {
     pub name: &'a str,
     pub class: &'a str,
     pub groups: Vec<&'a str>,
+    /// Per group: the top and bottom of what it draws, in the layout's pixels (see
+    /// `lockstep_render::svg::stepped::SteppedBase::reach`).
+    pub reach: Vec<(f64, f64)>,
     pub live: &'a str,
     /// Static marks drawn in an `<svg>` of their own just beneath this layer (the current step's
     /// outline goes beneath the arrows and labels, whose backings then keep it off the text).
@@ -120,6 +123,43 @@ pub fn stack(size: (u32, u32), layers: &[Layer], pin: f64) -> String {
     out
 }
 
+/// One chunk's `<svg>` and how far down the page what it draws reaches, in the layout's pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkReach {
+    pub id: String,
+    pub top: f64,
+    pub bottom: f64,
+}
+
+/// Every chunk of `layers`, as [`stack`] makes them, with its groups' reach.
+pub fn chunk_reaches(layers: &[Layer]) -> Vec<ChunkReach> {
+    let mut out = Vec::new();
+    for (i, layer) in layers.iter().enumerate() {
+        for (k, chunk) in layer.reach.chunks(CHUNK).enumerate() {
+            let top = chunk.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+            let bottom = chunk.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max);
+            out.push(ChunkReach {
+                id: chunk_id(i, k),
+                top,
+                bottom,
+            });
+        }
+    }
+    out
+}
+
+/// Which chunks are far from the window `lo..hi` (in the layout's pixels): more than a window's
+/// height above or below it. The page leaves those out of its rendering (style.css
+/// `[data-far]`): the browser's work on a step then depends on the window, not on the run's
+/// length. A window's height either side keeps the chunks ready for a scroll or a glide.
+pub fn far_chunks(chunks: &[ChunkReach], lo: f64, hi: f64) -> Vec<bool> {
+    let margin = (hi - lo).max(0.0);
+    chunks
+        .iter()
+        .map(|c| c.bottom < lo - margin || c.top > hi + margin)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +174,7 @@ mod tests {
                 name: "a",
                 class: "",
                 groups: many.iter().map(String::as_str).collect(),
+                reach: (0..=CHUNK).map(|i| (i as f64, i as f64 + 1.0)).collect(),
                 live: "",
                 under: "",
                 pinned: false,
@@ -142,6 +183,7 @@ mod tests {
                 name: "b",
                 class: "hits",
                 groups: Vec::new(),
+                reach: Vec::new(),
                 live: "<rect/>",
                 under: "",
                 pinned: false,
@@ -150,6 +192,7 @@ mod tests {
                 name: "p",
                 class: "",
                 groups: vec!["<text>pinned</text>"],
+                reach: vec![(0.0, 20.0)],
                 live: "",
                 under: "",
                 pinned: true,
@@ -190,5 +233,43 @@ mod tests {
             "<g id=\"ls-b-live\" class=\"ls-layer ls-live hits\" data-layer=\"b\"><rect/>"
         ));
         assert_eq!(html.matches("viewBox=\"0 0 10 20\"").count(), ids.len());
+        // Each chunk's reach is that of its groups, under the chunk's id.
+        let reaches = chunk_reaches(&layers);
+        let of = |id: &str| {
+            reaches
+                .iter()
+                .find(|c| c.id == id)
+                .map(|c| (c.top, c.bottom))
+        };
+        assert_eq!(of("ls-c0-0"), Some((0.0, CHUNK as f64)));
+        assert_eq!(of("ls-c0-1"), Some((CHUNK as f64, CHUNK as f64 + 1.0)));
+        assert_eq!(of("ls-c2-0"), Some((0.0, 20.0)));
+        assert_eq!(reaches.len(), 3);
+    }
+
+    fn chunk(top: f64, bottom: f64) -> ChunkReach {
+        ChunkReach {
+            id: String::new(),
+            top,
+            bottom,
+        }
+    }
+
+    #[test]
+    fn chunks_more_than_a_window_away_are_far() {
+        // A 500 px window at 2,000..2,500: near is 1,500..3,000.
+        let chunks = [
+            chunk(0.0, 1_499.0),
+            chunk(0.0, 1_500.0),
+            chunk(2_100.0, 2_200.0),
+            chunk(3_000.0, 4_000.0),
+            chunk(3_001.0, 4_000.0),
+            // The lanes reach the whole page.
+            chunk(0.0, 15_000.0),
+        ];
+        assert_eq!(
+            far_chunks(&chunks, 2_000.0, 2_500.0),
+            [true, false, false, false, true, false]
+        );
     }
 }

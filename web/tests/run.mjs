@@ -19,6 +19,7 @@ import { review18Tests } from "./review18.mjs";
 import { review19Tests } from "./review19.mjs";
 import { review20Tests, review20bTests, review20cTests } from "./review20.mjs";
 import { review21Tests, review21bTests, review21cTests, review21dTests } from "./review21.mjs";
+import { review22Tests } from "./review22.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -685,6 +686,7 @@ await review21Tests(browser, base, shot);
 await review21bTests(browser, base, shot);
 await review21cTests(browser, base, shot);
 await review21dTests(browser, base, shot);
+await review22Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

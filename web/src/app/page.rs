@@ -173,7 +173,15 @@ pub fn App() -> Html {
         let s = state.clone();
         Callback::from(move |_: MouseEvent| s.dispatch(Action::Notice(None)))
     };
-    let main = if state.picking || state.viewer.is_none() {
+    // What the style rules of the page's parts need to know of one another (classes set here
+    // rather than `:has()` rules, which cost every step style work; see follow.rs `mark`).
+    let with_run = !(state.picking || state.viewer.is_none());
+    let with_lease = state.chart == Chart::Lease && state.lease.is_some();
+    let readable = state.chart == Chart::Timeline
+        && state.zoom == Zoom::Readable
+        && state.picture.is_some()
+        && state.frame.is_some();
+    let main = if !with_run {
         html! {
             <main id="main" class="picking">
                 <Picker state={state.clone()} />
@@ -182,7 +190,7 @@ pub fn App() -> Html {
         }
     } else {
         html! {
-            <main id="main" class="workspace">
+            <main id="main" class={classes!("workspace", with_lease.then_some("with-lease"))}>
                 <div class="stage">
                     <Controls state={state.clone()} />
                     { picture(&state, None) }
@@ -215,11 +223,12 @@ pub fn App() -> Html {
         }
     };
     html! {
-        <div class={classes!("app", state.presenter.then_some("presenter"))}
+        <div class={classes!("app", state.presenter.then_some("presenter"),
+            with_run.then_some("with-run"), readable.then_some("readable"))}
             data-render-ms={format!("{:.2}", state.render_ms)}>
             // Only over a run (the picker has none); it focuses the timeline rather than
             // following `#main`, which would replace the share link's hash.
-            if !(state.picking || state.viewer.is_none()) {
+            if with_run {
                 <a class="skip" href="#main" onclick={skip_to_run}>{ "Skip to the run" }</a>
             }
             <header class="bar">

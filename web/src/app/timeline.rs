@@ -14,10 +14,10 @@ use yew::prelude::*;
 
 use super::dom;
 use super::follow::{
-    Extent, FITTED_PLACE, Follow, LOOK_AHEAD, ROW_PLACE, RowPlace, caption_at, floor_at, jump,
-    keep_in_view, mark_snug, pinned, settle_at_end, show_heads, title_floor, toggle,
+    Extent, FITTED_PLACE, Follow, LOOK_AHEAD, MIRRORED, ROW_PLACE, RowPlace, caption_at, floor_at,
+    jump, keep_in_view, mark_snug, pinned, settle_at_end, show_heads, title_floor, toggle,
 };
-use super::frame_dom::{Shown, apply, hide_row_label, set};
+use super::frame_dom::{Shown, apply, cull, hide_row_label, set};
 use super::state::Zoom;
 
 use crate::viewer::{Picture, StepFrame};
@@ -291,6 +291,20 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         ),
     );
     {
+        // Gone, the timeline takes back the marks it put on the page's root (see `mark`).
+        let scroller = scroller.clone();
+        use_effect_with((), move |_| {
+            let root = scroller
+                .cast::<Element>()
+                .and_then(|el| el.closest(".app, .embed").ok().flatten());
+            move || {
+                for name in root.iter().flat_map(|r| MIRRORED.map(|n| (r, n))) {
+                    let _ = name.0.remove_attribute(name.1);
+                }
+            }
+        });
+    }
+    {
         let (scroller, page, shown) = (scroller.clone(), page.clone(), shown.clone());
         let heads = heads.clone();
         let (pic, frame) = (pic.clone(), frame.clone());
@@ -350,6 +364,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             if let Some((el, target)) = target {
                 let pic_for_heads = pic.clone();
                 let (pic_for_label, shown_for_label) = (pic.clone(), shown.clone());
+                let page_for_cull = page.clone();
                 let step = frame.step;
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
@@ -418,6 +433,14 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     if let Some(hd) = heads.cast::<Element>() {
                         show_heads(&el, &hd, &pic_for_heads, w, heads_bottom);
                     }
+                    if let Some(pg) = page_for_cull.cast::<Element>() {
+                        cull(
+                            &el,
+                            &pg,
+                            &pic_for_label,
+                            &mut RefCell::borrow_mut(&shown_for_label),
+                        );
+                    }
                 });
                 if let Some(w) = web_sys::window() {
                     let _ = w.request_animation_frame(follow.unchecked_ref());
@@ -428,6 +451,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     {
         // Scroll events do not bubble (yew listens at the root): listen on the scroller itself.
         let (scroller, heads, pic) = (scroller.clone(), heads.clone(), pic.clone());
+        let (page, shown) = (page.clone(), shown.clone());
         use_effect_with((w.to_bits(), heads_bottom.to_bits(), pic.key), move |_| {
             let el = scroller.cast::<HtmlElement>();
             let listener = el.as_ref().map(|el| {
@@ -436,6 +460,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     mark_snug(&s, w);
                     if let Some(hd) = hd.cast::<Element>() {
                         show_heads(&s, &hd, &p, w, heads_bottom);
+                    }
+                    if let Some(pg) = page.cast::<Element>() {
+                        cull(&s, &pg, &p, &mut RefCell::borrow_mut(&shown));
                     }
                 });
                 let _ = el.add_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());

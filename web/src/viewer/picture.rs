@@ -14,7 +14,7 @@ use super::page_fit::{self, LaneHead, LegendArt};
 use super::spans::{
     DrawnWords, drawn_words, gutter_right, row_ends, row_focus, row_spans, row_words,
 };
-use crate::stack::{Layer, stack};
+use crate::stack::{ChunkReach, Layer, chunk_reaches, stack};
 
 /// A clickable row of the timeline, in the layout's pixels (the page draws the layout
 /// [`Picture::layout_dy`] further down).
@@ -55,6 +55,9 @@ pub struct Picture {
     pub svg: String,
     /// Per layer (the branch and fault marks last): the step from which each of its groups shows.
     pub groups: Vec<Vec<usize>>,
+    /// Every chunk's `<svg>` and how far down it draws (the page leaves those far from its
+    /// window out of its rendering; see `crate::stack::far_chunks`).
+    pub chunks: Rc<[ChunkReach]>,
     /// Every row of the branch, in the layout's pixels.
     pub rows: Vec<HitRow>,
     /// Every line's band, top and bottom, in order down the page, in the layout's pixels (rows
@@ -224,11 +227,12 @@ impl Viewer {
             .collect();
         let mut layers: Vec<Layer> = LAYERS
             .iter()
-            .zip(&base.layers)
-            .map(|(name, layer)| Layer {
+            .zip(base.layers.iter().zip(&base.reach))
+            .map(|(name, (layer, reach))| Layer {
                 name,
                 class: "",
                 groups: layer.iter().map(|(_, g)| g.as_str()).collect(),
+                reach: reach.clone(),
                 live: "",
                 // The current step's outline, beneath the arrows and their labels.
                 under: if *name == "shafts" {
@@ -247,8 +251,10 @@ impl Viewer {
         let width = f64::from(stepper.page_size().0);
         let mut marks = Vec::new();
         let mut marked = Vec::new();
+        let mut marks_reach = Vec::new();
         for r in rows.iter().filter(|r| r.branch || r.fault) {
             let (y, height) = band(r);
+            marks_reach.push((y, y + height));
             let mut g = String::new();
             if r.fault {
                 g.push_str(&format!(
@@ -268,6 +274,7 @@ impl Viewer {
             name: "hits",
             class: "hits",
             groups: marks.iter().map(String::as_str).collect(),
+            reach: marks_reach,
             live: "<rect class=\"hover-band\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>",
             under: "",
             pinned: false,
@@ -276,6 +283,7 @@ impl Viewer {
         let svg = stack(stepper.page_size(), &layers, gutter);
         Ok(Picture {
             svg,
+            chunks: chunk_reaches(&layers).into(),
             groups,
             lines: line_bands(&rows),
             words: drawn.into(),

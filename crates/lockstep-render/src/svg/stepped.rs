@@ -59,6 +59,10 @@ pub struct SteppedBase {
     /// Per layer of [`LAYERS`]: (the step from which the group shows, its SVG elements), in
     /// order of that step. Step 0 groups show from the start.
     pub layers: Vec<Vec<(usize, String)>>,
+    /// Per layer and group, as in `layers`: the top and bottom of what the group draws, in the
+    /// layout's pixels (see [`reach::reach`]). A front end leaves the groups far from its
+    /// window out of its page: on a 1,405-event run most of some 10,000 elements are.
+    pub reach: Vec<Vec<(f64, f64)>>,
 }
 
 /// The pieces of one step that change from step to step, and the page around them.
@@ -347,14 +351,19 @@ impl Stepper {
             }
         }
         let mut layers = Vec::with_capacity(LAYERS.len());
+        let mut reaches = Vec::with_capacity(LAYERS.len());
         for g in groups {
             let mut drawn = Vec::with_capacity(g.len());
-            for (step, l) in g {
-                drawn.push((step, self.part(&l)?));
+            for (step, l) in &g {
+                drawn.push((*step, self.part(l)?));
             }
             layers.push(drawn);
+            reaches.push(g.values().map(reach::reach).collect());
         }
-        Ok(SteppedBase { layers })
+        Ok(SteppedBase {
+            layers,
+            reach: reaches,
+        })
     }
 
     /// The changing pieces at the step `at_n` was laid out for (the same trace and options as
@@ -545,5 +554,6 @@ impl Stepper {
     }
 }
 
+pub mod reach;
 #[cfg(test)]
 mod tests;

@@ -167,3 +167,75 @@ fn every_step_draws_the_elements_draw_timeline_draws() {
         }
     }
 }
+
+/// The y coordinates an element of plotters' output draws at: a text's line (and its height
+/// around it), a circle's top and bottom, a rectangle's, every point of a line or polygon.
+fn drawn_ys(el: &str) -> Vec<f64> {
+    let num = |key| attr(el, key).and_then(|v| v.parse::<f64>().ok());
+    let mut ys = Vec::new();
+    if el.starts_with("<text") {
+        let (y, size) = (num("y").unwrap(), num("font-size").unwrap());
+        ys.extend([y - size, y + size]);
+    } else if el.starts_with("<circle") {
+        let (cy, r) = (num("cy").unwrap(), num("r").unwrap());
+        ys.extend([cy - r, cy + r]);
+    } else if el.starts_with("<rect") {
+        let (y, h) = (num("y").unwrap(), num("height").unwrap());
+        ys.extend([y, y + h]);
+    } else if el.starts_with("<polyline") || el.starts_with("<polygon") {
+        ys.extend(
+            attr(el, "points")
+                .unwrap()
+                .split_whitespace()
+                .filter_map(|p| p.split_once(',')?.1.parse::<f64>().ok()),
+        );
+    } else {
+        panic!("an element the test does not measure: {el}");
+    }
+    ys
+}
+
+#[test]
+fn every_group_draws_within_its_reach() {
+    for id in catalogue::ids() {
+        let scenario = catalogue::load(id).unwrap().unwrap();
+        let run = lockstep_core::run(&scenario);
+        for mode in [TimeMode::Logical, TimeMode::ToScale] {
+            let options = Options {
+                time_mode: mode,
+                unfold_retries: true,
+                ..Options::default()
+            };
+            let full = layout(&run.trace, &options);
+            let height = full.height;
+            let stepper = Stepper::new(full, &Caption::for_run(&scenario, &run));
+            let base = stepper.base().unwrap();
+            assert_eq!(base.reach.len(), base.layers.len());
+            let (mut whole, mut groups) = (0, 0);
+            for (layer, (groups_of, reaches)) in base.layers.iter().zip(&base.reach).enumerate() {
+                assert_eq!(groups_of.len(), reaches.len());
+                for ((step, svg), &(top, bottom)) in groups_of.iter().zip(reaches) {
+                    groups += 1;
+                    if (top, bottom) == (0.0, height) {
+                        whole += 1;
+                    }
+                    for el in elements(svg) {
+                        for y in drawn_ys(&el) {
+                            assert!(
+                                (top..=bottom).contains(&y),
+                                "{id} {mode:?} {} group of step {step}: {el} draws at y {y}, \
+                                 outside {top:.1}..{bottom:.1}",
+                                LAYERS[layer]
+                            );
+                        }
+                    }
+                }
+            }
+            // The reach is worth having: only the lanes' group reaches the whole page.
+            assert!(
+                whole <= 1,
+                "{id} {mode:?}: {whole} of {groups} groups reach the whole page"
+            );
+        }
+    }
+}

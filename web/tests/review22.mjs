@@ -1,0 +1,56 @@
+// Browser tests of session 22's work on issue 7: a step's cost in the browser no longer grows with
+// the run's length (the chunks far from the window are left out of the rendering) nor with the
+// page's style rules looking down the page (`:has()`).
+import { test, assert, ready } from "./harness.mjs";
+
+/// How many chunks are left out, and whether the page looks the same with every chunk put back.
+async function sameWithEveryChunk(page) {
+  const far = await page.evaluate(() => document.querySelectorAll(".page svg[data-far]").length);
+  const culled = await page.screenshot();
+  await page.evaluate(() => document.querySelectorAll(".page svg[data-far]").forEach((e) => e.removeAttribute("data-far")));
+  await page.waitForTimeout(200);
+  const whole = await page.screenshot();
+  return { far, same: culled.equals(whole) };
+}
+
+export async function review22Tests(browser, base, shot) {
+  await test(browser, "the chunks far from the window are left out of the rendering, and the page looks the same", async (page) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    const views = [
+      // The largest catalogue run, in the middle, at its end to scale, in presenter mode.
+      ["redlock-delayed-restart", "step=700", []],
+      ["redlock-delayed-restart", "step=end&time=to-scale", []],
+      ["redlock-split-votes", "step=200&present=1", []],
+      // Reached by keys (a jump to the end and back home), and by the mouse wheel.
+      ["redlock-delayed-restart", "step=700", ["End", "Home", "ArrowRight", "ArrowRight"]],
+      ["redlock-delayed-restart", "step=700", ["wheel"]],
+    ];
+    for (const [id, at, keys] of views) {
+      await page.goto(`${base}index.html#scenario=${id}&${at}`);
+      await ready(page);
+      await page.waitForTimeout(800);
+      for (const k of keys) {
+        if (k === "wheel") {
+          await page.mouse.move(600, 600);
+          for (let i = 0; i < 8; i++) { await page.mouse.wheel(0, -1200); await page.waitForTimeout(60); }
+        } else {
+          await page.keyboard.press(k);
+        }
+        await page.waitForTimeout(500);
+      }
+      await page.waitForTimeout(500);
+      const got = await sameWithEveryChunk(page);
+      const what = `${id} ${at} ${keys.join(" ")}`;
+      assert(got.far >= 5, `${what}: only ${got.far} chunks are left out of the rendering`);
+      assert(got.same, `${what}: the page looks different with every chunk put back (${got.far} were left out)`);
+    }
+    await shot(page, "chunks-left-out-redlock-delayed-restart-1920x1080");
+  });
+
+  await test(browser, "the stylesheet has no :has() rule, which cost every step style work", async (page) => {
+    const css = await (await page.request.get(`${base}style.css`)).text();
+    const rules = css.split("\n").filter((l) => l.includes(":has("));
+    assert(rules.length === 0, `style.css looks down the page with :has(): ${rules.join(" | ")}`);
+  });
+}
