@@ -67,7 +67,9 @@ await test(browser, "a step keeps the SVG element and shows what lockstep-render
     const m = await import("./lockstep_web.js");
     const texts = (svg) => [...svg.querySelectorAll("text")]
       .filter((t) => t.getClientRects().length > 0).map((t) => t.textContent.trim()).filter(Boolean).sort();
-    // The picture is a stack of <svg>s (web/src/stack.rs), #ls-timeline first.
+    // The picture is a stack of <svg>s (web/src/stack.rs), #ls-timeline first. The chunks far
+    // from the window are left out of the rendering (data-far): put back, they are the page's.
+    document.querySelectorAll(".page svg[data-far]").forEach((e) => e.removeAttribute("data-far"));
     const shown = texts(document.querySelector("#ls-timeline").parentElement);
     const holder = document.createElement("div");
     holder.innerHTML = m.shown_step_svg(id, step, false);
@@ -608,6 +610,9 @@ await test(browser, "Find a counterexample opens a double write with its faults 
   assert((await verdict(page)).includes("double-write"), `verdict: ${await verdict(page)}`);
   const faults = await page.locator(".hits .hit.fault").count();
   assert(faults >= 1, `the fault events are highlighted (${faults})`);
+  // Its chunk of the picture is left out of the rendering while far from the window (data-far):
+  // put back, the page scrolls to it.
+  await page.evaluate(() => document.querySelector(".hits .hit.fault").closest("svg").removeAttribute("data-far"));
   await page.locator(".hits .hit.fault").first().scrollIntoViewIfNeeded();
   await shot(page, "app-counterexample-1920x1080");
   const again = await page.context().newPage();
