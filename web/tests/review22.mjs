@@ -53,4 +53,38 @@ export async function review22Tests(browser, base, shot) {
     const rules = css.split("\n").filter((l) => l.includes(":has("));
     assert(rules.length === 0, `style.css looks down the page with :has(): ${rules.join(" | ")}`);
   });
+
+  await test(browser, "on a phone a tall lease chart keeps its time axis at the foot of the screen", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    // redlock-gc-pause's chart has eleven rows: opened at step 40, its own axis is below the fold.
+    await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=40&chart=lease`);
+    await ready(page);
+    await page.waitForTimeout(800);
+    const axis = () => page.evaluate(() => {
+      const copy = document.querySelector(".lease-axis");
+      const chart = document.querySelector(".timeline-scroller.lease .page > svg");
+      const shown = copy && getComputedStyle(copy).display !== "none" && copy.querySelector("svg");
+      const at = (root, words) => [...root.querySelectorAll("text")].find((t) => t.textContent.trim() === words)?.getBoundingClientRect();
+      // A tick label in view in both: the chart's own and the copy's, side by side.
+      const ticks = shown ? [...copy.querySelectorAll("text")].map((t) => t.textContent.trim()).filter((w) => /^\d+ s$/.test(w)) : [];
+      const pairs = ticks.map((w) => [w, at(chart, w)?.left, at(copy, w)?.left]);
+      return { shown: !!shown, bottom: shown ? copy.getBoundingClientRect().bottom : null, foot: innerHeight, pairs,
+        own: at(chart, ticks[0] ?? "0 s")?.top };
+    });
+    const opened = await axis();
+    assert(opened.shown, "the chart's axis is below the fold and no copy of it shows at the screen's foot");
+    assert(Math.abs(opened.bottom - opened.foot) <= 2, `the axis's copy ends at ${opened.bottom}, not at the screen's foot ${opened.foot}`);
+    assert(opened.pairs.length >= 2, `the copy shows ${opened.pairs.length} time labels`);
+    for (const [w, own, copy] of opened.pairs) {
+      assert(Math.abs(own - copy) <= 1.5, `"${w}" is at x ${copy} in the copy but ${own} in the chart`);
+    }
+    await shot(page, "phone-lease-axis-kept-redlock-gc-pause-40-375x667");
+    // Scrolled down to the chart's own axis, the copy goes.
+    await page.evaluate(() => window.scrollBy(0, 600));
+    await page.waitForTimeout(300);
+    assert(!(await axis()).shown, "the copy still shows with the chart's own axis on the screen");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(300);
+    assert((await axis()).shown, "scrolled back up, the copy does not come back");
+  });
 }

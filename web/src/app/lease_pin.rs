@@ -71,8 +71,9 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
     };
     pin.set_inner_html("");
     let bands_el = scroller.query_selector(".lease-bands").ok().flatten();
-    if let Some(b) = &bands_el {
-        b.set_inner_html("");
+    let axis_el = scroller.query_selector(".lease-axis").ok().flatten();
+    for el in bands_el.iter().chain(&axis_el) {
+        el.set_inner_html("");
     }
     let Ok(Some(svg)) = scroller.query_selector(".page > svg") else {
         return;
@@ -107,7 +108,7 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
         return;
     }
     let scale = rendered / vw;
-    let (head, foot) = bands(&svg, top, bottom, scale);
+    let (head, foot, axis) = bands(&svg, top, bottom, scale);
     // From the title's band down to the legend's, so that nothing of the plot scrolled under
     // the names shows above or below them (slivers of the overlap's hatching did, above the
     // first row and beside "B done" under the last).
@@ -129,6 +130,17 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
         )
     };
     pin.set_inner_html(&clip((0.0, y0, w, y1), "names"));
+    // The time axis, kept at the foot of the screen while the rows above it are in view (a tall
+    // chart on a phone opened with its axis below the fold): scrolled sideways with the chart,
+    // up and down by `place_axis`.
+    if let (Some(el), Some((a0, a1))) = (&axis_el, axis) {
+        el.set_inner_html(&clip((0.0, a0, vw, a1), "axis"));
+        for (name, value) in [("data-top", a0 * scale), ("data-height", (a1 - a0) * scale)] {
+            let _ = el.set_attribute(name, &format!("{value:.1}"));
+        }
+        follow_axis();
+        place_axis();
+    }
     // The title above the rows and the legend and summary below the time axis: scrolled to
     // the current step, they were cut at the left ("rker believes it holds the lock"). Each
     // scrolls with the chart until its right end reaches the window's, then stays there.
@@ -162,9 +174,9 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
 /// of both: a worker's "B done" is left-aligned between the rows and the axis, and the centred
 /// "paid twice" over the current step's line sits just under the title.
 type Band = Option<(f64, f64)>;
-fn bands(svg: &web_sys::Element, top: f64, bottom: f64, scale: f64) -> (Band, Band) {
+fn bands(svg: &web_sys::Element, top: f64, bottom: f64, scale: f64) -> (Band, Band, Band) {
     let Ok(texts) = svg.query_selector_all("text") else {
-        return (None, None);
+        return (None, None, None);
     };
     let left = svg.get_bounding_client_rect().left();
     let texts: Vec<(f64, f64, bool, f64)> = (0..texts.length())
@@ -184,6 +196,16 @@ fn bands(svg: &web_sys::Element, top: f64, bottom: f64, scale: f64) -> (Band, Ba
         .filter(|t| t.0 > bottom)
         .map(|t| t.0 + 0.6 * t.1)
         .fold(bottom, f64::max);
+    // The axis's line and labels: from just above the labels' tops (the line is drawn there)
+    // to their bottoms.
+    let labels_top = centred
+        .clone()
+        .filter(|t| t.0 > bottom)
+        .map(|t| t.0 - 0.6 * t.1)
+        .fold(f64::INFINITY, f64::min);
+    let axis_band = labels_top
+        .is_finite()
+        .then_some((labels_top - AXIS_LINE, axis));
     let marks = centred
         .filter(|t| t.0 < top)
         .map(|t| t.0 - 0.6 * t.1)
@@ -205,8 +227,79 @@ fn bands(svg: &web_sys::Element, top: f64, bottom: f64, scale: f64) -> (Band, Ba
             // Above its letters and the legend's swatch beside it, below the axis.
             Some(((edge.min(y - size)).max(axis), r.max(right)))
         });
-    (head, foot)
+    (head, foot, axis_band)
 }
+
+/// How far above its labels' tops the time axis's band starts, in the chart's pixels: the line
+/// and its ticks.
+const AXIS_LINE: f64 = 10.0;
 
 /// How far right of its words a title or legend band reaches, in the chart's pixels.
 const BAND_PAD: f64 = 16.0;
+
+/// Keeps the lease chart's copy of its time axis (see `pin_lease_names`) at the foot of the
+/// screen while the chart's rows are in view and its own axis is below the screen's foot;
+/// hides it otherwise.
+fn place_axis() {
+    let (Some(scroller), Some(axis), Some(page), Some(window)) = (
+        html_element(".timeline-scroller.lease"),
+        html_element(".timeline-scroller.lease .lease-axis"),
+        html_element(".timeline-scroller.lease .page"),
+        web_sys::window(),
+    ) else {
+        return;
+    };
+    let number = |name| {
+        axis.get_attribute(name)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let (top, height) = (number("data-top"), number("data-height"));
+    let foot = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let chart_top = page.get_bounding_client_rect().top();
+    // Where the copy goes on the screen: its foot at the screen's.
+    let at = foot - height;
+    // Shown over the rows only: not above the chart's first rows, nor once the chart's own
+    // axis is on the screen.
+    let shown = height > 0.0 && at > chart_top + 2.0 * height && at < chart_top + top;
+    let _ = if shown {
+        // In the scroller's content, where the chart is (after the scroller's padding).
+        let (from, drawn) = (
+            scroller.get_bounding_client_rect(),
+            page.get_bounding_client_rect(),
+        );
+        let left = drawn.left() - from.left() + f64::from(scroller.scroll_left());
+        axis.set_attribute(
+            "style",
+            &format!("top: {:.1}px; left: {left:.1}px", at - from.top()),
+        )
+    } else {
+        axis.set_attribute("style", "display: none")
+    };
+}
+
+thread_local! {
+    /// The page's listener that keeps the time axis's copy in place, put on once.
+    static AXIS_FOLLOWER: std::cell::OnceCell<wasm_bindgen::closure::Closure<dyn Fn()>> =
+        const { std::cell::OnceCell::new() };
+}
+
+/// Puts `place_axis` on the window's scroll and resize, once for the page (it does nothing
+/// while no lease chart is shown).
+fn follow_axis() {
+    AXIS_FOLLOWER.with(|cell| {
+        cell.get_or_init(|| {
+            let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(place_axis);
+            if let Some(w) = web_sys::window() {
+                for event in ["scroll", "resize"] {
+                    let _ = w.add_event_listener_with_callback(event, f.as_ref().unchecked_ref());
+                }
+            }
+            f
+        });
+    });
+}

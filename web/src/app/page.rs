@@ -86,6 +86,7 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
                 // Filled by lease_pin::show_lease_step when the chart is wider than its window.
                 <div class="lease-pin" aria-hidden="true"></div>
                 <div class="lease-bands" aria-hidden="true"></div>
+                <div class="lease-axis" aria-hidden="true"></div>
                 <div class="page">{ Html::from_html_unchecked(svg.clone()) }</div>
             </div>
         },
