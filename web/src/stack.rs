@@ -123,6 +123,10 @@ pub fn stack(size: (u32, u32), layers: &[Layer], pin: f64) -> String {
     out
 }
 
+/// How far above and below the window chunks are kept in the rendering at least, in the
+/// layout's pixels (a short window: a phone's, an embed's).
+pub const NEAR: f64 = 1_500.0;
+
 /// One chunk's `<svg>` and how far down the page what it draws reaches, in the layout's pixels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChunkReach {
@@ -148,12 +152,14 @@ pub fn chunk_reaches(layers: &[Layer]) -> Vec<ChunkReach> {
     out
 }
 
-/// Which chunks are far from the window `lo..hi` (in the layout's pixels): more than a window's
-/// height above or below it. The page leaves those out of its rendering (style.css
-/// `[data-far]`): the browser's work on a step then depends on the window, not on the run's
-/// length. A window's height either side keeps the chunks ready for a scroll or a glide.
+/// Which chunks are far from the window `lo..hi` (in the layout's pixels): more than two
+/// windows' height (and at least [`NEAR`]) above or below it. The page leaves those out of its
+/// rendering (style.css `[data-far]`): the browser's work on a step then depends on the window,
+/// not on the run's length. The chunks either side are kept ready for a scroll: a chunk put back
+/// is drawn a frame or two late (with one window either side, a fast wheel left the picture
+/// blank for up to three frames where it had been for one).
 pub fn far_chunks(chunks: &[ChunkReach], lo: f64, hi: f64) -> Vec<bool> {
-    let margin = (hi - lo).max(0.0);
+    let margin = (2.0 * (hi - lo)).max(NEAR);
     chunks
         .iter()
         .map(|c| c.bottom < lo - margin || c.top > hi + margin)
@@ -256,20 +262,27 @@ mod tests {
     }
 
     #[test]
-    fn chunks_more_than_a_window_away_are_far() {
-        // A 500 px window at 2,000..2,500: near is 1,500..3,000.
+    fn chunks_more_than_two_windows_away_are_far() {
+        // A 1,000 px window at 4,000..5,000: near is 2,000..7,000.
         let chunks = [
-            chunk(0.0, 1_499.0),
-            chunk(0.0, 1_500.0),
-            chunk(2_100.0, 2_200.0),
-            chunk(3_000.0, 4_000.0),
-            chunk(3_001.0, 4_000.0),
+            chunk(0.0, 1_999.0),
+            chunk(0.0, 2_000.0),
+            chunk(4_100.0, 4_200.0),
+            chunk(7_000.0, 8_000.0),
+            chunk(7_001.0, 8_000.0),
             // The lanes reach the whole page.
             chunk(0.0, 15_000.0),
         ];
         assert_eq!(
-            far_chunks(&chunks, 2_000.0, 2_500.0),
+            far_chunks(&chunks, 4_000.0, 5_000.0),
             [true, false, false, false, true, false]
         );
+        // A 300 px window at 4,000..4,300 keeps 1,500 px either side: near is 2,500..5,800.
+        let short = [
+            chunk(0.0, 2_499.0),
+            chunk(0.0, 2_500.0),
+            chunk(5_801.0, 6_000.0),
+        ];
+        assert_eq!(far_chunks(&short, 4_000.0, 4_300.0), [true, false, true]);
     }
 }

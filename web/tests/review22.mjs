@@ -87,4 +87,28 @@ export async function review22Tests(browser, base, shot) {
     await page.waitForTimeout(300);
     assert((await axis()).shown, "scrolled back up, the copy does not come back");
   });
+
+  await test(browser, "a step after scrolling far away goes back to the step at once, not in a long glide", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=redlock-delayed-restart&step=700&present=1`);
+    await ready(page);
+    await page.waitForTimeout(800);
+    const scroller = page.locator(".timeline-scroller");
+    // Scrolled 3,000 px up, the step far below the window; then a step forward.
+    await page.evaluate(() => { document.querySelector(".timeline-scroller").scrollTop -= 3000; });
+    await page.waitForTimeout(400);
+    await scroller.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForTimeout(200);
+    const soon = await scroller.evaluate((s) => s.scrollTop);
+    await page.waitForTimeout(1200);
+    const settled = await scroller.evaluate((s) => s.scrollTop);
+    assert(Math.abs(soon - settled) <= 2, `200 ms after the key the window was at ${soon}, still on its way to ${settled}`);
+    const row = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller").getBoundingClientRect();
+      const f = document.querySelector(".current-frame").getBoundingClientRect();
+      return { top: f.top - s.top, bottom: f.bottom - s.top, height: s.height };
+    });
+    assert(row.top >= 0 && row.bottom <= row.height, `the step is not in the window: ${JSON.stringify(row)}`);
+  });
 }

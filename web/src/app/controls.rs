@@ -132,7 +132,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <select onchange={on_speed} aria-label="Play speed">
                         { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
                             <option value={i.to_string()} selected={i == state.speed}>
-                                { format!("{s} steps/s") }
+                                { if *s == 1.0 { "1 step/s".to_string() } else { format!("{s} steps/s") } }
                             </option>
                         }) }
                     </select>

@@ -34,7 +34,7 @@ pub fn Explanation(props: &PanelProps) -> Html {
             <>
                 <h2 class="step-head">{ format!("Step 0 of {}", v.total()) }</h2>
                 <p class="why">{ &v.scenario().summary }</p>
-                <p class="hint">{ "Press → or Space to take the first step." }</p>
+                <p class="hint">{ "Press → or Space, or tap ▶, to take the first step." }</p>
             </>
         },
     };

@@ -218,7 +218,7 @@ fn explanations(v: &Viewer) -> Vec<String> {
     let total = v.total();
     let mut all = Vec::with_capacity(total + 1);
     all.push(format!(
-        "<h2 class=\"step-head\">Step 0 of {total}</h2><p class=\"why\">{}</p><p class=\"hint\">Press → or Space to take the first step.</p>",
+        "<h2 class=\"step-head\">Step 0 of {total}</h2><p class=\"why\">{}</p><p class=\"hint\">Press → or Space, or tap ▶, to take the first step.</p>",
         escape(&v.scenario().summary)
     ));
     for (i, e) in v.full_trace().events.iter().enumerate() {

@@ -220,8 +220,11 @@ pub(super) fn keep_in_view(
     if let Some(x) = across {
         opts.set_left(x);
     }
-    // Glide to the step, unless the user asked for less motion or the move sideways is long.
-    let long = across.is_some_and(|x| (x - at).abs() > GLIDE_MAX);
+    // Glide to the step, unless the user asked for less motion or the move is long: sideways,
+    // or down or up by more than the window (back to the step after scrolling away, a glide
+    // took most of a second, through parts of the picture not drawn yet).
+    let long = across.is_some_and(|x| (x - at).abs() > GLIDE_MAX)
+        || down.is_some_and(|y| (y - now).abs() > height);
     opts.set_behavior(if !glide || long || dom::reduced_motion() {
         web_sys::ScrollBehavior::Instant
     } else {
