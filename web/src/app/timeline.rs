@@ -298,8 +298,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 .cast::<Element>()
                 .and_then(|el| el.closest(".app, .embed").ok().flatten());
             move || {
-                for name in root.iter().flat_map(|r| MIRRORED.map(|n| (r, n))) {
-                    let _ = name.0.remove_attribute(name.1);
+                if let Some(root) = root {
+                    for name in MIRRORED {
+                        let _ = root.remove_attribute(name);
+                    }
                 }
             }
         });
