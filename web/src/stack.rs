@@ -35,7 +35,7 @@ pub struct Layer<'a> {
     pub groups: Vec<&'a str>,
     /// Per group: the top and bottom of what it draws, in the layout's pixels (see
     /// `lockstep_render::svg::stepped::SteppedBase::reach`).
-    pub reach: Vec<(f64, f64)>,
+    pub reach: &'a [(f64, f64)],
     pub live: &'a str,
     /// Static marks drawn in an `<svg>` of their own just beneath this layer (the current step's
     /// outline goes beneath the arrows and labels, whose backings then keep it off the text).
@@ -175,12 +175,13 @@ mod tests {
         let many: Vec<String> = (0..CHUNK + 1)
             .map(|i| format!("<text>{i}</text>"))
             .collect();
+        let many_reach: Vec<(f64, f64)> = (0..=CHUNK).map(|i| (i as f64, i as f64 + 1.0)).collect();
         let layers = [
             Layer {
                 name: "a",
                 class: "",
                 groups: many.iter().map(String::as_str).collect(),
-                reach: (0..=CHUNK).map(|i| (i as f64, i as f64 + 1.0)).collect(),
+                reach: &many_reach,
                 live: "",
                 under: "",
                 pinned: false,
@@ -189,7 +190,7 @@ mod tests {
                 name: "b",
                 class: "hits",
                 groups: Vec::new(),
-                reach: Vec::new(),
+                reach: &[],
                 live: "<rect/>",
                 under: "",
                 pinned: false,
@@ -198,7 +199,7 @@ mod tests {
                 name: "p",
                 class: "",
                 groups: vec!["<text>pinned</text>"],
-                reach: vec![(0.0, 20.0)],
+                reach: &[(0.0, 20.0)],
                 live: "",
                 under: "",
                 pinned: true,

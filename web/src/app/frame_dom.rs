@@ -400,7 +400,7 @@ fn halo_of(el: &Element, y: f64) -> bool {
 
 /// Leaves the chunks of `pic` far above or below the scroller's window out of the page's
 /// rendering (`data-far`, style.css; see [`crate::stack::far_chunks`]) and puts back those near
-/// it, changing only what changed. On redlock-delayed-restart (1,405 events, 68 chunks) the
+/// it, changing only what changed. On redlock-delayed-restart (1,405 events, 48 chunks) the
 /// browser's work on each step fell by about 9 ms.
 pub(super) fn cull(scroller: &Element, page: &Element, pic: &Picture, shown: &mut Shown) {
     let height = shown.size.1;
@@ -422,11 +422,7 @@ pub(super) fn cull(scroller: &Element, page: &Element, pic: &Picture, shown: &mu
         if shown.far.get(i) != Some(&now)
             && let Some(el) = by_id(&chunk.id)
         {
-            let _ = if now {
-                el.set_attribute("data-far", "")
-            } else {
-                el.remove_attribute("data-far")
-            };
+            super::follow::toggle(&el, "data-far", now);
         }
     }
     shown.far = far;

@@ -232,7 +232,7 @@ impl Viewer {
                 name,
                 class: "",
                 groups: layer.iter().map(|(_, g)| g.as_str()).collect(),
-                reach: reach.clone(),
+                reach,
                 live: "",
                 // The current step's outline, beneath the arrows and their labels.
                 under: if *name == "shafts" {
@@ -274,7 +274,7 @@ impl Viewer {
             name: "hits",
             class: "hits",
             groups: marks.iter().map(String::as_str).collect(),
-            reach: marks_reach,
+            reach: &marks_reach,
             live: "<rect class=\"hover-band\" x=\"0\" y=\"0\" width=\"0\" height=\"0\"/>",
             under: "",
             pinned: false,
