@@ -1,6 +1,7 @@
 //! The built-in scenarios (DESIGN §5), compiled in from assets/scenarios.
 
 use crate::scenario::{Scenario, ScenarioError, parse_scenario};
+use crate::sort;
 
 macro_rules! catalogue {
     ($($id:literal),* $(,)?) => {
@@ -92,7 +93,7 @@ pub fn closest<'a>(typed: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a s
         })
         .filter(|&(score, _)| score >= THRESHOLD)
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    sort::sort_by(&mut scored, |a, b| b.0.total_cmp(&a.0));
     // Only the ones about as close as the closest: one clear match is named alone.
     let best = scored.first().map_or(0.0, |s| s.0);
     scored

@@ -12,6 +12,7 @@ pub mod run;
 pub mod scenario;
 pub mod session;
 pub mod sim;
+pub mod sort;
 pub mod topology;
 pub mod trace;
 pub mod unapplied;

@@ -4,6 +4,7 @@
 //! [`CHECKPOINT_EVERY`] events) and re-simulates forward; because the simulation is deterministic
 //! this lands on exactly the state that stepping forward produced.
 
+use crate::sort;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -87,7 +88,7 @@ impl Session {
     pub fn with_whatifs(scenario: &Scenario, whatifs: &[WhatIf]) -> Result<Session, WhatIfError> {
         let mut session = Session::new(scenario);
         let mut sorted = whatifs.to_vec();
-        sorted.sort_by_key(|w| w.at_step);
+        sort::sort_by_key(&mut sorted, |w| w.at_step);
         for w in &sorted {
             session.seek(w.at_step);
             if session.pos < w.at_step {

@@ -1,6 +1,7 @@
 //! The verdict: computed from the database's own records (and, for overlapping beliefs, from the
 //! workers' events), never from the lock service's state.
 
+use crate::sort;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -200,7 +201,7 @@ fn overlaps(trace: &Trace) -> Vec<Overlap> {
         }
     }
     spans.extend(open.into_iter().map(|(w, start)| (w, start, end)));
-    spans.sort_by_key(|&(w, start, _)| (start, w));
+    sort::sort_by_key(&mut spans, |&(w, start, _)| (start, w));
     let mut out = Vec::new();
     for (i, a) in spans.iter().enumerate() {
         for b in &spans[i + 1..] {

@@ -3,6 +3,7 @@
 //! too, past the step column pinned at the left; the band of kept lane names, and the names of the
 //! lanes out of view to either side.
 
+use lockstep_core::sort;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -497,7 +498,7 @@ fn fit_chips(heads: &Element, pic: &Picture, scale: f64) {
         .zip(&widths)
         .map(|(l, w)| (l.x * scale, *w))
         .collect();
-    lanes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    sort::sort_by(&mut lanes, |a, b| a.0.total_cmp(&b.0));
     // A chip is centred on its lane: two neighbours need half of each one's width between them.
     let fit = lanes
         .windows(2)

@@ -3,6 +3,7 @@
 
 use super::ScenarioError;
 use super::load::parse_text;
+use crate::sort;
 
 /// How many problems to look for in all: enough to point at the rest, cheap on a large file.
 const MAX_PROBLEMS: usize = 6;
@@ -36,7 +37,7 @@ pub(super) fn earliest_problem(file: &str, text: &str, first: ScenarioError) -> 
         }
         found.push(next);
     }
-    found.sort_by_key(|p| (p.line, p.column));
+    sort::sort_by_key(&mut found, |p| (p.line, p.column));
     let mut rest = found.split_off(1);
     let mut earliest = found.remove(0);
     if !rest.is_empty() {

@@ -3,6 +3,7 @@
 //! screen (a TTL, fencing mode or idempotency switched by a what-if) rather than the file.
 
 use lockstep_core::scenario::Scenario;
+use lockstep_core::sort;
 use lockstep_core::{Change, TraceEvent, WhatIf};
 
 /// `scenario` with `whatifs` made part of it. `events` is the run they were made on (at least up
@@ -22,7 +23,7 @@ pub fn scenario_as_shown(
             .map_or(0, |e| e.time_ms)
     };
     let mut ordered: Vec<&WhatIf> = whatifs.iter().collect();
-    ordered.sort_by_key(|w| w.at_step);
+    sort::sort_by_key(&mut ordered, |w| w.at_step);
     for w in ordered {
         match &w.change {
             Change::Fault(f) => {

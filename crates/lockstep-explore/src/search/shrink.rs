@@ -12,6 +12,7 @@
 use lockstep_core::Scenario;
 use lockstep_core::scenario::{Fault, FaultKind, Order};
 use lockstep_core::sim::Sim;
+use lockstep_core::sort;
 use lockstep_core::topology::NodeId;
 
 use crate::outcome::{RunOutcome, double_written, run_to_outcome};
@@ -44,9 +45,9 @@ pub fn with_faults(work: &Scenario, faults: &[Fault]) -> Scenario {
 pub fn with_schedule(work: &Scenario, schedule: &Schedule) -> Scenario {
     let mut s = work.clone();
     s.faults = schedule.faults.clone();
-    s.faults.sort_by_key(|f| f.at_ms.unwrap_or(0));
+    sort::sort_by_key(&mut s.faults, |f| f.at_ms.unwrap_or(0));
     s.order = schedule.orders.clone();
-    s.order.sort_by_key(|o| o.at_ms);
+    sort::sort_by_key(&mut s.order, |o| o.at_ms);
     s
 }
 

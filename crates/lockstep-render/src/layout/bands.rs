@@ -4,6 +4,7 @@
 use super::{Highlight, HighlightKind, Layout, Row, frame};
 use crate::geom::{Point, Rect};
 use crate::style;
+use lockstep_core::sort;
 
 /// How far inside the page's left and right edges the current step's outline runs.
 pub const OUTLINE_SIDE: f64 = 12.0;
@@ -191,7 +192,7 @@ impl Layout {
         };
         let merged = |mut dips: Vec<(f64, f64, f64)>, down: bool| {
             dips.retain(|&d| clear(d, down));
-            dips.sort_by(|a, b| a.0.total_cmp(&b.0));
+            sort::sort_by(&mut dips, |a, b| a.0.total_cmp(&b.0));
             // Overlapping dips become one, as deep as the deeper, which must still keep clear.
             let mut merged: Vec<(f64, f64, f64)> = Vec::new();
             for d in dips {

@@ -3,6 +3,7 @@
 
 use super::Layout;
 use crate::geom::Rect;
+use lockstep_core::sort;
 
 impl Layout {
     /// The box each label occupies, including note and header boxes (which hold their text).
@@ -42,7 +43,7 @@ impl Layout {
     /// The pairs of label boxes that overlap (empty for every layout this crate makes).
     pub fn overlapping_labels(&self) -> Vec<(Rect, Rect)> {
         let mut boxes = self.label_boxes();
-        boxes.sort_by(|a, b| a.y0.total_cmp(&b.y0));
+        sort::sort_by(&mut boxes, |a, b| a.y0.total_cmp(&b.y0));
         let mut out = Vec::new();
         for (i, a) in boxes.iter().enumerate() {
             for b in &boxes[i + 1..] {

@@ -2,6 +2,7 @@
 //! stepping never moves what is drawn), then the arrows, notes, spans and marks of the steps shown,
 //! and last the footers, time marks and legend.
 
+use lockstep_core::sort;
 use std::collections::BTreeMap;
 
 use lockstep_core::Trace;
@@ -530,7 +531,7 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
             kind: HighlightKind::Current,
         });
     }
-    highlights.sort_by_key(|h| (h.row, h.kind as u8));
+    sort::sort_by_key(&mut highlights, |h| (h.row, h.kind as u8));
 
     // The legend, in one column beside the diagram (a slide is wider than it is tall).
     let tick_right = full

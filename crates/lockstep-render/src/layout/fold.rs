@@ -3,6 +3,7 @@
 //! The first cycle is drawn; the rest fold into one line ("B retried 47 more times, 102 ms
 //! apart") that interactive front ends can unfold.
 
+use lockstep_core::sort;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -188,7 +189,7 @@ pub fn folds(trace: &Trace) -> Vec<Fold> {
             out.push(f);
         }
     }
-    out.sort_by_key(|f| f.first);
+    sort::sort_by_key(&mut out, |f| f.first);
     out
 }
 

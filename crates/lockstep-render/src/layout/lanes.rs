@@ -1,6 +1,7 @@
 //! Lanes: their order, their headers, and the gaps between them (wide enough for the labels of
 //! the arrows that cross them).
 
+use lockstep_core::sort;
 use lockstep_core::topology::{NodeId, Participant, Role};
 
 use super::LaneOrder;
@@ -68,7 +69,7 @@ pub(super) fn partition_order(
         .collect();
     let mut named: Vec<NodeId> = places.iter().map(|&i| order[i]).collect();
     // Stable: within a side, the usual order.
-    named.sort_by_key(|&n| side(n));
+    sort::sort_by_key(&mut named, |&n| side(n));
     let mut out = order;
     for (&i, n) in places.iter().zip(named) {
         out[i] = n;
@@ -181,7 +182,7 @@ pub(super) fn gaps(lanes: usize, arrows: &[(usize, usize, f64)], halves: &[f64])
         })
         .collect();
     // Short arrows first: they can only be helped by their own few gaps.
-    needs.sort_by(|x, y| {
+    sort::sort_by(&mut needs, |x, y| {
         (x.1 - x.0)
             .cmp(&(y.1 - y.0))
             .then(x.0.cmp(&y.0))

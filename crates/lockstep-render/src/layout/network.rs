@@ -2,6 +2,7 @@
 //! a partition as a wall between the neighbouring lanes it cuts apart, over the rows it lasts; a
 //! clock jump as a break across the node's lifeline with how far the clock stepped.
 
+use lockstep_core::sort;
 use std::collections::BTreeMap;
 
 use lockstep_core::trace::{Tag, TraceEvent};
@@ -130,7 +131,7 @@ fn around_arrows(r: Rect, arrows: &[Arrow]) -> Vec<(Rect, bool)> {
             (y0 - WALL_GAP, y1 + WALL_GAP)
         })
         .collect();
-    gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    sort::sort_by(&mut gaps, |a, b| a.0.total_cmp(&b.0));
     // Overlapping gaps (and gaps with only a sliver of wall between) make one gate.
     let mut merged: Vec<(f64, f64)> = Vec::new();
     for (g0, g1) in gaps {

@@ -1,6 +1,7 @@
 //! Spans on lanes, opened and closed by the trace's tags: pauses, crashes, the service's record of
 //! a holder, a worker's belief; and the danger zones where two beliefs overlap.
 
+use lockstep_core::sort;
 use std::collections::BTreeMap;
 
 use lockstep_core::trace::Tag;
@@ -264,7 +265,7 @@ impl<'a> SpanBuilder<'a> {
 
         // Overlapping beliefs, by simulated time as the verdict measures them.
         let mut sorted = self.beliefs.clone();
-        sorted.sort_by_key(|&(lane, from, _)| (from, lane));
+        sort::sort_by_key(&mut sorted, |&(lane, from, _)| (from, lane));
         let mut overlaps = Vec::new();
         for (k, a) in sorted.iter().enumerate() {
             for b in &sorted[k + 1..] {

@@ -8,6 +8,7 @@ use super::{AxisPart, Stretch, StretchKind, Tick, ZoomSecond};
 use crate::geom::{Point, Rect};
 use crate::style;
 use crate::text::{Align, TextBox};
+use lockstep_core::sort;
 
 /// Time ticks are at least this far apart...
 const TICK_SPACING: f64 = 60.0;
@@ -265,7 +266,7 @@ pub(super) fn stretches(
             }
         }
     }
-    out.sort_by(|a, b| a.band.0.total_cmp(&b.band.0));
+    sort::sort_by(&mut out, |a, b| a.band.0.total_cmp(&b.band.0));
     out
 }
 
@@ -278,7 +279,7 @@ pub(super) fn at_scale(
     let zooms = || stretches.iter().filter(|s| s.kind == StretchKind::Zoom);
     let zoom_bands = Bands::new(zooms().map(|s| s.band));
     let mut edges: Vec<f64> = zooms().flat_map(|s| [s.y0, s.y1]).collect();
-    edges.sort_by(f64::total_cmp);
+    sort::sort_by(&mut edges, f64::total_cmp);
     let on_edge = |y: f64| edges.binary_search_by(|e| e.total_cmp(&y)).is_ok();
     let mut points: Vec<(f64, u64)> = lines
         .iter()
@@ -289,7 +290,7 @@ pub(super) fn at_scale(
         points.push((s.band.0, s.top_ms));
         points.push((s.band.1, s.resume_ms));
     }
-    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    sort::sort_by(&mut points, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     points.dedup();
     let all = Bands::new(stretches.iter().map(|s| s.band));
     points
@@ -319,7 +320,9 @@ pub(super) fn axis_parts(lines: &[(f64, u64)], stretches: &[Stretch]) -> Vec<Axi
             to_ms: s.resume_ms,
         }))
         .collect();
-    parts.sort_by(|a, b| a.y0.total_cmp(&b.y0).then(a.from_ms.cmp(&b.from_ms)));
+    sort::sort_by(&mut parts, |a, b| {
+        a.y0.total_cmp(&b.y0).then(a.from_ms.cmp(&b.from_ms))
+    });
     parts
 }
 
@@ -342,7 +345,7 @@ struct Bands {
 impl Bands {
     fn new(bands: impl Iterator<Item = (f64, f64)>) -> Bands {
         let mut bands: Vec<(f64, f64)> = bands.collect();
-        bands.sort_by(|a, b| a.0.total_cmp(&b.0));
+        sort::sort_by(&mut bands, |a, b| a.0.total_cmp(&b.0));
         let reach = bands
             .iter()
             .scan(f64::NEG_INFINITY, |m, b| {
@@ -383,7 +386,7 @@ pub(super) fn ticks(
             t += step;
         }
     }
-    at.sort_by(|a, b| a.1.total_cmp(&b.1));
+    sort::sort_by(&mut at, |a, b| a.1.total_cmp(&b.1));
     at.dedup_by_key(|a| a.0);
     let mut out = Vec::new();
     let mut last_label: Option<Rect> = None;
@@ -398,7 +401,7 @@ pub(super) fn ticks(
         .iter()
         .filter_map(|s| s.label.as_ref().map(|l| l.rect.inflate(2.0)))
         .collect();
-    taken.sort_by(|a, b| a.y0.total_cmp(&b.y0));
+    sort::sort_by(&mut taken, |a, b| a.y0.total_cmp(&b.y0));
     let tallest = taken.iter().map(Rect::height).fold(0.0, f64::max);
     for (t, y) in at {
         let b = TextBox::new(

@@ -3,6 +3,7 @@
 //! "X believes it holds it" row, so that row shows only what happened while X believed.
 
 use super::{LeaseChart, LeaseRow, LeaseRowKind};
+use lockstep_core::sort;
 
 /// How long after a belief ends a worker's events still belong to it: the release's answer
 /// and "A done" arrive a few milliseconds after the worker lets go.
@@ -153,7 +154,7 @@ pub fn split(chart: &mut LeaseChart, whole: Option<&LeaseChart>) {
     }
     chart.rows = rows;
     chart.marks = marks;
-    chart.marks.sort_by_key(|m| (m.row, m.at_ms, m.kind as u8));
+    sort::sort_by_key(&mut chart.marks, |m| (m.row, m.at_ms, m.kind as u8));
     chart.notes = notes;
     chart.accesses = accesses;
     chart.flights = flights;

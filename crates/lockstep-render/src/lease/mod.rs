@@ -2,6 +2,7 @@
 //! believes it holds the lock" and "X is paused", and the danger zones where two workers' beliefs
 //! overlap. [`svg`] draws it.
 
+use lockstep_core::sort;
 mod access;
 mod activity;
 pub mod downtime;
@@ -515,7 +516,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             marks.push(LeaseMark { row, at_ms, kind });
         }
     }
-    marks.sort_by_key(|m| (m.row, m.at_ms, m.kind as u8));
+    sort::sort_by_key(&mut marks, |m| (m.row, m.at_ms, m.kind as u8));
     let accesses: Vec<Access> = answers
         .into_iter()
         .filter_map(|(w, at_ms, text)| {
@@ -560,7 +561,7 @@ pub fn lease_chart(trace: &Trace, options: &Options) -> LeaseChart {
             }
         }
     }
-    danger.sort_by_key(|d| (d.from_ms, d.to_ms));
+    sort::sort_by_key(&mut danger, |d| (d.from_ms, d.to_ms));
 
     // Tokens: each interval carries the token of the grant or belief that began it.
     // Rows about nodes carry their own numbers.

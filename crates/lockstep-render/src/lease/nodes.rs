@@ -9,6 +9,7 @@ use crate::geom::{Point, Rect};
 use crate::style;
 use crate::svg::PageText;
 use crate::text::{self, Align, TextBox};
+use lockstep_core::sort;
 
 /// Height of a band (partition, down time) in a lane.
 pub const BAND_H: f64 = 16.0;
@@ -157,7 +158,7 @@ pub fn place(
     let mut levels = vec![0; names.len()];
     for (lane, mut items) in wanted.into_iter().enumerate() {
         // Time order (a crash's label before a later restart's).
-        items.sort_by(|a, b| a.0.total_cmp(&b.0));
+        sort::sort_by(&mut items, |a, b| a.0.total_cmp(&b.0));
         let sizes: Vec<(f64, f64)> = items
             .iter()
             .map(|(lx, l)| (*lx, text::width(l, super::page::labels::SMALL)))

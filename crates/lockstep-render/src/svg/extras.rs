@@ -7,6 +7,7 @@ use crate::geom::{Point, Rect};
 use crate::layout::{Layout, LegendKind, SpanKind, Tone};
 use crate::style::{self, Rgb};
 use crate::text::{Align, TextBox};
+use lockstep_core::sort;
 
 /// A piece of a crash between notes shorter than this is left out (a sliver reads as a smudge).
 const MIN_PIECE: f64 = 3.0;
@@ -21,7 +22,7 @@ pub(crate) fn visible_parts(l: &Layout, span: Rect) -> Vec<Rect> {
         .filter(|r| r.overlaps_x(&span, 0.0) && r.y1 > span.y0 && r.y0 < span.y1)
         .map(|r| (r.y0 - 1.0, r.y1 + 1.0))
         .collect();
-    covering.sort_by(|a, b| a.0.total_cmp(&b.0));
+    sort::sort_by(&mut covering, |a, b| a.0.total_cmp(&b.0));
     let mut pieces = Vec::new();
     let mut top = span.y0;
     for (y0, y1) in covering.into_iter().chain([(span.y1, span.y1)]) {

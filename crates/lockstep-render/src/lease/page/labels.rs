@@ -8,6 +8,7 @@ use crate::layout::Tone;
 use crate::lease::{Interval, LeaseChart, LeaseRow, LeaseRowKind, nodes};
 use crate::style::{self, Rgb};
 use crate::text;
+use lockstep_core::sort;
 
 /// Space between two labels on one level: wide enough that two labels never read as one line
 /// of text ("lost: keepalive lease 1    A done").
@@ -231,7 +232,7 @@ pub(crate) fn row_labels(
                 return letters(&holders, row_color(r), right);
             }
             // In time order, and at one instant in the order the symbols stand.
-            row.sort_by(|a, b| {
+            sort::sort_by(&mut row, |a, b| {
                 (a.0, a.1)
                     .partial_cmp(&(b.0, b.1))
                     .unwrap_or(std::cmp::Ordering::Equal)

@@ -6,6 +6,7 @@
 use crate::layout::MarkKind;
 use crate::lease::LeaseChart;
 use crate::lease::nodes;
+use lockstep_core::sort;
 
 /// Half the width of a mark's symbol and of a note's dot.
 pub(super) const MARK_HW: f64 = 11.0;
@@ -80,7 +81,9 @@ pub(crate) fn symbols(
         .into_iter()
         .map(|mut items| {
             // In time order within one x (a stable sort keeps the marks' own order).
-            items.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.at_ms.cmp(&b.2.at_ms)));
+            sort::sort_by(&mut items, |a, b| {
+                a.0.total_cmp(&b.0).then(a.2.at_ms.cmp(&b.2.at_ms))
+            });
             // Dots of one note closer than a dot's width are one dot; so are crosses of lost
             // messages (a worker's request to five Redlock instances lost at once is one X).
             items.dedup_by(|b, a| {
