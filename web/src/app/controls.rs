@@ -65,7 +65,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
             // The button says what it does (the picture's subtitle says which mode is shown).
             <button class="toggle" {onclick} data-testid="time-mode"
                 title="Switch between logical time (one row per event) and to scale (height is simulated time) — key T">
-                { if to_scale { "Show logical time" } else { "Show to scale" } }
+                // "Show " goes in a narrow strip (a phone-sized embed, style.css).
+                <span class="show">{ "Show " }</span>
+                { if to_scale { "logical time" } else { "to scale" } }
             </button>
         }
     };
@@ -77,7 +79,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         html! {
             <button class="toggle" aria-pressed={lease.to_string()} {onclick}
                 title="Show the lease chart: who holds, who believes — key L">
-                { "Lease chart" }
+                { "Lease" }<span class="more">{ " chart" }</span>
             </button>
         }
     };

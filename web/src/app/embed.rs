@@ -104,7 +104,7 @@ pub fn Embed() -> Html {
             if *controls != share::Controls::None {
                 <div class="embed-bar">
                     { bar }
-                    <a class="open" href={open_link} target="_blank" rel="noopener">{ "Open in lockstep ↗" }</a>
+                    <a class="open" href={open_link} target="_blank" rel="noopener">{ "Open" }<span class="more">{ " in lockstep" }</span>{ " ↗" }</a>
                 </div>
             }
             { for notice }

@@ -20,8 +20,10 @@ pub(super) const HEADS_INSET: f64 = 48.0;
 /// The height the pills naming the lanes out of view cover at the bottom of a wide picture's
 /// window (style.css `.lanes-off`: 0.4rem up, about 2rem tall in presenter mode).
 pub(super) const PILLS_INSET: f64 = 44.0;
-/// How far down the timeline's window a followed row is put (see [`keep_in_view`]).
-pub(super) const ROW_PLACE: f64 = 0.6;
+/// How far down the timeline's window a followed row is put (see [`keep_in_view`]): low, so the
+/// story so far fills the window above it. At 0.6 a review found 40% of a projected timeline
+/// blank below the current step (the steps not reached yet are not drawn).
+pub(super) const ROW_PLACE: f64 = 0.75;
 /// How far down the window a row is put when the picture is fitted to the width (much shorter
 /// than zoomed in): low, so the rows before it fill the window above it.
 pub(super) const FITTED_PLACE: f64 = 0.85;
@@ -151,8 +153,8 @@ pub(super) fn keep_in_view(
     let band = heads_band(scroller);
     let (top, bottom) = (row.band.0 * scale + band, row.band.1 * scale + band);
     // The sticky lane names cover the window's top: a row under them is not in view. A row
-    // followed down the run is put two thirds of the way down the window: the rows before it (the
-    // story so far) show above it, rather than the blank space of the steps still to come.
+    // followed down the run is put three quarters of the way down the window: the rows before it
+    // (the story so far) show above it, rather than the blank space of the steps still to come.
     let height = f64::from(scroller.client_height());
     // A picture wider than its window names the lanes out of view in pills along the window's
     // bottom (style.css `.lanes-off`): a row under them is not in view either.

@@ -33,6 +33,17 @@ pub(super) struct Shown {
     /// Per chunk of the picture: left out of the page's rendering, far from the window (see
     /// [`cull`]); empty when not known (a copy just put in).
     far: Vec<bool>,
+    /// The step shown and the bottom of what it has drawn (its row's, or the lanes' headers at
+    /// step 0), in the layout's pixels; None at the last step (see [`super::unreached`]).
+    pub(super) reached: Option<(usize, f64)>,
+}
+
+impl Shown {
+    /// The page's height and how far below the layout's it draws the rows, in the layout's
+    /// pixels (`(0, 0)` before a picture is put in).
+    pub(super) fn page_height_and_dy(&self) -> (f64, f64) {
+        (self.size.1, self.dy)
+    }
 }
 
 pub(super) fn set(el: &Element, name: &str, value: &str) {
@@ -241,6 +252,11 @@ pub(super) fn apply(
         }
     }
     let current = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
+    shown.reached = match current {
+        _ if frame.step > 0 && frame.step >= pic.rows.len() => None,
+        Some(row) => Some((frame.step, row.bottom)),
+        None => Some((0, pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max))),
+    };
     // The pinned step column's copy of the current step's band (shown once the picture has
     // scrolled sideways and the column covers the picture's own band).
     // Its marker starts where lockstep-render's does, and a bar at the column's right edge joins
@@ -402,7 +418,15 @@ fn halo_of(el: &Element, y: f64) -> bool {
 /// rendering (`data-far`, style.css; see [`crate::stack::far_chunks`]) and puts back those near
 /// it, changing only what changed. On redlock-delayed-restart (1,405 events, 48 chunks) the
 /// browser's work on each step fell by about 9 ms.
+///
+/// And shows or hides the sign over a window below the current step (see [`super::unreached`]):
+/// both are done wherever the window may have moved.
 pub(super) fn cull(scroller: &Element, page: &Element, pic: &Picture, shown: &mut Shown) {
+    cull_chunks(scroller, page, pic, shown);
+    super::unreached::show_unreached(scroller, page, shown);
+}
+
+fn cull_chunks(scroller: &Element, page: &Element, pic: &Picture, shown: &mut Shown) {
     let height = shown.size.1;
     if shown.picture != Some(pic.key) || height <= 0.0 {
         return;

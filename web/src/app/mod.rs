@@ -19,6 +19,7 @@ mod search;
 mod share_bar;
 mod state;
 mod timeline;
+mod unreached;
 mod upload;
 mod whatif_menu;
 

@@ -94,6 +94,7 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
             <Timeline picture={p.clone()} frame={f.clone()} rev={state.rev} {on_seek}
                 highlight_faults={state.found.is_some()} presenter={state.presenter}
                 zoom={state.zoom} {on_zoom} {zoom_button} tap_zooms={embed.is_some()}
+                unreached_sign={zoom_button}
                 leave_title={embed.is_none() || state.zoom == Zoom::Readable}
                 {lane_states} />
         },

@@ -54,6 +54,10 @@ pub struct TimelineProps {
     /// `Viewer::lane_states`): the pill naming lanes out of view says so.
     #[prop_or_default]
     pub lane_states: Rc<[(String, &'static str)]>,
+    /// The sign over a window scrolled below the current step (see `unreached`); not in an
+    /// embed without controls, which has no buttons.
+    #[prop_or(true)]
+    pub unreached_sign: bool,
 }
 
 #[derive(Properties)]
@@ -662,6 +666,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             hovered.set(None);
         })
     };
+    let back = super::unreached::on_back(scroller.clone(), page.clone(), shown.clone());
     let class = classes!("page", props.highlight_faults.then_some("faults"));
     let zoom_class = match props.zoom {
         Zoom::Fit => "zoom-fit",
@@ -681,6 +686,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 // takes the card's arrival for a change of the picture (and puts it in again).
                 <div class="hover-slot" aria-live="polite">{ for card }</div>
             </div>
+            if props.unreached_sign {
+                <div class="unreached"><button type="button" hidden=true onclick={back}>
+                    { "▲ Back to the current step" }</button></div>
+            }
             // The lanes out of view to either side, named (see [`show_heads`]).
             <div class="lanes-off" aria-hidden="true">
                 <span class="off-left" hidden=true></span>
