@@ -72,6 +72,9 @@ pub struct Viewer {
     /// The last few frames shown or computed ahead by [`Viewer::prefetch`], with the picture
     /// they are for, least recently used first.
     ahead: RefCell<Vec<((u64, TimeMode), StepFrame)>>,
+    /// The last step's frame of one picture, computed ahead once by [`Viewer::prefetch_last`]
+    /// and kept apart from `ahead`, where stepping would soon push it out.
+    last: RefCell<Option<((u64, TimeMode), StepFrame)>>,
     /// The lease chart's page for a box of some shape (see [`Viewer::lease_chart`]), found
     /// once per branch, time mode and shape.
     lease_box: RefCell<Option<LeaseBox>>,
@@ -99,6 +102,7 @@ impl Viewer {
             before_step: None,
             branch: 0,
             ahead: RefCell::new(Vec::new()),
+            last: RefCell::new(None),
             lease_box: RefCell::new(None),
         };
         viewer.finish_branch();

@@ -232,6 +232,14 @@ pub fn prefetch_after_frame(state: &AppState) {
                 {
                     v.prefetch_next(&picture, false);
                 }
+                // Then the last step's, once per picture (End).
+                later(move || {
+                    if let Ok(v) = viewer.try_borrow()
+                        && v.branch() == picture.key.0
+                    {
+                        v.prefetch_last(&picture);
+                    }
+                });
             });
         });
     });

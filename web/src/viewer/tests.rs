@@ -83,6 +83,21 @@ fn a_step_keeps_the_picture_and_shows_one_more_step_of_it() {
     assert_eq!(ahead, v.frame(&pic).unwrap());
     v.seek(6);
     assert_eq!(v.frame(&pic).unwrap(), later);
+    // The last step's frame computed ahead is the one End shows, however many steps came between.
+    v.prefetch_last(&pic);
+    let end = v.total();
+    for n in 0..12 {
+        v.seek(n);
+        v.prefetch(&pic);
+    }
+    assert!(
+        v.kept(&pic, end).is_some(),
+        "stepping pushed the last step's frame out"
+    );
+    v.seek(end);
+    let kept = v.frame(&pic).unwrap();
+    assert_eq!(kept.step, end);
+    assert_eq!(kept, v.frame_at(&pic, end).unwrap());
 }
 
 #[test]
