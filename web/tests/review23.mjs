@@ -44,18 +44,40 @@ export async function review23Tests(browser, base, shot) {
     await page.mouse.wheel(0, -3000);
     await page.waitForTimeout(500);
     assert((await view(page)).sign === null, "the sign shows over the steps already taken");
-    // Step 0: the sign says how to start.
+    // Step 0 has drawn nothing yet (its hint says how to start): no sign.
     await page.keyboard.press("Home");
     await page.waitForTimeout(400);
     await page.mouse.wheel(0, 2500);
     await page.waitForTimeout(500);
-    assert((await view(page)).sign === "▲ Back to the start: press → to take the first step", "no sign at step 0, scrolled down");
+    assert((await view(page)).sign === null, "the sign shows at step 0");
     // The last step has nothing still to come: no sign anywhere.
     await page.keyboard.press("End");
     await page.waitForTimeout(600);
     await page.mouse.wheel(0, 5000);
     await page.waitForTimeout(500);
     assert((await view(page)).sign === null, "the sign shows at the last step");
+  });
+
+  await test(browser, "a step after a small wheel scroll down brings the story so far back above the current step", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=20&present=1`);
+    await ready(page);
+    await page.waitForTimeout(800);
+    const placed = await view(page);
+    // 200 px down: the step is still in the window, near its top, the rest blank below it.
+    await page.mouse.move(640, 300);
+    await page.mouse.wheel(0, 200);
+    await page.waitForTimeout(500);
+    const wheeled = await view(page);
+    assert(wheeled.top >= 0 && wheeled.top < placed.top - 100, `the wheel did not move the step up the window: ${JSON.stringify([placed, wheeled])}`);
+    await page.locator(".timeline-scroller").focus();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForTimeout(500);
+    const stepped = await view(page);
+    const middle = (stepped.top + stepped.bottom) / 2 / stepped.height;
+    assert(middle >= 0.55 && stepped.bottom <= stepped.height, `after the step its row is ${(middle * 100).toFixed(0)}% down the window: ${JSON.stringify(stepped)}`);
+    await shot(page, "presenter-after-wheel-and-step-fenced-21-1280x720");
   });
 
   await test(browser, "stepping down a long run keeps the current step in the lower part of a presenter's window", async (page) => {

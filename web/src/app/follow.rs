@@ -73,6 +73,16 @@ pub(super) fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -
     Some(to.max(0.0))
 }
 
+/// What the rows of the steps after `step` (up to [`LOOK_AHEAD`]) draw sideways.
+pub(super) fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
+    // The row of step n is rows[n - 1].
+    rows.iter()
+        .skip(step)
+        .take(LOOK_AHEAD)
+        .map(Extent::of)
+        .collect()
+}
+
 /// A sideways move longer than this (in screen pixels) jumps instead of gliding: a long slide
 /// makes a room lose its place.
 pub(super) const GLIDE_MAX: f64 = 160.0;
@@ -101,6 +111,9 @@ pub(super) struct RowPlace {
     /// How far below the layout's the page draws the rows (the step's `layout_dy`): the row's
     /// band and line are given with it, `lines` without.
     pub(super) dy: f64,
+    /// The bottom of the lowest row drawn so far, with `dy` (see `frame_dom::reached`); None
+    /// for a row picked rather than a step taken, or at the last step.
+    pub(super) drawn: Option<f64>,
 }
 
 /// Where the current step's words go when its row is too wide for the window and they are out
@@ -178,6 +191,18 @@ pub(super) fn keep_in_view(
         .map(|to| (to - HEADS_INSET / 2.0).max(floor))
         // Above the floor (a link just opened, or the title read by hand): down to it.
         .or_else(|| (now < floor - 0.5).then_some(floor))
+        // In view, but the window scrolled down by hand shows more of the steps still to come
+        // (blank) below it than following leaves: back to where following puts it, so the story
+        // so far shows above it again (a review: after a 250 px wheel, eight steps went by with
+        // the first sixteen rows out of view and 60% of the window blank).
+        .or_else(|| {
+            let blank = now + height - pills - (row.drawn? * scale + band);
+            let to = ((top + bottom) / 2.0
+                - (height - HEADS_INSET - pills) * ROW_PLACE
+                - HEADS_INSET / 2.0)
+                .max(floor);
+            (blank > height * (1.0 - ROW_PLACE + 0.1) && to < now - 2.0).then_some(to)
+        })
     };
     // Not through a row: its half under the lane names reads as a drawing fault.
     let down = down.map(|y| {

@@ -33,8 +33,7 @@ pub(super) struct Shown {
     /// Per chunk of the picture: left out of the page's rendering, far from the window (see
     /// [`cull`]); empty when not known (a copy just put in).
     far: Vec<bool>,
-    /// The step shown and the bottom of what it has drawn (its row's, or the lanes' headers at
-    /// step 0), in the layout's pixels; None at the last step (see [`super::unreached`]).
+    /// The step shown and the bottom of what it has drawn (see [`reached`]).
     pub(super) reached: Option<(usize, f64)>,
 }
 
@@ -44,6 +43,23 @@ impl Shown {
     pub(super) fn page_height_and_dy(&self) -> (f64, f64) {
         (self.size.1, self.dy)
     }
+}
+
+/// The step `step` and the bottom of the lowest row it has drawn, in the layout's pixels (not
+/// always its own: a Redlock round's later answer is drawn on the round's row, above rows of
+/// earlier steps). None at step 0, where nothing is drawn and the hint says how to start, and at
+/// the last step, where nothing is left to come.
+pub(super) fn reached(pic: &Picture, step: usize) -> Option<(usize, f64)> {
+    if step == 0 || step >= pic.rows.len() {
+        return None;
+    }
+    let bottom = pic
+        .rows
+        .iter()
+        .take_while(|r| r.step <= step)
+        .map(|r| r.bottom)
+        .fold(0.0, f64::max);
+    Some((step, bottom))
 }
 
 pub(super) fn set(el: &Element, name: &str, value: &str) {
@@ -252,11 +268,7 @@ pub(super) fn apply(
         }
     }
     let current = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
-    shown.reached = match current {
-        _ if frame.step > 0 && frame.step >= pic.rows.len() => None,
-        Some(row) => Some((frame.step, row.bottom)),
-        None => Some((0, pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max))),
-    };
+    shown.reached = reached(pic, frame.step);
     // The pinned step column's copy of the current step's band (shown once the picture has
     // scrolled sideways and the column covers the picture's own band).
     // Its marker starts where lockstep-render's does, and a bar at the column's right edge joins

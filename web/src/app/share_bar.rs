@@ -157,7 +157,7 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                 <span>{ "Embed controls" }</span>
                 <select data-testid="embed-controls" onchange={choose_controls}>
                     { for [(Controls::None, "none", "None: the picture only"),
-                           (Controls::Minimal, "minimal", "Minimal: back, forward, step"),
+                           (Controls::Minimal, "minimal", "Minimal: step buttons, zoom, a line on the step"),
                            (Controls::Full, "full", "Full: every control and the explanation")]
                         .into_iter().map(|(c, value, label)| html! {
                             <option {value} selected={*controls == c}>{ label }</option>

@@ -14,10 +14,10 @@ use yew::prelude::*;
 
 use super::dom;
 use super::follow::{
-    Extent, FITTED_PLACE, Follow, LOOK_AHEAD, MIRRORED, ROW_PLACE, RowPlace, caption_at, floor_at,
+    Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, coming, floor_at,
     jump, keep_in_view, mark_snug, pinned, settle_at_end, show_heads, title_floor, toggle,
 };
-use super::frame_dom::{Shown, apply, cull, hide_row_label, set};
+use super::frame_dom::{Shown, apply, cull, hide_row_label, reached, set};
 use super::state::Zoom;
 
 use crate::viewer::{Picture, StepFrame};
@@ -250,15 +250,6 @@ const CARD_INSET: f64 = 16.0;
 /// The room a caption keeps from the window's edge beyond its gap from the end, in screen pixels.
 const CAPTION_SPARE: f64 = 16.0;
 
-/// What the rows of the steps after `step` (up to [`LOOK_AHEAD`]) draw sideways.
-fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
-    // The row of step n is rows[n - 1].
-    rows.iter()
-        .skip(step)
-        .take(LOOK_AHEAD)
-        .map(Extent::of)
-        .collect()
-}
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let scroller = use_node_ref();
@@ -357,6 +348,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 coming: coming(&pic.rows, frame.step),
                                 lines: pic.lines.clone(),
                                 dy,
+                                drawn: reached(&pic, frame.step).map(|(_, b)| b + dy),
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
                                 floor,
@@ -580,6 +572,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     coming: Rc::new([]),
                     lines: pic.lines.clone(),
                     dy,
+                    drawn: None,
                     arrives: false,
                     label: "".into(),
                     floor,

@@ -15,7 +15,7 @@ use super::frame_dom::Shown;
 pub(super) const SIGN: &str = ".unreached button";
 
 /// Where the current step's drawing ends on the screen, and the window's top and height; None
-/// when there is no page or the last step is shown (nothing is left to come).
+/// when there is no page, or at step 0 or the last step (see `frame_dom::reached`).
 fn reached_on_screen(scroller: &Element, page: &Element, shown: &Shown) -> Option<(f64, f64, f64)> {
     let (_, bottom) = shown.reached?;
     let (height, dy) = shown.page_height_and_dy();
@@ -34,11 +34,7 @@ fn reached_on_screen(scroller: &Element, page: &Element, shown: &Shown) -> Optio
 
 /// The words on the sign at step `step`.
 fn sign_words(step: usize) -> String {
-    if step == 0 {
-        "▲ Back to the start: press → to take the first step".to_string()
-    } else {
-        format!("▲ Back to step {step}: the steps below it are still to come")
-    }
+    format!("▲ Back to step {step}: the steps below it are still to come")
 }
 
 /// Shows the sign when the whole window is below what the current step has drawn (its row is
