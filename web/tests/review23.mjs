@@ -80,6 +80,25 @@ export async function review23Tests(browser, base, shot) {
     await shot(page, "presenter-after-wheel-and-step-fenced-21-1280x720");
   });
 
+  await test(browser, "a hover card for a row just above the current step goes over that row, not over the current step", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    for (const [id, step] of [["fenced-gc-pause", 22], ["redlock-delayed-restart", 700]]) {
+      await page.goto(`${base}index.html#scenario=${id}&step=${step}&present=1`);
+      await ready(page);
+      await page.waitForTimeout(800);
+      const cur = await page.evaluate(() => document.querySelector(".current-frame").getBoundingClientRect().toJSON());
+      // The pointer on the row just above the current one, in the middle of the picture.
+      await page.mouse.move(700, cur.top - 12);
+      await page.mouse.move(702, cur.top - 14);
+      await page.waitForTimeout(400);
+      const card = await page.evaluate(() => document.querySelector(".hover-card")?.getBoundingClientRect().toJSON() ?? null);
+      assert(card, `${id} #${step}: no hover card for the row above the current step`);
+      assert(card.bottom <= cur.top + 2, `${id} #${step}: the card (${card.top}–${card.bottom}) covers the current step's row (from ${cur.top})`);
+      await shot(page, `hover-card-over-its-row-${id}-${step}-presenter-1280x720`);
+    }
+  });
+
   await test(browser, "stepping down a long run keeps the current step in the lower part of a presenter's window", async (page) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.emulateMedia({ reducedMotion: "reduce" });

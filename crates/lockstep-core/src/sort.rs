@@ -64,7 +64,7 @@ mod tests {
             let mut ours = items.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut std = items;
-            std.sort_by(|a, b| a.0.cmp(&b.0));
+            std.sort_by_key(|p| p.0);
             prop_assert_eq!(ours, std);
         }
 

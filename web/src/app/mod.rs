@@ -8,6 +8,7 @@ mod explain;
 mod fit;
 mod follow;
 mod frame_dom;
+mod hover_card;
 mod inspector;
 mod keys;
 mod lease_pin;

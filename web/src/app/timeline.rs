@@ -244,9 +244,6 @@ fn show_caption(
     }
 }
 
-/// How far in from the window's right edge the hover card sits, in screen pixels.
-const CARD_INSET: f64 = 16.0;
-
 /// The room a caption keeps from the window's edge beyond its gap from the end, in screen pixels.
 const CAPTION_SPARE: f64 = 16.0;
 
@@ -535,16 +532,16 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         .and_then(|(s, _)| pic.rows.iter().find(|r| r.step == s))
         .filter(|r| r.step <= frame.step)
         .map(|r| {
-            let top_pct = ((r.bottom + frame.live.layout_dy) / h * 100.0).min(96.0);
-            // At the right of the window's view of the picture, not of the picture: a picture
-            // wider than its window hid most of the card past the window's edge.
-            let right = scroller.cast::<HtmlElement>().map_or(CARD_INSET, |el| {
-                let past = el.scroll_width() - el.scroll_left() - el.client_width();
-                f64::from(past.max(0)) + CARD_INSET
-            });
+            let current = frame.step.checked_sub(1).and_then(|c| pic.rows.get(c));
+            let style = super::hover_card::card_style(
+                scroller.cast::<HtmlElement>(),
+                (w, h),
+                frame.live.layout_dy,
+                r,
+                current,
+            );
             html! {
-                <div class="hover-card" role="tooltip"
-                    style={format!("top: {top_pct:.2}%; right: {right:.0}px")}>
+                <div class="hover-card" role="tooltip" {style}>
                     <strong>{ format!("Step {} · {}", r.step, r.label) }</strong>
                     if !r.explanation.is_empty() { <p>{ &r.explanation }</p> }
                     <span class="hint">{ if *keyed {
