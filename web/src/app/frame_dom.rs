@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use lockstep_render::TimeMode;
 use wasm_bindgen::JsCast;
-use web_sys::Element;
+use web_sys::{DomRect, Element};
 
 use crate::patch;
 use crate::stack::{CHUNK, chunk_id, live_id};
@@ -49,7 +49,7 @@ impl Shown {
 /// always its own: a Redlock round's later answer is drawn on the round's row, above rows of
 /// earlier steps). None at step 0, where nothing is drawn and the hint says how to start, and at
 /// the last step, where nothing is left to come.
-pub(super) fn reached(pic: &Picture, step: usize) -> Option<(usize, f64)> {
+fn reached(pic: &Picture, step: usize) -> Option<(usize, f64)> {
     if step == 0 || step >= pic.rows.len() {
         return None;
     }
@@ -434,19 +434,20 @@ fn halo_of(el: &Element, y: f64) -> bool {
 /// And shows or hides the sign over a window below the current step (see [`super::unreached`]):
 /// both are done wherever the window may have moved.
 pub(super) fn cull(scroller: &Element, page: &Element, pic: &Picture, shown: &mut Shown) {
-    cull_chunks(scroller, page, pic, shown);
-    super::unreached::show_unreached(scroller, page, shown);
-}
-
-fn cull_chunks(scroller: &Element, page: &Element, pic: &Picture, shown: &mut Shown) {
-    let height = shown.size.1;
-    if shown.picture != Some(pic.key) || height <= 0.0 {
-        return;
-    }
+    // Where the window and the page are on the screen, read once for both.
     let (window, drawn) = (
         scroller.get_bounding_client_rect(),
         page.get_bounding_client_rect(),
     );
+    cull_chunks(&window, &drawn, pic, shown);
+    super::unreached::show_unreached(scroller, (&window, &drawn), shown);
+}
+
+fn cull_chunks(window: &DomRect, drawn: &DomRect, pic: &Picture, shown: &mut Shown) {
+    let height = shown.size.1;
+    if shown.picture != Some(pic.key) || height <= 0.0 {
+        return;
+    }
     if drawn.height() <= 0.0 {
         return;
     }

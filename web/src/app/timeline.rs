@@ -17,7 +17,7 @@ use super::follow::{
     Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, coming, floor_at,
     jump, keep_in_view, mark_snug, pinned, settle_at_end, show_heads, title_floor, toggle,
 };
-use super::frame_dom::{Shown, apply, cull, hide_row_label, reached, set};
+use super::frame_dom::{Shown, apply, cull, hide_row_label, set};
 use super::state::Zoom;
 
 use crate::viewer::{Picture, StepFrame};
@@ -345,7 +345,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 coming: coming(&pic.rows, frame.step),
                                 lines: pic.lines.clone(),
                                 dy,
-                                drawn: reached(&pic, frame.step).map(|(_, b)| b + dy),
+                                drawn: RefCell::borrow(&shown).reached.map(|(_, b)| b + dy),
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
                                 floor,
