@@ -21,6 +21,7 @@ import { review20Tests, review20bTests, review20cTests } from "./review20.mjs";
 import { review21Tests, review21bTests, review21cTests, review21dTests } from "./review21.mjs";
 import { review22Tests } from "./review22.mjs";
 import { review23Tests } from "./review23.mjs";
+import { review24Tests } from "./review24.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -694,6 +695,7 @@ await review21cTests(browser, base, shot);
 await review21dTests(browser, base, shot);
 await review22Tests(browser, base, shot);
 await review23Tests(browser, base, shot);
+await review24Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

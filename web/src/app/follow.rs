@@ -279,7 +279,8 @@ pub(super) enum Follow {
 /// A last row drawing only a note over every lane (the run's end) is in view wherever the
 /// window is: the window goes to the picture's left, where the verdict under the run starts, if
 /// the note's words show there, else to its words ("run complete" in the middle of a Redlock run
-/// 2,400 px wide was off a 1280 px screen; the strip beside the picture gives the verdict).
+/// 2,400 px wide was off a 1280 px screen; the strip beside the picture gives the verdict), except
+/// where no panel beside the picture gives the verdict (a phone, an embed) and it is in view.
 pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPlace) {
     let band = row.band;
     let drawn = f64::from(scroller.scroll_width());
@@ -314,8 +315,14 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
         _ => top,
     };
     let width = f64::from(scroller.client_width());
+    // On a phone and in an embed no panel beside the picture gives the verdict: the picture's
+    // own verdict, left under the run, goes before the note's words when the window shows it
+    // (naive-gc-pause's end on a phone showed "…twice." cut at the window's left edge).
+    let verdict_beside =
+        !super::dom::narrow() && scroller.closest(".embed").ok().flatten().is_none();
     let left = match (row.extent.span, row.extent.words) {
         (Some(_), _) => None,
+        (None, Some(_)) if keep == with_verdict && !verdict_beside => Some(0.0),
         (None, Some((w0, w1))) if w1 * scale > width - EDGE => {
             Some(((w0 + w1) / 2.0 * scale - width / 2.0).max(0.0))
         }

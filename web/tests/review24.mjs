@@ -1,0 +1,31 @@
+// Browser tests of session 24's work on issue 7.
+import { test, assert, ready } from "./harness.mjs";
+
+/** The picture's own verdict line ("Verdict: …") and the timeline window, in screen pixels. */
+const verdictInView = (page) => page.evaluate(() => {
+  const s = document.querySelector(".timeline-scroller").getBoundingClientRect();
+  const t = [...document.querySelectorAll(".timeline-scroller svg text")].find((x) => x.textContent.trim().startsWith("Verdict:"));
+  const b = t && t.getBoundingClientRect();
+  return { window: s.toJSON(), verdict: b && b.toJSON(), text: t && t.textContent };
+});
+
+export async function review24Tests(browser, base, shot) {
+  await test(browser, "at the last step on a phone and in a narrow embed, the picture's verdict shows whole from its start", async (page) => {
+    for (const [size, url] of [
+      [[375, 667], "index.html#scenario=naive-gc-pause&step=end"],
+      [[640, 360], "embed.html#scenario=redlock-gc-pause&step=end"],
+    ]) {
+      await page.setViewportSize({ width: size[0], height: size[1] });
+      await page.goto(`${base}${url}`);
+      await page.reload();
+      await ready(page);
+      await page.waitForTimeout(800);
+      const v = await verdictInView(page);
+      assert(v.verdict, `${url}: no verdict line in the picture`);
+      assert(v.text.includes("double-write"), `${url}: the verdict reads ${JSON.stringify(v.text)}`);
+      assert(v.verdict.left >= v.window.left - 0.5 && v.verdict.bottom <= v.window.bottom + 0.5,
+        `${url} at ${size.join("x")}: the verdict is cut (${JSON.stringify(v.verdict)} in the window ${JSON.stringify(v.window)})`);
+      await shot(page, `verdict-at-end-${size.join("x")}`);
+    }
+  });
+}
