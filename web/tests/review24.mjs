@@ -28,4 +28,28 @@ export async function review24Tests(browser, base, shot) {
       await shot(page, `verdict-at-end-${size.join("x")}`);
     }
   });
+
+  await test(browser, "a late answer drawn on an earlier row above the window moves the window up only far enough to show it", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto(`${base}index.html#scenario=redlock-split-votes&step=109&present=1`);
+    await ready(page);
+    await page.waitForTimeout(800);
+    const at = () => page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      const w = s.getBoundingClientRect();
+      const f = document.querySelector(".current-frame").getBoundingClientRect();
+      return { top: s.scrollTop, row: [f.top - w.top, f.bottom - w.top], height: w.height };
+    });
+    const before = await at();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForTimeout(500);
+    const after = await at();
+    // #110 is C's DELEX arriving at redis-3, drawn on row #100, nine rows above #109's.
+    assert(after.top < before.top, `the window did not move up to #110: ${JSON.stringify([before, after])}`);
+    assert(after.row[0] >= 0 && after.row[1] <= after.height, `#110's row is not in the window: ${JSON.stringify(after)}`);
+    // Three quarters down the window, it moved 296 px up, and as far down again at #111.
+    assert(before.top - after.top < 200, `the window moved ${before.top - after.top} px up for #110's row`);
+    await shot(page, "late-answer-redlock-split-votes-110-presenter-1280x720");
+  });
 }

@@ -24,6 +24,10 @@ pub(super) const PILLS_INSET: f64 = 44.0;
 /// story so far fills the window above it. At 0.6 a review found 40% of a projected timeline
 /// blank below the current step (the steps not reached yet are not drawn).
 pub(super) const ROW_PLACE: f64 = 0.75;
+/// How much of the picture a row followed up the window shows above it, in the layout's pixels:
+/// the row before it (the layout's lines are 32 px apart). With more, the snap away from rows
+/// cut by the lane names' band took the window two rows further up (redlock-split-votes #110).
+const ROW_ABOVE: f64 = 36.0;
 /// How far down the window a row is put when the picture is fitted to the width (much shorter
 /// than zoomed in): low, so the rows before it fill the window above it.
 pub(super) const FITTED_PLACE: f64 = 0.85;
@@ -181,14 +185,26 @@ pub(super) fn keep_in_view(
     let down = if let Some(place) = resized {
         Some(((top + bottom) / 2.0 - height * place).max(floor))
     } else {
-        scroll_to_show(
-            top,
-            bottom,
-            now.max(floor) + HEADS_INSET,
-            height - HEADS_INSET - pills,
-            ROW_PLACE,
-        )
-        .map(|to| (to - HEADS_INSET / 2.0).max(floor))
+        let view_top = now.max(floor) + HEADS_INSET;
+        // A row above the window with rows drawn below it (a Redlock round's late answer, drawn
+        // on the round's row): just far enough up to show it and the row above it, so the rows
+        // below stay in view and the next step, down there again, need not move back. Put three
+        // quarters down, redlock-split-votes' #110 and #111 moved the window 296 px up and down.
+        let late = row
+            .drawn
+            .is_some_and(|d| d * scale + band > bottom + 1.0 && top < view_top + EDGE);
+        if late {
+            Some((top - HEADS_INSET - ROW_ABOVE * scale).max(floor))
+        } else {
+            scroll_to_show(
+                top,
+                bottom,
+                view_top,
+                height - HEADS_INSET - pills,
+                ROW_PLACE,
+            )
+            .map(|to| (to - HEADS_INSET / 2.0).max(floor))
+        }
         // Above the floor (a link just opened, or the title read by hand): down to it.
         .or_else(|| (now < floor - 0.5).then_some(floor))
         // In view, but the window scrolled down by hand shows more of the steps still to come
