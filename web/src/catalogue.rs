@@ -18,6 +18,18 @@ pub fn did_you_mean(typed: &str) -> String {
         .map_or_else(String::new, |phrase| format!("; {phrase}"))
 }
 
+/// Whether a scenario's card matches the picker's filter: every word of it (split at spaces and
+/// hyphens, any case) is somewhere in the card's id, title or summary. "redlock clock" finds
+/// redlock-clock-jump; as one phrase it found nothing.
+pub fn matches_filter(filter: &str, card: &[&str]) -> bool {
+    let text = card.join(" ").to_lowercase();
+    filter
+        .to_lowercase()
+        .split(|c: char| c.is_whitespace() || c == '-')
+        .filter(|w| !w.is_empty())
+        .all(|w| text.contains(w))
+}
+
 /// A built-in scenario, or None if no built-in has that id.
 pub fn load(id: &str) -> Option<Scenario> {
     let (_, json) = BUILTIN.iter().find(|(i, _)| *i == id)?;
@@ -28,6 +40,30 @@ pub fn load(id: &str) -> Option<Scenario> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_filter_matches_a_card_with_all_its_words_anywhere() {
+        let card = [
+            "redlock-clock-jump",
+            "Redlock trusts clocks",
+            "A GC pause and a clock jump",
+        ];
+        for yes in [
+            "",
+            "  ",
+            "redlock clock",
+            "clock redlock",
+            "Redlock GC",
+            "pause gc",
+            "clock-jump",
+            "REDLOCK",
+        ] {
+            assert!(matches_filter(yes, &card), "{yes:?}");
+        }
+        for no in ["etcd", "redlock etcd", "fencing"] {
+            assert!(!matches_filter(no, &card), "{no:?}");
+        }
+    }
 
     #[test]
     fn every_builtin_reads_back_as_the_scenario_its_toml_parses_to() {

@@ -123,14 +123,14 @@ pub fn unpack(packed: &str) -> Result<String, String> {
         // miniz names its failures after its state machine; say what they mean for a link.
         .map_err(|e| match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                "is too large once unpacked".to_string()
+                "it is too large once unpacked".to_string()
             }
             miniz_oxide::inflate::TINFLStatus::FailedCannotMakeProgress => {
-                "is cut short (the link was truncated)".to_string()
+                "it is cut short (the link was truncated)".to_string()
             }
-            _ => "is damaged (the compressed scenario cannot be unpacked)".to_string(),
+            _ => "its compressed data cannot be unpacked".to_string(),
         })?;
-    String::from_utf8(raw).map_err(|_| "is not UTF-8 text".to_string())
+    String::from_utf8(raw).map_err(|_| "it is not UTF-8 text".to_string())
 }
 
 /// The key of a hash's `key=value` part.
@@ -341,7 +341,7 @@ impl View {
                     view.whatifs =
                         serde_json::from_str(&json).map_err(|e| HashError::BadPayload {
                             key: key.into(),
-                            why: format!("not a list of what-if changes ({e})"),
+                            why: format!("it is not a list of what-if changes ({e})"),
                         })?;
                 }
                 "src" => {
@@ -350,6 +350,8 @@ impl View {
                         why,
                     })?);
                 }
+                // A part with no name ("=x", "==??") is shown whole: “” says nothing.
+                "" => return Err(HashError::UnknownKey(part.chars().take(40).collect())),
                 other => return Err(HashError::UnknownKey(other.chars().take(40).collect())),
             }
         }
@@ -460,6 +462,13 @@ mod tests {
         assert!(msg("#scenario=x&whatif=%%%").contains("“whatif” part is damaged"));
         assert!(msg("#scenario=x&src=AAAA").contains("“src” part is damaged"));
         assert!(msg("#scenario=x&colour=red").contains("unknown part “colour”"));
+        assert!(msg("#scenario=x&==??").contains("unknown part “==??”"));
+        // The reason reads on from "damaged:" ("damaged: is cut short" had lost its subject).
+        assert!(
+            msg("#scenario=x&src=AAAA").contains("damaged: it "),
+            "{}",
+            msg("#scenario=x&src=AAAA")
+        );
         assert!(msg("#scenario=<script>").contains("scenario id"));
         // A valid payload that is not what-if JSON.
         let h = format!("#scenario=x&whatif={}", pack("[{\"at_step\":1}]"));

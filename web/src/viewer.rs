@@ -78,6 +78,9 @@ pub struct Viewer {
     /// The lease chart's page for a box of some shape (see [`Viewer::lease_chart`]), found
     /// once per branch, time mode and shape.
     lease_box: RefCell<Option<LeaseBox>>,
+    /// The faults and explanations of the user's own file that never applied in its run as
+    /// written, located as `lockstep run` prints them (see [`Viewer::unapplied`]).
+    unapplied: Vec<String>,
 }
 
 impl Viewer {
@@ -90,6 +93,19 @@ impl Viewer {
             Source::Own { scenario, .. } => Scenario::clone(scenario),
         };
         let session = Session::with_whatifs(&scenario, whatifs)?;
+        // Of the run as written, not a branch: a what-if's own fault is no part of the file.
+        let unapplied = match &source {
+            Source::Builtin(_) => Vec::new(),
+            Source::Own { file, .. } => {
+                let mut run = Session::new(&scenario);
+                run.run_to_end();
+                run.sim()
+                    .unapplied()
+                    .iter()
+                    .map(|u| format!("{file}: {u}"))
+                    .collect()
+            }
+        };
         let mut viewer = Viewer {
             source,
             full: Trace {
@@ -104,6 +120,7 @@ impl Viewer {
             ahead: RefCell::new(Vec::new()),
             last: RefCell::new(None),
             lease_box: RefCell::new(None),
+            unapplied,
         };
         viewer.finish_branch();
         Ok(viewer)
@@ -155,6 +172,13 @@ impl Viewer {
 
     pub fn source(&self) -> &Source {
         &self.source
+    }
+
+    /// The faults and explanations of the user's own file that never applied in its run as
+    /// written ("f.toml: faults[0].after: A never had an event …"): a file written to show a
+    /// failure must not seem to pass because its fault never fired. Empty for a built-in.
+    pub fn unapplied(&self) -> &[String] {
+        &self.unapplied
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -469,6 +493,14 @@ impl Viewer {
         // A branch says so: its title names the changes, and the changes travel with it (as a
         // link's `whatif` part holds them), so the file replays the branch.
         doc.scenario.title = self.title();
+        // Its summary is not the run's any more ("Nothing goes wrong" over a branch that pays
+        // twice): it says so, and what the file as written expects (`scenario.expect` still does).
+        doc.scenario.summary = format!(
+            "A what-if branch of {} (the changes are under `whatifs`; the events and the verdict are the branch's). As written, the scenario expects {}: {}",
+            self.scenario.name,
+            self.scenario.expect.as_str(),
+            self.scenario.summary
+        );
         #[derive(serde::Serialize)]
         struct Branch<'a> {
             #[serde(flatten)]

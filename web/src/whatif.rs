@@ -159,7 +159,10 @@ impl FaultForm {
                     self.fault.targets(participants).join(", ")
                 ));
             }
-            f.target = Some(self.target.clone());
+            // A partition names its sides in `groups`, not a target (validation refuses one).
+            if self.fault != MenuFault::Partition {
+                f.target = Some(self.target.clone());
+            }
         }
         let ms = if self.fault.needs_seconds() {
             parse_seconds(&self.seconds)?
@@ -230,7 +233,19 @@ pub fn describe(change: &Change) -> String {
                     format!("restart {target} (data kept)")
                 }
                 FaultKind::Restart => format!("restart {target} (data lost)"),
-                FaultKind::Partition => format!("cut {target} off"),
+                // The menu's partition cuts one node (the first group) off from the rest.
+                FaultKind::Partition => match f.groups.as_deref() {
+                    Some([cut, _]) => format!("cut {} off", cut.join(", ")),
+                    Some(groups) => format!(
+                        "partition the network into {}",
+                        groups
+                            .iter()
+                            .map(|g| format!("{{{}}}", g.join(", ")))
+                            .collect::<Vec<_>>()
+                            .join(" | ")
+                    ),
+                    None => "partition the network".to_string(),
+                },
                 FaultKind::Delay => format!(
                     "delay the next \"{}\" by {} s",
                     f.match_label.clone().unwrap_or_default(),
@@ -309,6 +324,39 @@ mod tests {
                 vec!["A".into(), "B".into(), "db".into()]
             ])
         );
+    }
+
+    #[test]
+    fn every_fault_the_menu_offers_branches_a_catalogue_run() {
+        use lockstep_core::session::Session;
+        let scenario = lockstep_core::catalogue::load("fenced-gc-pause")
+            .unwrap()
+            .unwrap();
+        for fault in MenuFault::ALL {
+            let mut session = Session::new(&scenario);
+            session.seek(5);
+            let participants = session.trace().participants;
+            let form = FaultForm {
+                fault,
+                target: fault
+                    .targets(&participants)
+                    .first()
+                    .cloned()
+                    .unwrap_or_default(),
+                match_label: "write".into(),
+                ..FaultForm::default()
+            };
+            let change = form.to_change(&participants).unwrap();
+            session
+                .apply(change)
+                .unwrap_or_else(|e| panic!("{}: {e}", fault.label()));
+            assert_eq!(session.whatifs().len(), 1, "{}", fault.label());
+            // Its line in the branch list names the node it hits.
+            let said = describe(&session.whatifs()[0].change);
+            if fault.needs_target() {
+                assert!(said.contains(&form.target), "{said}");
+            }
+        }
     }
 
     #[test]

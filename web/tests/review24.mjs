@@ -52,4 +52,73 @@ export async function review24Tests(browser, base, shot) {
     assert(before.top - after.top < 200, `the window moved ${before.top - after.top} px up for #110's row`);
     await shot(page, "late-answer-redlock-split-votes-110-presenter-1280x720");
   });
+
+  await test(browser, "a partition what-if cuts a node off and the run branches", async (page) => {
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=5`);
+    await ready(page);
+    await page.selectOption("[data-testid=fault-kind]", "partition");
+    await page.selectOption("[data-testid=fault-target]", "redis");
+    await page.click("text=Inject now");
+    await page.waitForSelector("[data-testid=branch]", { timeout: 5000 });
+    const branch = await page.locator("[data-testid=branch]").textContent();
+    assert(branch.includes("cut redis off"), `the branch list reads ${JSON.stringify(branch)}`);
+    assert(!(await page.locator(".notice.error").count()), "an error notice after a partition what-if");
+    assert(page.url().includes("whatif="), "the link carries the partition");
+  });
+
+  await test(browser, "a what-if at a step in the middle of a node's reaction says where it lands, and lands there", async (page) => {
+    // Step 5 of naive-happy-path: A holds the lock; the same reaction sends its status read at 6.
+    await page.goto(`${base}index.html#scenario=naive-happy-path&step=5`);
+    await ready(page);
+    const hint = await page.locator("[data-testid=whatif-lands]").textContent();
+    assert(hint.includes("lands after step 6"), `the menu says ${JSON.stringify(hint)}`);
+    await page.selectOption("[data-testid=fault-kind]", "pause");
+    await page.selectOption("[data-testid=fault-target]", "A");
+    await page.click("text=Inject now");
+    await page.waitForSelector("[data-testid=branch]");
+    const branch = await page.locator("[data-testid=branch]").textContent();
+    assert(branch.includes("at step 6: pause A"), `the branch list reads ${JSON.stringify(branch)}`);
+    // Where no reaction goes on, the menu says nothing of it.
+    await page.goto(`${base}index.html#scenario=naive-happy-path&step=6`);
+    await page.reload();
+    await ready(page);
+    assert(!(await page.locator("[data-testid=whatif-lands]").count()), "a landing note at step 6, the reaction's last");
+  });
+
+  await test(browser, "an uploaded file whose fault never fires says so", async (page) => {
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector(".picker");
+    const file = `name = "mine"\ntitle = "Mine"\nsummary = "A pause that waits for a label no event has."\nexpect = "safe"\n\n[lock]\nkind = "redis"\nttl_ms = 5000\n\n[resource]\nfencing = "enforce"\n\n[[workers]]\nname = "A"\nfencing = true\n\n[[faults]]\nafter = "leese check"\nkind = "pause"\ntarget = "A"\nduration_ms = 10000\n`;
+    await page.setInputFiles("[data-testid=upload]", { name: "mine.toml", mimeType: "text/plain", buffer: Buffer.from(file) });
+    await ready(page);
+    const notice = await page.locator(".notice").textContent();
+    assert(notice.includes("never happened") && notice.includes("mine.toml: faults[0].after:") && notice.includes("leese check"),
+      `the notice reads ${JSON.stringify(notice)}`);
+  });
+
+  await test(browser, "the scenario filter matches every word anywhere, and Enter opens the first match", async (page) => {
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector(".picker");
+    await page.fill(".picker input[type=search]", "redlock clock");
+    const ids = await page.locator(".scenario").evaluateAll((els) => els.map((e) => e.dataset.id));
+    assert(ids.includes("redlock-clock-jump"), `"redlock clock" shows ${JSON.stringify(ids)}`);
+    await page.fill(".picker input[type=search]", "pause gc");
+    const gc = await page.locator(".scenario").evaluateAll((els) => els.map((e) => e.dataset.id));
+    assert(gc.length >= 2 && gc.includes("naive-gc-pause"), `"pause gc" shows ${JSON.stringify(gc)}`);
+    await page.press(".picker input[type=search]", "Enter");
+    await ready(page);
+    assert(page.url().includes(`scenario=${gc[0]}`) || (await page.locator("#ls-title").textContent()).length > 0, "Enter opened nothing");
+    await page.waitForFunction((id) => location.hash.includes(`scenario=${id}`), gc[0], { timeout: 5000 });
+  });
+
+  await test(browser, "the step box shows the run's step again after a value it refuses", async (page) => {
+    await page.goto(`${base}index.html#scenario=naive-gc-pause&step=20`);
+    await ready(page);
+    const box = page.locator("input[aria-label='Current step']");
+    await box.fill("-3");
+    await box.press("Enter");
+    await page.waitForTimeout(200);
+    assert((await box.inputValue()) === "20", `the box reads ${await box.inputValue()}`);
+    assert(page.url().includes("step=20"), page.url());
+  });
 }

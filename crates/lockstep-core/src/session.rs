@@ -243,11 +243,25 @@ impl Session {
         None
     }
 
-    /// Makes a change at the current step; the run continues from here as a branch. Changes
-    /// made later on the old branch are dropped.
+    /// The step after which a change made now takes effect: the current one, or, when the
+    /// current step is part of a node's reaction that goes on (A takes the lock at step 5 and,
+    /// in the same reaction, sends its status read at step 6), the reaction's last step. A node
+    /// finishes handling a message before a fault can hit it: the simulator runs each reaction
+    /// whole.
+    pub fn lands_after(&self) -> usize {
+        self.events.len().max(self.pos)
+    }
+
+    /// Makes a change at the current step (after the rest of its reaction, see
+    /// [`Session::lands_after`], where it is recorded); the run continues from there as a
+    /// branch. Changes made later on the old branch are dropped.
     pub fn apply(&mut self, change: Change) -> Result<(), WhatIfError> {
-        let at_step = self.pos;
-        check_change(&self.sim, &change).map_err(|message| WhatIfError { at_step, message })?;
+        // A change that cannot be made is reported at the step the user is at.
+        check_change(&self.sim, &change).map_err(|message| WhatIfError {
+            at_step: self.pos,
+            message,
+        })?;
+        let at_step = self.lands_after();
         // Everything after this boundary belongs to the old branch.
         self.whatifs.truncate(self.next_whatif);
         self.whatifs.retain(|w| w.at_step <= at_step);

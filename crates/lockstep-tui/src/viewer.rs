@@ -213,8 +213,10 @@ impl Viewer {
 
     /// Makes a change at the current step: the run on screen branches from here.
     pub fn apply(&mut self, change: Change) -> Result<(), lockstep_core::session::WhatIfError> {
-        let pos = self.pos();
         let mut session = self.active().session.clone();
+        // After the rest of the current step's reaction, where the change lands (see
+        // `Session::lands_after`): the branch diverges there.
+        let pos = session.lands_after().max(self.pos());
         session.apply(change)?;
         if self.branch.is_none() {
             self.diverged_at = Some(pos);

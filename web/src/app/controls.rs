@@ -40,6 +40,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 // The step is chosen: the keys go back to the run (a presenter who typed a
                 // step number would otherwise find the clicker's → and Space typing into it).
                 super::dom::focus_timeline();
+            } else {
+                // A value the run has no step for ("-3", "2.5", empty): the box shows the step
+                // the run is at again, rather than a number it is not at.
+                input.set_value(&pos.to_string());
             }
         })
     };

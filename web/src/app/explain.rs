@@ -73,9 +73,11 @@ pub fn StepLine(props: &PanelProps) -> Html {
     });
     html! {
         <p class="step-line" aria-live="polite" title={format!("{at}: {words}")}>
-            <span class="step-no">{ at }</span>
+            // Spaces between the parts, not only margins: copied or read aloud, "3 msread
+            // status" ran together.
+            <span class="step-no">{ at }</span>{ " " }
             if let Some((class, said)) = verdict {
-                <span class={classes!("verdict-word", class)}>{ said }</span>
+                <span class={classes!("verdict-word", class)}>{ said }</span>{ " " }
             }
             <span class="label">{ words }</span>
         </p>
@@ -123,7 +125,7 @@ impl VerdictWords {
             (format!("paid twice: {}", verdict.payouts_duplicated), None),
             (
                 format!(
-                    "stale accesses refused: {}",
+                    "accesses refused by fencing: {}",
                     verdict.writes_rejected + verdict.reads_rejected
                 ),
                 None,

@@ -33,16 +33,23 @@ pub fn Picker(props: &PickerProps) -> Html {
             filter.set(input.value());
         })
     };
-    let needle = filter.to_lowercase();
     let shown: Vec<_> = entries
         .iter()
-        .filter(|e| {
-            needle.is_empty()
-                || e.id.contains(&needle)
-                || e.title.to_lowercase().contains(&needle)
-                || e.summary.to_lowercase().contains(&needle)
-        })
+        .filter(|e| crate::catalogue::matches_filter(&filter, &[e.id, &e.title, &e.summary]))
         .collect();
+    // Enter in the filter opens the first card it leaves.
+    let on_enter = {
+        let (s, first) = (state.clone(), shown.first().map(|e| e.id.to_string()));
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter"
+                && let Some(id) = first.clone()
+            {
+                e.prevent_default();
+                super::own::new_choice();
+                s.dispatch(Action::Pick(id));
+            }
+        })
+    };
     let close = {
         let s = state.clone();
         Callback::from(move |_: MouseEvent| s.dispatch(Action::ShowPicker(false)))
@@ -53,7 +60,8 @@ pub fn Picker(props: &PickerProps) -> Html {
                 <h2 id="picker-title">{ "Pick a scenario" }</h2>
                 <input type="search" placeholder="Filter: fencing, redlock, pause…" value={(*filter).clone()}
                     ref={filter_box}
-                    oninput={on_filter} aria-label="Filter the scenarios" />
+                    oninput={on_filter} onkeydown={on_enter}
+                    aria-label="Filter the scenarios (Enter opens the first match)" />
                 if state.viewer.is_some() {
                     <button onclick={close}>{ "Back to the run" }</button>
                 }

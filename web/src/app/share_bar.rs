@@ -134,18 +134,37 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                 Chart::Lease => v.lease_chart(mode, None, None),
                 Chart::Timeline => v.step_svg(mode),
             };
+            // One name per picture, so that one download does not replace another: the lease
+            // chart, the to-scale timeline and a what-if branch each say so.
+            let what = match (chart, mode) {
+                (Chart::Lease, _) => "-lease",
+                (Chart::Timeline, TimeMode::ToScale) => "-to-scale",
+                (Chart::Timeline, TimeMode::Logical) => "",
+            };
+            let branch = if v.whatifs().is_empty() {
+                ""
+            } else {
+                "-what-if"
+            };
             if let Ok(svg) = svg {
-                dom::download(&format!("{id}-step-{}.svg", v.pos()), "image/svg+xml", &svg);
+                let name = format!("{id}{branch}{what}-step-{}.svg", v.pos());
+                dom::download(&name, "image/svg+xml", &svg);
             }
         })
     };
     let json_download = {
         let viewer = props.viewer.clone();
         Callback::from(move |_: MouseEvent| {
+            let v = viewer.borrow();
+            let branch = if v.whatifs().is_empty() {
+                ""
+            } else {
+                "-what-if"
+            };
             dom::download(
-                &format!("{id}.json"),
+                &format!("{id}{branch}.json"),
                 "application/json",
-                &viewer.borrow().trace_json(),
+                &v.trace_json(),
             );
         })
     };

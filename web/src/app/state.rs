@@ -246,19 +246,29 @@ pub fn prefetch_after_frame(state: &AppState) {
     let _ = window.request_animation_frame(after_paint.unchecked_ref());
 }
 
-/// What is legal but unlike a real deployment in the user's own scenario, as a notice (the
-/// run goes ahead, as `lockstep run` does with the same warnings on stderr).
-fn warnings_notice(source: &Source) -> Option<Notice> {
-    match source {
-        Source::Own { warnings, .. } if !warnings.is_empty() => Some(Notice {
-            text: format!(
-                "This scenario runs, but it is unlike a real deployment: {}",
-                warnings.join("; ")
-            ),
-            error: false,
-        }),
-        _ => None,
+/// What is legal but unlike a real deployment in the user's own scenario, and what of it never
+/// applied, as a notice (the run goes ahead, as `lockstep run` does with the same warnings on
+/// stderr).
+fn warnings_notice(viewer: &Viewer) -> Option<Notice> {
+    let mut parts = Vec::new();
+    if let Source::Own { warnings, .. } = viewer.source()
+        && !warnings.is_empty()
+    {
+        parts.push(format!(
+            "This scenario runs, but it is unlike a real deployment: {}",
+            warnings.join("; ")
+        ));
     }
+    if !viewer.unapplied().is_empty() {
+        parts.push(format!(
+            "Part of this scenario never happened in its run: {}",
+            viewer.unapplied().join("; ")
+        ));
+    }
+    (!parts.is_empty()).then(|| Notice {
+        text: parts.join(". "),
+        error: false,
+    })
 }
 
 fn now_ms() -> f64 {
@@ -402,7 +412,7 @@ impl Reducible for AppState {
                         // A shared link to an odd scenario says what is odd, as an upload does.
                         let notes: Vec<String> = notes
                             .into_iter()
-                            .chain(warnings_notice(v.source()).map(|n| n.text))
+                            .chain(warnings_notice(&v).map(|n| n.text))
                             .collect();
                         next.notice = (!notes.is_empty()).then(|| Notice {
                             text: notes.join(". "),
@@ -447,7 +457,7 @@ impl Reducible for AppState {
             Action::Upload(source) => match source.and_then(|s| Viewer::open(s, &[])) {
                 Ok(v) => {
                     next.upload_error = None;
-                    next.notice = warnings_notice(v.source());
+                    next.notice = warnings_notice(&v);
                     next.open(v);
                 }
                 Err(e) => {

@@ -55,15 +55,17 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
     let form = use_state(FaultForm::default);
     let problem = use_state(|| None::<String>);
     let at_end = props.at_end;
-    let (participants, whatifs, fencing, ttl, idempotency) = {
+    let (participants, whatifs, fencing, ttl, idempotency, lands) = {
         let v = props.viewer.borrow();
         let sim_scenario = &v.session().sim().params.scenario;
+        let (pos, after) = (v.pos(), v.session().lands_after());
         (
             v.full_trace().participants.clone(),
             v.whatifs().to_vec(),
             sim_scenario.resource.fencing,
             sim_scenario.lock.ttl_ms,
             sim_scenario.resource.idempotency,
+            (after > pos).then_some(after),
         )
     };
     let targets = form.fault.targets(&participants);
@@ -157,6 +159,11 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
                 </p>
             } else {
                 <p class="hint">{ "Changes happen at the current step; the run branches from there." }</p>
+            }
+            if let Some(after) = lands {
+                <p class="hint" data-testid="whatif-lands">
+                    { format!("This step's node goes on to step {after} in the same reaction (a node finishes handling a message before a fault can hit it): a change made now lands after step {after}.") }
+                </p>
             }
             <form onsubmit={on_inject} class="fault-form">
                 <label>

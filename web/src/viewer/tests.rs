@@ -111,6 +111,10 @@ fn a_pause_what_if_branches_and_its_link_replays_the_branch() {
         .position(|e| e.label == "A holds the lock")
         .unwrap();
     v.seek(granted + 1);
+    // A's reaction to the OK goes on: "A holds the lock", then its status read. The pause lands
+    // after it, and the branch begins at the step after that.
+    let lands = v.session().lands_after();
+    assert_eq!(lands, granted + 2);
     let pause = Fault {
         target: Some("A".into()),
         duration_ms: Some(10_000),
@@ -118,7 +122,7 @@ fn a_pause_what_if_branches_and_its_link_replays_the_branch() {
     };
     v.apply(Change::Fault(pause)).unwrap();
     assert!(v.total() > v.pos());
-    let branch_at = v.pos() + 1;
+    let branch_at = lands + 1;
     v.forward();
     let pic = v.picture(TimeMode::Logical).unwrap();
     let marked: Vec<usize> = pic
@@ -160,6 +164,16 @@ fn a_what_if_branch_is_named_in_its_title_its_svg_and_its_json() {
     assert_eq!(json["scenario"]["title"], title.as_str());
     assert_eq!(json["whatifs"][0]["at_step"], 6);
     assert_eq!(json["whatifs"][0]["kind"], "pause");
+    // Its summary says it is a branch, and what the scenario as written expects.
+    let summary = json["scenario"]["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("A what-if branch of ")
+            && summary.contains(&format!(
+                "expects {}",
+                json["scenario"]["expect"].as_str().unwrap()
+            )),
+        "{summary}"
+    );
     // The original run keeps its own title and plain document.
     v.reset_branch().unwrap();
     assert_eq!(v.title(), plain);
@@ -380,4 +394,22 @@ fn a_lease_chart_for_a_presenters_box_is_laid_out_narrower_at_every_step() {
         .lease_chart(TimeMode::Logical, Some(500.0), Some(0.5))
         .unwrap();
     assert_eq!(width(&phone), 1600.0);
+}
+
+#[test]
+fn an_own_file_says_which_of_its_faults_and_explanations_never_applied() {
+    let toml = lockstep_core::catalogue::source("fenced-gc-pause")
+        .unwrap()
+        // The catalogue's pause is timed; this one waits for a label no event has.
+        .replacen(
+            "[[faults]]\nat_ms = 1000\n",
+            "[[faults]]\nafter = \"leese check\"\n",
+            1,
+        );
+    let v = Viewer::open(Source::own("mine.toml", &toml).unwrap(), &[]).unwrap();
+    let said = v.unapplied().join("\n");
+    assert!(said.starts_with("mine.toml: faults[0].after: "), "{said}");
+    assert!(said.contains("leese check"), "{said}");
+    // A built-in applies everything (`lockstep check` holds the catalogue to that).
+    assert!(builtin("fenced-gc-pause").unapplied().is_empty());
 }

@@ -78,7 +78,7 @@ pub fn figures(v: &Verdict, short: bool) -> String {
         );
     }
     format!(
-        "applied {}/{} · paid twice {} · money paid twice {} · stale accesses refused {}",
+        "applied {}/{} · paid twice {} · money paid twice {} · refused by fencing {}",
         v.payouts_applied,
         v.payouts,
         v.payouts_duplicated,
