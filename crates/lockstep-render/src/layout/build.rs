@@ -611,7 +611,42 @@ pub(super) fn build(trace: &Trace, options: &Options) -> Layout {
     laid.current_dips = laid
         .current
         .map_or_else(super::Dips::default, |row| laid.dips(row));
+    mark_heads_on_bars(&mut laid);
     laid
+}
+
+/// Marks the delivered arrows whose heads lie on a holder's or a holding record's bar of their
+/// own colour (see `Arrow::on_bar`).
+fn mark_heads_on_bars(laid: &mut Layout) {
+    let bars: Vec<(Rect, super::Tone)> = laid
+        .spans
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.kind,
+                super::SpanKind::Believes { .. } | super::SpanKind::ServiceHolds { .. }
+            )
+        })
+        .map(|s| (s.rect, s.tone))
+        .collect();
+    for a in laid
+        .arrows
+        .iter_mut()
+        .filter(|a| a.end == super::ArrowEnd::Delivered)
+    {
+        let h = a.head();
+        let xs = h.map(|q| q.x);
+        let ys = h.map(|q| q.y);
+        let bbox = Rect::new(
+            xs.iter().copied().fold(f64::INFINITY, f64::min),
+            ys.iter().copied().fold(f64::INFINITY, f64::min),
+            xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
+        a.on_bar = bars
+            .iter()
+            .any(|(r, tone)| *tone == a.tone && r.overlaps(&bbox));
+    }
 }
 
 #[cfg(test)]

@@ -206,12 +206,31 @@ pub struct Arrow {
     /// all the same, painted beneath the labels and notes of the rows it passes, which stay
     /// readable on their backing. Only these may run through text.
     pub beneath: bool,
+    /// Its head lies on a bar of its own colour (a reply reaching a worker while it believes it
+    /// holds the lock): drawn with a white rim, or the same blue on the same blue hid it.
+    pub on_bar: bool,
 }
 
 impl Arrow {
     /// Whether it goes down across rows (sent on one line, ending on a lower one).
     pub fn is_slanted(&self) -> bool {
         self.end != ArrowEnd::InFlight && self.start.y != self.tip.y
+    }
+
+    /// The corners of its head, tip first (a delivered arrow's: 15 px long, 14 wide, shorter
+    /// on a shorter arrow).
+    pub fn head(&self) -> [Point; 3] {
+        let (dx, dy) = (self.tip.x - self.start.x, self.tip.y - self.start.y);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+        let (ux, uy) = (dx / len, dy / len);
+        let head = 15.0_f64.min(len);
+        let base = Point::new(self.tip.x - ux * head, self.tip.y - uy * head);
+        let (nx, ny) = (-uy * 7.0, ux * 7.0);
+        [
+            self.tip,
+            Point::new(base.x + nx, base.y + ny),
+            Point::new(base.x - nx, base.y - ny),
+        ]
     }
 }
 

@@ -202,6 +202,7 @@ impl Scene {
             group,
             label_final,
             beneath: rows.placed.beneath[i],
+            on_bar: false,
         });
     }
 

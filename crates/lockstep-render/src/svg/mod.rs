@@ -449,22 +449,7 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         .arrows
         .iter()
         .filter(|a| a.end == ArrowEnd::Delivered)
-        .map(|a| {
-            let (dx, dy) = (a.tip.x - a.start.x, a.tip.y - a.start.y);
-            let len = (dx * dx + dy * dy).sqrt().max(1e-6);
-            let (ux, uy) = (dx / len, dy / len);
-            let head = 15.0_f64.min(len);
-            let base = Point::new(a.tip.x - ux * head, a.tip.y - uy * head);
-            let (nx, ny) = (-uy * 7.0, ux * 7.0);
-            (
-                a.clone(),
-                [
-                    a.tip,
-                    Point::new(base.x + nx, base.y + ny),
-                    Point::new(base.x - nx, base.y - ny),
-                ],
-            )
-        })
+        .map(|a| (a.clone(), a.head()))
         .collect();
     for a in &l.arrows {
         let c = style::tone(a.tone);
@@ -528,8 +513,16 @@ fn draw_layout(p: &Painter, l: &Layout, page_width: f64) -> Result<(), RenderErr
         }
     }
 
-    // Arrow heads, on top of labels so none is hidden.
+    // Arrow heads, on top of labels so none is hidden. A head on a bar of its own colour gets
+    // a white rim (see `Arrow::on_bar`): a white head half as big again behind it, from the same
+    // tip, so the lifeline at the tip stays whole.
     for (a, head) in &heads {
+        if a.on_bar {
+            let tip = head[0];
+            let grow =
+                |q: Point| Point::new(tip.x + (q.x - tip.x) * 1.4, tip.y + (q.y - tip.y) * 1.4);
+            p.polygon(&[tip, grow(head[1]), grow(head[2])], style::BACKGROUND, 1.0)?;
+        }
         p.polygon(head, style::tone(a.tone), 1.0)?;
     }
 
