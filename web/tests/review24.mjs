@@ -121,4 +121,23 @@ export async function review24Tests(browser, base, shot) {
     assert((await box.inputValue()) === "20", `the box reads ${await box.inputValue()}`);
     assert(page.url().includes("step=20"), page.url());
   });
+
+  await test(browser, "a picture shorter than its window still starts at the lanes' headers, not in its title block", async (page) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    for (const step of [9, 22]) {
+      await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=${step}`);
+      await page.reload();
+      await ready(page);
+      await page.waitForTimeout(600);
+      const cut = await page.evaluate(() => {
+        const w = document.querySelector(".timeline-scroller").getBoundingClientRect();
+        return [...document.querySelectorAll("#ls-before text")]
+          .map((t) => [t.textContent.trim().slice(0, 40), t.getBoundingClientRect().bottom - w.top])
+          .filter(([, bottom]) => bottom > 1);
+      });
+      // It stopped short: "last_token 34." showed cut through at the window's top.
+      assert(cut.length === 0, `step ${step}: the title block shows in the window: ${JSON.stringify(cut)}`);
+    }
+    await shot(page, "short-picture-starts-at-headers-fenced-gc-pause-22");
+  });
 }

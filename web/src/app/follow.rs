@@ -379,6 +379,43 @@ pub(super) fn floor_at(scroller: &HtmlElement, (floor, heads_end): (f64, f64), s
     }
 }
 
+/// Makes room under a picture too short for its window to be scrolled down to its `floor` (see
+/// [`title_floor`]), so that it can be: stopped short of it, the window showed a sliver of the
+/// picture's own title block, "last_token 34." cut through (fenced-gc-pause at 1920x1080). The
+/// room (a margin, not padding: the pinned column and the lane names are laid out on the page's
+/// box) is blank below the lanes' footers; none where the picture is tall enough.
+pub(super) fn reach_floor(
+    scroller: &HtmlElement,
+    page: &HtmlElement,
+    floor: (f64, f64),
+    page_width: f64,
+) {
+    let drawn = f64::from(scroller.scroll_width());
+    if drawn <= 0.0 || page_width <= 0.0 {
+        return;
+    }
+    let to = floor_at(scroller, floor, drawn / page_width);
+    let padded = page
+        .get_attribute("data-pad")
+        .and_then(|p| p.parse::<f64>().ok())
+        .unwrap_or(0.0);
+    let content = f64::from(scroller.scroll_height()) - padded;
+    let need = if to > 0.0 {
+        (to + f64::from(scroller.client_height()) - content)
+            .max(0.0)
+            .ceil()
+    } else {
+        0.0
+    };
+    if (need - padded).abs() < 0.5 {
+        return;
+    }
+    let _ = page
+        .style()
+        .set_property("margin-bottom", &format!("{need}px"));
+    let _ = page.set_attribute("data-pad", &need.to_string());
+}
+
 /// Moves `scroller` at once to `top` and `left` (None: where it is).
 pub(super) fn jump(scroller: &HtmlElement, top: Option<f64>, left: Option<f64>) {
     let opts = web_sys::ScrollToOptions::new();

@@ -15,7 +15,8 @@ use yew::prelude::*;
 use super::dom;
 use super::follow::{
     Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, coming, floor_at,
-    jump, keep_in_view, mark_snug, pinned, settle_at_end, show_heads, title_floor, toggle,
+    jump, keep_in_view, mark_snug, pinned, reach_floor, settle_at_end, show_heads, title_floor,
+    toggle,
 };
 use super::frame_dom::{Shown, apply, cull, hide_row_label, set};
 use super::state::Zoom;
@@ -365,6 +366,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 // lay the page out once here and again for the frame.
                 let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
                     mark_snug(&el, w);
+                    if let Some(pg) = page_for_cull.cast::<HtmlElement>() {
+                        reach_floor(&el, &pg, floor, w);
+                    }
                     let caption = match &target {
                         Follow::Row(width, row, _) => {
                             // The words in its way, found only when a caption shows.
