@@ -162,7 +162,7 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
             }
             if let Some(after) = lands {
                 <p class="hint" data-testid="whatif-lands">
-                    { format!("This step's node goes on to step {after} in the same reaction (a node finishes handling a message before a fault can hit it): a change made now lands after step {after}.") }
+                    { format!("The simulator runs a node's handling of a message whole, and this step's node goes on to step {after} in the same handling: a change made now lands after step {after}. (A real pause can strike mid-handling; to pause a worker between two of its steps, use a scenario file's `after`.)") }
                 </p>
             }
             <form onsubmit={on_inject} class="fault-form">
