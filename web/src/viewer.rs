@@ -93,19 +93,6 @@ impl Viewer {
             Source::Own { scenario, .. } => Scenario::clone(scenario),
         };
         let session = Session::with_whatifs(&scenario, whatifs)?;
-        // Of the run as written, not a branch: a what-if's own fault is no part of the file.
-        let unapplied = match &source {
-            Source::Builtin(_) => Vec::new(),
-            Source::Own { file, .. } => {
-                let mut run = Session::new(&scenario);
-                run.run_to_end();
-                run.sim()
-                    .unapplied()
-                    .iter()
-                    .map(|u| format!("{file}: {u}"))
-                    .collect()
-            }
-        };
         let mut viewer = Viewer {
             source,
             full: Trace {
@@ -120,9 +107,25 @@ impl Viewer {
             ahead: RefCell::new(Vec::new()),
             last: RefCell::new(None),
             lease_box: RefCell::new(None),
-            unapplied,
+            unapplied: Vec::new(),
         };
-        viewer.finish_branch();
+        let ended = viewer.finish_branch();
+        // Of the run as written, not a branch: a what-if's own fault is no part of the file.
+        if let Source::Own { file, .. } = &viewer.source {
+            let as_written = if whatifs.is_empty() {
+                ended
+            } else {
+                let mut run = Session::new(&viewer.scenario);
+                run.run_to_end();
+                run
+            };
+            viewer.unapplied = as_written
+                .sim()
+                .unapplied()
+                .iter()
+                .map(|u| format!("{file}: {u}"))
+                .collect();
+        }
         Ok(viewer)
     }
 
@@ -157,12 +160,14 @@ impl Viewer {
     }
 
     /// Runs a copy of the session to the end: the whole branch, for the picture and the verdict.
-    fn finish_branch(&mut self) {
+    /// Returns that run, ended.
+    fn finish_branch(&mut self) -> Session {
         let mut rest = self.session.clone();
         rest.run_to_end();
         self.full = rest.trace();
         self.final_verdict = rest.verdict();
         self.branch = next_branch();
+        rest
     }
 
     /// Which branch is shown: a new number after every what-if change or reset.

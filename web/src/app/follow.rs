@@ -395,9 +395,12 @@ pub(super) fn reach_floor(
         return;
     }
     let to = floor_at(scroller, floor, drawn / page_width);
+    // The room made at an earlier step, if any.
     let padded = page
-        .get_attribute("data-pad")
-        .and_then(|p| p.parse::<f64>().ok())
+        .style()
+        .get_property_value("margin-bottom")
+        .ok()
+        .and_then(|m| m.trim_end_matches("px").parse::<f64>().ok())
         .unwrap_or(0.0);
     let content = f64::from(scroller.scroll_height()) - padded;
     let need = if to > 0.0 {
@@ -413,7 +416,6 @@ pub(super) fn reach_floor(
     let _ = page
         .style()
         .set_property("margin-bottom", &format!("{need}px"));
-    let _ = page.set_attribute("data-pad", &need.to_string());
 }
 
 /// Moves `scroller` at once to `top` and `left` (None: where it is).

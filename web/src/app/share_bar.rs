@@ -141,13 +141,8 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                 (Chart::Timeline, TimeMode::ToScale) => "-to-scale",
                 (Chart::Timeline, TimeMode::Logical) => "",
             };
-            let branch = if v.whatifs().is_empty() {
-                ""
-            } else {
-                "-what-if"
-            };
             if let Ok(svg) = svg {
-                let name = format!("{id}{branch}{what}-step-{}.svg", v.pos());
+                let name = format!("{id}{}{what}-step-{}.svg", branch_mark(&v), v.pos());
                 dom::download(&name, "image/svg+xml", &svg);
             }
         })
@@ -156,13 +151,8 @@ pub fn ShareBar(props: &ShareProps) -> Html {
         let viewer = props.viewer.clone();
         Callback::from(move |_: MouseEvent| {
             let v = viewer.borrow();
-            let branch = if v.whatifs().is_empty() {
-                ""
-            } else {
-                "-what-if"
-            };
             dom::download(
-                &format!("{id}{branch}.json"),
+                &format!("{id}{}.json", branch_mark(&v)),
                 "application/json",
                 &v.trace_json(),
             );
@@ -190,5 +180,15 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                 <button onclick={json_download} data-testid="download-json">{ "Download JSON" }</button>
             </div>
         </details>
+    }
+}
+
+/// What a download's file name adds for a what-if branch, so that it does not replace the
+/// original run's.
+fn branch_mark(v: &Viewer) -> &'static str {
+    if v.whatifs().is_empty() {
+        ""
+    } else {
+        "-what-if"
     }
 }

@@ -634,15 +634,8 @@ fn mark_heads_on_bars(laid: &mut Layout) {
         .iter_mut()
         .filter(|a| a.end == super::ArrowEnd::Delivered)
     {
-        let h = a.head();
-        let xs = h.map(|q| q.x);
-        let ys = h.map(|q| q.y);
-        let bbox = Rect::new(
-            xs.iter().copied().fold(f64::INFINITY, f64::min),
-            ys.iter().copied().fold(f64::INFINITY, f64::min),
-            xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        );
+        let [tip, b0, b1] = a.head();
+        let bbox = Rect::new(tip.x, tip.y, b0.x, b0.y).union(&Rect::new(b1.x, b1.y, b1.x, b1.y));
         a.on_bar = bars
             .iter()
             .any(|(r, tone)| *tone == a.tone && r.overlaps(&bbox));
