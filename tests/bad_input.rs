@@ -92,6 +92,23 @@ fn negative_numbers_state_the_range() {
 }
 
 #[test]
+fn numbers_too_large_for_their_field_state_the_range() {
+    // 99999999999 does not fit `payouts`' u32: serde refuses it before validation could give
+    // the range, so the range is found and added (it said only "invalid value: integer").
+    check(
+        &edited("[lock]", "[resource]\npayouts = 99999999999\n\n[lock]"),
+        "7:11: resource.payouts: `99999999999` is too large: this field takes a whole number, from 1 to 10000",
+    );
+    check(
+        &edited(
+            "kind = \"redis\"\nttl_ms = 5000",
+            "kind = \"consensus\"\nttl_ms = 5000\nnodes = 99999999999",
+        ),
+        "9:9: lock.nodes: `99999999999` is too large: this field takes a whole number, from 1 to 7",
+    );
+}
+
+#[test]
 fn wrong_types_and_values() {
     check(
         &edited("ttl_ms = 5000", "ttl_ms = -5"),

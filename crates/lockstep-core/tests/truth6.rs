@@ -219,3 +219,39 @@ fn the_inspector_shows_no_holder_on_a_crashed_instance() {
     }
     assert!(seen_down, "redis-3 is down for a while in this run");
 }
+
+/// A pause of a worker that has finished its job changes nothing, and the trace says so without
+/// a pause tag: with one, a picture drew a pause band (and the lease chart a stalled holder) on
+/// a worker that had stopped (a review of the what-if menu, which offers pausing any worker).
+#[test]
+fn a_pause_of_a_finished_worker_is_an_event_without_a_pause() {
+    let text = lockstep_core::catalogue::BUILTIN
+        .iter()
+        .find(|(id, _)| *id == "naive-happy-path")
+        .map(|(_, text)| *text)
+        .expect("a built-in");
+    let late = format!(
+        "{text}\n[[faults]]\nat_ms = 2010\nkind = \"pause\"\ntarget = \"A\"\nduration_ms = 3000\n"
+    );
+    let r = run(&parse_scenario("late.toml", late.as_bytes()).expect("valid"));
+    let pause = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label.starts_with("A paused"))
+        .expect("the pause is in the trace");
+    assert_eq!(pause.label, "A paused for 3000 ms after finishing");
+    assert_eq!(pause.tag, None);
+    assert!(
+        pause.explanation.contains("changes nothing"),
+        "{}",
+        pause.explanation
+    );
+    assert!(
+        !r.trace
+            .events
+            .iter()
+            .any(|e| e.label.starts_with("A resume")),
+        "no resume for a pause that never stalled anything"
+    );
+}

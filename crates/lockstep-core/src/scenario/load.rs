@@ -100,7 +100,7 @@ pub(super) fn parse_text(file: &str, text: &str) -> Result<Scenario, ScenarioErr
             };
             let written = text.get(span.clone()).unwrap_or_default().trim();
             let mut message = explain_serde(&field, &tidy(e.message()), text, written);
-            if message.contains("` is negative: ")
+            if (message.contains("` is negative: ") || message.contains("` is too large: "))
                 && let Some(allowed) = allowed_range(text, span.clone(), &field)
             {
                 message.push_str(&format!(", {allowed}"));
@@ -235,6 +235,9 @@ fn explain_number(field: &str, message: &str, written: &str) -> Option<String> {
         format!("`{value}` is far too large")
     } else if what.starts_with("invalid value: integer `-") {
         format!("`{value}` is negative")
+    } else if what.starts_with("invalid value: integer `") {
+        // A positive whole number that does not fit the field's type (`payouts = 99999999999`).
+        format!("`{value}` is too large")
     } else if what.starts_with("invalid type: floating point") {
         float_for_integer(shown)
     } else if what.starts_with("invalid type: sequence") {

@@ -272,19 +272,30 @@ impl Sim {
 
     pub(super) fn pause(&mut self, node: NodeId, duration: u64, out: &mut Vec<TraceEvent>) {
         let until = self.now + duration;
-        let st = &mut self.nodes[usize::from(node)];
-        if !st.alive {
+        if !self.nodes[usize::from(node)].alive {
             return;
         }
+        let name = self.name(node).to_string();
+        if self.params.role(node) == Role::Worker
+            && self.workers[usize::from(node)].phase.is_terminal()
+        {
+            // Nothing of a finished worker's is left to stall, so the event carries no pause tag:
+            // a picture would otherwise draw a pause band, and the lease chart a stalled holder,
+            // for a pause that changes nothing.
+            self.fault_event(
+                out,
+                node,
+                format!("{name} paused for {duration} ms after finishing"),
+                format!("{name} has already finished its job, so this pause changes nothing."),
+                None,
+            );
+            return;
+        }
+        let st = &mut self.nodes[usize::from(node)];
         let until = st.paused_until.map_or(until, |u| u.max(until));
         st.paused_until = Some(until);
         self.push(until, Item::Resume(node));
-        let name = self.name(node).to_string();
-        let finished = self.params.role(node) == Role::Worker
-            && self.workers[usize::from(node)].phase.is_terminal();
-        let what = if finished {
-            format!("{name} has already finished its job, so this pause changes nothing.")
-        } else if self.params.role(node) == Role::Worker {
+        let what = if self.params.role(node) == Role::Worker {
             format!(
                 "{name} stops the world (a long GC or a VM stall) for {duration} ms: it runs no code, and its timers and incoming messages wait. Its clock and everyone else's keep running."
             )
