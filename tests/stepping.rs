@@ -147,6 +147,72 @@ fn what_if_fencing_on_rescues_the_naive_run() {
     assert_eq!(session.verdict().outcome, lockstep_core::Outcome::Safe);
 }
 
+/// Session 25's review: turning the database's fencing on in a run whose workers sent no tokens
+/// refused the rightful holder and left the batch unpaid. Fencing needs both ends, so the
+/// what-if also has the workers take a token from the Redis lock and send it: A, which locked
+/// before the change without one, is refused; B, which locks after with token 1, pays once.
+#[test]
+fn what_if_fencing_on_gives_the_workers_tokens_where_the_lock_issues_them() {
+    let mut session = Session::new(&builtin("naive-happy-path"));
+    session
+        .run_until(|e| e.label == "status: unpaid")
+        .expect("A checks");
+    session
+        .apply(Change::SetFencing {
+            fencing: FencingMode::Writes,
+        })
+        .expect("valid");
+    session.apply(pause_a(10_000)).expect("valid");
+    session.run_to_end();
+    let labels: Vec<&str> = session.events().iter().map(|e| e.label.as_str()).collect();
+    let note = session
+        .events()
+        .iter()
+        .find(|e| e.label == "what-if: fencing = writes")
+        .expect("the change's note");
+    assert!(
+        note.explanation
+            .contains("ask the lock service for a token"),
+        "{}",
+        note.explanation
+    );
+    assert!(
+        labels
+            .iter()
+            .any(|l| l.starts_with("write 3 payouts token=")),
+        "{labels:?}"
+    );
+    assert!(
+        labels.contains(&"rejected — no fencing token"),
+        "{labels:?}"
+    );
+    assert_eq!(session.verdict().outcome, lockstep_core::Outcome::Safe);
+}
+
+/// Redlock issues no tokens: the database's check then refuses every access, and the change's
+/// note says why rather than promising a fix.
+#[test]
+fn what_if_fencing_on_a_redlock_run_says_it_has_no_tokens() {
+    let mut session = Session::new(&builtin("redlock-happy-path"));
+    session.seek(3);
+    session
+        .apply(Change::SetFencing {
+            fencing: FencingMode::Enforce,
+        })
+        .expect("valid");
+    session.run_to_end();
+    let note = session
+        .events()
+        .iter()
+        .find(|e| e.label == "what-if: fencing = enforce")
+        .expect("the change's note");
+    assert!(
+        note.explanation.contains("issues no fencing tokens"),
+        "{}",
+        note.explanation
+    );
+}
+
 #[test]
 fn what_ifs_replay_exactly_and_survive_stepping_back() {
     let s = builtin("naive-gc-pause");

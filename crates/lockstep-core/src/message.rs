@@ -588,9 +588,15 @@ fn rejected_text(to: &str, why: &str, what: &str) -> String {
         format!(
             "The database checks a fencing token on every access and {to}'s {what} carried none, so it refuses: only a worker that sends its token can use it."
         )
+    } else if why.contains("already used") {
+        // `writes` mode: a write must be newer than every write before it, so a second write
+        // with the same token is refused whoever sends it; the holder's own retry included.
+        format!(
+            "The database refused {to}'s {what} ({why}): in this mode a write must carry a token newer than every write before it, so a second write with the same token is refused, whether it comes from a stale holder or is the current holder's own retry. Fencing only orders holders; telling a retry from a new payment is the job of idempotency keys."
+        )
     } else {
         format!(
-            "The database refused {to}'s {what} ({why}): its fencing token is not newer than one the database has already seen, so {to}'s lock is stale and it is fenced off."
+            "The database refused {to}'s {what} ({why}): its fencing token is older than one the database has already seen, so {to}'s lock is stale and it is fenced off."
         )
     }
 }

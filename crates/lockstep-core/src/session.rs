@@ -289,7 +289,7 @@ fn check_change(sim: &Sim, change: &Change) -> Result<(), String> {
             scenario.faults.push(f);
         }
         Change::SetTtl { ttl_ms } => scenario.lock.ttl_ms = *ttl_ms,
-        Change::SetFencing { fencing } => scenario.resource.fencing = *fencing,
+        Change::SetFencing { fencing } => set_fencing(&mut scenario, *fencing),
         Change::SetIdempotency { idempotency } => set_idempotency(&mut scenario, *idempotency),
     }
     crate::scenario::check(&scenario).map_err(|p| p.message)
@@ -331,6 +331,22 @@ fn change_sim(sim: &mut Sim, change: &Change, out: &mut Vec<TraceEvent>) -> Resu
         }
     }
     Ok(())
+}
+
+/// Fencing needs both ends too: the database's check, and workers that ask the lock for a token
+/// and send it. Where the lock issues tokens (Redis with its counter, etcd's revisions), turning
+/// the check on also has every worker take and send one; Redlock and no lock issue none.
+pub(crate) fn set_fencing(scenario: &mut Scenario, fencing: FencingMode) {
+    scenario.resource.fencing = fencing;
+    let issues_tokens = matches!(
+        scenario.lock.kind,
+        crate::scenario::LockKind::Redis | crate::scenario::LockKind::Consensus
+    );
+    if fencing != FencingMode::Off && issues_tokens {
+        for w in &mut scenario.workers {
+            w.fencing = true;
+        }
+    }
 }
 
 /// Idempotency keys need both ends: the database's unique keys and workers that send them.

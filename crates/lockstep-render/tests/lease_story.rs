@@ -158,7 +158,7 @@ fn a_belief_row_holds_only_what_happened_while_its_worker_believed() {
             assert!(!belief(a.row) || believed(a.row, a.at_ms), "{id}: {a:?}");
         }
     }
-    // B's lost lock request and keepalives before it holds: on B's activity row.
+    // B's refused lock request and keepalives before it holds: on B's activity row.
     let c = chart("consensus-fenced-failover");
     let activity = c
         .rows
@@ -169,7 +169,7 @@ fn a_belief_row_holds_only_what_happened_while_its_worker_believed() {
     assert!(
         c.notes
             .iter()
-            .any(|n| n.row == activity && n.text.starts_with("lost: lock"))
+            .any(|n| n.row == activity && n.text.starts_with("refused: lock"))
     );
     assert!(
         c.marks

@@ -199,7 +199,9 @@ fn whole_seconds_inside_zooms_are_marked_in_order() {
 /// marked as zooms): Redlock's and etcd's bands were -12 % / +8 % of their time. They are always
 /// its time less its zooms' time, exactly; only consensus-session-suspended's 504 ms overlap
 /// holds a zoom of more than 3 % of it (the keepalive round 6004–6106 ms: drawing 102 ms a line
-/// apart would take 0.3 px per ms, a 2,500 px picture).
+/// apart would take 0.3 px per ms, a 2,500 px picture), and consensus-fenced-failover's 2004 ms
+/// (B's keepalives fall about 200 ms from its grant and from its write, since B is no longer
+/// kept waiting by a dead node: two zooms, 20 % of the band).
 #[test]
 fn overlap_bands_are_their_true_length_on_the_linear_parts() {
     let mut failures = Vec::new();
@@ -251,7 +253,8 @@ fn overlap_bands_are_their_true_length_on_the_linear_parts() {
                 "{id:36} overlap {ms} ms: {linear:.1} px at scale for {want:.1} px ({:+.1} %)",
                 (linear / want - 1.0) * 100.0
             );
-            if (linear - want).abs() > 0.03 * want && id != "consensus-session-suspended" {
+            let dense = ["consensus-session-suspended", "consensus-fenced-failover"];
+            if (linear - want).abs() > 0.03 * want && !dense.contains(&id.as_str()) {
                 failures.push(line.clone());
             }
             report.push(line);

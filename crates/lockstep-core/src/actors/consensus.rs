@@ -107,6 +107,9 @@ pub struct Watcher {
     pub lease: u64,
     /// The create revision of the waiter's own key.
     pub rev: u64,
+    /// The revision of the last key before its own, once deleted while the waiter's own lease
+    /// was being revoked: it waits on its own key to be told the session is gone.
+    pub woken_by: Option<u64>,
 }
 
 /// What a consensus node sees while it reacts.
@@ -427,7 +430,15 @@ impl Cluster {
                 if owner_now {
                     self.holder_lease = Some(lease);
                 } else if let Some(&pred) = self.keys.range(..rev).next_back().map(|(r, _)| r) {
-                    self.watchers.insert(pred, Watcher { owner, lease, rev });
+                    self.watchers.insert(
+                        pred,
+                        Watcher {
+                            owner,
+                            lease,
+                            rev,
+                            woken_by: None,
+                        },
+                    );
                 }
                 if let Some((client, req)) = p.client {
                     let tag = owner_now.then(|| Tag::ServiceGrants {
@@ -494,7 +505,7 @@ impl Cluster {
                         let who = holder.unwrap_or_else(|| "?".into());
                         cx.fx.state(
                             format!("lease of {who} revoked, revision {rev}"),
-                            format!("A majority committed the revocation: {who}'s key is deleted at revision {rev}. {who} is not told. Its client's Session.Done() closes on its own once no keepalive has been answered for a whole TTL, counted from when the last answer arrived and checked once a second (client/v3/lease.go, deadlineLoop), so never before this revocation; otherwise it finds out when it next talks to the cluster."),
+                            format!("A majority committed the revocation: {who}'s key is deleted at revision {rev}. {who} is not told. Its client's Session.Done() closes on its own once no keepalive has been answered for a whole TTL, counted from when the last answer arrived and checked once a second (client/v3/lease.go, deadlineLoop). With one leader throughout, that is never before this revocation; after a change of leader, which extends every lease by an election timeout (lessor.go, Promote), it can come first. Otherwise it finds out when it next talks to the cluster."),
                             free_tag,
                         );
                     }
@@ -538,11 +549,23 @@ impl Cluster {
                 Dest::Node(w.owner),
                 Payload::SessionGone {
                     lease: w.lease,
-                    rev,
+                    rev: w.woken_by.unwrap_or(rev),
                 },
             );
         } else if let Some(&pred) = self.keys.range(..w.rev).next_back().map(|(r, _)| r) {
             self.watchers.insert(pred, w);
+        } else if self.revoking.contains(&w.lease) {
+            // No key before its own is left, but its own lease is being revoked: etcd's
+            // Mutex.Lock, woken by this delete, reads its own key (concurrency/mutex.go) after the
+            // revocation commits and finds it gone (ErrSessionExpired). grant_next does not grant
+            // a lease being revoked, so it waits on its own key and is told when that goes.
+            self.watchers.insert(
+                w.rev,
+                Watcher {
+                    woken_by: Some(rev),
+                    ..w
+                },
+            );
         }
     }
 

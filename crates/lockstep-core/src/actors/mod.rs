@@ -70,6 +70,10 @@ pub enum Timer {
     /// Curator's check: the client suspended at `suspended_local` has been SUSPENDED a whole
     /// session timeout (LOST).
     CuratorExpiry { suspended_local: i64 },
+    /// The host of consensus node `instance` (0 = node-1) closed this client's connection, or
+    /// refused a new one (`refused`), because the node's process is down: the client hears it at
+    /// once (a TCP reset), not on a timeout.
+    ConnectionClosed { instance: u32, refused: bool },
 }
 
 /// Something an actor wants done.

@@ -7,7 +7,7 @@ use rand_core::Rng;
 
 use super::{Item, Sim};
 use crate::actors::Timer;
-use crate::scenario::{Fault, FaultKind, FencingMode, Persistence};
+use crate::scenario::{Fault, FaultKind, FencingMode, LockKind, Persistence};
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
 
@@ -150,7 +150,23 @@ impl Sim {
     /// The database switches fencing mode (a what-if).
     pub fn set_fencing(&mut self, fencing: FencingMode, out: &mut Vec<TraceEvent>) {
         self.db.fencing = fencing;
-        Arc::make_mut(&mut self.params).scenario.resource.fencing = fencing;
+        let had_tokens = self.params.scenario.workers.iter().all(|w| w.fencing);
+        let scenario = &mut Arc::make_mut(&mut self.params).scenario;
+        crate::session::set_fencing(scenario, fencing);
+        let now_tokens = !had_tokens && scenario.workers.iter().all(|w| w.fencing);
+        for (w, cfg) in self.workers.iter_mut().zip(&scenario.workers) {
+            w.cfg.fencing = cfg.fencing;
+        }
+        let lock = scenario.lock.kind;
+        let workers = if fencing == FencingMode::Off {
+            String::new()
+        } else if now_tokens {
+            " The workers now ask the lock service for a token with each acquisition and send it with every access. A lock taken before this change came with no token, so its holder is refused until it locks again.".to_string()
+        } else if matches!(lock, LockKind::Redlock | LockKind::None) {
+            " This lock issues no fencing tokens (Redlock has no counter to give one), so no worker has a token to send: the database refuses every access it checks.".to_string()
+        } else {
+            String::new()
+        };
         let db = self.params.db;
         self.emit(
             out,
@@ -162,7 +178,7 @@ impl Sim {
                 message: None,
                 label: format!("what-if: fencing = {}", fencing.as_str()),
                 explanation: format!(
-                    "The database now checks fencing tokens in mode `{}`.",
+                    "The database now checks fencing tokens in mode `{}`.{workers}",
                     fencing.as_str()
                 ),
                 tag: None,
@@ -391,6 +407,7 @@ impl Sim {
         self.clear_backlog(node);
         let st = &mut self.nodes[usize::from(node)];
         st.alive = false;
+        st.host_down = host;
         st.epoch += 1;
         let name = self.name(node).to_string();
         let params = self.params.clone();
@@ -442,6 +459,13 @@ impl Sim {
             )
         };
         self.fault_event(out, node, label, explanation, Some(Tag::Crashed));
+        if params.role(node) == Role::ConsensusNode && !host {
+            // The live host closes the dead process's connections: every client hears it at once
+            // (the clients decide whether theirs was one of them).
+            for worker in 0..params.first_service {
+                self.connection_closed(node, worker, false);
+            }
+        }
         if let Some(tag) = tag_after {
             self.emit(
                 out,
@@ -469,6 +493,7 @@ impl Sim {
         let persistent = persistence != Persistence::None;
         let st = &mut self.nodes[usize::from(node)];
         st.alive = true;
+        st.host_down = false;
         st.epoch += 1;
         let name = self.name(node).to_string();
         let role = self.params.role(node);

@@ -87,6 +87,9 @@ pub struct NodeState {
     /// which etcd, ZooKeeper and the workers time leases with, is the wall clock minus this.
     pub jumped_ms: i64,
     pub alive: bool,
+    /// Down with its machine (a host crash), not only its process: nothing answers for it, not
+    /// even a connection refused.
+    pub host_down: bool,
     pub paused_until: Option<u64>,
     backlog: Vec<Item>,
     /// Bumped on crash and restart, so that timers set before are void.
@@ -162,6 +165,7 @@ impl Sim {
                 clock: Clock::default(),
                 jumped_ms: 0,
                 alive: true,
+                host_down: false,
                 paused_until: None,
                 backlog: Vec::new(),
                 epoch: 0,

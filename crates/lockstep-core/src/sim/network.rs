@@ -1,9 +1,10 @@
 //! The network: partitions, per-link latency, and the delay/drop rules of message faults.
 
 use super::{Item, Sim, Stimulus};
+use crate::actors::Timer;
 use crate::message::Payload;
 use crate::scenario::{Fault, FaultKind};
-use crate::topology::NodeId;
+use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -26,6 +27,31 @@ impl Sim {
             self.partition[usize::from(b)],
         );
         ga == 0 || gb == 0 || ga == gb
+    }
+
+    /// Tells `worker` that consensus node `node`'s host closed its connection (or `refused` a
+    /// new one): a timer on the worker, after the reset has crossed the network.
+    pub(super) fn connection_closed(&mut self, node: NodeId, worker: NodeId, refused: bool) {
+        let Some(instance) = node.checked_sub(self.params.first_service) else {
+            return;
+        };
+        let st = &self.nodes[usize::from(worker)];
+        if !st.alive {
+            return;
+        }
+        let (at, epoch) = (self.now + self.latency(node, worker), st.epoch);
+        let timer = Timer::ConnectionClosed {
+            instance: u32::from(instance),
+            refused,
+        };
+        self.push(
+            at,
+            Item::Timer {
+                node: worker,
+                epoch,
+                timer,
+            },
+        );
     }
 
     pub(super) fn latency(&self, a: NodeId, b: NodeId) -> u64 {
@@ -185,6 +211,33 @@ impl Sim {
             return;
         };
         let st = &self.nodes[usize::from(to)];
+        let refused = !st.alive
+            && !st.host_down
+            && self.params.role(to) == Role::ConsensusNode
+            && self.params.role(from) == Role::Worker;
+        if refused {
+            self.in_flight -= 1;
+            let explanation = format!(
+                "{to}'s process is down but its machine runs, so the machine refuses the connection (a TCP reset) and {from}'s client hears so at once: the request never reached {to}.",
+                to = self.name(to),
+                from = self.name(from)
+            );
+            self.emit(
+                out,
+                TraceEvent {
+                    time_ms: self.now,
+                    kind: EventKind::Lost,
+                    from,
+                    to,
+                    message: Some(msg),
+                    label: format!("refused: {label}"),
+                    explanation,
+                    tag: None,
+                },
+            );
+            self.connection_closed(to, from, true);
+            return;
+        }
         if !st.alive {
             self.in_flight -= 1;
             let explanation = format!(

@@ -126,7 +126,13 @@ pub(super) fn groups(events: &[TraceEvent]) -> Vec<Option<usize>> {
             let fan_in = first.to == e.to && first.from != e.from;
             // Replies of one round gather whatever each says ("OK" from two instances, "nil"
             // from a third): one row, labelled per answer.
-            let answers = fan_in && is_reply(events, l) && is_reply(events, i);
+            // The database's answer to an access is its own step, never one of a round's
+            // (a keepalive's and a write's answers reaching a worker in one millisecond).
+            let answers = fan_in
+                && is_reply(events, l)
+                && is_reply(events, i)
+                && !answers_an_access(&events[l])
+                && !answers_an_access(&events[i]);
             let same = first.time_ms == e.time_ms && (first.label == e.label || answers);
             let joins = same
                 && match out {
@@ -144,6 +150,14 @@ pub(super) fn groups(events: &[TraceEvent]) -> Vec<Option<usize>> {
         open = Some((i, i, None));
     }
     leader
+}
+
+/// Whether a send is the database's answer to a read or a write (its tag says how it went).
+fn answers_an_access(e: &TraceEvent) -> bool {
+    matches!(
+        e.tag,
+        Some(Tag::AccessRejected { .. } | Tag::WriteAccepted { .. } | Tag::ReadRaisedToken { .. })
+    )
 }
 
 /// Whether send `i` answers a request delivered to its sender just before, from its receiver.

@@ -20,7 +20,7 @@ impl Worker {
             return String::new();
         }
         let old = self.endpoint;
-        self.endpoint = (old + 1) % cx.lock.nodes;
+        self.endpoint = self.endpoint_after(old, cx.lock.nodes, false);
         format!(
             " Its client stops using node-{} and will try node-{} next (etcd's client moves to another endpoint after a failure).",
             old + 1,
@@ -45,6 +45,85 @@ impl Worker {
         )
     }
 
+    /// The endpoint after `from` in the client's list, passing over those whose machines refused
+    /// a connection. When every other one did, the client stays on `from` if `keep_from` (it
+    /// answers, only it knows no leader yet), else tries them all again: a node may have
+    /// restarted since (gRPC keeps redialling a failed connection in the background).
+    fn endpoint_after(&mut self, from: u32, nodes: u32, keep_from: bool) -> u32 {
+        let nodes = nodes.max(1);
+        let next = (1..nodes)
+            .map(|k| (from + k) % nodes)
+            .find(|&i| self.refused_endpoints & (1 << i) == 0);
+        match next {
+            Some(i) => i,
+            None if keep_from => from,
+            None => {
+                self.refused_endpoints = 0;
+                (from + 1) % nodes
+            }
+        }
+    }
+
+    /// The host of `instance` closed this client's connection because the node's process died
+    /// (or `refused` a new one): an etcd client hears it at once and goes to another endpoint.
+    /// Its keepalive stream is opened again there (clientv3 lease.go, recvKeepAliveLoop resets
+    /// the stream on any receive error) and sends on its usual passes; its watch resumes there
+    /// from its revision (watch.go). A lock or unlock request that never reached the node is
+    /// sent again there at once: the request is idempotent by key name (concurrency/mutex.go).
+    /// A ZooKeeper-style client keeps its own reconnect logic (reconnect.rs).
+    pub(super) fn connection_closed(
+        &mut self,
+        instance: u32,
+        refused: bool,
+        cx: &mut WorkerCtx<'_>,
+    ) {
+        let connected = cx.lock.kind == crate::scenario::LockKind::Consensus
+            && !self.zookeeper_style()
+            && cx.lock.nodes >= 2
+            && self.endpoint == instance
+            && !self.phase.is_terminal()
+            // A client that has not started has no connection to lose; its first request is
+            // refused instead.
+            && (refused || self.phase != Phase::Idle);
+        if !connected {
+            return;
+        }
+        let name = cx.name;
+        let node = instance + 1;
+        self.refused_endpoints |= 1 << instance;
+        self.endpoint = self.endpoint_after(instance, cx.lock.nodes, false);
+        let next = self.endpoint + 1;
+        let resend =
+            self.awaiting.is_some() && matches!(self.phase, Phase::Acquiring | Phase::Releasing);
+        let what = if refused {
+            format!(
+                "node-{node}'s machine refused {name}'s connection: its process is down. {name}'s client learns it at once, not on a timeout, and goes to node-{next}"
+            )
+        } else {
+            format!(
+                "node-{node}'s process died and its machine closed {name}'s connection, so {name}'s client learns it at once, not on a timeout, and opens its streams on node-{next}: the lease's keepalives go there from the next one due (clientv3 lease.go resets a failed keepalive stream), and a watch resumes there from its revision"
+            )
+        };
+        let then = if resend {
+            format!(
+                " The request it was waiting on goes again to node-{next} now; etcd's lock and unlock name the key by the session's lease, so a repeat changes nothing more."
+            )
+        } else {
+            String::new()
+        };
+        cx.fx.note(
+            format!("{name}'s client moves to node-{next}"),
+            format!("{what}.{then}"),
+        );
+        if resend {
+            self.awaiting = None;
+            match self.phase {
+                Phase::Acquiring => self.acquire(cx),
+                _ => self.send_unlock(None, cx),
+            }
+        }
+    }
+
     /// A node that does not lead answered one of our requests: go to the leader it named, or,
     /// if it knows none, to the next endpoint.
     pub(super) fn redirected(&mut self, req: u64, leader: Option<u32>, cx: &mut WorkerCtx<'_>) {
@@ -55,7 +134,7 @@ impl Worker {
         }
         match leader {
             Some(l) => self.endpoint = l,
-            None => self.endpoint = (self.endpoint + 1) % cx.lock.nodes.max(1),
+            None => self.endpoint = self.endpoint_after(self.endpoint, cx.lock.nodes, true),
         }
         if for_renew {
             self.renew = None;

@@ -14,6 +14,10 @@ impl Worker {
             format!(
                 "{name} learns from the database that it must send a fencing token: the database enforces them, and {name}'s code sends none."
             )
+        } else if why.contains("already used") {
+            format!(
+                "{name}'s token has already been used for a write: the database takes each token for one write, so {name} cannot tell whether this refusal fences off a stale lock or only its own repeated write."
+            )
         } else if lease_left {
             // Refused inside its own lease: the lock may well be its own, only the token is behind.
             let token = self.token.map_or(String::new(), |t| format!(" {t}"));

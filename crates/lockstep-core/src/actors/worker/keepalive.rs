@@ -76,7 +76,7 @@ impl Worker {
                 format!(
                     "No keepalive has been answered for {ttl} ms or more (the lease's TTL, counted from the last answer)"
                 ),
-                "This comes no earlier than the leader's own expiry, which counts from when it last renewed the lease".to_string(),
+                "With one leader throughout, this comes no earlier than the leader's own expiry, which counts from when it last renewed the lease; a new leader extends every lease by an election timeout (lessor.go, Promote), so after a failover the client can give up while the leader still keeps the lease".to_string(),
             )
         } else {
             let leader = if ttl as i64 > FIRST_ANSWER_TIMEOUT_MS {

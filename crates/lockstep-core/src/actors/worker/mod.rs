@@ -169,6 +169,10 @@ pub struct Worker {
     /// Consensus: the node (0-based) this client sends its requests to. It changes only when a
     /// node points to the leader or a request goes unanswered, never by magic.
     pub endpoint: u32,
+    /// The consensus endpoints whose machines refused this client's connection (bit i = node
+    /// i+1): gRPC's balancer leaves a connection that failed out of its picks, so the client
+    /// does not try them again while another endpoint remains.
+    pub refused_endpoints: u32,
 }
 
 /// What a worker sees while it reacts.
@@ -215,6 +219,7 @@ impl Worker {
             unlock_queued: false,
             heard_local: 0,
             endpoint: 0,
+            refused_endpoints: 0,
             session_of: None,
             unlock_retried: false,
         }
@@ -279,6 +284,9 @@ impl Worker {
                 attempt,
             } => self.connect_timed_out(suspended_local, attempt, cx),
             Timer::CuratorExpiry { suspended_local } => self.curator_expiry(suspended_local, cx),
+            Timer::ConnectionClosed { instance, refused } => {
+                self.connection_closed(instance, refused, cx)
+            }
             _ => {}
         }
     }

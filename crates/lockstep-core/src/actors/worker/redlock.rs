@@ -151,7 +151,7 @@ impl Worker {
                 self.phase = Phase::GaveUp;
                 cx.fx.state(
                     format!("{} gives up after {}", cx.name, tries(self.redlock_tries)),
-                    format!("{} tried {} without a majority and stops, as Redlock clients do after a bounded number of tries (redlock-rb: 3, redsync: 32). It pays nothing.", cx.name, rounds(self.redlock_tries)),
+                    format!("{} tried {} without getting the lock (a majority of instances within the lock's validity) and stops, as Redlock clients do after a bounded number of tries (redlock-rb: 3, redsync: 32). It pays nothing.", cx.name, rounds(self.redlock_tries)),
                     None,
                 );
                 return;
