@@ -115,9 +115,16 @@ pub fn pack(text: &str) -> String {
 pub fn unpack(packed: &str) -> Result<String, String> {
     let bytes = URL_SAFE_NO_PAD
         .decode(packed.trim_end_matches('='))
-        // The decoder's own words ("Invalid symbol 33, offset 8") mean nothing to a reader.
-        .map_err(|_| {
-            "it holds characters a lockstep link never has (was it cut or edited?)".to_string()
+        // The decoder's own words ("Invalid symbol 33, offset 8") mean nothing to a reader. A
+        // link cut at a character the format uses decodes to a length or a last character that
+        // cannot end a link: it was cut short, not edited.
+        .map_err(|e| match e {
+            base64::DecodeError::InvalidLength(_) | base64::DecodeError::InvalidLastSymbol(..) => {
+                "it is cut short (the link was truncated)".to_string()
+            }
+            _ => {
+                "it holds characters a lockstep link never has (was it cut or edited?)".to_string()
+            }
         })?;
     let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_INFLATED)
         // miniz names its failures after its state machine; say what they mean for a link.
@@ -575,6 +582,19 @@ mod tests {
         assert!(matches!(v.0[0], HashError::UnknownKey(_)));
         let v = View::parse("#scenario=fenced%2Dgc-pause").unwrap().unwrap();
         assert_eq!(v.scenario, "fenced-gc-pause");
+    }
+
+    #[test]
+    fn a_payload_cut_short_says_so_wherever_it_was_cut() {
+        // Cut at any length, a packed scenario is either too short to decode or to inflate: a
+        // reader is told it was cut, not that it holds characters a link never has.
+        let packed = pack(&"name = \"mine\"\n".repeat(20));
+        for cut in 1..packed.len() {
+            let why = unpack(&packed[..cut]).expect_err("a cut payload");
+            assert!(why.contains("cut short"), "cut at {cut}: {why}");
+        }
+        let edited = format!("{}!{}", &packed[..4], &packed[5..]);
+        assert!(unpack(&edited).unwrap_err().contains("never has"));
     }
 
     #[test]
