@@ -211,40 +211,32 @@ impl Sim {
             return;
         };
         let st = &self.nodes[usize::from(to)];
-        let refused = !st.alive
-            && !st.host_down
-            && self.params.role(to) == Role::ConsensusNode
-            && self.params.role(from) == Role::Worker;
-        if refused {
-            self.in_flight -= 1;
-            let explanation = format!(
-                "{to}'s process is down but its machine runs, so the machine refuses the connection (a TCP reset) and {from}'s client hears so at once: the request never reached {to}.",
-                to = self.name(to),
-                from = self.name(from)
-            );
-            self.emit(
-                out,
-                TraceEvent {
-                    time_ms: self.now,
-                    kind: EventKind::Lost,
-                    from,
-                    to,
-                    message: Some(msg),
-                    label: format!("refused: {label}"),
-                    explanation,
-                    tag: None,
-                },
-            );
-            self.connection_closed(to, from, true);
-            return;
-        }
         if !st.alive {
             self.in_flight -= 1;
-            let explanation = format!(
-                "{} is down, so the message is lost; {} will only notice when its timeout fires (as for a dead machine or a cut network: had only the process died on a live host, the host would refuse the connection at once, with the same outcome, only sooner).",
-                self.name(to),
-                self.name(from)
-            );
+            // A client's request to a dead process on a live machine (a consensus node's) is
+            // refused at once; anything else sent to a down node is lost.
+            let refused = !st.host_down
+                && self.params.role(to) == Role::ConsensusNode
+                && self.params.role(from) == Role::Worker;
+            let (prefix, explanation) = if refused {
+                (
+                    "refused",
+                    format!(
+                        "{to}'s process is down but its machine runs, so the machine refuses the connection (a TCP reset) and {from}'s client hears so at once: the request never reached {to}.",
+                        to = self.name(to),
+                        from = self.name(from)
+                    ),
+                )
+            } else {
+                (
+                    "lost",
+                    format!(
+                        "{} is down, so the message is lost; {} will only notice when its timeout fires (as for a dead machine or a cut network: had only the process died on a live host, the host would refuse the connection at once, with the same outcome, only sooner).",
+                        self.name(to),
+                        self.name(from)
+                    ),
+                )
+            };
             self.emit(
                 out,
                 TraceEvent {
@@ -253,11 +245,14 @@ impl Sim {
                     from,
                     to,
                     message: Some(msg),
-                    label: format!("lost: {label}"),
+                    label: format!("{prefix}: {label}"),
                     explanation,
                     tag: None,
                 },
             );
+            if refused {
+                self.connection_closed(to, from, true);
+            }
             return;
         }
         if st.paused_until.is_some() {
