@@ -401,7 +401,7 @@ impl RedisInstance {
         if self.counter > 0 {
             cx.fx.state(
                 format!("{} forgot the fencing counter (was {})", cx.name, self.counter),
-                format!("The counter key went with everything else, so the next INCR returns 1. A database that has seen token {c} refuses every later holder until the counter climbs back to {c}; then it hands out {c} a second time, which the database accepts as the same holder carrying on. The repair is to set the counter above {c}, not to wait for it.", c = self.counter),
+                format!("The counter key went with everything else, so the next INCR returns 1. A database that has seen token {c} refuses every later holder until the counter climbs back to {c}; then it hands out {c} a second time, which the database accepts as the same holder carrying on. The repair is to set the counter above {c}, not to wait for it. The acquire function went too (Redis keeps functions with its data, so FCALL answers \"Function not found\" until the library is loaded again): this model has it loaded as the instance starts, as a deployment script or a client that runs FUNCTION LOAD on that error would; a client using EVAL sends the script every time.", c = self.counter),
                 None,
             );
         }
