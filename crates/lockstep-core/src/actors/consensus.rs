@@ -530,77 +530,6 @@ impl Cluster {
         }
     }
 
-    /// The owner's key is gone: tell the owner of the next key, unless its own lease is being
-    /// revoked or has already run out (it would be told "locked" on a lease that is about to
-    /// vanish). Its revocation, once committed, grants the key after it.
-    fn delaying(&self, now_local: i64) -> bool {
-        self.lock_delay_until.is_some_and(|until| now_local < until)
-    }
-
-    /// The key at `rev` was deleted: its watcher waits on for the next older key, is granted the
-    /// lock by [`Self::grant_next`] if its key is now the lowest, or, if its own key went with its
-    /// lease, is told so.
-    fn wake_watcher(&mut self, rev: u64, cx: &mut ConsensusCtx<'_>) {
-        let Some(w) = self.watchers.remove(&rev) else {
-            return;
-        };
-        if !self.keys.contains_key(&w.rev) {
-            cx.fx.send(
-                Dest::Node(w.owner),
-                Payload::SessionGone {
-                    lease: w.lease,
-                    rev: w.woken_by.unwrap_or(rev),
-                },
-            );
-        } else if let Some(&pred) = self.keys.range(..w.rev).next_back().map(|(r, _)| r) {
-            self.watchers.insert(pred, w);
-        } else if self.revoking.contains(&w.lease) {
-            // No key before its own is left, but its own lease is being revoked: etcd's
-            // Mutex.Lock, woken by this delete, reads its own key (concurrency/mutex.go) after the
-            // revocation commits and finds it gone (ErrSessionExpired). grant_next does not grant
-            // a lease being revoked, so it waits on its own key and is told when that goes.
-            self.watchers.insert(
-                w.rev,
-                Watcher {
-                    woken_by: Some(rev),
-                    ..w
-                },
-            );
-        }
-    }
-
-    fn grant_next(&mut self, cx: &mut ConsensusCtx<'_>) {
-        if self.delaying(cx.now_local) {
-            return;
-        }
-        let Some((&next_rev, &next_lease)) = self.keys.iter().next() else {
-            return;
-        };
-        let Some(l) = self.leases.get(&next_lease) else {
-            return;
-        };
-        if self.revoking.contains(&next_lease) {
-            return;
-        }
-        if l.expires_local <= cx.now_local {
-            cx.fx.after(0, Timer::LeaseCheck);
-            return;
-        }
-        self.holder_lease = Some(next_lease);
-        let tag = Tag::ServiceGrants {
-            holder: cx.name(l.owner),
-            token: Some(next_rev),
-        };
-        cx.fx.send_tagged(
-            Dest::Node(l.owner),
-            Payload::LockGranted {
-                lease: next_lease,
-                rev: next_rev,
-            },
-            Some(tag),
-        );
-    }
-
     pub fn on_timer(&mut self, timer: Timer, leader_ok: bool, cx: &mut ConsensusCtx<'_>) {
         match timer {
             Timer::LeaseCheck if self.leads(cx.me) => {
@@ -698,6 +627,9 @@ mod election;
 
 #[path = "consensus_log.rs"]
 mod log;
+
+#[path = "consensus_waiters.rs"]
+mod waiters;
 
 #[path = "consensus_relay.rs"]
 mod relay;

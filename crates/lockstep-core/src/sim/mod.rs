@@ -9,6 +9,7 @@ mod network;
 mod order;
 mod params;
 mod rollout;
+mod whatif;
 
 use faults::PauseTrigger;
 use network::MessageRule;
