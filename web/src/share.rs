@@ -415,6 +415,28 @@ impl View {
     }
 }
 
+/// `hash` (with its `#`) with `scenario=` set to `id`, its other parts (step, mode, controls)
+/// kept; `#scenario=id` when it has none.
+pub fn with_scenario(hash: &str, id: &str) -> String {
+    let parts: Vec<String> = hash
+        .trim_start_matches('#')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            if p.starts_with("scenario=") {
+                format!("scenario={id}")
+            } else {
+                p.to_string()
+            }
+        })
+        .collect();
+    if parts.iter().any(|p| p.starts_with("scenario=")) {
+        format!("#{}", parts.join("&"))
+    } else {
+        format!("#scenario={id}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -601,5 +623,24 @@ mod tests {
     fn payload_bombs_are_refused() {
         let big = "a".repeat(MAX_INFLATED + 1);
         assert!(unpack(&pack(&big)).is_err());
+    }
+
+    #[test]
+    fn a_suggestion_keeps_the_rest_of_the_link() {
+        assert_eq!(
+            with_scenario(
+                "#scenario=fenced-gc-psuse&step=7&controls=full",
+                "fenced-gc-pause"
+            ),
+            "#scenario=fenced-gc-pause&step=7&controls=full"
+        );
+        assert_eq!(
+            with_scenario("#step=7&scenario=x", "naive-gc-pause"),
+            "#step=7&scenario=naive-gc-pause"
+        );
+        assert_eq!(
+            with_scenario("", "naive-gc-pause"),
+            "#scenario=naive-gc-pause"
+        );
     }
 }

@@ -22,6 +22,7 @@ import { review21Tests, review21bTests, review21cTests, review21dTests } from ".
 import { review22Tests } from "./review22.mjs";
 import { review23Tests } from "./review23.mjs";
 import { review24Tests } from "./review24.mjs";
+import { review26Tests } from "./review26.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -696,6 +697,7 @@ await review21dTests(browser, base, shot);
 await review22Tests(browser, base, shot);
 await review23Tests(browser, base, shot);
 await review24Tests(browser, base, shot);
+await review26Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

@@ -7,6 +7,7 @@ use super::controls::Controls;
 use super::dom;
 use super::explain::{Explanation, StepLine};
 use super::keys::{use_hash_change, use_keys, use_player};
+use super::notice_words::notice_words;
 use super::page::{open_hash, picture};
 use super::state::{Action, AppState, SPEEDS, Zoom};
 use crate::share::{self, View};
@@ -67,7 +68,7 @@ pub fn Embed() -> Html {
         // There is no picker here: the reader gets the app, where every scenario is.
         return html! {
             <div class="embed empty" role="alert">
-                <p>{ why }</p>
+                <p>{ notice_words(&why, &dom::hash()) }</p>
                 <p><a class="open" href={dom::base_url("index.html")} target="_blank"
                     rel="noopener">{ "Open lockstep" }</a></p>
             </div>
@@ -80,7 +81,7 @@ pub fn Embed() -> Html {
         let dismiss = Callback::from(move |_: MouseEvent| s.dispatch(Action::Notice(None)));
         html! {
             <div class="notice embed-notice" role="status">
-                <p>{ &n.text }</p>
+                <p>{ notice_words(&n.text, &dom::hash()) }</p>
                 <button onclick={dismiss} aria-label="Dismiss this message">{ "×" }</button>
             </div>
         }

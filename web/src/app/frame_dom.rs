@@ -184,9 +184,6 @@ pub(super) fn apply(
             .iter()
             .map(|l| l.top)
             .fold(f64::INFINITY, f64::min);
-        // And where the headers end: over them the column is opaque to its edge, without the
-        // fade below (a header box under the fade read on from "step | time": "timeedis lock").
-        let bottom = pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max);
         if top.is_finite()
             && live.height > 0.0
             && let Ok(Some(pin_box)) = page.query_selector(".pin-box")
@@ -195,11 +192,7 @@ pub(super) fn apply(
             set(
                 &pin_box,
                 "style",
-                &format!(
-                    "--pin-top: {:.3}%; --pin-heads: {:.3}%",
-                    pc(top - 6.0),
-                    pc(bottom + 2.0)
-                ),
+                &format!("--pin-top: {:.3}%", pc(top - 6.0)),
             );
         }
     }

@@ -3,6 +3,7 @@
 
 mod controls;
 mod dom;
+mod edge_cut;
 mod embed;
 mod explain;
 mod fit;
@@ -13,6 +14,7 @@ mod inspector;
 mod keys;
 mod lease_pin;
 mod legend;
+mod notice_words;
 mod own;
 mod page;
 mod picker;

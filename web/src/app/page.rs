@@ -10,6 +10,7 @@ use super::inspector::Inspector;
 use super::keys::{use_hash_change, use_keys, use_player};
 use super::lease_pin;
 use super::legend::Legend;
+use super::notice_words::notice_words;
 use super::picker::Picker;
 use super::search::SearchPanel;
 use super::share_bar::{Redraw, ShareBar};
@@ -250,7 +251,7 @@ pub fn App() -> Html {
             </header>
             if let Some(n) = &state.notice {
                 <div class={classes!("notice", n.error.then_some("error"))} role="alert">
-                    <p>{ &n.text }</p>
+                    <p>{ notice_words(&n.text, &dom::hash()) }</p>
                     <button onclick={dismiss} aria-label="Dismiss this message">{ "×" }</button>
                 </div>
             }

@@ -13,6 +13,7 @@ use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 use super::dom;
+use super::edge_cut::hide_cut_labels;
 use super::follow::{
     Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, coming, floor_at,
     jump, keep_in_view, mark_snug, pinned, reach_floor, settle_at_end, show_heads, title_floor,
@@ -439,6 +440,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             &pic_for_label,
                             &mut RefCell::borrow_mut(&shown_for_label),
                         );
+                        // The step's own labels too, where the window has not moved.
+                        let scale = f64::from(el.scroll_width()) / w.max(1.0);
+                        hide_cut_labels(&el, &pg, w, pinned(&el, pin * scale));
                     }
                 });
                 if let Some(w) = web_sys::window() {
@@ -462,6 +466,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     }
                     if let Some(pg) = page.cast::<Element>() {
                         cull(&s, &pg, &p, &mut RefCell::borrow_mut(&shown));
+                        let pin = pinned(&s, p.gutter * f64::from(s.scroll_width()) / w.max(1.0));
+                        hide_cut_labels(&s, &pg, w, pin);
                     }
                 });
                 let _ = el.add_event_listener_with_callback("scroll", f.as_ref().unchecked_ref());
@@ -569,7 +575,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 let place = RowPlace {
                     band: (r.top + dy, r.bottom + dy),
                     line_y: r.y + dy,
-                    extent: Extent::default(),
+                    // Sideways too: a row picked while its lanes are out of view showed only
+                    // as a faint band (a review, fenced-gc-pause at 1280x720).
+                    extent: Extent::of(r),
                     coming: Rc::new([]),
                     lines: pic.lines.clone(),
                     dy,

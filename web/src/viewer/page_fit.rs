@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use lockstep_render::geom::Rect;
-use lockstep_render::layout::{LegendEntry, LegendKind};
+use lockstep_render::layout::{LegendEntry, LegendKind, MarkKind};
 use lockstep_render::svg::stepped::{LAYERS, Stepper};
 use lockstep_render::{Caption, Layout, Options, RenderError, TimeMode, draw_timeline, layout};
 
@@ -46,6 +46,9 @@ pub struct LegendSwatch {
     pub at: [f64; 4],
     /// Its SVG elements.
     pub svg: String,
+    /// Kept in its place but not shown: this step draws nothing of its kind (see
+    /// [`legend_art`]).
+    pub ghost: bool,
 }
 
 impl LegendSwatch {
@@ -125,7 +128,30 @@ pub fn legend_art(
         };
         entries.push(swatch);
     }
+    keep_in_flight_place(&mut entries);
     Ok(Rc::new(LegendArt { entries }))
+}
+
+/// "Message still in the network" is drawn only at the steps where a message is on its way,
+/// which in most runs is every other step. So that the panel does not reflow and rescale at
+/// each of those (a presenter's audience saw the legend pulse), the entry goes last, and at a
+/// step without such a message its place is kept, empty, once the legend has anything in it.
+fn keep_in_flight_place(entries: &mut Vec<Rc<LegendSwatch>>) {
+    let in_flight = LegendKind::Mark(MarkKind::InFlight);
+    match entries.iter().position(|e| e.kind == in_flight) {
+        Some(i) => {
+            let e = entries.remove(i);
+            entries.push(e);
+        }
+        None if !entries.is_empty() => entries.push(Rc::new(LegendSwatch {
+            kind: in_flight,
+            words: lockstep_render::layout::legend_text(in_flight).to_string(),
+            at: [0.0, 0.0, 1.0, 1.0],
+            svg: String::new(),
+            ghost: true,
+        })),
+        None => {}
+    }
 }
 
 /// Draws one legend entry's swatch (without its words, which the panel sets as text).
@@ -173,6 +199,7 @@ fn swatch(
         words,
         at: [s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0],
         svg: live.layers.get(at).cloned().unwrap_or_default(),
+        ghost: false,
     })
 }
 

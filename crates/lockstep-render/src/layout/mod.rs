@@ -39,7 +39,7 @@ use crate::text::TextBox;
 
 pub use fold::Fold;
 pub use lanes::lane_order;
-pub use legend::SESSION_RENEWED;
+pub use legend::{SESSION_RENEWED, text_of as legend_text};
 pub(crate) use pieces::NO_TOKEN;
 
 /// Space above the lane headers.

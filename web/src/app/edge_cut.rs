@@ -1,0 +1,95 @@
+//! A picture scrolled sideways slides under the pinned step column: a label its edge would cut
+//! is hidden whole, with the box it sits in, so a label reads whole or not at all (a review read
+//! "k:batch-42 expired", "edis" and "tus batch-42" at that edge as words of their own).
+
+use std::cell::RefCell;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+thread_local! {
+    /// The elements hidden now, shown again at the next look.
+    static CUT: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
+}
+
+/// How many elements before a label are looked at for the box it sits in (a note's fill and
+/// edge, a header's box, the lines of the same note).
+const BOX_LOOKBACK: usize = 6;
+
+/// Hides the labels of `page` (drawn `page_width` layout px wide in `scroller`) that cross the
+/// pinned step column's edge, `pin` screen px from the window's left, and shows again those
+/// hidden before that no longer do. Reads attributes only: no layout is forced.
+pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width: f64, pin: f64) {
+    let drawn = f64::from(scroller.scroll_width());
+    let at = f64::from(scroller.scroll_left());
+    let mut cut = Vec::new();
+    if drawn > 0.0 && page_width > 0.0 && pin > 0.0 && at > 0.5 {
+        let edge = (at + pin) / (drawn / page_width);
+        if let Ok(texts) = page.query_selector_all(":scope > svg:not([data-far]) text") {
+            for i in 0..texts.length() {
+                let Some(text) = texts.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                    continue;
+                };
+                let Some((x0, x1, y)) = text_extent(&text) else {
+                    continue;
+                };
+                if x0 < edge - 1.0 && x1 > edge + 1.0 {
+                    boxes_of(&text, (x0, x1, y), &mut cut);
+                    cut.push(text);
+                }
+            }
+        }
+    }
+    CUT.with(|was| {
+        let mut was = was.borrow_mut();
+        for el in was.iter().filter(|el| !cut.contains(el)) {
+            let _ = el.remove_attribute("data-cut");
+        }
+        for el in cut.iter().filter(|el| !was.contains(el)) {
+            let _ = el.set_attribute("data-cut", "");
+        }
+        *was = cut;
+    });
+}
+
+/// A text element's left and right and its y, in the layout's pixels, from its attributes and
+/// lockstep-render's own measure of its words (the same monospace metrics it laid them out by).
+fn text_extent(text: &Element) -> Option<(f64, f64, f64)> {
+    let num = |name: &str| text.get_attribute(name)?.parse::<f64>().ok();
+    let (x, y, size) = (num("x")?, num("y")?, num("font-size")?);
+    let words = text.text_content()?;
+    let width = lockstep_render::text::width(words.trim(), size);
+    let x0 = match text.get_attribute("text-anchor").as_deref() {
+        Some("middle") => x - width / 2.0,
+        Some("end") => x - width,
+        _ => x,
+    };
+    Some((x0, x0 + width, y))
+}
+
+/// The boxes drawn just before `text` that hold it (a note's fill and edge, a lane header's
+/// box), added to `out`: hidden with it, rather than left as a cut frame round nothing.
+fn boxes_of(text: &Element, (x0, x1, y): (f64, f64, f64), out: &mut Vec<Element>) {
+    let mut el = text.previous_element_sibling();
+    for _ in 0..BOX_LOOKBACK {
+        let Some(e) = el else { break };
+        match e.tag_name().as_str() {
+            "text" => {}
+            "rect" => {
+                let num = |name: &str| e.get_attribute(name).and_then(|v| v.parse::<f64>().ok());
+                if let (Some(rx), Some(ry), Some(rw), Some(rh)) =
+                    (num("x"), num("y"), num("width"), num("height"))
+                {
+                    let holds = rx <= x0 + 2.0 && rx + rw >= x1 - 2.0 && ry <= y && ry + rh >= y;
+                    // Not a band across the lanes (the current step's, an overlap's).
+                    let snug = rw <= (x1 - x0) + 80.0;
+                    if holds && snug {
+                        out.push(e.clone());
+                    }
+                }
+            }
+            _ => break,
+        }
+        el = e.previous_element_sibling();
+    }
+}

@@ -1,0 +1,99 @@
+// Browser tests of session 26's work on issue 7 (from a presenter's and a newcomer's review).
+import { test, assert, ready } from "./harness.mjs";
+
+export async function review26Tests(browser, base, shot) {
+  await test(browser, "presenter mode's legend keeps its entries in place from step to step", async (page) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto(`${base}index.html#scenario=consensus-fenced-failover&step=40&present=1`);
+    await ready(page);
+    await page.waitForTimeout(500);
+    const legend = () => page.evaluate(() => {
+      const l = document.querySelector(".presenter .side > .legend");
+      const items = [...l.querySelectorAll("li")].map((li) => `${li.textContent.trim()}@${Math.round(li.getBoundingClientRect().left)},${Math.round(li.getBoundingClientRect().top)}`);
+      return { fit: getComputedStyle(l).getPropertyValue("--fit"), items, shown: l.querySelectorAll("li:not(.ghost)").length };
+    });
+    const first = await legend();
+    const shown = new Set([first.shown]);
+    for (let step = 41; step <= 48; step++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction((s) => location.hash.includes(`step=${s}&`), step);
+      await page.waitForTimeout(150);
+      const now = await legend();
+      shown.add(now.shown);
+      // "message still in the network" came and went at every other step, and the panel reflowed
+      // and rescaled with it (0.827 and 0.777).
+      assert(now.fit === first.fit, `step ${step}: the legend's scale went from ${first.fit} to ${now.fit}`);
+      assert(JSON.stringify(now.items) === JSON.stringify(first.items),
+        `step ${step}: the legend's entries moved:\n${first.items.join("\n")}\n--\n${now.items.join("\n")}`);
+    }
+    assert(shown.size > 1, "no step drew the in-flight entry differently: the test shows nothing");
+    await shot(page, "presenter-legend-steady-consensus-fenced-failover-48");
+  });
+
+  await test(browser, "a misspelt scenario's suggestion is a link to the same view of it", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=fenced-gc-psuse&step=7`);
+    await page.waitForSelector(".notice.error a");
+    await page.click(".notice.error a");
+    await ready(page);
+    await page.waitForFunction(() => location.hash.startsWith("#scenario=fenced-gc-pause&step=7"));
+    const step = await page.inputValue("input[aria-label='Current step']");
+    assert(step === "7", `the app opened step ${step}`);
+    await page.goto(`${base}embed.html#scenario=fenced-gc-psuse&step=7&controls=full`);
+    await page.waitForSelector(".embed a[href*='fenced-gc-pause']");
+    await page.click(".embed a[href*='fenced-gc-pause']:not(.open)");
+    await page.waitForSelector(".embed .page svg");
+    assert((await page.evaluate(() => location.hash)) === "#scenario=fenced-gc-pause&step=7&controls=full",
+      `the embed went to ${await page.evaluate(() => location.hash)}`);
+  });
+
+  await test(browser, "scrolled sideways, a label the pinned step column's edge would cut is hidden whole", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=12`);
+    await ready(page);
+    await page.waitForTimeout(800);
+    const seen = await page.evaluate(() => {
+      const scroller = document.querySelector(".timeline-scroller");
+      const pin = document.querySelector(".pin-box").getBoundingClientRect().right;
+      const cut = [];
+      for (const t of document.querySelectorAll(".page > svg:not([data-far]) text")) {
+        if (getComputedStyle(t).visibility === "hidden" || t.getClientRects().length === 0) continue;
+        const b = t.getBoundingClientRect();
+        if (b.left < pin - 2 && b.right > pin + 2) cut.push(t.textContent.trim());
+      }
+      return { left: scroller.scrollLeft, cut, hidden: document.querySelectorAll(".page [data-cut]").length };
+    });
+    assert(seen.left > 0, "the picture is not scrolled sideways: the test shows nothing");
+    assert(seen.hidden > 0, "no label was hidden at the edge");
+    // A review read "k:batch-42 expired", "edis" and "out)" at that edge.
+    assert(seen.cut.length === 0, `labels cut at the pinned column's edge: ${JSON.stringify(seen.cut)}`);
+    // Scrolled back to the left, every label shows again.
+    await page.evaluate(() => document.querySelector(".timeline-scroller").scrollTo({ left: 0 }));
+    await page.waitForFunction(() => document.querySelectorAll(".page [data-cut]").length === 0);
+    await shot(page, "pinned-edge-fenced-gc-pause-12-1280x720");
+  });
+
+  await test(browser, "a row picked with the keyboard brings its lanes into view", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=12`);
+    await ready(page);
+    await page.waitForTimeout(800);
+    const left = () => page.evaluate(() => document.querySelector(".timeline-scroller").scrollLeft);
+    assert((await left()) > 0, "lane A is in view at step 12: the test shows nothing");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    await page.waitForTimeout(500);
+    const card = await page.locator(".hover-slot").textContent();
+    assert(card.includes("A paused"), `the picked row is not #10, A's pause: ${card}`);
+    // Lane A's line in view, right of the pinned step column.
+    const inView = await page.evaluate(() => {
+      const pin = document.querySelector(".pin-box").getBoundingClientRect().right;
+      const off = document.querySelector(".lanes-off .off-left");
+      return { pin, offLeft: off.hidden ? "" : off.textContent };
+    });
+    assert(!/\bA\b/.test(inView.offLeft), `lane A is still out of view: the pill says ${inView.offLeft}`);
+    await shot(page, "keyboard-pick-brings-lane-a-1280x720");
+  });
+}
