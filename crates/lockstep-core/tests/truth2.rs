@@ -110,6 +110,99 @@ fn a_client_refused_by_a_dead_process_moves_on_at_once() {
     assert_eq!(r.verdict.outcome, Outcome::Safe);
 }
 
+/// A ZooKeeper-style holder (Curator, `on_suspended`) whose server's process dies, on a live
+/// machine: zero to two 6 s session timeouts of waiting became none. Its client sees the socket
+/// close at once (ClientCnxn), reports Disconnected, Curator SUSPENDED, and A, told to stop,
+/// stops at 1501 ms, not at its 4000 ms read timeout; it reconnects to node-2 with its session
+/// alive, and its queued unlock lets B in.
+const ZK_HOLDER: &str = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n[[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\non_suspended = \"stop\"\n[[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n[[faults]]\nat_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\n";
+
+#[test]
+fn a_zookeeper_client_hears_its_servers_process_die_at_once() {
+    let r = run_body(ZK_HOLDER);
+    check(
+        &r,
+        &[
+            "1500 node-1 crashes",
+            "1501 A's session is suspended",
+            "1501 A stops working",
+            "1786 connect: session 1",
+            "2788 A's session reconnected",
+            "2789 unlock lock:batch-42/1",
+            "2792 B holds the lock (token 34)",
+        ],
+        &["A's session is lost"],
+    );
+    let suspended = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "A's session is suspended")
+        .unwrap();
+    assert!(
+        suspended
+            .explanation
+            .contains("sees the socket close at once, not at its read timeout"),
+        "{}",
+        suspended.explanation
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
+/// The same client reconnecting: node-2's process is down too, so its machine refuses the
+/// connect at once; the attempt ends then, and the client tries node-3 after its pause, rather
+/// than waiting out its 2000 ms connect timeout (6 s over 3 servers).
+#[test]
+fn a_zookeeper_client_refused_while_reconnecting_tries_the_next_server() {
+    let two =
+        format!("{ZK_HOLDER}[[faults]]\nat_ms = 1600\nkind = \"crash\"\ntarget = \"node-2\"\n");
+    let r = run_body(&two);
+    check(
+        &r,
+        &[
+            "1786 connect: session 1",
+            "1787 refused: connect: session 1",
+            "1788 node-2 refuses A's connection",
+            "2521 connect: session 1",
+            "7501 A's session is lost",
+        ],
+        &[],
+    );
+    let sent = sends_from(&r, &["A", "B", "node-1", "node-2", "node-3", "db"], "A");
+    assert!(
+        sent.contains(&"2521 connect: session 1".to_string()),
+        "{sent:#?}"
+    );
+}
+
+/// A ZooKeeper-style waiter whose server's process dies takes its session to the next node at
+/// once and waits on there. Kept on the dead node, its pings were refused, and once granted it
+/// was suspended and stopped, leaving the batch unpaid.
+#[test]
+fn a_zookeeper_waiter_takes_its_session_to_the_next_node() {
+    let both = ZK_HOLDER.replace(
+        "start_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n",
+        "start_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\non_suspended = \"stop\"\n",
+    );
+    assert_ne!(both, ZK_HOLDER);
+    let r = run_body(&both);
+    check(
+        &r,
+        &[
+            "1501 B's client moves to node-2",
+            "2792 B holds the lock (token 34)",
+            "3295 applied 3",
+        ],
+        &["B's session is suspended", "refused: ping session 2"],
+    );
+    let sent = sends_from(&r, &["A", "B", "node-1", "node-2", "node-3", "db"], "B");
+    assert!(
+        sent.contains(&"2104 ping session 2".to_string()),
+        "{sent:#?}"
+    );
+    assert_eq!(r.verdict.outcome, Outcome::Safe);
+}
+
 /// Item 1: a client on the minority side of a partition cannot learn who leads on the other
 /// side. node-1 stepped down (CheckQuorum) and knows no leader; the other endpoints are out of
 /// reach. A goes round its endpoints until its acquire timeout and, fail-closed, refuses.

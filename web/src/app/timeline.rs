@@ -393,6 +393,14 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         caption.as_ref().map(|c| &*c.label),
                         &mut RefCell::borrow_mut(&shown_for_label),
                     );
+                    // On a phone and in an embed, the last step shows the picture's verdict under
+                    // the run, which the pills naming the lanes out of view would cover
+                    // (style.css `data-at-end`).
+                    toggle(
+                        &el,
+                        "data-at-end",
+                        matches!(target, Follow::Row(_, _, true)),
+                    );
                     match target {
                         Follow::Start => {
                             show_caption(&el, None, (0.0, 0.0), 1.0);
@@ -680,6 +688,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             aria-label="The timeline: ↑ and ↓ pick an event, Enter jumps to it; scroll to see more of it"
             style={format!("--page-w: {w:.0}px")}>
             <LaneHeads picture={pic.clone()} heads={heads} states={props.lane_states.clone()} />
+            if frame.step == 0 && !pic.lanes.is_empty() {
+                <super::cast::Cast picture={pic.clone()} />
+            }
             <div {class} ref={page} onclick={click} onmousemove={moved} onmouseleave={leave}>
                 <Base picture={pic.clone()} />
                 // The current step's words beside its receiving end (see [`show_caption`]).

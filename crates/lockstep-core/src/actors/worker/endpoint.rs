@@ -70,16 +70,21 @@ impl Worker {
     /// the stream on any receive error) and sends on its usual passes; its watch resumes there
     /// from its revision (watch.go). A lock or unlock request that never reached the node is
     /// sent again there at once: the request is idempotent by key name (concurrency/mutex.go).
-    /// A ZooKeeper-style client keeps its own reconnect logic (reconnect.rs).
+    /// A ZooKeeper-style client has its own (reconnect.rs).
     pub(super) fn connection_closed(
         &mut self,
         instance: u32,
         refused: bool,
         cx: &mut WorkerCtx<'_>,
     ) {
-        let connected = cx.lock.kind == crate::scenario::LockKind::Consensus
-            && !self.zookeeper_style()
-            && cx.lock.nodes >= 2
+        if cx.lock.kind != crate::scenario::LockKind::Consensus {
+            return;
+        }
+        if self.zookeeper_style() {
+            self.zookeeper_connection_closed(instance, refused, cx);
+            return;
+        }
+        let connected = cx.lock.nodes >= 2
             && self.endpoint == instance
             && !self.phase.is_terminal()
             // A client that has not started has no connection to lose; its first request is

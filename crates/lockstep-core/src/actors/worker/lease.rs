@@ -132,21 +132,38 @@ impl Worker {
     /// Nothing heard from the cluster for 2/3 of the session timeout: ZooKeeper's client reports
     /// Disconnected and Curator SUSPENDED: the worker cannot be sure it still holds the lock.
     pub(super) fn silence_check(&mut self, heard_local: i64, cx: &mut WorkerCtx<'_>) {
+        if self.heard_local != heard_local || !self.may_suspend() {
+            return;
+        }
+        let name = cx.name;
+        let connected_to = self.endpoint;
+        let moves = self.next_server_after_read_timeout(cx);
+        let why = format!(
+            "{name} has heard nothing from the cluster for {} ms, 2/3 of its {} ms session timeout: ZooKeeper's client reports Disconnected and Curator SUSPENDED.{moves}",
+            self.silence_limit_ms(),
+            self.granted_ttl_ms
+        );
+        self.suspend(connected_to, &why, cx);
+    }
+
+    /// Whether losing the connection now suspends the worker: it believes it holds the lock and
+    /// works under it, and is not suspended already.
+    pub(super) fn may_suspend(&self) -> bool {
         let holding = self.believes
             && matches!(
                 self.phase,
                 Phase::Checking | Phase::Working | Phase::Writing
             );
-        if self.heard_local != heard_local || self.suspended.is_some() || !holding {
-            return;
-        }
+        holding && self.suspended.is_none()
+    }
+
+    /// SUSPENDED (`why` says how the client lost its connection to `connected_to`): the client
+    /// reconnects, and the worker either stops or carries on, as it is written to.
+    pub(super) fn suspend(&mut self, connected_to: u32, why: &str, cx: &mut WorkerCtx<'_>) {
         self.suspended = Some(cx.now_local);
         let name = cx.name;
-        let connected_to = self.endpoint;
-        let moves = self.next_server_after_read_timeout(cx);
         self.start_reconnecting(connected_to, cx);
         let stop = self.cfg.on_suspended == Some(OnSuspended::Stop);
-        let ttl = self.granted_ttl_ms;
         let choice = if stop {
             format!(
                 "{name} treats SUSPENDED as lost, as Curator's documentation advises for locks, and stops working under the lock."
@@ -159,8 +176,7 @@ impl Worker {
         cx.fx.state(
             format!("{name}'s session is suspended"),
             format!(
-                "{name} has heard nothing from the cluster for {} ms, 2/3 of its {ttl} ms session timeout: ZooKeeper's client reports Disconnected and Curator SUSPENDED.{moves} {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes only once no keepalive has been answered for a whole TTL, no earlier than the leader's own expiry: a notification, not a warning.) {choice}",
-                self.silence_limit_ms()
+                "{why} {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes only once no keepalive has been answered for a whole TTL: a notification, not a warning.) {choice}"
             ),
             Some(Tag::SessionSuspended),
         );

@@ -159,6 +159,13 @@ impl Worker {
         if !self.reconnecting(suspended_local) || self.reconnects != attempt {
             return;
         }
+        self.attempt_over(suspended_local, cx);
+    }
+
+    /// A connection attempt has ended without a connection (its connect timeout, or a refusal):
+    /// the client expires its session if 4/3 of the session timeout have passed since it last
+    /// heard from the cluster, else tries the next server after its pause.
+    fn attempt_over(&mut self, suspended_local: i64, cx: &mut WorkerCtx<'_>) {
         self.renew = None;
         if self.expired_on_client(cx) {
             return;
@@ -172,6 +179,66 @@ impl Worker {
         let pause = cx.rng.next_u64() % RECONNECT_JITTER_MS;
         cx.fx
             .after(pause + spin, Timer::Reconnect { suspended_local });
+    }
+
+    /// The machine of node `instance` reset this client's connection, or refused a new one
+    /// (`refused`), because the node's process is down. ZooKeeper's client sees the socket close
+    /// at once (ClientCnxn's SendThread: an EndOfStreamException, or the refused connect), not at
+    /// its read or connect timeout: connected, it reports Disconnected (Curator SUSPENDED) and
+    /// tries the next server after its pause; reconnecting, that attempt ends now.
+    pub(super) fn zookeeper_connection_closed(
+        &mut self,
+        instance: u32,
+        refused: bool,
+        cx: &mut WorkerCtx<'_>,
+    ) {
+        let nodes = cx.lock.nodes;
+        if nodes < 2 || self.endpoint != instance || self.session_closed || self.phase.is_terminal()
+        {
+            return;
+        }
+        let (name, node) = (cx.name, instance + 1);
+        match self.suspended {
+            Some(suspended_local) if refused && self.renew.is_some() => {
+                let next = (instance + 1) % nodes + 1;
+                cx.fx.note(
+                    format!("node-{node} refuses {name}'s connection"),
+                    format!("node-{node}'s process is down, so its machine refuses the connection at once: {name}'s client ends this attempt now rather than at its connect timeout, and tries node-{next} after its pause (ClientCnxn, StaticHostProvider)."),
+                );
+                // The attempt's SYN resends and connect timeout no longer apply.
+                self.reconnects += 1;
+                self.attempt_over(suspended_local, cx);
+            }
+            None if self.may_suspend() => {
+                self.endpoint = (instance + 1) % nodes;
+                let how = if refused {
+                    format!(
+                        "node-{node}'s machine refused {name}'s ping: the node's process is down and the connection is gone"
+                    )
+                } else {
+                    format!("node-{node}'s process died and its machine closed {name}'s connection")
+                };
+                let why = format!(
+                    "{how}. ZooKeeper's client sees the socket close at once, not at its read timeout, reports Disconnected and Curator SUSPENDED. It tries node-{} next; if a server takes the session before it expires, Curator reports RECONNECTED and the lock node is still there.",
+                    self.endpoint + 1
+                );
+                self.suspend(instance, &why, cx);
+            }
+            // Waiting for the lock (or between jobs): SUSPENDED then RECONNECTED mean nothing to
+            // a worker that holds nothing; its session and its watch go on from the next node.
+            None if !self.believes => {
+                self.endpoint = (instance + 1) % nodes;
+                let how = if refused { "refused" } else { "closed" };
+                cx.fx.note(
+                    format!("{name}'s client moves to node-{}", self.endpoint + 1),
+                    format!(
+                        "node-{node}'s process is down and its machine {how} {name}'s connection: ZooKeeper's client sees it at once and takes its session, still alive, to node-{} (Curator reports SUSPENDED, then RECONNECTED; {name} holds no lock, so there is nothing to stop). Its pings and the watch on its predecessor's lock node go there.",
+                        self.endpoint + 1
+                    ),
+                );
+            }
+            _ => {}
+        }
     }
 
     /// The unlock while the client has no connection: it waits in the client's queue (Curator's
