@@ -9,6 +9,10 @@ use crate::message::Payload;
 use crate::scenario::{LockKind, OnSuspended};
 use crate::trace::Tag;
 
+/// What the cluster does with a session its client has lost: a leader expires it, with the
+/// lock node; a cluster without a quorum expires nothing until it has a leader again.
+const CLUSTER_EXPIRES: &str = "The cluster's leader expires the session once its timeout passes there, and the lock node with it (a cluster without a quorum has no leader to expire anything until it has one again).";
+
 impl Worker {
     pub(super) fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
         if self.etcd_cadence(cx) {
@@ -146,23 +150,53 @@ impl Worker {
         self.suspend(connected_to, &why, cx);
     }
 
-    /// Whether losing the connection now suspends the worker: it believes it holds the lock and
-    /// works under it, and is not suspended already.
+    /// Whether losing the connection now suspends the client: it has a session (it has asked
+    /// for the lock, and is not done), is connected, and the session is not over.
     pub(super) fn may_suspend(&self) -> bool {
-        let holding = self.believes
+        self.suspended.is_none()
+            && !self.session_closed
+            && self.lease.is_some()
+            && !self.phase.is_terminal()
+    }
+
+    /// Whether the worker believes it holds the lock and works under it.
+    fn holding(&self) -> bool {
+        self.believes
             && matches!(
                 self.phase,
                 Phase::Checking | Phase::Working | Phase::Writing
-            );
-        holding && self.suspended.is_none()
+            )
     }
 
     /// SUSPENDED (`why` says how the client lost its connection to `connected_to`): the client
-    /// reconnects, and the worker either stops or carries on, as it is written to.
+    /// reconnects, and a holder either stops or carries on, as it is written to; a waiter waits
+    /// on, and an unlock in flight waits in the client's queue.
     pub(super) fn suspend(&mut self, connected_to: u32, why: &str, cx: &mut WorkerCtx<'_>) {
         self.suspended = Some(cx.now_local);
         let name = cx.name;
         self.start_reconnecting(connected_to, cx);
+        if !self.holding() {
+            let now = if self.phase == Phase::Releasing {
+                // The delete it sent may never have arrived: Curator's guaranteed delete sends it
+                // again once a server takes the session (FailedOperationManager).
+                if self.awaiting.take().is_some() {
+                    self.unlock_queued = true;
+                }
+                format!(
+                    "{name} is releasing the lock: its delete fails with CONNECTIONLOSS, and Curator's guaranteed delete keeps it to send again once a server takes the session."
+                )
+            } else {
+                format!(
+                    "{name} does not hold the lock: Curator's lock recipe waits on, and its lock node stays while the session lives, so there is nothing to stop."
+                )
+            };
+            cx.fx.state(
+                format!("{name}'s session is suspended"),
+                format!("{why} {now}"),
+                Some(Tag::SessionSuspended),
+            );
+            return;
+        }
         let stop = self.cfg.on_suspended == Some(OnSuspended::Stop);
         let choice = if stop {
             format!(
@@ -190,6 +224,29 @@ impl Worker {
         }
     }
 
+    /// LOST while waiting for the lock: Curator's acquire fails with the session (its lock node
+    /// goes with it); the job opens a new session (a new ZooKeeper handle) and asks again.
+    fn new_session_after_lost(&mut self, what: &str, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        cx.fx.tagged_note(
+            format!("{name}'s session is lost"),
+            format!("For {name}, {what} {name} was waiting for the lock: Curator's acquire fails (SESSIONEXPIRED), and {name} asks again on a new session."),
+            Some(Tag::SessionLost),
+        );
+        self.session_closed = false;
+        self.suspended = None;
+        self.unlock_queued = false;
+        self.grant_held = None;
+        self.lease = None;
+        self.token = None;
+        self.holds_something = false;
+        self.renew = None;
+        self.awaiting = None;
+        self.last_failure_unreachable = false;
+        let retry = self.cfg.retry_ms;
+        self.retry_after(cx, retry);
+    }
+
     /// LOST: `silent` ms without a word from the cluster, found by ZooKeeper's client (4/3 of the
     /// session timeout or more, when its send loop wakes) or by Curator (`by_curator`: a whole
     /// session timeout SUSPENDED), whichever comes first.
@@ -199,11 +256,11 @@ impl Worker {
         let ttl = self.granted_ttl_ms;
         let what = if by_curator {
             format!(
-                "the client has been SUSPENDED for a whole {ttl} ms session timeout, so Curator injects the session's expiry and reports LOST (ConnectionStateManager.checkSessionExpiration), before ZooKeeper's client noticed: it checks its own 4/3 limit only when its send loop wakes. The cluster has already expired the session, and the lock with it."
+                "the client has been SUSPENDED for a whole {ttl} ms session timeout, so Curator injects the session's expiry and reports LOST (ConnectionStateManager.checkSessionExpiration), before ZooKeeper's client noticed: it checks its own 4/3 limit only when its send loop wakes. {CLUSTER_EXPIRES}"
             )
         } else {
             format!(
-                "{silent} ms have passed since the client last heard from the cluster, at least 4/3 of the {ttl} ms session timeout, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST. The client checks this when its send loop wakes (as a connection attempt starts or times out), not at the 4/3 mark itself; Curator's own check would have come a whole session timeout after SUSPENDED. The cluster has already expired the session, and the lock with it."
+                "{silent} ms have passed since the client last heard from the cluster, at least 4/3 of the {ttl} ms session timeout, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST. The client checks this when its send loop wakes (as a connection attempt starts or times out), not at the 4/3 mark itself; Curator's own check would have come a whole session timeout after SUSPENDED. {CLUSTER_EXPIRES}"
             )
         };
         if self.cfg.on_suspended == Some(OnSuspended::Stop) {
@@ -213,6 +270,10 @@ impl Worker {
                 Some(Tag::SessionLost),
             );
             self.drop_queued(cx);
+            return;
+        }
+        if self.phase == Phase::Acquiring {
+            self.new_session_after_lost(&what, cx);
             return;
         }
         let then = if self.phase == Phase::Releasing {

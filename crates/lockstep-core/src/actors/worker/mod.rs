@@ -154,11 +154,12 @@ pub struct Worker {
     /// server it was connected to then (the host list pauses when it comes back round to it).
     pub reconnects: u32,
     pub connected_to: u32,
-    /// Consensus, ZooKeeper-style: the client has expired its session itself (LOST): it sends
-    /// nothing more.
+    /// Consensus, ZooKeeper-style: the client has expired its session itself (LOST).
     pub session_closed: bool,
     /// Consensus, ZooKeeper-style: the unlock waits in the client's queue for a connection.
     pub unlock_queued: bool,
+    /// Consensus, ZooKeeper-style: a grant's revision kept for after a reconnect (reconnect.rs).
+    pub grant_held: Option<u64>,
     /// Consensus: when the client last heard from the cluster (the answer to its lock request
     /// or to a keepalive), on its own clock.
     pub heard_local: i64,
@@ -217,6 +218,7 @@ impl Worker {
             connected_to: 0,
             session_closed: false,
             unlock_queued: false,
+            grant_held: None,
             heard_local: 0,
             endpoint: 0,
             refused_endpoints: 0,
@@ -498,7 +500,7 @@ impl Worker {
             Payload::LockGranted { lease, rev }
                 if self.phase == Phase::Waiting && self.lease == Some(lease) =>
             {
-                self.lock_granted(rev, cx);
+                self.granted_or_held(rev, cx);
             }
             Payload::ReadReply { req, result } if self.awaiting == Some(req) => {
                 self.awaiting = None;

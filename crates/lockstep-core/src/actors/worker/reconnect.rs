@@ -213,29 +213,16 @@ impl Worker {
                 self.endpoint = (instance + 1) % nodes;
                 let how = if refused {
                     format!(
-                        "node-{node}'s machine refused {name}'s ping: the node's process is down and the connection is gone"
+                        "node-{node}'s machine refused {name}'s request: the node's process is down and the connection is gone"
                     )
                 } else {
                     format!("node-{node}'s process died and its machine closed {name}'s connection")
                 };
                 let why = format!(
-                    "{how}. ZooKeeper's client sees the socket close at once, not at its read timeout, reports Disconnected and Curator SUSPENDED. It tries node-{} next; if a server takes the session before it expires, Curator reports RECONNECTED and the lock node is still there.",
+                    "{how}. ZooKeeper's client sees the socket close at once, not at its read timeout, reports Disconnected and Curator SUSPENDED. It tries node-{} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED and the lock node is still there.",
                     self.endpoint + 1
                 );
                 self.suspend(instance, &why, cx);
-            }
-            // Waiting for the lock (or between jobs): SUSPENDED then RECONNECTED mean nothing to
-            // a worker that holds nothing; its session and its watch go on from the next node.
-            None if !self.believes => {
-                self.endpoint = (instance + 1) % nodes;
-                let how = if refused { "refused" } else { "closed" };
-                cx.fx.note(
-                    format!("{name}'s client moves to node-{}", self.endpoint + 1),
-                    format!(
-                        "node-{node}'s process is down and its machine {how} {name}'s connection: ZooKeeper's client sees it at once and takes its session, still alive, to node-{} (Curator reports SUSPENDED, then RECONNECTED; {name} holds no lock, so there is nothing to stop). Its pings and the watch on its predecessor's lock node go there.",
-                        self.endpoint + 1
-                    ),
-                );
             }
             _ => {}
         }
@@ -253,11 +240,33 @@ impl Worker {
         );
     }
 
-    /// The session reconnected: what waited in the queue goes now.
+    /// The session reconnected: what waited in the queue goes now, and a grant that came while
+    /// the client had no connection is acted on.
     pub(super) fn send_queued(&mut self, cx: &mut WorkerCtx<'_>) {
         if std::mem::take(&mut self.unlock_queued) && self.phase == Phase::Releasing {
             self.send_unlock(None, cx);
         }
+        if let Some(rev) = self.grant_held.take()
+            && self.phase == Phase::Waiting
+        {
+            self.lock_granted(rev, cx);
+        }
+    }
+
+    /// The lock is the client's now; if it has no connection, a real server cannot tell it
+    /// so until a server takes the session again, when the client sets its watches anew and the
+    /// server fires those whose node changed meanwhile (ZooKeeper's SetWatches on reconnect).
+    pub(super) fn granted_or_held(&mut self, rev: u64, cx: &mut WorkerCtx<'_>) {
+        if !self.disconnected() {
+            self.lock_granted(rev, cx);
+            return;
+        }
+        self.grant_held = Some(rev);
+        let name = cx.name;
+        cx.fx.note(
+            format!("{name} hears of it only after reconnecting"),
+            format!("{name}'s predecessor is gone and its lock node is now the lowest, but {name}'s client has no connection: the watch fires for {name} once a server takes its session again (the client sets its watches anew on reconnect, and the server fires those whose node changed). Until then {name} does not know it holds the lock."),
+        );
     }
 
     /// The session is over with an unlock still queued: ZooKeeper deleted the ephemeral lock
@@ -273,7 +282,7 @@ impl Worker {
         let name = cx.name;
         cx.fx.state(
             format!("{name}'s unlock is dropped"),
-            format!("The session is over, so the delete fails (SESSIONEXPIRED); ZooKeeper deleted {name}'s ephemeral lock node when the session expired in the cluster, so nothing is left to delete."),
+            format!("The session is over, so the delete fails (SESSIONEXPIRED). Curator's guaranteed delete would try it again on the next session and find nothing (NONODE): the ephemeral lock node goes with the session once the cluster expires it. {name} has nothing left to do."),
             tag,
         );
         self.finish(cx, "done");

@@ -7,6 +7,12 @@ use crate::scenario::LockKind;
 
 impl Worker {
     pub(super) fn timed_out(&mut self, cx: &mut WorkerCtx<'_>) {
+        // A ZooKeeper request has no timeout of its own: it waits for its answer until the
+        // client's read timeout drops the connection (then Curator's guaranteed delete keeps the
+        // unlock, reconnect.rs).
+        if self.zookeeper_style() && self.phase == Phase::Releasing {
+            return;
+        }
         self.awaiting = None;
         let name = cx.name;
         match self.phase {
