@@ -96,4 +96,32 @@ export async function review26Tests(browser, base, shot) {
     assert(!/\bA\b/.test(inView.offLeft), `lane A is still out of view: the pill says ${inView.offLeft}`);
     await shot(page, "keyboard-pick-brings-lane-a-1280x720");
   });
+
+  await test(browser, "presenter mode at 1280x720: End shows the last rows of the story, and a step folds an opened legend", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto(`${base}index.html#scenario=consensus-fenced-failover&step=60&present=1`);
+    await ready(page);
+    await page.waitForTimeout(500);
+    // The legend, opened over the corner, folds at the next step (it grew over the strip).
+    await page.click(".presenter .side > details.legend > summary");
+    assert(await page.evaluate(() => document.querySelector(".presenter .side > details.legend").open), "the legend did not open");
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => location.hash.includes("step=61&"));
+    assert(!(await page.evaluate(() => document.querySelector(".presenter .side > details.legend").open)), "the legend stayed open over the strip");
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => location.hash.includes("step=end"));
+    await page.waitForTimeout(600);
+    const rows = await page.evaluate(() => {
+      const w = document.querySelector(".timeline-scroller").getBoundingClientRect();
+      // The step column's labels ("#113-116 | 11003–11004 ms") in the window, above the current.
+      return [...document.querySelectorAll(".pin-box svg text, .page > svg text")]
+        .filter((t) => /^#\d/.test(t.textContent.trim()) && t.getClientRects().length > 0)
+        .map((t) => t.getBoundingClientRect())
+        .filter((r) => r.top >= w.top + 30 && r.bottom <= w.bottom).length;
+    });
+    // At the window's top it showed the last row alone, over the lanes' feet and blank space.
+    assert(rows >= 4, `only ${rows} rows of the story in view at the end`);
+    await shot(page, "presenter-end-consensus-fenced-failover-1280x720");
+  });
 }

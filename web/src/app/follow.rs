@@ -321,28 +321,37 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     // 1920x1080, found by a review).
     let row_only = (row_top, band.1 * scale + heads);
     let with_verdict = (row_top, f64::from(scroller.scroll_height()) - EDGE);
-    let keep = if with_verdict.1 - with_verdict.0 <= view {
-        with_verdict
-    } else {
-        row_only
-    };
-    let top = match crate::snap::snap_top(top, heads, lines, keep, view, (floor, bottom)) {
-        snapped if top > floor + 0.5 => snapped,
-        _ => top,
-    };
-    let width = f64::from(scroller.client_width());
+    let fits = with_verdict.1 - with_verdict.0 <= view;
     // On a phone and in an embed no panel beside the picture gives the verdict: the picture's
     // own verdict, left under the run, goes before the note's words when the window shows it
     // (naive-gc-pause's end on a phone showed "…twice." cut at the window's left edge).
     let verdict_beside =
         !super::dom::narrow() && scroller.closest(".embed").ok().flatten().is_none();
+    let width = f64::from(scroller.client_width());
     let left = match (row.extent.span, row.extent.words) {
         (Some(_), _) => None,
-        (None, Some(_)) if keep == with_verdict && !verdict_beside => Some(0.0),
+        (None, Some(_)) if fits && !verdict_beside => Some(0.0),
         (None, Some((w0, w1))) if w1 * scale > width - EDGE => {
             Some(((w0 + w1) / 2.0 * scale - width / 2.0).max(0.0))
         }
         (None, _) => Some(0.0),
+    };
+    // Moved right to the note's words, the window no longer shows the verdict under the run (it
+    // starts at the picture's left): the rows before the last take that room instead, the last
+    // row where following puts every row (a 720p projector showed "run complete" over the
+    // lanes' feet and blank space, a review).
+    let away = verdict_beside && left.is_some_and(|x| x > EDGE);
+    let keep = if fits && !away { with_verdict } else { row_only };
+    let top = if away {
+        let height = f64::from(scroller.client_height());
+        ((row_only.0 + row_only.1) / 2.0 - (height - HEADS_INSET) * ROW_PLACE - HEADS_INSET / 2.0)
+            .clamp(floor, bottom.max(floor))
+    } else {
+        top
+    };
+    let top = match crate::snap::snap_top(top, heads, lines, keep, view, (floor, bottom)) {
+        snapped if top > floor + 0.5 => snapped,
+        _ => top,
     };
     jump(scroller, Some(top), left);
 }

@@ -161,11 +161,18 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
                 return;
             }
             e.prevent_default();
-            if matches!(
+            let steps = matches!(
                 action,
                 Action::Forward | Action::Back | Action::Home | Action::End
-            ) {
+            );
+            if steps {
                 release_focus(&e);
+            }
+            // Opened over the picture on a projector, the legend grew with each step's entries
+            // until it covered the explanation, the verdict and the current step (a review at
+            // 1280x720): a step folds it again.
+            if state.presenter && (steps || matches!(action, Action::NextRow | Action::PrevRow)) {
+                close_legend_overlay();
             }
             state.dispatch(action);
         });

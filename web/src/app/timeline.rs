@@ -428,7 +428,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             let again = el.clone();
                             let at = (el.scroll_top(), el.scroll_left());
                             let settle = wasm_bindgen::closure::Closure::once_into_js(move || {
-                                if (again.scroll_top(), again.scroll_left()) == at {
+                                let still = (again.scroll_top(), again.scroll_left()) == at;
+                                if still && last {
+                                    // The end's own place (following the row would undo it).
+                                    settle_at_end(&again, width, &row);
+                                } else if still {
                                     keep_in_view(&again, width, row, pin, (false, None, false));
                                 }
                             });
