@@ -124,4 +124,39 @@ export async function review26Tests(browser, base, shot) {
     assert(rows >= 4, `only ${rows} rows of the story in view at the end`);
     await shot(page, "presenter-end-consensus-fenced-failover-1280x720");
   });
+
+  await test(browser, "a two-line label at the pinned edge is hidden with both its lines, and an embed's window keeps its height from step to step", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${base}index.html#scenario=redlock-gc-pause&step=78&present=1`);
+    await ready(page);
+    await page.waitForTimeout(800);
+    const halves = await page.evaluate(() => {
+      const cut = new Set([...document.querySelectorAll(".page text[data-cut]")]);
+      const out = [];
+      for (const t of cut) {
+        for (const n of [t.previousElementSibling, t.nextElementSibling]) {
+          if (!n || n.tagName !== "text" || cut.has(n)) continue;
+          const same = n.getAttribute("x") === t.getAttribute("x") && n.getAttribute("text-anchor") === t.getAttribute("text-anchor")
+            && Math.abs(Number(n.getAttribute("y")) - Number(t.getAttribute("y"))) <= 1.6 * Number(t.getAttribute("font-size"));
+          if (same) out.push(`${t.textContent.trim()} / ${n.textContent.trim()}`);
+        }
+      }
+      return { out, cut: cut.size };
+    });
+    assert(halves.cut > 0, "nothing hidden at the edge: the test shows nothing");
+    // "×4 from redis-1…redis-4" showed without "(integer) 0: not the holder" above it.
+    assert(halves.out.length === 0, `a line of a label shows while another is hidden: ${JSON.stringify(halves.out)}`);
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=5&controls=full`);
+    await ready(page);
+    const heights = new Set();
+    for (let step = 6; step <= 12; step++) {
+      await page.click("button[aria-label^='Step forward']");
+      await page.waitForFunction((s) => document.querySelector("input[aria-label='Current step']").value === String(s), step);
+      await page.waitForTimeout(100);
+      heights.add(await page.evaluate(() => Math.round(document.querySelector(".embed .timeline-scroller").getBoundingClientRect().height)));
+    }
+    // The explanation sized to each step's words moved the window between 414 and 457 px.
+    assert(heights.size === 1, `the embed's timeline window changed height: ${[...heights]}`);
+  });
 }

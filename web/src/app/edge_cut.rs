@@ -35,6 +35,7 @@ pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width
                 };
                 if x0 < edge - 1.0 && x1 > edge + 1.0 {
                     boxes_of(&text, (x0, x1, y), &mut cut);
+                    lines_of(&text, &mut cut);
                     cut.push(text);
                 }
             }
@@ -65,6 +66,50 @@ fn text_extent(text: &Element) -> Option<(f64, f64, f64)> {
         _ => x,
     };
     Some((x0, x0 + width, y))
+}
+
+/// The other lines of `text`'s label (set one <text> a line, at the same x and anchor, a line
+/// apart), added to `out`: a label hidden whole, not its first line alone ("×4 from
+/// redis-1…redis-4" showed without "(integer) 0: not the holder" above it, a review).
+fn lines_of(text: &Element, out: &mut Vec<Element>) {
+    let key = |e: &Element| {
+        let num = |name: &str| e.get_attribute(name).and_then(|v| v.parse::<f64>().ok());
+        Some((
+            num("x")?,
+            num("y")?,
+            num("font-size")?,
+            e.get_attribute("text-anchor"),
+        ))
+    };
+    let Some((x, y, size, anchor)) = key(text) else {
+        return;
+    };
+    for forward in [false, true] {
+        let mut at = y;
+        let mut el = text.clone();
+        loop {
+            let next = if forward {
+                el.next_element_sibling()
+            } else {
+                el.previous_element_sibling()
+            };
+            let Some(e) = next.filter(|e| e.tag_name() == "text") else {
+                break;
+            };
+            let Some((ex, ey, esize, eanchor)) = key(&e) else {
+                break;
+            };
+            let a_line_apart = (ey - at).abs() > 0.5 && (ey - at).abs() <= size * 1.6;
+            if ex != x || esize != size || eanchor != anchor || !a_line_apart {
+                break;
+            }
+            at = ey;
+            if !out.contains(&e) {
+                out.push(e.clone());
+            }
+            el = e;
+        }
+    }
 }
 
 /// The boxes drawn just before `text` that hold it (a note's fill and edge, a lane header's

@@ -341,7 +341,11 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     // row where following puts every row (a 720p projector showed "run complete" over the
     // lanes' feet and blank space, a review).
     let away = verdict_beside && left.is_some_and(|x| x > EDGE);
-    let keep = if fits && !away { with_verdict } else { row_only };
+    let keep = if fits && !away {
+        with_verdict
+    } else {
+        row_only
+    };
     let top = if away {
         let height = f64::from(scroller.client_height());
         ((row_only.0 + row_only.1) / 2.0 - (height - HEADS_INSET) * ROW_PLACE - HEADS_INSET / 2.0)
