@@ -252,6 +252,29 @@ fn zookeeper_clients_of_a_dead_machine_wait_out_their_read_timeout() {
     assert_eq!(r.verdict.outcome, Outcome::Safe);
 }
 
+/// A Curator waiter cut off until its session has expired: told so when it reaches a server,
+/// it asks again on a new session at once, and later unlocks on that live session. It used to
+/// wait on its dead session until its predecessor went (etcd's path), then drop its new lock
+/// node's delete as if that session were over too, leaving the node behind.
+#[test]
+fn a_zookeeper_waiter_whose_session_expired_asks_again_on_a_new_one() {
+    let cut = zk_both("").replace(
+        "at_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\n",
+        "at_ms = 1500\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\", \"node-3\"]]\n[[faults]]\nat_ms = 9000\nkind = \"heal\"\n",
+    ).replace("work_ms = 4000", "work_ms = 12000");
+    let r = run_body(&cut);
+    check(
+        &r,
+        &[
+            "9106 B's session has expired",
+            "9206 lock lock:batch-42 (lease 6 s)",
+            "12012 B holds the lock (token 36)",
+            "12017 unlocked",
+        ],
+        &["B's unlock is dropped", "B's session expired while waiting"],
+    );
+}
+
 /// Item 1: a client on the minority side of a partition cannot learn who leads on the other
 /// side. node-1 stepped down (CheckQuorum) and knows no leader; the other endpoints are out of
 /// reach. A goes round its endpoints until its acquire timeout and, fail-closed, refuses.

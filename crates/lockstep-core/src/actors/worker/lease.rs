@@ -11,7 +11,8 @@ use crate::trace::Tag;
 
 /// What the cluster does with a session its client has lost: a leader expires it, with the
 /// lock node; a cluster without a quorum expires nothing until it has a leader again.
-const CLUSTER_EXPIRES: &str = "The cluster's leader expires the session once its timeout passes there, and the lock node with it (a cluster without a quorum has no leader to expire anything until it has one again).";
+const CLUSTER_EXPIRES: &str =
+    "The cluster expires the session, and its lock node, once its leader sees the timeout pass.";
 
 impl Worker {
     pub(super) fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
@@ -233,6 +234,12 @@ impl Worker {
             format!("For {name}, {what} {name} was waiting for the lock: Curator's acquire fails (SESSIONEXPIRED), and {name} asks again on a new session."),
             Some(Tag::SessionLost),
         );
+        self.ask_again_on_a_new_session(cx);
+    }
+
+    /// A new session (a new ZooKeeper handle): none of the old one's connection state is kept,
+    /// and the job asks for the lock again.
+    pub(super) fn ask_again_on_a_new_session(&mut self, cx: &mut WorkerCtx<'_>) {
         self.session_closed = false;
         self.suspended = None;
         self.unlock_queued = false;
@@ -243,6 +250,7 @@ impl Worker {
         self.renew = None;
         self.awaiting = None;
         self.last_failure_unreachable = false;
+        self.phase = Phase::Acquiring;
         let retry = self.cfg.retry_ms;
         self.retry_after(cx, retry);
     }
@@ -260,9 +268,13 @@ impl Worker {
             )
         } else {
             format!(
-                "{silent} ms have passed since the client last heard from the cluster, at least 4/3 of the {ttl} ms session timeout, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST. The client checks this when its send loop wakes (as a connection attempt starts or times out), not at the 4/3 mark itself; Curator's own check would have come a whole session timeout after SUSPENDED. {CLUSTER_EXPIRES}"
+                "{silent} ms have passed since the client last heard from the cluster, at least 4/3 of the {ttl} ms session timeout, so ZooKeeper's client (3.9.3 and later) expires the session itself and Curator reports LOST. The client checks this when its send loop wakes, not at the 4/3 mark itself; Curator's own check would have come a whole session timeout after SUSPENDED. {CLUSTER_EXPIRES}"
             )
         };
+        if matches!(self.phase, Phase::Acquiring | Phase::Waiting) {
+            self.new_session_after_lost(&what, cx);
+            return;
+        }
         if self.cfg.on_suspended == Some(OnSuspended::Stop) {
             cx.fx.tagged_note(
                 format!("{name}'s session is lost"),
@@ -270,10 +282,6 @@ impl Worker {
                 Some(Tag::SessionLost),
             );
             self.drop_queued(cx);
-            return;
-        }
-        if self.phase == Phase::Acquiring {
-            self.new_session_after_lost(&what, cx);
             return;
         }
         let then = if self.phase == Phase::Releasing {

@@ -282,7 +282,7 @@ impl Worker {
         let name = cx.name;
         cx.fx.state(
             format!("{name}'s unlock is dropped"),
-            format!("The session is over, so the delete fails (SESSIONEXPIRED). Curator's guaranteed delete would try it again on the next session and find nothing (NONODE): the ephemeral lock node goes with the session once the cluster expires it. {name} has nothing left to do."),
+            format!("The session is over, so the delete fails (SESSIONEXPIRED); the ephemeral lock node goes with the session when the cluster expires it, so a retry on a new session finds nothing."),
             tag,
         );
         self.finish(cx, "done");
@@ -294,6 +294,15 @@ impl Worker {
         self.stop_keepalives();
         self.session_closed = true;
         let name = cx.name;
+        if matches!(self.phase, Phase::Acquiring | Phase::Waiting) {
+            cx.fx.state(
+                format!("{name}'s session has expired"),
+                format!("A server reached at last says {name}'s session has expired: its client reports Expired and Curator LOST. {name} was waiting for the lock: its lock node went with the session, Curator's acquire fails, and {name} asks again on a new session."),
+                Some(Tag::SessionLost),
+            );
+            self.ask_again_on_a_new_session(cx);
+            return;
+        }
         let tag = self.stop_believing_tag().or(Some(Tag::SessionLost));
         cx.fx.state(
             format!("{name}'s session has expired"),
