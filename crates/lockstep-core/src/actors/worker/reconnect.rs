@@ -282,7 +282,7 @@ impl Worker {
         let name = cx.name;
         cx.fx.state(
             format!("{name}'s unlock is dropped"),
-            format!("The session is over, so the delete fails (SESSIONEXPIRED); the ephemeral lock node goes with the session when the cluster expires it, so a retry on a new session finds nothing."),
+            format!("The session is over, so the delete fails (SESSIONEXPIRED); the ephemeral lock node goes with the session when the cluster expires it, so a retry on a new session finds nothing of {name}'s to delete."),
             tag,
         );
         self.finish(cx, "done");
