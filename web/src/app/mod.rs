@@ -22,6 +22,7 @@ mod picker;
 mod search;
 mod share_bar;
 mod state;
+mod step_caption;
 mod timeline;
 mod unreached;
 mod upload;

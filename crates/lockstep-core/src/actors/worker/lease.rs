@@ -237,7 +237,7 @@ impl Worker {
         self.ask_again_on_a_new_session(cx);
     }
 
-    /// A new session (a new ZooKeeper handle): none of the old one's connection state is kept,
+    /// A new session (etcd's, or a new ZooKeeper handle): none of the old one's state is kept,
     /// and the job asks for the lock again.
     pub(super) fn ask_again_on_a_new_session(&mut self, cx: &mut WorkerCtx<'_>) {
         self.session_closed = false;

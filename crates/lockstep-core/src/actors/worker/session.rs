@@ -100,13 +100,6 @@ impl Worker {
             ),
             None,
         );
-        self.lease = None;
-        self.token = None;
-        self.holds_something = false;
-        self.renew = None;
-        self.last_failure_unreachable = false;
-        self.phase = Phase::Acquiring;
-        let retry = self.cfg.retry_ms;
-        self.retry_after(cx, retry);
+        self.ask_again_on_a_new_session(cx);
     }
 }
