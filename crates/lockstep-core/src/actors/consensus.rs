@@ -45,15 +45,24 @@ pub struct Proposal {
     pub entry: Entry,
     pub term: u64,
     /// The nodes whose logs hold this entry: the leader that appended it and every follower
-    /// that acknowledged it. A majority of holders commits it; a voter that holds it refuses a
-    /// candidate that does not (Raft's election restriction).
+    /// that stored it, whether or not its acknowledgement reached the leader. A voter that holds
+    /// it refuses a candidate that does not (Raft's election restriction), and a new leader that
+    /// holds it commits it in its own term (leader completeness).
     pub holders: BTreeSet<usize>,
+    /// The nodes the leader knows hold it: itself and every follower whose acknowledgement it
+    /// received in this term. A majority of these commits the entry; a follower not in it is
+    /// sent the entry again.
+    pub acked: BTreeSet<usize>,
     pub client: Option<(NodeId, u64)>,
     /// Appended by an earlier term's leader and sent again in this term. It is applied before
     /// the new leader's own first entry, while etcd's lessor is not yet primary, so a lease it
     /// grants is refreshed by the lessor's Promote with the others: to now + election timeout +
     /// TTL (server.go applies the leader's first entry, lessor.go Promote).
     pub carried: bool,
+    /// Carried over from a leader that was another node (by index): the client sent the request
+    /// over its connection to that node, and an answer goes back only on the connection a
+    /// request came in on, so nobody answers it.
+    pub asked_via: Option<usize>,
 }
 
 /// The whole cluster.
@@ -90,7 +99,8 @@ pub struct Cluster {
     /// Waiters by the revision of the key each watches (its predecessor), as etcd's Mutex
     /// waits for the deletion of the last key created before its own.
     pub watchers: BTreeMap<u64, Watcher>,
-    /// Whether the leader's heartbeat round is scheduled (it runs while an entry lacks holders).
+    /// Whether the leader's heartbeat round is scheduled (it runs while a follower has not
+    /// acknowledged an entry).
     pub heartbeat_armed: bool,
     /// Workers whose session another worker also locks with (`session = "..."`).
     pub shared_sessions: BTreeSet<NodeId>,
@@ -98,6 +108,10 @@ pub struct Cluster {
     /// with the leader, by relay id (consensus_relay.rs).
     pub relays: BTreeMap<u64, relay::Relay>,
     pub next_relay: u64,
+    /// Leases their own unlock deleted. The model ends a worker's session with its lock, but a
+    /// ZooKeeper session outlives its lock node until the client closes it: a client whose
+    /// delete's answer was lost with its connection reconnects to a live session.
+    pub released: BTreeSet<u64>,
 }
 
 /// A queued client waiting for its predecessor's key to go.
@@ -167,6 +181,7 @@ impl Cluster {
             shared_sessions: BTreeSet::new(),
             relays: BTreeMap::new(),
             next_relay: 1,
+            released: BTreeSet::new(),
         }
     }
 
@@ -214,8 +229,10 @@ impl Cluster {
                 entry,
                 term: self.term,
                 holders: BTreeSet::from([cx.me]),
+                acked: BTreeSet::from([cx.me]),
                 client,
                 carried: false,
+                asked_via: None,
             },
         );
         for j in 0..self.nodes.len() {
@@ -318,6 +335,11 @@ impl Cluster {
                     me.term = term;
                     me.campaign = None;
                     me.pre_campaign = None;
+                    // The entry is in this node's log from now on, even if the acknowledgement
+                    // never reaches the leader.
+                    if let Some(p) = self.pending.get_mut(&proposal) {
+                        p.holders.insert(cx.me);
+                    }
                     cx.fx
                         .send(Dest::Node(from), Payload::AppendAck { term, proposal });
                 }
@@ -328,6 +350,7 @@ impl Cluster {
                     from.checked_sub(self.base).map(usize::from),
                 ) {
                     p.holders.insert(j);
+                    p.acked.insert(j);
                 }
                 self.commit_ready(cx);
             }
@@ -440,11 +463,18 @@ impl Cluster {
                         },
                     );
                 }
-                if let Some((client, req)) = p.client {
-                    let tag = owner_now.then(|| Tag::ServiceGrants {
-                        holder: cx.name(owner),
-                        token: Some(rev),
-                    });
+                let tag = owner_now.then(|| Tag::ServiceGrants {
+                    holder: cx.name(owner),
+                    token: Some(rev),
+                });
+                if let (Some(_), Some(via)) = (p.client, p.asked_via) {
+                    let who = cx.name(owner);
+                    cx.fx.state(
+                        format!("{who}'s key committed, revision {rev}"),
+                        format!("The lock request {who} sent to node-{} commits in this term: {who}'s key exists at revision {rev}{}. {who} is not told: it sent the request over its connection to node-{}, and an answer goes back only on the connection a request came in on. Its client saw that request fail and cannot tell that it took effect.", via + 1, if owner_now { " and is the lowest" } else { "" }, via + 1),
+                        tag,
+                    );
+                } else if let Some((client, req)) = p.client {
                     cx.fx.send_tagged(
                         Dest::Node(client),
                         Payload::LockReply {
@@ -470,7 +500,11 @@ impl Cluster {
                         .filter(|_| self.keys.values().any(|l| *l == lease))
                         .map(|l| cx.name(l.owner))
                 } else {
-                    self.leases.remove(&lease).map(|l| cx.name(l.owner))
+                    let removed = self.leases.remove(&lease);
+                    if removed.is_some() && !expired {
+                        self.released.insert(lease);
+                    }
+                    removed.map(|l| cx.name(l.owner))
                 };
                 let gone: Vec<u64> = self
                     .keys
@@ -492,6 +526,15 @@ impl Cluster {
                     .filter(|_| was_owner)
                     .map(|holder| Tag::ServiceFrees { holder, reason });
                 match p.client {
+                    Some(_) if p.asked_via.is_some() => {
+                        let via = p.asked_via.unwrap_or_default() + 1;
+                        let who = holder.unwrap_or_else(|| cx.name(p.client.map_or(0, |c| c.0)));
+                        cx.fx.state(
+                            format!("{who}'s unlock committed, revision {rev}"),
+                            format!("The delete {who} sent to node-{via} commits in this term, and its key is gone at revision {rev}. {who} is not told: it sent the delete over its connection to node-{via}, and an answer goes back only on the connection a request came in on. Its client saw the delete fail and cannot tell that it took effect: it must not assume either way."),
+                            free_tag,
+                        );
+                    }
                     Some((client, req)) => cx.fx.send_tagged(
                         Dest::Node(client),
                         Payload::UnlockReply {

@@ -133,13 +133,19 @@ impl Cluster {
         }
         cx.fx.state(
             format!("{} uncommitted entr{} sent again in term {term}", pending.len(), if pending.len() == 1 { "y" } else { "ies" }),
-            format!("This node's log still holds entries a leader appended but could not commit for want of a majority. Leading now, it replicates those entries in term {term} (Raft commits them with the new term's entries): a request whose client gave up on it long ago can still take effect now. A lease such an entry grants is refreshed with every other once this term's first entry is applied, to now + election timeout + TTL, as etcd's lessor does on taking over."),
+            format!("This node's log still holds entries a leader appended but never committed: it had not heard that a majority stored them. Leading now, it replicates those entries in term {term} (Raft commits them with the new term's entries): a request whose client gave up on it long ago can still take effect now. A lease such an entry grants is refreshed with every other once this term's first entry is applied, to now + election timeout + TTL, as etcd's lessor does on taking over."),
             None,
         );
         for (id, mut p) in pending {
             p.term = term;
             p.carried = true;
-            p.holders = BTreeSet::from([cx.me]);
+            // The node the client asked: the leader that appended the entry, or the one an
+            // earlier election already carried it from.
+            let via = p.asked_via.unwrap_or(old_leader);
+            p.asked_via = (via != cx.me).then_some(via);
+            // The new leader has heard from no follower in its term; those whose logs hold the
+            // entry acknowledge it again at once.
+            p.acked = BTreeSet::from([cx.me]);
             self.pending.insert(id, p);
         }
         for j in 0..self.nodes.len() {

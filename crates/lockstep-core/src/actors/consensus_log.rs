@@ -8,11 +8,11 @@ use crate::message::Payload;
 use crate::topology::NodeId;
 
 impl Cluster {
-    /// Sends follower `j`, in log order, every pending entry its log does not hold; those before
-    /// proposal `first` were sent before (in this term) and are marked as sent again.
+    /// Sends follower `j`, in log order, every pending entry it has not acknowledged in this
+    /// term; those before proposal `first` were sent before and are marked as sent again.
     pub(super) fn send_missing(&self, j: usize, first: u64, cx: &mut ConsensusCtx<'_>) {
         for (&id, p) in &self.pending {
-            if !p.holders.contains(&j) {
+            if !p.acked.contains(&j) {
                 cx.fx.send(
                     self.node(j),
                     Payload::Append {
@@ -26,13 +26,13 @@ impl Cluster {
         }
     }
 
-    /// Commits pending entries in log order while the first one has a majority of holders: a
+    /// Commits pending entries in log order while the leader knows a majority holds the first: a
     /// Raft commit index covers every earlier entry, so a later entry never commits past an
     /// earlier one, and revisions follow the log.
     pub(super) fn commit_ready(&mut self, cx: &mut ConsensusCtx<'_>) {
         let majority = self.majority() as usize;
         while let Some((&id, p)) = self.pending.iter().next() {
-            if p.holders.len() < majority {
+            if p.acked.len() < majority {
                 break;
             }
             self.commit(id, cx);
@@ -45,10 +45,10 @@ impl Cluster {
         (self.election_timeout_ms / 10).max(1)
     }
 
-    /// Schedules the next heartbeat round while some pending entry is missing from a log.
+    /// Schedules the next heartbeat round while some follower has not acknowledged an entry.
     pub(super) fn arm_heartbeat(&mut self, cx: &mut ConsensusCtx<'_>) {
         let n = self.nodes.len();
-        if !self.heartbeat_armed && self.pending.values().any(|p| p.holders.len() < n) {
+        if !self.heartbeat_armed && self.pending.values().any(|p| p.acked.len() < n) {
             self.heartbeat_armed = true;
             cx.fx.after(self.heartbeat_ms(), Timer::Heartbeat);
         }

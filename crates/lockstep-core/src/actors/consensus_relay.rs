@@ -32,7 +32,8 @@ impl Cluster {
         let is_leader = self.leads(cx.me);
         match payload {
             Payload::KeepAlive { req, lease, packet } if is_leader => {
-                let ok = self.touch(lease, cx);
+                let ok = self.touch(lease, cx)
+                    || (packet != SessionPacket::Keepalive && self.released.contains(&lease));
                 cx.fx.send_tagged(
                     Dest::Node(from),
                     Payload::KeepAliveReply { req, ok, packet },
@@ -54,7 +55,7 @@ impl Cluster {
                 self.touch(lease, cx);
             }
             Payload::Revalidate { relay, lease } if is_leader => {
-                let ok = self.touch(lease, cx);
+                let ok = self.touch(lease, cx) || self.released.contains(&lease);
                 cx.fx
                     .send(Dest::Node(from), Payload::RevalidateReply { relay, ok });
             }
@@ -120,7 +121,8 @@ impl Cluster {
         if !cx.leader_ok {
             return;
         }
-        let ok = self.leases.contains_key(&lease) && !self.revoking.contains(&lease);
+        let ok = (self.leases.contains_key(&lease) && !self.revoking.contains(&lease))
+            || self.released.contains(&lease);
         cx.fx.send_tagged(
             Dest::Node(client),
             Payload::KeepAliveReply {

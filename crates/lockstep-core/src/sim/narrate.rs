@@ -149,12 +149,44 @@ impl Sim {
 
     /// The last time the service `service` let go of `holder`'s key. A single Redis with a
     /// failover is one lock service however many instances it has, so any instance counts there.
+    /// Whether worker `node` has a ZooKeeper-style client (it listens to its connection state).
+    fn zookeeper_style(&self, node: NodeId) -> bool {
+        let name = self.name(node);
+        self.params
+            .scenario
+            .workers
+            .iter()
+            .any(|w| w.name == name && w.on_suspended.is_some())
+    }
+
     fn last_freed(&self, service: NodeId, holder: &str) -> Option<&FreedKey> {
         let one_service = self.params.scenario.lock.kind != LockKind::Redlock;
         self.freed
             .iter()
             .rev()
             .find(|f| f.holder == holder && (one_service || f.service == service))
+    }
+
+    /// `label` (the payload's generic one) as this run's client would name it: a ZooKeeper-style
+    /// client's repeated delete of a node its first delete removed gets NONODE.
+    pub(super) fn true_label(
+        &self,
+        from: NodeId,
+        to: NodeId,
+        payload: &Payload,
+        label: String,
+    ) -> String {
+        match payload {
+            Payload::UnlockReply { deleted: false, .. }
+                if self.zookeeper_style(to)
+                    && self
+                        .last_freed(from, self.name(to))
+                        .is_some_and(|f| f.reason == FreeReason::Released) =>
+            {
+                "NONODE: already deleted".into()
+            }
+            _ => label,
+        }
     }
 
     /// `explanation` (the payload's generic text) with what is true of this run only.
@@ -224,6 +256,18 @@ impl Sim {
                     explanation.to_string()
                 };
                 explanation.replace("it expired, and perhaps someone else took it", &cause)
+            }
+            // A ZooKeeper-style client's guaranteed delete, sent again after a reconnect, finds
+            // its node gone: its first delete was applied, and only the answer was lost.
+            Payload::UnlockReply { deleted: false, .. } if self.zookeeper_style(to) => {
+                let holder = self.name(to);
+                match self.last_freed(from, holder) {
+                    Some(f) if f.reason == FreeReason::Released => format!(
+                        "NONODE: {holder}'s first delete was applied after all, at {} ms; only its answer was lost with the connection. Curator's guaranteed delete takes NONODE as done (LockInternals.deleteOurPath), and {holder}'s session, alive all along, ends when its client closes.",
+                        f.time_ms
+                    ),
+                    _ => explanation,
+                }
             }
             // The key went with the holder's own earlier unlock (its answer lost), not with a
             // revocation.

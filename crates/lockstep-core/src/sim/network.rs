@@ -72,6 +72,7 @@ impl Sim {
     ) {
         let params = self.params.clone();
         let label = payload.label(&params.lock.key, &params.batch);
+        let label = self.true_label(from, to, &payload, label);
         let explanation = payload.explain(self.name(from), self.name(to), &params.lock.key);
         let mut explanation = self.true_to_run(from, to, &payload, explanation);
         let msg = self.next_msg;
