@@ -5,7 +5,7 @@
 
 mod common;
 
-use lockstep_core::{Run, run};
+use lockstep_core::Run;
 
 const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
 
