@@ -86,3 +86,72 @@ fn a_delete_a_majority_stored_commits_after_its_leader_dies() {
         explanation(&r, "NONODE: already deleted")
     );
 }
+
+/// A is cut off from 1500 to 4500 ms; the answer to its ping of 5004 arrives at 5006, the very
+/// millisecond its 4000 ms read timeout passes. The client has closed that connection and never
+/// reads the answer: it reconnects to node-2 with a connect request. The answer used to count
+/// as a reconnect, and A then pinged node-2 without ever connecting to it.
+#[test]
+fn a_ping_answer_at_the_read_timeout_is_not_a_reconnect() {
+    let a_continues = ZK.replacen(
+        "work_ms = 4000\nrenew_every_ms = 1000\non_suspended = \"stop\"",
+        "work_ms = 9000\nrenew_every_ms = 1000\non_suspended = \"continue\"",
+        1,
+    );
+    assert_ne!(a_continues, ZK);
+    let r = run_body(
+        &(a_continues
+            + "[[faults]]\nat_ms = 1500\nkind = \"partition\"\ngroups = [[\"A\"], [\"node-1\", \"node-2\", \"node-3\"]]\n[[faults]]\nat_ms = 4500\nkind = \"heal\"\n"),
+    );
+    check(
+        &r,
+        &[
+            "5004 ping session 1",
+            "5006 A's session is suspended",
+            "5006 ping answered",
+            "5207 connect: session 1",
+            "5211 A's session reconnected",
+            "6211 ping session 1",
+        ],
+        &["5006 A's session reconnected"],
+    );
+}
+
+/// node-1's machine dies at 1500 ms; B is granted the lock while it has no connection and acts
+/// on it once it reconnects at 5841 ms. Its lease counts from that reconnect, not from its last
+/// ping before the crash (1104 + 6000 = 7104 ms, as the sentence used to say).
+#[test]
+fn a_grant_acted_on_after_a_reconnect_counts_the_lease_from_it() {
+    let r = run_body(&format!(
+        "{ZK}[[faults]]\nat_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n"
+    ));
+    check(
+        &r,
+        &[
+            "5841 B's session reconnected",
+            "5841 B holds the lock (token 34)",
+        ],
+        &[],
+    );
+    let held = explanation(&r, "B holds the lock (token 34)");
+    assert!(held.contains("good until 11839 ms"), "{held}");
+}
+
+/// node-1 and node-2 die: no quorum is left. A had written and was releasing when its session
+/// was lost; its LOST note said "It had already stopped", true only of a worker that stopped at
+/// SUSPENDED before writing.
+#[test]
+fn a_lost_session_while_releasing_says_so() {
+    let r = run_body(&format!(
+        "{ZK}[[faults]]\nat_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
+         [[faults]]\nat_ms = 1600\nkind = \"crash\"\ntarget = \"node-2\"\nhost = true\n"
+    ));
+    check(
+        &r,
+        &["4006 write 3 payouts", "9493 A's session is lost"],
+        &[],
+    );
+    let lost = explanation(&r, "A's session is lost");
+    assert!(lost.ends_with("A was releasing the lock."), "{lost}");
+    assert!(!lost.contains("already stopped"), "{lost}");
+}

@@ -174,6 +174,9 @@ impl Worker {
     /// on, and an unlock in flight waits in the client's queue.
     pub(super) fn suspend(&mut self, connected_to: u32, why: &str, cx: &mut WorkerCtx<'_>) {
         self.suspended = Some(cx.now_local);
+        // The client closes the connection (ClientCnxn cleanup): an answer to a ping still on
+        // its way, even one arriving this very millisecond, is never read.
+        self.renew = None;
         let name = cx.name;
         self.start_reconnecting(connected_to, cx);
         if !self.holding() {
@@ -275,7 +278,9 @@ impl Worker {
             self.new_session_after_lost(&what, cx);
             return;
         }
-        if self.cfg.on_suspended == Some(OnSuspended::Stop) {
+        // A worker that finished, or stopped at SUSPENDED, is releasing: "stopped" would not be
+        // true of the one that finished.
+        if self.cfg.on_suspended == Some(OnSuspended::Stop) && self.phase != Phase::Releasing {
             cx.fx.tagged_note(
                 format!("{name}'s session is lost"),
                 format!("For {name}, {what} It had already stopped."),
@@ -285,9 +290,7 @@ impl Worker {
             return;
         }
         let then = if self.phase == Phase::Releasing {
-            format!(
-                "{name} has done its work already and is trying to release a lock it no longer holds."
-            )
+            format!("{name} was releasing the lock.")
         } else {
             format!(
                 "But {name} ignores its session and keeps working as if it still held the lock."

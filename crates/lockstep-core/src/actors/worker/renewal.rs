@@ -12,6 +12,13 @@ impl Worker {
         let (_, sent) = self.renew.take().unwrap_or_default();
         self.heard_from_cluster(cx);
         if ok {
+            self.lease_from_local = sent;
+            let ttl = if cx.lock.kind == LockKind::Consensus {
+                self.granted_ttl_ms
+            } else {
+                cx.lock.ttl_ms
+            };
+            self.lease_until_local = Some(sent + ttl as i64);
             if self.suspended.take().is_some() {
                 cx.fx.note(
                     format!("{name}'s session reconnected"),
@@ -21,15 +28,9 @@ impl Worker {
                 if !self.etcd_cadence(cx) {
                     self.schedule_renew(cx);
                 }
+                // After the lease above: a grant held back until now counts from this touch.
                 self.send_queued(cx);
             }
-            self.lease_from_local = sent;
-            let ttl = if cx.lock.kind == LockKind::Consensus {
-                self.granted_ttl_ms
-            } else {
-                cx.lock.ttl_ms
-            };
-            self.lease_until_local = Some(sent + ttl as i64);
             self.keepalive_answered(cx);
         } else if self.zookeeper_style() && !self.phase.is_terminal() {
             self.session_expired_on_reconnect(cx);
