@@ -156,6 +156,13 @@ pub enum Payload {
     SessionTouch {
         lease: u64,
     },
+    /// A ZooKeeper server with no leader serves no client: it closes the connection a ping or
+    /// connect request (`req`) came on, or, as a follower that lost its leader, every client
+    /// connection (`req` None). `instance` is the closing node's index.
+    NotServing {
+        req: Option<u64>,
+        instance: u32,
+    },
     Unlock {
         req: u64,
         lease: u64,
@@ -329,6 +336,7 @@ impl Payload {
             },
             Payload::Revalidate { lease, .. } => format!("revalidate session {lease}"),
             Payload::SessionTouch { lease } => format!("touched: session {lease}"),
+            Payload::NotServing { .. } => "connection closed: no leader".into(),
             Payload::RevalidateReply { ok: true, .. } => "session alive".into(),
             Payload::RevalidateReply { ok: false, .. } => "session expired".into(),
             Payload::Unlock { lease, .. } => format!("unlock {}", lease_key(key, *lease)),
@@ -497,6 +505,8 @@ impl Payload {
             Payload::KeepAliveReply { ok: true, packet: SessionPacket::Connect | SessionPacket::ConnectResent, .. } => format!("The leader still knows {to}'s session: the server answers the ConnectRequest with the session's negotiated timeout, and {to} is connected again."),
             Payload::KeepAliveReply { ok: false, .. } => format!("{to}'s session has expired in the cluster, and its lock node with it: the server answers with a session timeout of 0, so {to}'s client reports Expired (ClientCnxn.onConnected: \"Unable to reconnect to ZooKeeper service, session … has expired\") and Curator LOST."),
             Payload::Revalidate { .. } => format!("{from} does not lead, so it asks the leader {to} whether the reconnecting client's session is still alive; the leader counts the session's timeout again from this touch (ZooKeeper: ZooKeeperServer.reopenSession, Learner.validateSession)."),
+            Payload::NotServing { req: Some(_), .. } => format!("{from} has no leader (ZooKeeper: it is LOOKING, electing one), so it serves no client: it closes {to}'s connection as soon as it reads the request (NIOServerCnxn: \"ZooKeeperServer not running\"). {to}'s client sees the socket close at once."),
+            Payload::NotServing { req: None, .. } => format!("{from}'s connection to its leader was reset when the leader's process died, so it stops following and closes every client connection (Learner.shutdown → closeAllConnections) until a new leader is elected. {to}'s client sees the socket close at once."),
             Payload::SessionTouch { .. } => format!("{from} reports its client's ping to the leader {to}, which counts the session's timeout again from it (ZooKeeper: the follower keeps its clients' touches in LearnerSessionTracker and reports them in its reply to the leader's next PING, Learner.ping; the model sends it at once)."),
             Payload::RevalidateReply { ok: true, .. } => format!("The leader still knows the session: {to} answers its client."),
             Payload::RevalidateReply { ok: false, .. } => format!("The session has expired at the leader: {to} tells its client so."),

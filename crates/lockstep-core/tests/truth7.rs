@@ -58,9 +58,9 @@ fn a_delete_a_majority_stored_commits_after_its_leader_dies() {
             "4318 A's unlock committed, revision 35",
             "4318 locked, revision=34",
             "4480 B holds the lock (token 34)",
-            "5299 A's session reconnected",
-            "5302 NONODE: already deleted",
-            "5303 A done",
+            "5036 A's session reconnected",
+            "5041 NONODE: already deleted",
+            "5042 A done",
         ],
         &[
             "will be overwritten",
@@ -148,10 +148,52 @@ fn a_lost_session_while_releasing_says_so() {
     ));
     check(
         &r,
-        &["4006 write 3 payouts", "9493 A's session is lost"],
+        &["4006 write 3 payouts", "9314 A's session is lost"],
         &[],
     );
     let lost = explanation(&r, "A's session is lost");
     assert!(lost.ends_with("A was releasing the lock."), "{lost}");
     assert!(!lost.contains("already stopped"), "{lost}");
+}
+
+/// With seed 4, node-3 leads after node-1 dies; B holds the lock through follower node-2 when
+/// node-3's process dies at 3500 ms. node-2's connection to its leader is reset, so it closes
+/// every client connection (Learner.shutdown → closeAllConnections): B is SUSPENDED at once and,
+/// as a `stop` worker, never writes. It used to ping node-2 on undisturbed and write at 5786 ms.
+/// A connect request to a server with no leader is closed at once too: no SYN is resent to a
+/// live host that took the connection, and no "no leader" reply, etcd's, reaches a Curator client.
+#[test]
+fn a_follower_that_loses_its_leader_drops_its_clients() {
+    let both = ZK.replacen("seed = 1", "seed = 4", 1).replacen(
+        "start_ms = 100\nwork_ms = 500",
+        "start_ms = 100\nwork_ms = 3000",
+        1,
+    );
+    let r = run_body(&format!(
+        "{both}[[faults]]\nat_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\n\
+         [[faults]]\nat_ms = 3500\nkind = \"crash\"\ntarget = \"node-3\"\n"
+    ));
+    check(
+        &r,
+        &[
+            "1775 connection closed: no leader",
+            "1776 node-2 closes A's connection",
+            "2105 B holds the lock (token 34)",
+            "3500 node-3 crashes",
+            "3500 connection closed: no leader",
+            "3501 B's session is suspended",
+            "3501 B stops working",
+        ],
+        &["write 3 payouts", "SYN resent", "no leader known"],
+    );
+    let suspended = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.time_ms == 3501 && e.label == "B's session is suspended")
+        .map_or("", |e| e.explanation.as_str());
+    assert!(
+        suspended.starts_with("node-2 has no leader and closed B's connection"),
+        "{suspended}"
+    );
 }

@@ -1,7 +1,8 @@
 //! A ZooKeeper server takes a client's connection whether it leads or not: a follower answers a
 //! ZooKeeper-style client's pings itself and reports them to the leader (LearnerSessionTracker,
 //! Learner.ping), and checks a reconnecting client's session with the leader before it answers
-//! (ZooKeeperServer.reopenSession → Learner.validateSession).
+//! (ZooKeeperServer.reopenSession → Learner.validateSession). A server with no leader closes
+//! the connection instead.
 
 use super::{Cluster, ConsensusCtx};
 use crate::actors::{Dest, Timer};
@@ -80,8 +81,7 @@ impl Cluster {
     }
 
     /// A follower takes a client's ping or connect request and asks the leader about the
-    /// session. A follower that hears from no leader serves no client: no answer (ZooKeeper
-    /// closes client connections when a server loses its leader).
+    /// session. A follower that hears from no leader serves no client: it closes the connection.
     pub(super) fn relay(
         &mut self,
         client: NodeId,
@@ -89,6 +89,7 @@ impl Cluster {
         cx: &mut ConsensusCtx<'_>,
     ) {
         if !cx.leader_ok {
+            self.not_serving(client, req, cx);
             return;
         }
         let id = self.next_relay;
@@ -110,7 +111,8 @@ impl Cluster {
 
     /// A follower answers a client's ping itself, from the sessions it knows (it has applied the
     /// leader's closes of expired ones), and reports the touch to the leader (LearnerSessionTracker,
-    /// Learner.ping). A follower that hears from no leader serves no client.
+    /// Learner.ping). A follower that hears from no leader serves no client: it closes the
+    /// connection.
     pub(super) fn ping_at_follower(
         &mut self,
         client: NodeId,
@@ -119,6 +121,7 @@ impl Cluster {
         cx: &mut ConsensusCtx<'_>,
     ) {
         if !cx.leader_ok {
+            self.not_serving(client, req, cx);
             return;
         }
         let ok = (self.leases.contains_key(&lease) && !self.revoking.contains(&lease))
@@ -136,6 +139,18 @@ impl Cluster {
             cx.fx
                 .send(self.node(self.leader), Payload::SessionTouch { lease });
         }
+    }
+
+    /// A server with no leader closes the connection a client's ping or connect request came on
+    /// (ZooKeeper's NIOServerCnxn refuses every request while the server is not running).
+    fn not_serving(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
+        cx.fx.send(
+            Dest::Node(client),
+            Payload::NotServing {
+                req: Some(req),
+                instance: cx.me as u32,
+            },
+        );
     }
 
     /// The leader's answer about a session: the follower passes it on to its client.

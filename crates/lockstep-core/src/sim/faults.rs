@@ -344,6 +344,7 @@ impl Sim {
         let name = self.name(node).to_string();
         let params = self.params.clone();
         let mut tag_after = None;
+        let mut led = false;
         match params.role(node) {
             Role::Worker => tag_after = self.workers[usize::from(node)].crash(),
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => {
@@ -352,6 +353,7 @@ impl Sim {
             }
             Role::ConsensusNode => {
                 if let Some(c) = &mut self.cluster {
+                    led = c.leading && c.leader_node() == node;
                     c.crash(usize::from(node - c.base));
                 }
             }
@@ -396,6 +398,9 @@ impl Sim {
             // (the clients decide whether theirs was one of them).
             for worker in 0..params.first_service {
                 self.connection_closed(node, worker, false);
+            }
+            if led {
+                self.followers_drop_their_clients(node, out);
             }
         }
         if let Some(tag) = tag_after {

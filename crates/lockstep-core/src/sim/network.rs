@@ -54,6 +54,45 @@ impl Sim {
         );
     }
 
+    /// The leader's process died: each live follower's connection to it is reset at once, so the
+    /// follower stops following and closes every client connection it has (ZooKeeper's
+    /// Learner.shutdown → closeAllConnections). Only ZooKeeper-style clients connected to it
+    /// are told; an etcd client's stream to a follower stays open.
+    pub(super) fn followers_drop_their_clients(
+        &mut self,
+        leader: NodeId,
+        out: &mut Vec<TraceEvent>,
+    ) {
+        let Some((base, nodes)) = self
+            .cluster
+            .as_ref()
+            .map(|c| (c.base, c.nodes.len() as u32))
+        else {
+            return;
+        };
+        for instance in 0..nodes {
+            let follower = base + instance as NodeId;
+            if follower == leader || !self.nodes[usize::from(follower)].alive {
+                continue;
+            }
+            for worker in 0..self.params.first_service {
+                let w = &self.workers[usize::from(worker)];
+                let connected = w.cfg.on_suspended.is_some()
+                    && w.endpoint == instance
+                    && w.suspended.is_none()
+                    && w.lease.is_some()
+                    && !w.phase.is_terminal();
+                if connected {
+                    let payload = Payload::NotServing {
+                        req: None,
+                        instance,
+                    };
+                    self.send(follower, worker, payload, None, out);
+                }
+            }
+        }
+    }
+
     pub(super) fn latency(&self, a: NodeId, b: NodeId) -> u64 {
         let p = &self.params;
         p.links

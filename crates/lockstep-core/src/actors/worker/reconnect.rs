@@ -228,6 +228,40 @@ impl Worker {
         }
     }
 
+    /// A server with no leader closed this client's connection: answering its connect request
+    /// (`req`), which ends the attempt now, or dropping every client as a follower that lost its
+    /// leader, which the client reports as Disconnected (Curator SUSPENDED).
+    pub(super) fn not_serving(&mut self, instance: u32, req: Option<u64>, cx: &mut WorkerCtx<'_>) {
+        let nodes = cx.lock.nodes.max(1);
+        if !self.zookeeper_style()
+            || self.endpoint != instance
+            || self.session_closed
+            || self.phase.is_terminal()
+        {
+            return;
+        }
+        let (name, node, next) = (cx.name, instance + 1, (instance + 1) % nodes + 1);
+        match self.suspended {
+            Some(suspended_local) if req.is_some() && self.renew.map(|(r, _)| r) == req => {
+                cx.fx.note(
+                    format!("node-{node} closes {name}'s connection"),
+                    format!("node-{node} has no leader, so it takes no session: {name}'s client ends this attempt now rather than at its connect timeout, and tries node-{next} after its pause (ClientCnxn, StaticHostProvider)."),
+                );
+                // The attempt's SYN resends and connect timeout no longer apply.
+                self.reconnects += 1;
+                self.attempt_over(suspended_local, cx);
+            }
+            None if self.may_suspend() => {
+                self.endpoint = (instance + 1) % nodes;
+                let why = format!(
+                    "node-{node} has no leader and closed {name}'s connection. ZooKeeper's client sees the socket close at once, reports Disconnected and Curator SUSPENDED. It tries node-{next} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED and the lock node is still there."
+                );
+                self.suspend(instance, &why, cx);
+            }
+            _ => {}
+        }
+    }
+
     /// The unlock while the client has no connection: it waits in the client's queue (Curator's
     /// guaranteed delete tries it again after a reconnect).
     pub(super) fn queue_unlock(&mut self, tag: Option<Tag>, cx: &mut WorkerCtx<'_>) {
