@@ -54,7 +54,7 @@ fn next_branch() -> u64 {
 
 /// What a lease chart's page for a box depends on (the branch, the time mode and the box's
 /// shape, width over height in thousandths), and the page (see `Viewer::lease_box`).
-type LeaseBox = ((u64, TimeMode, i64), Option<(f64, f64)>);
+type LeaseBox = ((u64, TimeMode, i64), Option<Seen>);
 
 /// A scenario being stepped through.
 #[derive(Debug)]
@@ -426,9 +426,7 @@ impl Viewer {
         let options = self.options(time_mode);
         let seen = match (window, aspect) {
             (Some(w), _) => Seen::Window(w),
-            (None, Some(a)) => self
-                .lease_box(time_mode, a)
-                .map_or(Seen::Whole, |(w, h)| Seen::Boxed(w, h)),
+            (None, Some(a)) => self.lease_box(time_mode, a).unwrap_or(Seen::Whole),
             (None, None) => Seen::Whole,
         };
         let svg = lease_svg_in(&self.full, &self.caption(), &options, seen)?;
@@ -445,7 +443,7 @@ impl Viewer {
 
     /// The lease chart's page for a box `aspect` times as wide as it is tall (see
     /// `lockstep_render::lease_box_for`), kept for the branch: every step of it has one.
-    fn lease_box(&self, time_mode: TimeMode, aspect: f64) -> Option<(f64, f64)> {
+    fn lease_box(&self, time_mode: TimeMode, aspect: f64) -> Option<Seen> {
         let key = (self.branch, time_mode, (aspect * 1000.0).round() as i64);
         if let Some((k, b)) = *self.lease_box.borrow()
             && k == key

@@ -23,6 +23,7 @@ import { review22Tests } from "./review22.mjs";
 import { review23Tests } from "./review23.mjs";
 import { review24Tests } from "./review24.mjs";
 import { review26Tests } from "./review26.mjs";
+import { review27Tests } from "./review27.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -698,6 +699,7 @@ await review22Tests(browser, base, shot);
 await review23Tests(browser, base, shot);
 await review24Tests(browser, base, shot);
 await review26Tests(browser, base, shot);
+await review27Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

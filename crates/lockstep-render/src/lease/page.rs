@@ -7,9 +7,11 @@ mod panel;
 mod seen;
 pub(crate) mod symbols;
 
+pub(crate) use seen::STEP_SLACK;
 pub use seen::Seen;
 
-use legend::{believes_on, narrow_tick_step, tick_label, tick_step};
+use legend::{narrow_tick_step, overlap_line, roomy_tick_step, tick_label, tick_step};
+pub(crate) use panel::OVERLAP_DX;
 
 use super::nodes::{self, NodeShape};
 use super::{Danger, LeaseChart, LeaseRowKind};
@@ -24,7 +26,7 @@ pub const WIDTH: f64 = 1600.0;
 /// The tallest a chart may be: a 1920x1080 slide's height, so it is projected at full size.
 pub const SLIDE_H: f64 = 1080.0;
 /// The width of a chart whose legend and verdict stand beside its plot: a slide's width.
-const WIDE: f64 = 1920.0;
+pub(crate) const WIDE: f64 = 1920.0;
 /// The narrowest the legend and verdict are wrapped to for a narrow window.
 const NARROWEST: f64 = 240.0;
 /// The width of that panel beside the plot.
@@ -49,9 +51,14 @@ const TIGHT_GROUP_GAP: f64 = 8.0;
 enum Fit {
     /// Under the plot, on a 1600 px page (or as wide as `Seen::Boxed` says).
     Below,
-    /// In a panel beside the plot, on a 1920 px page with tighter rows: for a chart that would
-    /// be taller than a slide with them under the plot (many instances, lanes or labels).
+    /// In a panel beside the plot, on a 1920 px page (or as wide as `Seen::Beside` says) with
+    /// tighter rows: for a chart that would be taller than a slide with them under the plot
+    /// (many instances, lanes or labels).
     Beside,
+    /// Beside, on a box's page (`Seen::Beside`): the overlaps' lines in the panel under the
+    /// verdict rather than under the plot, half the margins above and below, and room above
+    /// the plot for what goes there only, so the page is as short as the plot allows.
+    InBox,
 }
 const LABEL_SIZE: f64 = 18.0;
 
@@ -164,24 +171,30 @@ impl LeasePage {
         chart: &LeaseChart,
         whole: Option<&LeaseChart>,
         caption: &Caption,
-        (fit, narrow, below_w): (Fit, Option<f64>, f64),
+        (fit, narrow, width): (Fit, Option<f64>, f64),
     ) -> LeasePage {
-        let (width, row_pad, group_gap) = match fit {
-            Fit::Below => (below_w, ROW_PAD, GROUP_GAP),
-            Fit::Beside => (WIDE, TIGHT_ROW_PAD, TIGHT_GROUP_GAP),
+        let (row_pad, group_gap) = match fit {
+            Fit::Below => (ROW_PAD, GROUP_GAP),
+            Fit::Beside | Fit::InBox => (TIGHT_ROW_PAD, TIGHT_GROUP_GAP),
         };
         // The panel beside the plot (Fit::Beside), and the right edge of everything else.
         let panel_x = width - MARGIN - PANEL_W;
         let right = match fit {
             Fit::Below => width - MARGIN,
-            Fit::Beside => panel_x - 24.0,
+            Fit::Beside | Fit::InBox => panel_x - 24.0,
         };
         let mut texts = Vec::new();
         let text_w = width - 2.0 * MARGIN;
         // The title and subtitle wrap to a narrow window as the legend does: a phone keeps them
         // pinned at its left, and one line of them ran past its right edge.
         let head_w = narrow.unwrap_or(text_w);
-        let mut y = MARGIN;
+        // A box's page has a box's padding around it: half the margin above and below.
+        let edge = if fit == Fit::InBox {
+            MARGIN / 2.0
+        } else {
+            MARGIN
+        };
+        let mut y = edge;
         // A run without a lock service (idempotency keys) has no lock to ask about.
         let lockless = !chart.rows.iter().any(|r| {
             matches!(
@@ -246,10 +259,15 @@ impl LeasePage {
         }
         // Room above the plot for "paid twice" and the current step's label.
         let marked = whole.unwrap_or(chart);
-        y += if fit == Fit::Below || !marked.harm.is_empty() || chart.current_ms.is_some() {
-            36.0
-        } else {
-            16.0
+        // On a box's page, the subtitle's lines run over the narrow plot, where "paid twice"
+        // goes: room for all of it; room for the step's label only where nothing was paid
+        // twice.
+        let harm = !marked.harm.is_empty();
+        y += match (fit, harm, chart.current_ms.is_some()) {
+            (Fit::InBox, true, _) => 44.0,
+            (Fit::InBox, false, true) => 24.0,
+            (Fit::Below, _, _) | (_, true, _) | (_, _, true) => 36.0,
+            _ => 16.0,
         };
 
         // Row labels, right-aligned left of the plot.
@@ -441,8 +459,10 @@ impl LeasePage {
         page.place_symbols(&placed);
 
         // Time axis: finer in a narrow window, which shows a few seconds of the plot at a time.
+        let px_per_ms = (plot.width() - END_ROOM) / (t1 - t0) as f64;
         let step = match narrow {
-            Some(_) => narrow_tick_step(t1 - t0, (plot.width() - END_ROOM) / (t1 - t0) as f64),
+            Some(_) => narrow_tick_step(t1 - t0, px_per_ms),
+            None if fit == Fit::InBox => roomy_tick_step(t1 - t0, px_per_ms),
             None => tick_step(t1 - t0),
         };
         let mut t = t0.div_ceil(step) * step;
@@ -524,48 +544,30 @@ impl LeasePage {
                 color: style::TEXT,
             });
         }
-        let mut y = axis_y + 24.0;
-        for d in &chart.danger {
-            // An overlap still going on at the step shown has not ended: "since", not "to".
-            let line = if d.open {
-                format!(
-                    "overlap: {} and {} both believe they hold the lock since {} ms",
-                    d.first, d.second, d.from_ms
-                )
-            } else {
-                let mut line = format!(
-                    "overlap: {} and {} both believe they hold the lock from {} to {} ms",
-                    d.first, d.second, d.from_ms, d.to_ms
+        // The overlaps' lines under the axis, or, on a box's page, in the panel under the
+        // verdict (there, they took two lines' height from the plot), the page ending under
+        // the axis's labels.
+        let overlaps: Vec<String> = chart
+            .danger
+            .iter()
+            .map(|d| overlap_line(chart, d))
+            .collect();
+        let mut y = if fit == Fit::InBox {
+            axis_y + text::line_height(labels::SMALL) / 2.0
+        } else {
+            axis_y + 24.0
+        };
+        if fit != Fit::InBox {
+            let mark_x = MARGIN + OVERLAP_DX;
+            for line in &overlaps {
+                y = panel::overlap(
+                    &mut page.texts,
+                    line,
+                    mark_x,
+                    y,
+                    narrow.map_or(right - mark_x, |w| w - OVERLAP_DX),
                 );
-                // The band ends when one lets go; the other may go on believing, stale, and
-                // act on it after the band (the write fencing has to stop).
-                if let Some((w, until)) = believes_on(chart, d) {
-                    // "Stale" only where the chart hatches it so (a deposed master may still
-                    // say the worker holds it).
-                    let stale = chart.stale.iter().any(|s| {
-                        chart.rows[s.row].worker == w && s.from_ms <= d.to_ms && s.to_ms >= until
-                    });
-                    let how = if stale { ", stale," } else { "" };
-                    line.push_str(&format!("; {w} believes on{how} until {until} ms"));
-                    if let Some(backed) =
-                        legend::still_backed(chart, &w, d.to_ms).filter(|_| !stale)
-                    {
-                        line.push_str(&format!(", not stale: {backed}"));
-                    }
-                }
-                line
-            };
-            let mark_x = MARGIN + 40.0;
-            y = Column::write_at(
-                &mut page.texts,
-                mark_x,
-                narrow.map_or(right - mark_x, |w| w - 40.0),
-                y,
-                &line,
-                style::BODY_SIZE,
-                true,
-                style::DANGER,
-            );
+            }
         }
 
         // The legend and the verdict: under the plot, or in the panel beside it.
@@ -585,13 +587,25 @@ impl LeasePage {
                     narrow.unwrap_or(text_w),
                 )
             }
-            Fit::Beside => {
+            Fit::Beside | Fit::InBox => {
                 let py = panel::legend_down(&mut page, &kinds, panel_x, plot_top, PANEL_W) + 20.0;
-                let py = panel::verdict(&mut page, chart, caption, panel_x, py, PANEL_W);
+                let mut py = panel::verdict(&mut page, chart, caption, panel_x, py, PANEL_W);
+                if fit == Fit::InBox {
+                    let x = panel_x + OVERLAP_DX;
+                    for line in &overlaps {
+                        py = panel::overlap(
+                            &mut page.texts,
+                            line,
+                            x,
+                            py + 12.0,
+                            PANEL_W - OVERLAP_DX,
+                        );
+                    }
+                }
                 y.max(py)
             }
         };
-        page.height = (bottom + MARGIN).ceil();
+        page.height = (bottom + edge).ceil();
         page
     }
 

@@ -4,7 +4,8 @@
 use lockstep_core::{Run, Scenario, Trace};
 use plotters::prelude::*;
 
-use super::page::{BAR_H, MARGIN};
+use super::page::STEP_SLACK;
+use super::page::{BAR_H, OVERLAP_DX};
 pub use super::page::{LeasePage, Seen, Swatch};
 use super::{LeaseChart, lease_chart};
 use crate::error::{RenderError, check_step};
@@ -22,20 +23,22 @@ pub fn lease_svg(
     lease_svg_in(trace, caption, options, Seen::Whole)
 }
 
-/// The most steps [`lease_box_for`] measures: every step of a run this long or shorter, else
-/// this many spread over it, and the last.
+/// The most steps [`lease_box_for`] measures: every step of a run this long or shorter (then
+/// the page is exactly as tall as its tallest step), else [`BOX_STEPS`] spread over it, and
+/// the last.
+const ALL_STEPS: usize = 150;
 const BOX_STEPS: usize = 40;
 
 /// The page on which every step's chart of `trace` shows largest in a box `aspect` times as
-/// wide as it is tall (see [`LeasePage::box_for`]), for [`Seen::Boxed`]; None when the chart as
-/// drawn for a slide does as well. `caption` is the whole run's (its verdict shows at the last
+/// wide as it is tall (see [`LeasePage::box_for`]): [`Seen::Boxed`] or [`Seen::Beside`]; None
+/// when the chart as drawn for a slide does as well. `caption` is the whole run's (its verdict shows at the last
 /// step only).
 pub fn lease_box_for(
     trace: &Trace,
     caption: &Caption,
     options: &Options,
     aspect: f64,
-) -> Option<(f64, f64)> {
+) -> Option<Seen> {
     let total = trace.events.len();
     let whole = lease_chart(
         trace,
@@ -46,10 +49,13 @@ pub fn lease_box_for(
     );
     // A chart too tall for the box at its last step is too tall at some step: no need to
     // draw the others (a Redlock run of 1,400 steps took over a second to).
-    LeasePage::box_for(&[(&whole, caption)], &whole, aspect)?;
-    let mut steps: Vec<usize> = (1..=BOX_STEPS.min(total))
-        .map(|k| (k * total).div_ceil(BOX_STEPS.min(total)))
-        .collect();
+    LeasePage::box_for(&[(&whole, caption)], &whole, aspect, 1.0)?;
+    let (count, slack) = if total <= ALL_STEPS {
+        (total, 1.0)
+    } else {
+        (BOX_STEPS, STEP_SLACK)
+    };
+    let mut steps: Vec<usize> = (1..=count).map(|k| (k * total).div_ceil(count)).collect();
     steps.dedup();
     let at = |n| {
         lease_chart(
@@ -70,7 +76,7 @@ pub fn lease_box_for(
         .zip(&steps)
         .map(|(c, &n)| (c, if n == total { caption } else { &so_far }))
         .collect();
-    LeasePage::box_for(&measured, &whole, aspect)
+    LeasePage::box_for(&measured, &whole, aspect, slack)
 }
 
 /// [`lease_svg`] for a reader who sees a step's chart as `seen` says: through a window narrower
@@ -262,12 +268,8 @@ pub fn draw_lease(chart: &LeaseChart, page: &LeasePage) -> Result<String, Render
         // Danger markers beside their lines, legend swatches, text.
         for t in &page.texts {
             if t.color == style::DANGER && t.text.bold && t.text.text.starts_with("overlap:") {
-                let r = Rect::new(
-                    MARGIN,
-                    t.text.rect.y0 + 1.0,
-                    MARGIN + 30.0,
-                    t.text.rect.y1 - 1.0,
-                );
+                let x = t.text.rect.x0 - OVERLAP_DX;
+                let r = Rect::new(x, t.text.rect.y0 + 1.0, x + 30.0, t.text.rect.y1 - 1.0);
                 p.fill_rect(r, style::DANGER, style::DANGER_BAND_ALPHA)?;
                 p.hatch(r, style::DANGER, 8.0, false)?;
             }

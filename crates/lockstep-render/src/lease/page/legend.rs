@@ -42,6 +42,26 @@ pub(super) fn narrow_tick_step(span_ms: u64, px_per_ms: f64) -> u64 {
     coarse
 }
 
+/// The least distance between ticks on a narrow plot (a box's page, `Fit::InBox`): room for a
+/// label such as "12 ms" or "10.5 s" and a gap.
+const TICK_ROOM_PX: f64 = 64.0;
+
+/// [`tick_step`], or coarser where its ticks would stand closer than [`TICK_ROOM_PX`] at
+/// `px_per_ms` (a plot some 500 px across beside a panel: "8 ms" ran into "10 ms").
+pub(super) fn roomy_tick_step(span_ms: u64, px_per_ms: f64) -> u64 {
+    let mut step = tick_step(span_ms);
+    while (step as f64) * px_per_ms < TICK_ROOM_PX && step < span_ms.max(1) {
+        // 1, 2, 5, 10, 20, 50, …
+        let unit = 10_u64.pow(step.ilog10());
+        step = match step / unit {
+            1 => 2 * unit,
+            2 => 5 * unit,
+            _ => 10 * unit,
+        };
+    }
+    step
+}
+
 /// A tick's time in the unit its step suits: "2 s", "0.5 s", "20 ms".
 pub(super) fn tick_label(t: u64, step: u64) -> String {
     if step >= 1000 && step.is_multiple_of(1000) {
@@ -54,7 +74,7 @@ pub(super) fn tick_label(t: u64, step: u64) -> String {
 }
 
 /// The worker of an ended danger zone that goes on believing after it, and until when.
-pub(super) fn believes_on(chart: &LeaseChart, d: &Danger) -> Option<(String, u64)> {
+fn believes_on(chart: &LeaseChart, d: &Danger) -> Option<(String, u64)> {
     chart
         .rows
         .iter()
@@ -72,7 +92,7 @@ pub(super) fn believes_on(chart: &LeaseChart, d: &Danger) -> Option<(String, u64
 /// Where worker `w`'s belief after a danger zone ending at `to_ms` is still backed by the
 /// service (a deposed master on its side of a partition still saying yes): the row's words with
 /// "still" ("redis (old master) still says A holds it"). Why the harm can land outside the band.
-pub(super) fn still_backed(chart: &LeaseChart, w: &str, to_ms: u64) -> Option<String> {
+fn still_backed(chart: &LeaseChart, w: &str, to_ms: u64) -> Option<String> {
     chart
         .rows
         .iter()
@@ -227,4 +247,36 @@ pub(super) fn kinds(chart: &LeaseChart, page: &LeasePage) -> Vec<Swatch> {
         }
     }
     kinds
+}
+
+/// The line under the chart that says when an overlap of beliefs ran, and who believed on after
+/// it.
+pub(super) fn overlap_line(chart: &LeaseChart, d: &Danger) -> String {
+    // An overlap still going on at the step shown has not ended: "since", not "to".
+    if d.open {
+        return format!(
+            "overlap: {} and {} both believe they hold the lock since {} ms",
+            d.first, d.second, d.from_ms
+        );
+    }
+    let mut line = format!(
+        "overlap: {} and {} both believe they hold the lock from {} to {} ms",
+        d.first, d.second, d.from_ms, d.to_ms
+    );
+    // The band ends when one lets go; the other may go on believing, stale, and act on it
+    // after the band (the write fencing has to stop).
+    if let Some((w, until)) = believes_on(chart, d) {
+        // "Stale" only where the chart hatches it so (a deposed master may still say the
+        // worker holds it).
+        let stale = chart
+            .stale
+            .iter()
+            .any(|s| chart.rows[s.row].worker == w && s.from_ms <= d.to_ms && s.to_ms >= until);
+        let how = if stale { ", stale," } else { "" };
+        line.push_str(&format!("; {w} believes on{how} until {until} ms"));
+        if let Some(backed) = still_backed(chart, &w, d.to_ms).filter(|_| !stale) {
+            line.push_str(&format!(", not stale: {backed}"));
+        }
+    }
+    line
 }

@@ -167,3 +167,21 @@ pub(super) fn verdict(
     }
     y
 }
+
+/// How far right of its hatched swatch an overlap's line starts.
+pub(crate) const OVERLAP_DX: f64 = 40.0;
+
+/// Writes an overlap's line (see `legend::overlap_line`) from `(x, y)` within `width`, its
+/// swatch [`OVERLAP_DX`] to its left (drawn by `draw_lease`); returns the y below it.
+pub(super) fn overlap(texts: &mut Vec<PageText>, line: &str, x: f64, y: f64, width: f64) -> f64 {
+    Column::write_at(
+        texts,
+        x,
+        width,
+        y,
+        line,
+        style::BODY_SIZE,
+        true,
+        style::DANGER,
+    )
+}
