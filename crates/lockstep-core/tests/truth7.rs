@@ -56,8 +56,9 @@ fn a_delete_a_majority_stored_commits_after_its_leader_dies() {
             "4011 lost: ack",
             "4316 1 uncommitted entry sent again in term 2",
             "4318 A's unlock committed, revision 35",
-            "4318 locked, revision=34",
-            "4480 B holds the lock (token 34)",
+            "4318 B's watch fires after its reconnect",
+            "4480 B's session reconnected",
+            "4481 B holds the lock (token 34)",
             "5036 A's session reconnected",
             "5041 NONODE: already deleted",
             "5042 A done",
@@ -73,7 +74,7 @@ fn a_delete_a_majority_stored_commits_after_its_leader_dies() {
         .into_iter()
         .filter(|l| l.ends_with(" unlocked"))
         .collect();
-    assert_eq!(unlocked, ["4485 unlocked", "4486 unlocked"]);
+    assert_eq!(unlocked, ["4486 unlocked", "4487 unlocked"]);
     assert!(
         explanation(&r, "A's unlock committed, revision 35")
             .contains("an answer goes back only on the connection a request came in on"),
@@ -129,7 +130,7 @@ fn a_grant_acted_on_after_a_reconnect_counts_the_lease_from_it() {
         &r,
         &[
             "5841 B's session reconnected",
-            "5841 B holds the lock (token 34)",
+            "5842 B holds the lock (token 34)",
         ],
         &[],
     );
@@ -178,7 +179,7 @@ fn a_follower_that_loses_its_leader_drops_its_clients() {
         &[
             "1775 connection closed: no leader",
             "1776 node-2 closes A's connection",
-            "2105 B holds the lock (token 34)",
+            "2106 B holds the lock (token 34)",
             "3500 node-3 crashes",
             "3500 connection closed: no leader",
             "3501 B's session is suspended",

@@ -47,6 +47,7 @@ impl Sim {
         self.deposed_master.hash(h);
         self.in_flight.hash(h);
         self.held.hash(h);
+        self.unsent_watches.hash(h);
     }
 
     /// True time of the next queued item, if any.

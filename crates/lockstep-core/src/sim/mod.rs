@@ -150,6 +150,10 @@ pub struct Sim {
     /// Watch events sent across a partition: TCP holds them on the watch's stream and delivers
     /// them when the two sides can reach each other again (see network.rs).
     held: Vec<Item>,
+    /// Watch events for a ZooKeeper-style client with no connection, by worker: a server sends
+    /// an event only on the session's connection, and fires it anew when the client sets its
+    /// watches again on reconnecting (see network.rs).
+    unsent_watches: Vec<(NodeId, Payload)>,
     emitted: u64,
     pub end: Option<End>,
 }
@@ -294,6 +298,7 @@ impl Sim {
             next_msg: 1,
             in_flight: 0,
             held: Vec::new(),
+            unsent_watches: Vec::new(),
             emitted: 0,
             end: None,
             params: params.clone(),
@@ -577,6 +582,7 @@ impl Sim {
         let now_local = self.local_now(node);
         let name = &params.names[usize::from(node)];
         let mut fx = Effects::default();
+        let mut was_suspended = false;
         match params.role(node) {
             Role::Worker => {
                 let mut cx = WorkerCtx {
@@ -587,6 +593,7 @@ impl Sim {
                     fx: &mut fx,
                 };
                 let worker = &mut self.workers[usize::from(node)];
+                was_suspended = worker.suspended.is_some();
                 match stimulus {
                     Stimulus::Timer(timer) => worker.on_timer(timer, &mut cx),
                     Stimulus::Message { payload, .. } => worker.on_message(payload, &mut cx),
@@ -632,5 +639,8 @@ impl Sim {
             }
         }
         self.apply(node, fx, out);
+        if was_suspended && self.workers[usize::from(node)].suspended.is_none() {
+            self.fire_missed_watches(node, out);
+        }
     }
 }
