@@ -119,6 +119,9 @@ pub enum Payload {
         ttl_ms: u64,
         /// Lock with this worker's session (its lease, hence its key name), if it has one.
         session: Option<u16>,
+        /// The same session's earlier lock request got no answer: etcd's Mutex names its key
+        /// after the session's lease, so the repeat finds the key the first one made, if any.
+        again: bool,
     },
     LockReply {
         req: u64,

@@ -198,3 +198,28 @@ fn a_follower_that_loses_its_leader_drops_its_clients() {
         "{suspended}"
     );
 }
+
+/// node-1 crashes at 102 ms, after both followers stored B's lock request but before it
+/// committed. The new leader commits it (B's key, revision 34), and B's repeated request names
+/// the same key, as etcd's Mutex does (the key is the session's lease): B is answered with that
+/// key and holds the lock once A's goes. The repeat used to make a second lease and key, queued
+/// behind B's own orphan until its lease ran out (6712 ms).
+#[test]
+fn a_repeated_lock_request_finds_the_key_its_first_made() {
+    let etcd = ZK
+        .replace("on_suspended = \"stop\"\n", "")
+        .replacen("renew_every_ms = 1000\n", "", 2);
+    assert!(!etcd.contains("on_suspended"));
+    let r = run_body(&format!(
+        "{etcd}[[faults]]\nat_ms = 102\nkind = \"crash\"\ntarget = \"node-1\"\n"
+    ));
+    check(
+        &r,
+        &[
+            "409 B's key committed, revision 34",
+            "412 queued, revision=34",
+            "4012 B holds the lock (token 34)",
+        ],
+        &["lease 3", "revision=35"],
+    );
+}

@@ -248,9 +248,13 @@ impl Cluster {
         let is_leader = self.leads(cx.me);
         match payload {
             Payload::LockReq {
+                req, again: true, ..
+            } if is_leader && self.lock_again(from, req, cx) => {}
+            Payload::LockReq {
                 req,
                 ttl_ms,
                 session,
+                ..
             } if is_leader => {
                 // A Mutex of an existing session locks under that session's lease, so its key
                 // has the same name (prefix + lease ID) as the session's earlier locks.

@@ -4,10 +4,55 @@
 
 use super::{Cluster, ConsensusCtx, Watcher};
 use crate::actors::{Dest, Timer};
-use crate::message::Payload;
+use crate::message::{Entry, Payload};
+use crate::topology::NodeId;
 use crate::trace::Tag;
 
 impl Cluster {
+    /// A lock request repeated because the first got no answer: etcd's Mutex names its key after
+    /// the session's lease, so the repeat finds what the first one made (tryAcquire: the create
+    /// fails its compare and reads the existing key's revision instead, mutex.go). A first request
+    /// still uncommitted is answered when it commits; a committed one is answered now. False when
+    /// the first left nothing, and the request is a new one.
+    pub(super) fn lock_again(&mut self, from: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) -> bool {
+        let who = cx.name(from);
+        let first = self.pending.values_mut().find(
+            |p| matches!(p.entry, Entry::Lock { owner, .. } if owner == from) && p.client.is_some(),
+        );
+        if let Some(p) = first {
+            p.client = Some((from, req));
+            p.asked_via = None;
+            cx.fx.state(
+                format!("{who}'s repeated lock request waits for its first"),
+                format!("{who}'s first lock request is in the log but not committed yet. The repeat names the same key (the session's lease), so it is the same change: {who} is answered when that entry commits."),
+                None,
+            );
+            return true;
+        }
+        let made = self.keys.iter().find(|(_, lease)| {
+            self.leases
+                .get(lease)
+                .is_some_and(|l| l.owner == from && l.session == from)
+                && !self.revoking.contains(lease)
+        });
+        let Some((&rev, &lease)) = made else {
+            return false;
+        };
+        let ttl_ms = self.leases.get(&lease).map_or(0, |l| l.ttl_ms);
+        let owner_now = self.holder_lease == Some(lease);
+        cx.fx.send(
+            Dest::Node(from),
+            Payload::LockReply {
+                req,
+                lease,
+                rev,
+                owner_now,
+                ttl_ms,
+            },
+        );
+        true
+    }
+
     /// Whether Chubby-style lock-delay still keeps the lock from being granted.
     pub(super) fn delaying(&self, now_local: i64) -> bool {
         self.lock_delay_until.is_some_and(|until| now_local < until)

@@ -244,6 +244,7 @@ impl Worker {
     /// and the job asks for the lock again.
     pub(super) fn ask_again_on_a_new_session(&mut self, cx: &mut WorkerCtx<'_>) {
         self.session_closed = false;
+        self.lock_unanswered = false;
         self.suspended = None;
         self.unlock_queued = false;
         self.grant_held = None;

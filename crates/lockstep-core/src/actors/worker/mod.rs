@@ -174,6 +174,8 @@ pub struct Worker {
     /// i+1): gRPC's balancer leaves a connection that failed out of its picks, so the client
     /// does not try them again while another endpoint remains.
     pub refused_endpoints: u32,
+    /// Consensus: a lock request of this session went out and no answer came back yet.
+    pub lock_unanswered: bool,
 }
 
 /// What a worker sees while it reacts.
@@ -224,6 +226,7 @@ impl Worker {
             refused_endpoints: 0,
             session_of: None,
             unlock_retried: false,
+            lock_unanswered: false,
         }
     }
 
@@ -231,21 +234,6 @@ impl Worker {
         let req = self.next_req;
         self.next_req += 1;
         req
-    }
-
-    /// Sends a request the job waits on, with its timeout.
-    fn request(
-        &mut self,
-        cx: &mut WorkerCtx<'_>,
-        to: Dest,
-        make: impl FnOnce(u64) -> Payload,
-        timeout_ms: u64,
-    ) {
-        let req = self.new_req();
-        self.awaiting = Some(req);
-        self.sent_local = cx.now_local;
-        cx.fx.send(to, make(req));
-        cx.fx.after(timeout_ms, Timer::RequestTimeout(req));
     }
 
     /// The token the worker attaches to database accesses.
@@ -358,7 +346,8 @@ impl Worker {
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
                 let to = self.endpoint_dest();
-                let session = self.session_of;
+                let (session, again) = (self.session_of, self.lock_unanswered);
+                self.lock_unanswered = true;
                 self.request(
                     cx,
                     to,
@@ -366,6 +355,7 @@ impl Worker {
                         req,
                         ttl_ms,
                         session,
+                        again,
                     },
                     timeout,
                 );
@@ -493,6 +483,7 @@ impl Worker {
                 ttl_ms,
             } if self.awaiting == Some(req) => {
                 self.awaiting = None;
+                self.lock_unanswered = false;
                 self.granted_ttl_ms = ttl_ms;
                 self.lock_reply(lease, rev, owner_now, cx);
             }

@@ -3,9 +3,26 @@
 //! be retried (etcd issue #22082).
 
 use super::{Phase, Worker, WorkerCtx};
+use crate::actors::{Dest, Timer};
+use crate::message::Payload;
 use crate::scenario::LockKind;
 
 impl Worker {
+    /// Sends a request the job waits on, with its timeout.
+    pub(super) fn request(
+        &mut self,
+        cx: &mut WorkerCtx<'_>,
+        to: Dest,
+        make: impl FnOnce(u64) -> Payload,
+        timeout_ms: u64,
+    ) {
+        let req = self.new_req();
+        self.awaiting = Some(req);
+        self.sent_local = cx.now_local;
+        cx.fx.send(to, make(req));
+        cx.fx.after(timeout_ms, Timer::RequestTimeout(req));
+    }
+
     pub(super) fn timed_out(&mut self, cx: &mut WorkerCtx<'_>) {
         // A ZooKeeper request has no timeout of its own: it waits for its answer until the
         // client's read timeout drops the connection (then Curator's guaranteed delete keeps the
