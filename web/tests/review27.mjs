@@ -49,4 +49,55 @@ export async function review27Tests(browser, base, shot) {
       assert(now.cut.length === 0, `step ${i + 1}: words cut: ${JSON.stringify(now.cut)}`);
     }
   });
+
+  await test(browser, "a 375x300 embed shows step 1 the same stepped to as linked to, its caption clear of the step column, and no cut cast", async (page) => {
+    await page.setViewportSize({ width: 375, height: 300 });
+    const view = () => page.evaluate(() => {
+      const sc = document.querySelector(".timeline-scroller");
+      const s = sc.getBoundingClientRect();
+      const box = (e) => {
+        if (!e || e.hidden || getComputedStyle(e).display === "none" || e.getClientRects().length === 0) return null;
+        const r = e.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      };
+      const pin = box(document.querySelector(".pin-box"));
+      // The step column's part inside the window.
+      const column = pin ? Math.max(0, Math.min(pin.right, s.right) - Math.max(pin.left, s.left)) : 0;
+      const cap = box(document.querySelector(".step-caption"));
+      const card = document.querySelector(".cast");
+      const cast = card && getComputedStyle(card).visibility !== "hidden" && card.getClientRects().length ? box(card) : null;
+      return { left: Math.round(sc.scrollLeft), column, width: sc.clientWidth, pin, cap, cast,
+        window: { top: s.top + sc.clientTop, bottom: s.top + sc.clientTop + sc.clientHeight } };
+    });
+    await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=0&controls=full`);
+    await ready(page);
+    await page.waitForTimeout(600);
+    const zero = await view();
+    // At step 0 the cast card was laid out under the 76 px window, its top border alone in view.
+    assert(!zero.cast || (zero.cast.top >= zero.window.top - 1 && zero.cast.bottom <= zero.window.bottom + 1),
+      `the cast is cut by the window: ${JSON.stringify(zero)}`);
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => document.querySelector("input[aria-label='Current step']")?.value === "1");
+    await page.waitForTimeout(800);
+    const stepped = await view();
+    await shot(page, "embed-375x300-fenced-gc-pause-0-to-1");
+    // The step column, too wide to pin, stayed in view at 57% of the window, the step's caption
+    // drawn over its "#1 | 0 ms" marker.
+    assert(stepped.column <= 0.4 * stepped.width, `the step column takes ${stepped.column} of ${stepped.width} px: ${JSON.stringify(stepped)}`);
+    assert(stepped.column === 0 || !stepped.cap || stepped.cap.left >= stepped.pin.right - 1,
+      `the caption is over the step column: ${JSON.stringify(stepped)}`);
+    const fresh = await browser.newContext({ viewport: { width: 375, height: 300 } });
+    const linked = await fresh.newPage();
+    await linked.goto(`${base}embed.html#scenario=fenced-gc-pause&step=1&controls=full`);
+    await ready(linked);
+    await linked.waitForTimeout(800);
+    const direct = await linked.evaluate(() => ({
+      left: Math.round(document.querySelector(".timeline-scroller").scrollLeft),
+      cap: (() => { const c = document.querySelector(".step-caption"); if (!c || c.hidden) return null; const r = c.getBoundingClientRect(); return Math.round(r.left); })(),
+    }));
+    await fresh.close();
+    assert(Math.abs(direct.left - stepped.left) <= 2, `step 1 is scrolled to ${stepped.left} px stepped to, ${direct.left} px linked to`);
+    assert((direct.cap === null) === (stepped.cap === null) && (direct.cap === null || Math.abs(direct.cap - stepped.cap.left) <= 2),
+      `step 1's caption differs: stepped ${JSON.stringify(stepped.cap)}, linked ${direct.cap}`);
+  });
 }

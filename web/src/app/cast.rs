@@ -5,7 +5,10 @@
 
 use std::rc::Rc;
 
+use web_sys::HtmlElement;
 use yew::prelude::*;
+
+use super::follow::toggle;
 
 use crate::viewer::Picture;
 
@@ -36,4 +39,24 @@ pub fn Cast(props: &CastProps) -> Html {
             </section>
         </div>
     }
+}
+
+/// Hides the cast (style.css `data-no-room`) when `scroller`'s window is too short to show it
+/// whole: a 375x300 embed with its controls leaves a 76 px window, in which only the card's top
+/// border showed, under the lanes' headers. Measured with it in place (it is hidden, not taken
+/// out).
+pub(super) fn fit_cast(scroller: &HtmlElement) {
+    let Some(card) = scroller.query_selector(".cast").ok().flatten() else {
+        return;
+    };
+    let Some(wrap) = card.parent_element() else {
+        return;
+    };
+    let window = scroller.get_bounding_client_rect();
+    let bottom = window.top() + f64::from(scroller.client_top() + scroller.client_height());
+    toggle(
+        &wrap,
+        "data-no-room",
+        card.get_bounding_client_rect().bottom() > bottom + 0.5,
+    );
 }

@@ -241,6 +241,11 @@ pub(super) fn keep_in_view(
     });
     let width = f64::from(scroller.client_width());
     let at = f64::from(scroller.scroll_left());
+    // A step column too wide to pin that is in view (the window at the picture's left edge, as
+    // step 0 leaves it) is scrolled away as a link to the step scrolls it: stepping from 0 to 1
+    // in a 375 px embed kept it, 57% of the window, the step's caption over its marker.
+    let column_in_view =
+        pinned(scroller, pin * scale) == 0.0 && covered(scroller, pin * scale, at) > 0.5;
     // Only when the picture is wider than its window.
     let across = (drawn > width + 1.0)
         .then(|| {
@@ -249,7 +254,7 @@ pub(super) fn keep_in_view(
                 row.extent.scaled(scale),
                 &coming,
                 (at, width, pinned(scroller, pin * scale)),
-                anew || resized.is_some(),
+                anew || resized.is_some() || column_in_view,
             )
         })
         .flatten()
@@ -667,6 +672,18 @@ pub(super) fn pinned(scroller: &HtmlElement, width: f64) -> f64 {
         0.0
     } else {
         width
+    }
+}
+
+/// How much of `scroller`'s window, its left edge at `at`, the step column `width` screen pixels
+/// wide covers at its left: all of it when pinned; when not (see [`PIN_MAX`]), the part of it
+/// not scrolled out of view.
+pub(super) fn covered(scroller: &HtmlElement, width: f64, at: f64) -> f64 {
+    let pin = pinned(scroller, width);
+    if pin > 0.0 {
+        pin
+    } else {
+        (width - at).max(0.0)
     }
 }
 

@@ -15,9 +15,9 @@ use yew::prelude::*;
 use super::dom;
 use super::edge_cut::hide_cut_labels;
 use super::follow::{
-    Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, coming, floor_at,
-    jump, keep_in_view, mark_snug, pinned, reach_floor, settle_at_end, show_heads, title_floor,
-    toggle,
+    Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, coming, covered,
+    floor_at, jump, keep_in_view, mark_snug, pinned, reach_floor, settle_at_end, show_heads,
+    title_floor, toggle,
 };
 use super::frame_dom::{Shown, apply, cull, hide_row_label, set};
 use super::state::Zoom;
@@ -327,7 +327,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 settle_at_end(&el, width, &row);
                             }
                             let scale = f64::from(el.scroll_width()) / width;
-                            show_caption(&el, caption, (left, pinned(&el, pin * scale)), scale);
+                            show_caption(
+                                &el,
+                                caption,
+                                (left, covered(&el, pin * scale, left)),
+                                scale,
+                            );
                             // Scrolling sideways can take height from the window (a scrollbar,
                             // the embed's "scroll for more lanes" line): look again once the
                             // page has settled, and follow the row if it has gone out of view,
@@ -351,6 +356,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     // A glide reports its scrolling; a jump or no scroll at all may not.
                     if let Some(hd) = heads.cast::<Element>() {
                         show_heads(&el, &hd, &pic_for_heads, w, heads_bottom);
+                    }
+                    // Once `show_heads` has said whether the picture is wider than its window
+                    // (the cast shows only then).
+                    if step == 0 {
+                        super::cast::fit_cast(&el);
                     }
                     if let Some(pg) = page_for_cull.cast::<Element>() {
                         cull(
