@@ -79,6 +79,9 @@ pub struct Picture {
     legend: RefCell<Vec<(Vec<lockstep_render::layout::LegendEntry>, Rc<LegendArt>)>>,
     /// Every legend entry's swatch drawn so far, shared by those drawings.
     swatches: RefCell<Vec<Rc<page_fit::LegendSwatch>>>,
+    /// The whole branch's legend entries, in order: each step's legend keeps their places (see
+    /// `page_fit::legend_art`).
+    places: Rc<[page_fit::LegendPlace]>,
     stepper: Stepper,
 }
 
@@ -185,7 +188,7 @@ impl Viewer {
         };
         let mut full = layout(&self.full, &options);
         let size = page_fit::size_without_legend(&full);
-        page_fit::drop_legend(&mut full, size);
+        let places = page_fit::legend_places(page_fit::drop_legend(&mut full, size));
         let lanes = page_fit::lane_heads(&full);
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
         let spans = row_spans(&full);
@@ -294,6 +297,7 @@ impl Viewer {
             size,
             legend: RefCell::new(Vec::new()),
             swatches: RefCell::new(Vec::new()),
+            places,
             stepper,
         })
     }
@@ -318,7 +322,7 @@ impl Viewer {
                     &at_n,
                     drawn_size,
                     legend.clone(),
-                    &mut picture.swatches.borrow_mut(),
+                    (&picture.places, &mut picture.swatches.borrow_mut()),
                 )?;
                 picture.legend.borrow_mut().push((legend, art.clone()));
                 art
