@@ -138,4 +138,30 @@ export async function review27Tests(browser, base, shot) {
     assert(shown > Object.keys(first.items).length + 5, "the run added few entries: the test shows nothing");
     await shot(page, "presenter-legend-steady-consensus-fenced-failover-56-1920x1080");
   });
+
+  await test(browser, "presenter mode's control strip at 1280x720 sets 'of N' at its buttons' size, on one line", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    for (const [id, chart] of [["consensus-fenced-failover", ""], ["consensus-fenced-failover", "&chart=lease"], ["redlock-delayed-restart", "&chart=lease"], ["redlock-gc-pause", ""]]) {
+      await page.goto(`${base}index.html?${id}${chart}#scenario=${id}&step=16&present=1${chart}`);
+      await ready(page);
+      await page.waitForTimeout(500);
+      const got = await page.evaluate(() => {
+        const c = document.querySelector(".controls");
+        const size = (sel) => parseFloat(getComputedStyle(c.querySelector(sel)).fontSize);
+        const kids = [...c.children].filter((e) => e.getClientRects().length);
+        const rects = kids.map((e) => e.getBoundingClientRect());
+        const button = c.querySelector("button").getBoundingClientRect().height;
+        return {
+          of: size(".of"), button: size("button"), input: size("input"), select: size("select"),
+          lines: (Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top))) / button,
+          over: c.scrollWidth - c.clientWidth,
+        };
+      });
+      const at = `${id}${chart}: ${JSON.stringify(got)}`;
+      // "of 122" was 14.4 px beside 20 px buttons.
+      assert(got.of === got.button && got.input === got.button && got.select === got.button, `the strip's words are not at its buttons' size: ${at}`);
+      assert(got.lines < 1.5 && got.over <= 0, `the strip takes more than one line: ${at}`);
+    }
+    await shot(page, "presenter-controls-redlock-gc-pause-16-1280x720");
+  });
 }
