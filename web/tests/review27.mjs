@@ -164,4 +164,31 @@ export async function review27Tests(browser, base, shot) {
     }
     await shot(page, "presenter-controls-redlock-gc-pause-16-1280x720");
   });
+
+  await test(browser, "a 640x360 embed with full controls cuts no lane header at its edges, and its Fit button ends the first line", async (page) => {
+    await page.setViewportSize({ width: 640, height: 360 });
+    for (const step of [1, 3, 12]) {
+      await page.goto(`${base}embed.html?${step}#scenario=fenced-gc-pause&step=${step}&controls=full`);
+      await ready(page);
+      await page.waitForTimeout(800);
+      const got = await page.evaluate(() => {
+        const sc = document.querySelector(".timeline-scroller");
+        const s = sc.getBoundingClientRect();
+        const [left, right] = [s.left + sc.clientLeft, s.left + sc.clientLeft + sc.clientWidth];
+        const cut = [...sc.querySelectorAll(".page > svg:not([data-far]) [data-layer=lanes] rect")]
+          .filter((r) => getComputedStyle(r).visibility !== "hidden" && r.getClientRects().length)
+          .map((r) => r.getBoundingClientRect())
+          .filter((r) => r.width > 0 && ((r.left < left - 1 && r.right > left + 1) || (r.left < right - 1 && r.right > right + 1)))
+          .map((r) => `${Math.round(r.left)}..${Math.round(r.right)}`);
+        const top = (sel) => Math.round(document.querySelector(sel).getBoundingClientRect().top);
+        const pills = [...document.querySelectorAll(".lanes-off span:not([hidden])")].map((e) => e.textContent);
+        return { cut, window: [left, right], first: top(".controls button"), zoom: top("[data-testid=zoom]"), pills, left: sc.scrollLeft };
+      });
+      const at = `step ${step}: ${JSON.stringify(got)}`;
+      // "A / rker" at the left edge and "red" at the right.
+      assert(got.cut.length === 0, `lane headers cut at the window's edges: ${at}`);
+      assert(Math.abs(got.zoom - got.first) < 8, `the Fit button is not on the first line: ${at}`);
+      if (step === 1) await shot(page, "embed-640x360-fenced-gc-pause-1-full");
+    }
+  });
 }

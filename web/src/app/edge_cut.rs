@@ -17,12 +17,18 @@ thread_local! {
 const BOX_LOOKBACK: usize = 6;
 
 /// Hides the labels of `page` (drawn `page_width` layout px wide in `scroller`) that cross the
-/// pinned step column's edge, `pin` screen px from the window's left, and shows again those
-/// hidden before that no longer do. Reads attributes only: no layout is forced.
+/// pinned step column's edge, `pin` screen px from the window's left, and the lanes' headers
+/// that cross either edge of the window right of it; shows again those hidden before that no
+/// longer do. Reads attributes only: no layout is forced.
 pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width: f64, pin: f64) {
     let drawn = f64::from(scroller.scroll_width());
     let at = f64::from(scroller.scroll_left());
     let mut cut = Vec::new();
+    let width = f64::from(scroller.client_width());
+    if drawn > width + 1.0 && page_width > 0.0 {
+        let scale = drawn / page_width;
+        cut_heads(page, ((at + pin) / scale, (at + width) / scale), &mut cut);
+    }
     if drawn > 0.0 && page_width > 0.0 && pin > 0.0 && at > 0.5 {
         let edge = (at + pin) / (drawn / page_width);
         if let Ok(texts) = page.query_selector_all(":scope > svg:not([data-far]) text") {
@@ -137,4 +143,49 @@ fn boxes_of(text: &Element, (x0, x1, y): (f64, f64, f64), out: &mut Vec<Element>
         }
         el = e.previous_element_sibling();
     }
+}
+
+/// The lanes' headers (box, name and role) whose box crosses `left` or `right` (the window's
+/// edges, in the layout's pixels), added to `out`: a 640x360 embed showed "A / rker" at its left
+/// edge and "red" at its right (a review). The lanes are named in the pills at the window's
+/// bottom instead (`follow::show_heads`).
+fn cut_heads(page: &Element, (left, right): (f64, f64), out: &mut Vec<Element>) {
+    let Ok(rects) = page.query_selector_all(":scope > svg:not([data-far]) [data-layer=lanes] rect")
+    else {
+        return;
+    };
+    for i in 0..rects.length() {
+        let Some(rect) = rects.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let num = |name: &str| rect.get_attribute(name).and_then(|v| v.parse::<f64>().ok());
+        let (Some(x), Some(w)) = (num("x"), num("width")) else {
+            continue;
+        };
+        let crosses = |edge: f64| x < edge - 1.0 && x + w > edge + 1.0;
+        if !(crosses(left) || crosses(right)) {
+            continue;
+        }
+        // The box's words follow it.
+        let mut el = rect.next_element_sibling();
+        while let Some(e) = el.filter(|e| e.tag_name() == "text") {
+            let inside = e
+                .get_attribute("x")
+                .and_then(|v| v.parse::<f64>().ok())
+                .is_some_and(|tx| tx >= x && tx <= x + w);
+            if !inside {
+                break;
+            }
+            el = e.next_element_sibling();
+            out.push(e);
+        }
+        out.push(rect);
+    }
+}
+
+/// Whether a lane's header box, `half` wide either side of its line at `x` (in the scroller's
+/// pixels), crosses `edge` (as `cut_heads` finds it): then it is hidden and its lane is named in
+/// the pill at that edge.
+pub(super) fn head_cut(x: f64, half: f64, edge: f64) -> bool {
+    x - half < edge - 1.0 && x + half > edge + 1.0
 }

@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 use super::dom;
+use super::edge_cut::head_cut;
 use super::frame_dom::set;
 pub(super) use crate::across::{EDGE, Extent, LOOK_AHEAD};
 use crate::across::{caption_side, sideways};
@@ -489,11 +490,11 @@ pub(super) fn show_heads(
     );
     let chips = heads.children();
     // A lane paused or down says so ("A paused"): out of view, its hatching is not seen.
-    let names = |keep: &dyn Fn(f64) -> bool| -> Vec<String> {
+    let names = |keep: &dyn Fn(f64, f64) -> bool| -> Vec<String> {
         pic.lanes
             .iter()
             .enumerate()
-            .filter(|(_, l)| keep(l.x * scale))
+            .filter(|(_, l)| keep(l.x * scale, l.half * scale))
             .map(|(i, l)| {
                 match chips
                     .item(i as u32)
@@ -508,12 +509,12 @@ pub(super) fn show_heads(
     // A lane whose line is hidden (under the pinned step column, or past the right edge) is
     // out of view; one whose line shows near an edge is in view, its chip moved inward whole.
     let before = if wide {
-        off_names(&names(&|x| x < left + LINE_IN))
+        off_names(&names(&|x, h| x < left + LINE_IN || head_cut(x, h, left)))
     } else {
         None
     };
     let after = if wide {
-        off_names(&names(&|x| x > right - LINE_IN))
+        off_names(&names(&|x, h| x > right - LINE_IN || head_cut(x, h, right)))
     } else {
         None
     };

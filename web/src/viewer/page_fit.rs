@@ -26,6 +26,8 @@ pub struct LaneHead {
     pub top: f64,
     /// The bottom of its header box: above it, the picture shows the header itself.
     pub bottom: f64,
+    /// Half its header box's width.
+    pub half: f64,
 }
 
 /// The legend lockstep-render drew for a step, for the legend panel: its entries in order.
@@ -129,6 +131,7 @@ pub fn lane_heads(layout: &Layout) -> Vec<LaneHead> {
             x: l.x,
             top: l.header_box.y0,
             bottom: l.header_box.y1,
+            half: l.header_box.width() / 2.0,
         })
         .collect()
 }
