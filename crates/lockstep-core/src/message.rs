@@ -51,8 +51,13 @@ pub enum ReplOp {
 /// A consensus log entry.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Entry {
-    /// Grant a lease and create the lock key under it.
-    Lock { lease: u64, owner: u16, ttl_ms: u64 },
+    /// Grant a lease and create the lock key under it, for the owner's request `req`.
+    Lock {
+        lease: u64,
+        owner: u16,
+        ttl_ms: u64,
+        req: u64,
+    },
     /// Delete the key and revoke its lease (the holder unlocks).
     Unlock { lease: u64 },
     /// The leader revokes an expired lease.
@@ -119,9 +124,9 @@ pub enum Payload {
         ttl_ms: u64,
         /// Lock with this worker's session (its lease, hence its key name), if it has one.
         session: Option<u16>,
-        /// The same session's earlier lock request got no answer: etcd's Mutex names its key
-        /// after the session's lease, so the repeat finds the key the first one made, if any.
-        again: bool,
+        /// The first of this session's lock requests, when it got no answer: etcd's Mutex names
+        /// its key after the session's lease, so the repeat finds the key the first one made.
+        again: Option<u64>,
     },
     LockReply {
         req: u64,

@@ -206,9 +206,9 @@ fn a_follower_that_loses_its_leader_drops_its_clients() {
 /// behind B's own orphan until its lease ran out (6712 ms).
 #[test]
 fn a_repeated_lock_request_finds_the_key_its_first_made() {
-    let etcd = ZK
-        .replace("on_suspended = \"stop\"\n", "")
-        .replacen("renew_every_ms = 1000\n", "", 2);
+    let etcd =
+        ZK.replace("on_suspended = \"stop\"\n", "")
+            .replacen("renew_every_ms = 1000\n", "", 2);
     assert!(!etcd.contains("on_suspended"));
     let r = run_body(&format!(
         "{etcd}[[faults]]\nat_ms = 102\nkind = \"crash\"\ntarget = \"node-1\"\n"
@@ -221,5 +221,35 @@ fn a_repeated_lock_request_finds_the_key_its_first_made() {
             "4012 B holds the lock (token 34)",
         ],
         &["lease 3", "revision=35"],
+    );
+}
+
+/// node-1 and node-2 die; node-2 comes back at 9000 ms. A and B are LOST at 7501 ms, with no
+/// leader to expire their sessions; B asks again on a new session (revision 35). Its old
+/// session's watch, which fires when A's key goes, is not delivered: ZooKeeper drops a session's
+/// watches with it, and the client has given that session up. It used to reach B as etcd's
+/// "own key gone" verdict, saying B learned of its loss only then. A's dropped unlock says the
+/// node goes only when a leader expires the session.
+#[test]
+fn a_given_up_sessions_watch_is_not_delivered() {
+    let r = run_body(&format!(
+        "{ZK}[[faults]]\nat_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\n\
+         [[faults]]\nat_ms = 1600\nkind = \"crash\"\ntarget = \"node-2\"\n\
+         [[faults]]\nat_ms = 9000\nkind = \"restart\"\ntarget = \"node-2\"\n"
+    ));
+    check(
+        &r,
+        &[
+            "7501 A's unlock is dropped",
+            "7501 B's session is lost",
+            "9906 queued, revision=35",
+            "15331 B holds the lock (token 35)",
+        ],
+        &["own key gone", "ErrSessionExpired"],
+    );
+    let dropped = explanation(&r, "A's unlock is dropped");
+    assert!(
+        dropped.contains("The node goes when a leader expires the session, if none has yet"),
+        "{dropped}"
     );
 }

@@ -32,6 +32,8 @@ pub struct Lease {
     pub owner: NodeId,
     /// The worker whose session the lease is (etcd's `concurrency.Session`).
     pub session: NodeId,
+    /// The owner's lock request that made it (a repeat of that request finds it).
+    pub req: u64,
     /// Another worker locks with the same session: an unlock deletes the key, not the lease.
     pub shared: bool,
     pub ttl_ms: u64,
@@ -248,8 +250,10 @@ impl Cluster {
         let is_leader = self.leads(cx.me);
         match payload {
             Payload::LockReq {
-                req, again: true, ..
-            } if is_leader && self.lock_again(from, req, cx) => {}
+                req,
+                again: Some(first),
+                ..
+            } if is_leader && self.lock_again(from, (first, req), cx) => {}
             Payload::LockReq {
                 req,
                 ttl_ms,
@@ -299,6 +303,7 @@ impl Cluster {
                         lease,
                         owner: from,
                         ttl_ms,
+                        req,
                     },
                     Some((from, req)),
                     cx,
@@ -432,6 +437,7 @@ impl Cluster {
                 lease,
                 owner,
                 ttl_ms,
+                req: asked,
             } => {
                 let promoted = if p.carried {
                     self.election_timeout_ms as i64
@@ -445,6 +451,7 @@ impl Cluster {
                     Lease {
                         owner,
                         session,
+                        req: asked,
                         shared: self.shared_sessions.contains(&session),
                         ttl_ms,
                         expires_local,

@@ -46,6 +46,7 @@ fn lock(c: &mut Cluster, worker: NodeId, now: i64) -> Vec<Payload> {
             req: 9,
             ttl_ms: 5000,
             session: None,
+            again: None,
         },
     ));
     let Payload::Append { term, proposal, .. } = appends[0].clone() else {
@@ -66,6 +67,7 @@ fn a_lock_commits_with_a_majority_and_its_revision_is_the_token() {
             req: 9,
             ttl_ms: 5000,
             session: None,
+            again: None,
         },
     ));
     assert_eq!(appends.len(), 2, "appended to both followers");
@@ -187,6 +189,7 @@ fn an_old_term_cannot_commit() {
             req: 1,
             ttl_ms: 5000,
             session: None,
+            again: None,
         },
     ));
     let Payload::Append { proposal, .. } = appends[0].clone() else {
@@ -297,6 +300,7 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
             req: 7,
             ttl_ms: 5000,
             session: None,
+            again: None,
         },
         &mut ConsensusCtx {
             me: 1,
@@ -349,6 +353,7 @@ fn a_later_entry_never_commits_past_an_earlier_one() {
                 req: 1,
                 ttl_ms: 5000,
                 session: None,
+                again: None,
             },
         ));
         let Payload::Append { term, proposal, .. } = appends.last().cloned().unwrap() else {

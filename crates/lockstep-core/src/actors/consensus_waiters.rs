@@ -14,11 +14,16 @@ impl Cluster {
     /// fails its compare and reads the existing key's revision instead, mutex.go). A first request
     /// still uncommitted is answered when it commits; a committed one is answered now. False when
     /// the first left nothing, and the request is a new one.
-    pub(super) fn lock_again(&mut self, from: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) -> bool {
+    pub(super) fn lock_again(
+        &mut self,
+        from: NodeId,
+        (first_req, req): (u64, u64),
+        cx: &mut ConsensusCtx<'_>,
+    ) -> bool {
         let who = cx.name(from);
-        let first = self.pending.values_mut().find(
-            |p| matches!(p.entry, Entry::Lock { owner, .. } if owner == from) && p.client.is_some(),
-        );
+        let first = self.pending.values_mut().find(|p| {
+            matches!(p.entry, Entry::Lock { owner, req, .. } if owner == from && req == first_req)
+        });
         if let Some(p) = first {
             p.client = Some((from, req));
             p.asked_via = None;
@@ -32,7 +37,7 @@ impl Cluster {
         let made = self.keys.iter().find(|(_, lease)| {
             self.leases
                 .get(lease)
-                .is_some_and(|l| l.owner == from && l.session == from)
+                .is_some_and(|l| l.owner == from && l.req == first_req)
                 && !self.revoking.contains(lease)
         });
         let Some((&rev, &lease)) = made else {

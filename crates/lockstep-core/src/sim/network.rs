@@ -110,6 +110,11 @@ impl Sim {
         out: &mut Vec<TraceEvent>,
     ) {
         let params = self.params.clone();
+        if payload.is_watch_event() && self.session_given_up(to, &payload) {
+            // A ZooKeeper session's watches go with it: a client that gave the session up (LOST)
+            // and works on a new one is sent nothing for the old one's.
+            return;
+        }
         if payload.is_watch_event() && self.has_no_connection(to) {
             self.watch_waits_for_reconnect(from, to, payload, tag, out);
             return;
@@ -205,6 +210,19 @@ impl Sim {
         } else {
             let at = now + self.latency(from, to) + extra;
             self.push(at, delivery);
+        }
+    }
+
+    /// Whether a watch event `payload` is for a session that ZooKeeper-style client `node` has
+    /// given up (LOST): its session is closed or a new one has replaced it.
+    fn session_given_up(&self, node: NodeId, payload: &Payload) -> bool {
+        let (Payload::LockGranted { lease, .. } | Payload::SessionGone { lease, .. }) = payload
+        else {
+            return false;
+        };
+        self.params.role(node) == Role::Worker && {
+            let w = &self.workers[usize::from(node)];
+            w.cfg.on_suspended.is_some() && (w.session_closed || w.lease != Some(*lease))
         }
     }
 

@@ -170,7 +170,7 @@ impl Worker {
     pub(super) fn send_unlock(&mut self, tag: Option<Tag>, cx: &mut WorkerCtx<'_>) {
         // A ZooKeeper-style client with no connection queues it (reconnect.rs).
         if self.session_closed && self.zookeeper_style() {
-            self.drop_unlock(tag, cx);
+            self.drop_unlock(tag, false, cx);
             return;
         }
         if self.disconnected() {

@@ -12,7 +12,7 @@ use crate::trace::Tag;
 /// What the cluster does with a session its client has lost: a leader expires it, with the
 /// lock node; a cluster without a quorum expires nothing until it has a leader again.
 const CLUSTER_EXPIRES: &str =
-    "The cluster expires the session, and its lock node, once its leader sees the timeout pass.";
+    "In the cluster the session ends only when a leader expires it, with its lock node.";
 
 impl Worker {
     pub(super) fn schedule_renew(&mut self, cx: &mut WorkerCtx<'_>) {
@@ -244,7 +244,7 @@ impl Worker {
     /// and the job asks for the lock again.
     pub(super) fn ask_again_on_a_new_session(&mut self, cx: &mut WorkerCtx<'_>) {
         self.session_closed = false;
-        self.lock_unanswered = false;
+        self.first_lock_req = None;
         self.suspended = None;
         self.unlock_queued = false;
         self.grant_held = None;
@@ -287,7 +287,7 @@ impl Worker {
                 format!("For {name}, {what} It had already stopped."),
                 Some(Tag::SessionLost),
             );
-            self.drop_queued(cx);
+            self.drop_queued(false, cx);
             return;
         }
         let then = if self.phase == Phase::Releasing {
@@ -302,6 +302,6 @@ impl Worker {
             format!("For {name}, {what} {then}"),
             Some(Tag::SessionLost),
         );
-        self.drop_queued(cx);
+        self.drop_queued(false, cx);
     }
 }

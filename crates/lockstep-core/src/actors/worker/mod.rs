@@ -174,8 +174,8 @@ pub struct Worker {
     /// i+1): gRPC's balancer leaves a connection that failed out of its picks, so the client
     /// does not try them again while another endpoint remains.
     pub refused_endpoints: u32,
-    /// Consensus: a lock request of this session went out and no answer came back yet.
-    pub lock_unanswered: bool,
+    /// Consensus: the first of this session's lock requests, while none has been answered.
+    pub first_lock_req: Option<u64>,
 }
 
 /// What a worker sees while it reacts.
@@ -226,7 +226,7 @@ impl Worker {
             refused_endpoints: 0,
             session_of: None,
             unlock_retried: false,
-            lock_unanswered: false,
+            first_lock_req: None,
         }
     }
 
@@ -346,8 +346,7 @@ impl Worker {
             LockKind::Consensus => {
                 let ttl_ms = cx.lock.ttl_ms;
                 let to = self.endpoint_dest();
-                let (session, again) = (self.session_of, self.lock_unanswered);
-                self.lock_unanswered = true;
+                let (session, again) = (self.session_of, self.first_lock_req);
                 self.request(
                     cx,
                     to,
@@ -359,6 +358,7 @@ impl Worker {
                     },
                     timeout,
                 );
+                self.first_lock_req = again.or(self.awaiting);
             }
             LockKind::None => {}
         }
@@ -483,7 +483,7 @@ impl Worker {
                 ttl_ms,
             } if self.awaiting == Some(req) => {
                 self.awaiting = None;
-                self.lock_unanswered = false;
+                self.first_lock_req = None;
                 self.granted_ttl_ms = ttl_ms;
                 self.lock_reply(lease, rev, owner_now, cx);
             }

@@ -219,7 +219,7 @@ impl Worker {
                     format!("node-{node}'s process died and its machine closed {name}'s connection")
                 };
                 let why = format!(
-                    "{how}. ZooKeeper's client sees the socket close at once, not at its read timeout, reports Disconnected and Curator SUSPENDED. It tries node-{} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED and the lock node is still there.",
+                    "{how}. ZooKeeper's client sees the socket close at once, not at its read timeout, reports Disconnected and Curator SUSPENDED. It tries node-{} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED, and the session keeps its lock node, if it has one.",
                     self.endpoint + 1
                 );
                 self.suspend(instance, &why, cx);
@@ -254,7 +254,7 @@ impl Worker {
             None if self.may_suspend() => {
                 self.endpoint = (instance + 1) % nodes;
                 let why = format!(
-                    "node-{node} has no leader and closed {name}'s connection. ZooKeeper's client sees the socket close at once, reports Disconnected and Curator SUSPENDED. It tries node-{next} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED and the lock node is still there."
+                    "node-{node} has no leader and closed {name}'s connection. ZooKeeper's client sees the socket close at once, reports Disconnected and Curator SUSPENDED. It tries node-{next} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED, and the session keeps its lock node, if it has one."
                 );
                 self.suspend(instance, &why, cx);
             }
@@ -303,22 +303,35 @@ impl Worker {
         );
     }
 
-    /// The session is over with an unlock still queued: ZooKeeper deleted the ephemeral lock
-    /// node with the session, so there is nothing left to delete.
-    pub(super) fn drop_queued(&mut self, cx: &mut WorkerCtx<'_>) {
+    /// The session is over with an unlock still queued: told so by a server (`expired_there`),
+    /// the ephemeral lock node went with it; after the client's own LOST, it goes when the
+    /// cluster expires the session.
+    pub(super) fn drop_queued(&mut self, expired_there: bool, cx: &mut WorkerCtx<'_>) {
         if std::mem::take(&mut self.unlock_queued) && self.phase == Phase::Releasing {
-            self.drop_unlock(None, cx);
+            self.drop_unlock(None, expired_there, cx);
         }
     }
 
-    /// An unlock after the session is over: the delete fails, and there is nothing to delete.
-    pub(super) fn drop_unlock(&mut self, tag: Option<Tag>, cx: &mut WorkerCtx<'_>) {
+    /// An unlock after the session is over: the delete fails. If a server said the session had
+    /// expired, the node went with it; otherwise the cluster may not have expired it yet (it
+    /// cannot without a quorum), and Curator would try the delete again on its new session.
+    pub(super) fn drop_unlock(
+        &mut self,
+        tag: Option<Tag>,
+        expired_there: bool,
+        cx: &mut WorkerCtx<'_>,
+    ) {
         let name = cx.name;
-        cx.fx.state(
-            format!("{name}'s unlock is dropped"),
-            format!("The session is over, so the delete fails (SESSIONEXPIRED); the ephemeral lock node goes with the session when the cluster expires it, so a retry on a new session finds nothing of {name}'s to delete."),
-            tag,
-        );
+        let why = if expired_there {
+            format!(
+                "The cluster has expired the session, so the delete fails (SESSIONEXPIRED); the ephemeral lock node went with the session, so a retry on a new session finds nothing of {name}'s to delete."
+            )
+        } else {
+            format!(
+                "{name}'s client gave the session up, so the delete fails (SESSIONEXPIRED). The node goes when a leader expires the session, if none has yet; Curator would retry the delete on its new session."
+            )
+        };
+        cx.fx.state(format!("{name}'s unlock is dropped"), why, tag);
         self.finish(cx, "done");
     }
 
@@ -346,6 +359,6 @@ impl Worker {
         if self.phase == Phase::Working {
             self.release(cx);
         }
-        self.drop_queued(cx);
+        self.drop_queued(true, cx);
     }
 }
