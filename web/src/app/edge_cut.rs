@@ -185,7 +185,8 @@ fn cut_heads(page: &Element, (left, right): (f64, f64), out: &mut Vec<Element>) 
 
 /// Whether a lane's header box, `half` wide either side of its line at `x` (in the scroller's
 /// pixels), crosses `edge` (as `cut_heads` finds it): then it is hidden and its lane is named in
-/// the pill at that edge.
+/// the pill at that edge. `half` is 0 while the headers are scrolled under the band of lane
+/// names, whose chips name the lanes near an edge whole.
 pub(super) fn head_cut(x: f64, half: f64, edge: f64) -> bool {
     x - half < edge - 1.0 && x + half > edge + 1.0
 }

@@ -494,7 +494,7 @@ pub(super) fn show_heads(
         pic.lanes
             .iter()
             .enumerate()
-            .filter(|(_, l)| keep(l.x * scale, l.half * scale))
+            .filter(|(_, l)| keep(l.x * scale, if out { 0.0 } else { l.half * scale }))
             .map(|(i, l)| {
                 match chips
                     .item(i as u32)
