@@ -253,3 +253,28 @@ fn a_given_up_sessions_watch_is_not_delivered() {
         "{dropped}"
     );
 }
+
+/// The same failures with etcd clients: B is granted the lock at 9418 ms, after its own count of
+/// its lease ran out (no keepalive answered since 1104 ms) while its key and lease are alive at
+/// the new leader. etcd's Mutex.Lock returns once its own key is there (mutex.go), so B holds
+/// the lock, and the sentence says its count had run out. It used to be told ErrSessionExpired
+/// and queue behind its own key on a new session until 15618 ms.
+#[test]
+fn an_etcd_waiter_granted_after_its_own_count_ran_out_holds_the_lock() {
+    let etcd = ZK.replace("on_suspended = \"stop\"\n", "");
+    let r = run_body(&format!(
+        "{etcd}[[faults]]\nat_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\n\
+         [[faults]]\nat_ms = 1600\nkind = \"crash\"\ntarget = \"node-2\"\n\
+         [[faults]]\nat_ms = 9000\nkind = \"restart\"\ntarget = \"node-2\"\n"
+    ));
+    check(
+        &r,
+        &["9418 B holds the lock (token 34)"],
+        &["ErrSessionExpired", "session expired"],
+    );
+    let held = explanation(&r, "B holds the lock (token 34)");
+    assert!(
+        held.contains("already ran out (at 7104 ms on its own clock)"),
+        "{held}"
+    );
+}

@@ -34,22 +34,14 @@ impl Worker {
     }
 
     /// The predecessor's key is gone and ours is the lowest. Being granted the lock does not renew
-    /// the lease: it still ends where the last answered keepalive (or the request) put it.
+    /// the lease: it still ends where the last answered keepalive (or the request) put it. etcd's
+    /// Mutex.Lock returns once its own key is there (mutex.go reads it when its predecessor goes),
+    /// without looking at the client's own count of the lease: a count already run out is only
+    /// said (believe).
     pub(super) fn lock_granted(&mut self, rev: u64, cx: &mut WorkerCtx<'_>) {
         self.token = Some(rev);
         self.heard_from_cluster(cx);
-        let end = self.lease_end();
-        self.lease_until_local = Some(end);
-        if end <= cx.now_local {
-            let since = cx.now_local - self.lease_from_local;
-            let why = format!(
-                "{name} is granted the lock, but by its own count no keepalive of its has been answered for {since} ms, longer than its {ttl} ms lease: the lease, and the key under it, may already be gone",
-                name = cx.name,
-                ttl = self.ttl_ms()
-            );
-            self.session_expired(&why, cx);
-            return;
-        }
+        self.lease_until_local = Some(self.lease_end());
         self.believe(cx);
         self.check(cx);
     }
