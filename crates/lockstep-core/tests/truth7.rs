@@ -261,7 +261,12 @@ fn a_given_up_sessions_watch_is_not_delivered() {
 /// and queue behind its own key on a new session until 15618 ms.
 #[test]
 fn an_etcd_waiter_granted_after_its_own_count_ran_out_holds_the_lock() {
-    let etcd = ZK.replace("on_suspended = \"stop\"\n", "");
+    // A waits up to 10 s for a leader to release, so its unlock commits once node-2 is back.
+    let etcd = ZK.replace("on_suspended = \"stop\"\n", "").replacen(
+        "work_ms = 4000\n",
+        "work_ms = 4000\nrequest_timeout_ms = 10000\n",
+        1,
+    );
     let r = run_body(&format!(
         "{etcd}[[faults]]\nat_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\n\
          [[faults]]\nat_ms = 1600\nkind = \"crash\"\ntarget = \"node-2\"\n\
@@ -270,11 +275,37 @@ fn an_etcd_waiter_granted_after_its_own_count_ran_out_holds_the_lock() {
     check(
         &r,
         &["9418 B holds the lock (token 34)"],
-        &["ErrSessionExpired", "session expired"],
+        &[
+            "ErrSessionExpired",
+            "session expired",
+            "gives up its unlock",
+        ],
     );
     let held = explanation(&r, "B holds the lock (token 34)");
     assert!(
         held.contains("already ran out (at 7104 ms on its own clock)"),
         "{held}"
     );
+}
+
+/// The same failures with etcd clients and the default 1 s request timeout: A's unlock meets
+/// "no leader" from 4008 ms on; clientv3 returns that error rather than retry a write, and A
+/// gives up once its request timeout has passed. It used to ask every 100 ms up to the 600 s
+/// limit when no leader came back, leaving the run inconclusive.
+#[test]
+fn an_etcd_unlock_that_finds_no_leader_gives_up_after_its_timeout() {
+    let etcd = ZK.replace("on_suspended = \"stop\"\n", "");
+    let r = run_body(&format!(
+        "{etcd}[[faults]]\nat_ms = 1500\nkind = \"crash\"\ntarget = \"node-1\"\n\
+         [[faults]]\nat_ms = 1600\nkind = \"crash\"\ntarget = \"node-2\"\n"
+    ));
+    check(
+        &r,
+        &[
+            "4008 unlock lock:batch-42/1",
+            "5030 A gives up its unlock: no leader",
+        ],
+        &[],
+    );
+    assert_ne!(r.verdict.outcome, lockstep_core::Outcome::Inconclusive);
 }

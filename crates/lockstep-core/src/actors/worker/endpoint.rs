@@ -129,6 +129,14 @@ impl Worker {
         }
     }
 
+    /// Whether an etcd client's unlock has met no leader for its whole request timeout: an
+    /// election is over well within it, a cluster without a quorum never ends it. A ZooKeeper
+    /// request has no timeout of its own.
+    fn no_leader_for_too_long(&self, cx: &WorkerCtx<'_>) -> bool {
+        !self.zookeeper_style()
+            && cx.now_local - self.release_started_local >= self.cfg.request_timeout_ms as i64
+    }
+
     /// A node that does not lead answered one of our requests: go to the leader it named, or,
     /// if it knows none, to the next endpoint.
     pub(super) fn redirected(&mut self, req: u64, leader: Option<u32>, cx: &mut WorkerCtx<'_>) {
@@ -159,6 +167,14 @@ impl Worker {
                 self.retry_after(cx, retry);
             }
             Phase::Releasing if leader.is_some() => self.send_unlock(None, cx),
+            Phase::Releasing if self.no_leader_for_too_long(cx) => {
+                let (name, timeout) = (cx.name, self.cfg.request_timeout_ms);
+                cx.fx.note(
+                    format!("{name} gives up its unlock: no leader"),
+                    format!("{name}'s unlock has found no leader for {timeout} ms or more. etcd's client returns \"etcdserver: no leader\" to the caller rather than retry a write (client/v3/retry.go, isSafeRetryMutableRPC), and this application stops trying after its request timeout and finishes. Its key stays until its lease runs out on a leader, so a waiter waits that long."),
+                );
+                self.finish(cx, "done");
+            }
             // No node knows a leader yet (an election): ask the next one a little later rather
             // than go round the cluster at network speed.
             Phase::Releasing => cx.fx.after(self.cfg.retry_ms, Timer::Retry),

@@ -176,6 +176,8 @@ pub struct Worker {
     pub refused_endpoints: u32,
     /// Consensus: the first of this session's lock requests, while none has been answered.
     pub first_lock_req: Option<u64>,
+    /// When, on its own clock, the worker began to release the lock.
+    pub release_started_local: i64,
 }
 
 /// What a worker sees while it reacts.
@@ -227,6 +229,7 @@ impl Worker {
             session_of: None,
             unlock_retried: false,
             first_lock_req: None,
+            release_started_local: 0,
         }
     }
 
@@ -623,6 +626,7 @@ impl Worker {
         }
         self.holds_something = false;
         self.phase = Phase::Releasing;
+        self.release_started_local = cx.now_local;
         let timeout = self.cfg.request_timeout_ms;
         match cx.lock.kind {
             LockKind::Redis => {
