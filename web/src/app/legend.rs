@@ -46,12 +46,10 @@ pub fn Legend(props: &LegendProps) -> Html {
                         "<svg viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\" width=\"{w:.0}\" height=\"{h:.0}\" aria-hidden=\"true\" focusable=\"false\">{}</svg>",
                         e.svg
                     );
-                    // A kept place (see `keep_in_flight_place`, `reserve_places`): laid out,
-                    // not shown or read.
+                    // A kept place (see `keep_in_flight_place`): laid out, not shown or read.
                     let ghost = e.ghost.then_some("ghost");
-                    let reserved = e.reserved.then_some("reserved");
                     html! {
-                        <li key={e.key()} class={classes!(ghost, reserved)} aria-hidden={e.ghost.then_some("true")}>
+                        <li key={e.key()} class={classes!(ghost)} aria-hidden={e.ghost.then_some("true")}>
                             <span class="swatch">{ Html::from_html_unchecked(AttrValue::from(swatch)) }</span>
                             <span>{ &e.words }</span>
                         </li>

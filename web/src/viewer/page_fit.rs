@@ -51,36 +51,6 @@ pub struct LegendSwatch {
     /// Kept in its place but not shown: this step draws nothing of its kind (see
     /// [`legend_art`]).
     pub ghost: bool,
-    /// A ghost kept for an entry of the whole branch's legend not drawn yet: presenter mode
-    /// keeps its place (style.css `.reserved`), so that entries never move or shrink as the run
-    /// adds others; elsewhere it takes no room.
-    pub reserved: bool,
-}
-
-/// An entry of the whole branch's legend, for its place in every step's legend panel: its
-/// kind, its words and its swatch's box (x, y, width, height).
-#[derive(Debug, Clone, PartialEq)]
-pub struct LegendPlace {
-    pub kind: LegendKind,
-    pub words: String,
-    pub at: [f64; 4],
-}
-
-/// The places of a whole branch's legend entries, in its order.
-pub fn legend_places(legend: Vec<LegendEntry>) -> std::rc::Rc<[LegendPlace]> {
-    legend
-        .into_iter()
-        .map(|e| LegendPlace {
-            kind: e.kind,
-            at: [
-                e.swatch.x0,
-                e.swatch.y0,
-                e.swatch.width(),
-                e.swatch.height(),
-            ],
-            words: e.text.text,
-        })
-        .collect()
 }
 
 impl LegendSwatch {
@@ -138,16 +108,12 @@ pub fn lane_heads(layout: &Layout) -> Vec<LaneHead> {
 
 /// The panel's legend for `legend` (taken from a layout like `like`, which was `size` before, at
 /// their places): each entry's swatch from `drawn` when an entry of its kind and words has been
-/// drawn before, else drawn now (as lockstep-render draws it) and added to `drawn`. In the order
-/// of the whole branch's legend (`places`), an entry not drawn at this step kept as a reserved
-/// ghost (see [`LegendSwatch::reserved`]; at 1920x1080 presenter mode's legend went from two
-/// columns to three and its words from 16 px to 12.5 as entries came, which moved); then the
-/// entries the whole branch's legend has not (the current step).
+/// drawn before, else drawn now (as lockstep-render draws it) and added to `drawn`.
 pub fn legend_art(
     like: &Layout,
     size: (f64, f64),
     legend: Vec<LegendEntry>,
-    (places, drawn): (&[LegendPlace], &mut Vec<Rc<LegendSwatch>>),
+    drawn: &mut Vec<Rc<LegendSwatch>>,
 ) -> Result<Rc<LegendArt>, RenderError> {
     let mut entries = Vec::with_capacity(legend.len());
     for entry in legend {
@@ -165,49 +131,8 @@ pub fn legend_art(
         };
         entries.push(swatch);
     }
-    let mut entries = reserve_places(entries, places);
     keep_in_flight_place(&mut entries);
     Ok(Rc::new(LegendArt { entries }))
-}
-
-/// `entries` (a step's) in the order of `places` (the whole branch's), each place this step
-/// draws nothing for kept by a reserved ghost, then the entries not in `places`. Step 0, which
-/// has drawn nothing, keeps no place (its panel says so).
-fn reserve_places(entries: Vec<Rc<LegendSwatch>>, places: &[LegendPlace]) -> Vec<Rc<LegendSwatch>> {
-    if entries.is_empty() {
-        return entries;
-    }
-    let at = |p: &LegendPlace| {
-        entries
-            .iter()
-            .find(|e| e.kind == p.kind && e.words == p.words)
-    };
-    let mut out: Vec<Rc<LegendSwatch>> = places
-        .iter()
-        .map(|p| {
-            at(p).cloned().unwrap_or_else(|| {
-                Rc::new(LegendSwatch {
-                    kind: p.kind,
-                    words: p.words.clone(),
-                    at: p.at,
-                    svg: String::new(),
-                    ghost: true,
-                    reserved: true,
-                })
-            })
-        })
-        .collect();
-    out.extend(
-        entries
-            .iter()
-            .filter(|e| {
-                !places
-                    .iter()
-                    .any(|p| e.kind == p.kind && e.words == p.words)
-            })
-            .cloned(),
-    );
-    out
 }
 
 /// "Message still in the network" is drawn only at the steps where a message is on its way,
@@ -227,7 +152,6 @@ fn keep_in_flight_place(entries: &mut Vec<Rc<LegendSwatch>>) {
             at: [0.0, 0.0, 1.0, 1.0],
             svg: String::new(),
             ghost: true,
-            reserved: false,
         })),
         None => {}
     }
@@ -279,7 +203,6 @@ fn swatch(
         at: [s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0],
         svg: live.layers.get(at).cloned().unwrap_or_default(),
         ghost: false,
-        reserved: false,
     })
 }
 

@@ -79,9 +79,6 @@ pub struct Picture {
     legend: RefCell<Vec<(Vec<lockstep_render::layout::LegendEntry>, Rc<LegendArt>)>>,
     /// Every legend entry's swatch drawn so far, shared by those drawings.
     swatches: RefCell<Vec<Rc<page_fit::LegendSwatch>>>,
-    /// The whole branch's legend entries, in order: each step's legend keeps their places (see
-    /// `page_fit::legend_art`).
-    places: Rc<[page_fit::LegendPlace]>,
     stepper: Stepper,
 }
 
@@ -188,7 +185,7 @@ impl Viewer {
         };
         let mut full = layout(&self.full, &options);
         let size = page_fit::size_without_legend(&full);
-        let places = page_fit::legend_places(page_fit::drop_legend(&mut full, size));
+        page_fit::drop_legend(&mut full, size);
         let lanes = page_fit::lane_heads(&full);
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
         let spans = row_spans(&full);
@@ -297,7 +294,6 @@ impl Viewer {
             size,
             legend: RefCell::new(Vec::new()),
             swatches: RefCell::new(Vec::new()),
-            places,
             stepper,
         })
     }
@@ -322,7 +318,7 @@ impl Viewer {
                     &at_n,
                     drawn_size,
                     legend.clone(),
-                    (&picture.places, &mut picture.swatches.borrow_mut()),
+                    &mut picture.swatches.borrow_mut(),
                 )?;
                 picture.legend.borrow_mut().push((legend, art.clone()));
                 art
