@@ -1,6 +1,7 @@
 //! The simulation: one deterministic event queue ordered by (time, sequence) and dispatch to the
 //! actors. The network lives in [`network`], faults in [`faults`], fixed parameters in [`params`].
 
+mod connections;
 mod effects;
 mod explore;
 mod faults;

@@ -151,12 +151,7 @@ impl Sim {
     /// failover is one lock service however many instances it has, so any instance counts there.
     /// Whether worker `node` has a ZooKeeper-style client (it listens to its connection state).
     fn zookeeper_style(&self, node: NodeId) -> bool {
-        let name = self.name(node);
-        self.params
-            .scenario
-            .workers
-            .iter()
-            .any(|w| w.name == name && w.on_suspended.is_some())
+        self.zookeeper_client(node).is_some()
     }
 
     fn last_freed(&self, service: NodeId, holder: &str) -> Option<&FreedKey> {

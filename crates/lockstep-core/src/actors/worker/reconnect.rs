@@ -200,17 +200,18 @@ impl Worker {
         let (name, node) = (cx.name, instance + 1);
         match self.suspended {
             Some(suspended_local) if refused && self.renew.is_some() => {
-                let next = (instance + 1) % nodes + 1;
-                cx.fx.note(
-                    format!("node-{node} refuses {name}'s connection"),
-                    format!("node-{node}'s process is down, so its machine refuses the connection at once: {name}'s client ends this attempt now rather than at its connect timeout, and tries node-{next} after its pause (ClientCnxn, StaticHostProvider)."),
+                let why = format!(
+                    "node-{node}'s process is down, so its machine refuses the connection at once"
                 );
-                // The attempt's SYN resends and connect timeout no longer apply.
-                self.reconnects += 1;
-                self.attempt_over(suspended_local, cx);
+                self.attempt_ends_now(
+                    suspended_local,
+                    format!("node-{node} refuses {name}'s connection"),
+                    &why,
+                    instance,
+                    cx,
+                );
             }
             None if self.may_suspend() => {
-                self.endpoint = (instance + 1) % nodes;
                 let how = if refused {
                     format!(
                         "node-{node}'s machine refused {name}'s request: the node's process is down and the connection is gone"
@@ -218,11 +219,7 @@ impl Worker {
                 } else {
                     format!("node-{node}'s process died and its machine closed {name}'s connection")
                 };
-                let why = format!(
-                    "{how}. ZooKeeper's client sees the socket close at once, not at its read timeout, reports Disconnected and Curator SUSPENDED. It tries node-{} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED, and the session keeps its lock node, if it has one.",
-                    self.endpoint + 1
-                );
-                self.suspend(instance, &why, cx);
+                self.suspend_on_close(instance, &how, cx);
             }
             _ => {}
         }
@@ -232,7 +229,6 @@ impl Worker {
     /// (`req`), which ends the attempt now, or dropping every client as a follower that lost its
     /// leader, which the client reports as Disconnected (Curator SUSPENDED).
     pub(super) fn not_serving(&mut self, instance: u32, req: Option<u64>, cx: &mut WorkerCtx<'_>) {
-        let nodes = cx.lock.nodes.max(1);
         if !self.zookeeper_style()
             || self.endpoint != instance
             || self.session_closed
@@ -240,26 +236,56 @@ impl Worker {
         {
             return;
         }
-        let (name, node, next) = (cx.name, instance + 1, (instance + 1) % nodes + 1);
+        let (name, node) = (cx.name, instance + 1);
         match self.suspended {
             Some(suspended_local) if req.is_some() && self.renew.map(|(r, _)| r) == req => {
-                cx.fx.note(
+                let why = format!("node-{node} has no leader, so it takes no session");
+                self.attempt_ends_now(
+                    suspended_local,
                     format!("node-{node} closes {name}'s connection"),
-                    format!("node-{node} has no leader, so it takes no session: {name}'s client ends this attempt now rather than at its connect timeout, and tries node-{next} after its pause (ClientCnxn, StaticHostProvider)."),
+                    &why,
+                    instance,
+                    cx,
                 );
-                // The attempt's SYN resends and connect timeout no longer apply.
-                self.reconnects += 1;
-                self.attempt_over(suspended_local, cx);
             }
             None if self.may_suspend() => {
-                self.endpoint = (instance + 1) % nodes;
-                let why = format!(
-                    "node-{node} has no leader and closed {name}'s connection. ZooKeeper's client sees the socket close at once, reports Disconnected and Curator SUSPENDED. It tries node-{next} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED, and the session keeps its lock node, if it has one."
-                );
-                self.suspend(instance, &why, cx);
+                let how = format!("node-{node} has no leader and closed {name}'s connection");
+                self.suspend_on_close(instance, &how, cx);
             }
             _ => {}
         }
+    }
+
+    /// A connection attempt to node `instance` ends before its connect timeout (`why`): the
+    /// client tries the next node after its pause.
+    fn attempt_ends_now(
+        &mut self,
+        suspended_local: i64,
+        label: String,
+        why: &str,
+        instance: u32,
+        cx: &mut WorkerCtx<'_>,
+    ) {
+        let name = cx.name;
+        let next = (instance + 1) % cx.lock.nodes.max(1) + 1;
+        cx.fx.note(
+            label,
+            format!("{why}: {name}'s client ends this attempt now rather than at its connect timeout, and tries node-{next} after its pause (ClientCnxn, StaticHostProvider)."),
+        );
+        // The attempt's SYN resends and connect timeout no longer apply.
+        self.reconnects += 1;
+        self.attempt_over(suspended_local, cx);
+    }
+
+    /// Node `instance` closed (or refused, `how` says) the connection of this connected client:
+    /// it sees the socket close at once and is suspended, to try the next node.
+    fn suspend_on_close(&mut self, instance: u32, how: &str, cx: &mut WorkerCtx<'_>) {
+        self.endpoint = (instance + 1) % cx.lock.nodes.max(1);
+        let why = format!(
+            "{how}. ZooKeeper's client sees the socket close at once, not at its read timeout, reports Disconnected and Curator SUSPENDED. It tries node-{} next, after a random pause; if a server takes the session before it expires, Curator reports RECONNECTED, and the session keeps its lock node, if it has one.",
+            self.endpoint + 1
+        );
+        self.suspend(instance, &why, cx);
     }
 
     /// The unlock while the client has no connection: it waits in the client's queue (Curator's

@@ -1,0 +1,152 @@
+//! A ZooKeeper-style client's connection as the cluster's side sees it: a watch event waits for
+//! the client's reconnect and is fired then by the server it reaches, a given-up session's
+//! watches go with it, and a follower whose leader's process dies drops its clients.
+
+use super::Sim;
+use crate::actors::worker::Worker;
+use crate::message::Payload;
+use crate::topology::{NodeId, Role};
+use crate::trace::{EventKind, Tag, TraceEvent};
+
+impl Sim {
+    /// Worker `node`, if it is a ZooKeeper-style client (it listens to its connection state).
+    pub(super) fn zookeeper_client(&self, node: NodeId) -> Option<&Worker> {
+        if self.params.role(node) != Role::Worker {
+            return None;
+        }
+        self.workers
+            .get(usize::from(node))
+            .filter(|w| w.cfg.on_suspended.is_some())
+    }
+
+    /// A watch event for a ZooKeeper-style client that is not sent now: its session is given up
+    /// (nothing is sent), or it has no connection (the event waits for its reconnect). True when
+    /// it was handled here.
+    pub(super) fn watch_not_sent(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        payload: &Payload,
+        tag: &Option<Tag>,
+        out: &mut Vec<TraceEvent>,
+    ) -> bool {
+        // A ZooKeeper session's watches go with it: a client that gave the session up (LOST)
+        // and works on a new one is sent nothing for the old one's.
+        if self.session_given_up(to, payload) {
+            return true;
+        }
+        if self.has_no_connection(to) {
+            self.watch_waits_for_reconnect(from, to, payload.clone(), tag.clone(), out);
+            return true;
+        }
+        false
+    }
+
+    /// The leader's process died: each live follower's connection to it is reset at once, so the
+    /// follower stops following and closes every client connection it has (ZooKeeper's
+    /// Learner.shutdown → closeAllConnections). Only ZooKeeper-style clients connected to it
+    /// are told; an etcd client's stream to a follower stays open.
+    pub(super) fn followers_drop_their_clients(
+        &mut self,
+        leader: NodeId,
+        out: &mut Vec<TraceEvent>,
+    ) {
+        let Some((base, nodes)) = self
+            .cluster
+            .as_ref()
+            .map(|c| (c.base, c.nodes.len() as u32))
+        else {
+            return;
+        };
+        for instance in 0..nodes {
+            let follower = base + instance as NodeId;
+            if follower == leader || !self.nodes[usize::from(follower)].alive {
+                continue;
+            }
+            for worker in 0..self.params.first_service {
+                let connected = self.zookeeper_client(worker).is_some_and(|w| {
+                    w.endpoint == instance
+                        && w.suspended.is_none()
+                        && w.lease.is_some()
+                        && !w.phase.is_terminal()
+                });
+                if connected {
+                    let payload = Payload::NotServing {
+                        req: None,
+                        instance,
+                    };
+                    self.send(follower, worker, payload, None, out);
+                }
+            }
+        }
+    }
+
+    /// Whether a watch event `payload` is for a session that ZooKeeper-style client `node` has
+    /// given up (LOST): its session is closed or a new one has replaced it.
+    fn session_given_up(&self, node: NodeId, payload: &Payload) -> bool {
+        let (Payload::LockGranted { lease, .. } | Payload::SessionGone { lease, .. }) = payload
+        else {
+            return false;
+        };
+        self.params.role(node) == Role::Worker && {
+            let w = &self.workers[usize::from(node)];
+            w.cfg.on_suspended.is_some() && (w.session_closed || w.lease != Some(*lease))
+        }
+    }
+
+    /// Whether `node` is a ZooKeeper-style client between connections (suspended, its session
+    /// not over).
+    fn has_no_connection(&self, node: NodeId) -> bool {
+        self.zookeeper_client(node)
+            .is_some_and(|w| w.suspended.is_some() && !w.session_closed)
+    }
+
+    /// A watch fires for a client with no connection: the server has nowhere to send the event
+    /// and does not queue it. The client sets its watches anew once a server takes its session
+    /// (ClientCnxn primeConnection sends SetWatches with the last zxid it saw), and that server
+    /// fires every watch whose node changed since (DataTree.setWatches).
+    fn watch_waits_for_reconnect(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        payload: Payload,
+        tag: Option<Tag>,
+        out: &mut Vec<TraceEvent>,
+    ) {
+        let client = self.name(to).to_string();
+        let ev = TraceEvent {
+            time_ms: self.now,
+            kind: EventKind::State,
+            from,
+            to: from,
+            message: None,
+            label: format!("{client}'s watch fires after its reconnect"),
+            explanation: format!(
+                "The node {client} watches has changed, so its watch fires, but {client}'s client has no connection and a ZooKeeper server sends a watch event only on the session's connection: nothing goes out now. When a server takes {client}'s session again, the client sets its watches anew with the last change it saw (SetWatches), and that server fires at once each watch whose node changed since (DataTree.setWatches). Until then {client} does not know."
+            ),
+            tag,
+        };
+        self.emit(out, ev);
+        self.unsent_watches.push((to, payload));
+    }
+
+    /// `worker` has a connection again: on a reconnect, the server it reached fires the watches
+    /// that fired while it had none; on a new session, they went with the old one.
+    pub(super) fn fire_missed_watches(&mut self, worker: NodeId, out: &mut Vec<TraceEvent>) {
+        let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.unsent_watches)
+            .into_iter()
+            .partition(|(w, _)| *w == worker);
+        self.unsent_watches = others;
+        let w = &self.workers[usize::from(worker)];
+        let Some(base) = self.cluster.as_ref().map(|c| c.base) else {
+            return;
+        };
+        if w.session_closed || w.lease.is_none() {
+            return;
+        }
+        let server = base + w.endpoint as NodeId;
+        for (_, payload) in mine {
+            self.send(server, worker, payload, None, out);
+        }
+    }
+}
