@@ -242,8 +242,8 @@ fn a_given_up_sessions_watch_is_not_delivered() {
         &[
             "7501 A's unlock is dropped",
             "7501 B's session is lost",
-            "9906 queued, revision=35",
-            "15331 B holds the lock (token 35)",
+            "9959 queued, revision=35",
+            "15484 B holds the lock (token 35)",
         ],
         &["own key gone", "ErrSessionExpired"],
     );

@@ -143,6 +143,10 @@ pub struct ConsensusCtx<'a> {
     /// The run's random source: election timeouts are drawn afresh each round.
     pub rng: &'a mut ChaCha8Rng,
     pub fx: &'a mut Effects,
+    /// Whether the message handled comes from a ZooKeeper-style client (one that listens to its
+    /// connection state): a server with no leader closes such a client's connection rather than
+    /// answer "no leader".
+    pub from_zookeeper_client: bool,
 }
 
 impl ConsensusCtx<'_> {
@@ -316,6 +320,11 @@ impl Cluster {
             | Payload::SessionTouch { .. }
             | Payload::Revalidate { .. }
             | Payload::RevalidateReply { .. } => self.session_message(from, payload, cx),
+            Payload::LockReq { req, .. } | Payload::Unlock { req, .. }
+                if cx.from_zookeeper_client && !cx.leader_ok =>
+            {
+                self.not_serving(from, req, cx);
+            }
             Payload::LockReq { req, .. } | Payload::Unlock { req, .. } => {
                 self.not_leader(from, req, cx);
             }

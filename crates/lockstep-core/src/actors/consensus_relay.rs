@@ -141,9 +141,9 @@ impl Cluster {
         }
     }
 
-    /// A server with no leader closes the connection a client's ping or connect request came on
+    /// A server with no leader closes the connection a ZooKeeper-style client's request came on
     /// (ZooKeeper's NIOServerCnxn refuses every request while the server is not running).
-    fn not_serving(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
+    pub(super) fn not_serving(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
         cx.fx.send(
             Dest::Node(client),
             Payload::NotServing {

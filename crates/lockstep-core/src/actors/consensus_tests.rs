@@ -28,6 +28,7 @@ fn on(c: &mut Cluster, me: usize, now_local: i64, from: NodeId, payload: Payload
             peers_ok: &[true; 3],
             rng: &mut rng,
             fx: &mut fx,
+            from_zookeeper_client: false,
         },
     );
     fx.items
@@ -144,6 +145,7 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
             peers_ok: &[true; 3],
             rng: &mut rng,
             fx: &mut fx,
+            from_zookeeper_client: false,
         },
     );
     // Pre-vote first: the term stays 1 until a majority says it would vote.
@@ -311,6 +313,7 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
             peers_ok: &[true; 3],
             rng: &mut rng,
             fx: &mut fx,
+            from_zookeeper_client: false,
         },
     );
     assert_eq!(

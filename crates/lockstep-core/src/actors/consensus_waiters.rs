@@ -11,7 +11,8 @@ use crate::trace::Tag;
 impl Cluster {
     /// A lock request repeated because the first got no answer: etcd's Mutex names its key after
     /// the session's lease, so the repeat finds what the first one made (tryAcquire: the create
-    /// fails its compare and reads the existing key's revision instead, mutex.go). A first request
+    /// fails its compare and reads the existing key's revision instead, mutex.go); Curator finds
+    /// its protected-mode node by its name's prefix. A first request
     /// still uncommitted is answered when it commits; a committed one is answered now. False when
     /// the first left nothing, and the request is a new one.
     pub(super) fn lock_again(
@@ -27,9 +28,18 @@ impl Cluster {
         if let Some(p) = first {
             p.client = Some((from, req));
             p.asked_via = None;
+            let why = if cx.from_zookeeper_client {
+                format!(
+                    "Curator creates its lock node in protected mode (a name prefix only this client knows) and, after a connection loss, looks for a node with that prefix before it creates another (CreateBuilderImpl.findProtectedNodeInForeground). A ZooKeeper leader commits what it carried over from the last leader before it serves any client (Zab's synchronisation), so the search finds this node: {who} is answered when that entry commits."
+                )
+            } else {
+                format!(
+                    "The repeat names the same key (the session's lease), so it is the same change: {who} is answered when that entry commits."
+                )
+            };
             cx.fx.state(
                 format!("{who}'s repeated lock request waits for its first"),
-                format!("{who}'s first lock request is in the log but not committed yet. The repeat names the same key (the session's lease), so it is the same change: {who} is answered when that entry commits."),
+                format!("{who}'s first lock request is in the log but not committed yet. {why}"),
                 None,
             );
             return true;

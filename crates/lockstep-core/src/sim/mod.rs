@@ -609,6 +609,7 @@ impl Sim {
             Role::ConsensusNode => {
                 let leader_ok = self.leader_ok(node);
                 let peers_ok = self.peers_ok(node);
+                let from_zookeeper_client = matches!(stimulus, Stimulus::Message { from, .. } if self.zookeeper_client(from).is_some());
                 if let Some(cluster) = &mut self.cluster {
                     let mut cx = ConsensusCtx {
                         me: usize::from(node - cluster.base),
@@ -619,6 +620,7 @@ impl Sim {
                         peers_ok: &peers_ok,
                         rng: &mut self.rng.0,
                         fx: &mut fx,
+                        from_zookeeper_client,
                     };
                     match stimulus {
                         Stimulus::Timer(timer) => cluster.on_timer(timer, leader_ok, &mut cx),

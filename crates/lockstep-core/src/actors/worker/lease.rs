@@ -255,6 +255,8 @@ impl Worker {
         self.awaiting = None;
         self.last_failure_unreachable = false;
         self.phase = Phase::Acquiring;
+        // A new ZooKeeper handle starts its host list at the server it tries first.
+        self.connected_to = self.endpoint;
         let retry = self.cfg.retry_ms;
         self.retry_after(cx, retry);
     }

@@ -1,6 +1,7 @@
 //! The worker: a check-then-act payout job behind a lock (acquire -> read status -> work -> write
 //! -> release), with the lock client for each kind of lock service.
 
+mod connect;
 mod endpoint;
 mod fencing;
 mod keepalive;
@@ -296,13 +297,21 @@ impl Worker {
             return;
         }
         self.phase = Phase::Acquiring;
+        // A ZooKeeper-style client's host list pauses when it comes back round to the first.
+        self.connected_to = self.endpoint;
         self.acquire(cx);
     }
 
     /// An acquisition attempt waits for its answer no longer than the acquire deadline allows.
     fn acquire_timeout(&self, cx: &WorkerCtx<'_>) -> u64 {
         let left = (self.acquire_deadline_local - cx.now_local).max(1) as u64;
-        self.cfg.request_timeout_ms.min(left)
+        // A ZooKeeper-style client's lock request opens its session: its connect timeout.
+        let timeout = if self.connecting() {
+            self.first_connect_timeout_ms(cx)
+        } else {
+            self.cfg.request_timeout_ms
+        };
+        timeout.min(left)
     }
 
     fn acquire(&mut self, cx: &mut WorkerCtx<'_>) {

@@ -14,10 +14,10 @@ use crate::trace::Tag;
 
 /// Before each new connection the client sleeps a random time below this (ClientCnxn:
 /// `Thread.sleep(r.nextInt(1000))` unless it is the first connect)...
-const RECONNECT_JITTER_MS: u64 = 1000;
+pub(super) const RECONNECT_JITTER_MS: u64 = 1000;
 /// ...and this long more when its host list comes back round to the server it was last
 /// connected to (`hostProvider.next(1000)`).
-const SPIN_DELAY_MS: u64 = 1000;
+pub(super) const SPIN_DELAY_MS: u64 = 1000;
 /// When the kernel sends an unanswered SYN again, from the start of the attempt (Linux: an
 /// initial retransmission timeout of 1 s, doubling).
 const SYN_RETRIES_MS: [u64; 3] = [1000, 3000, 7000];
@@ -198,6 +198,27 @@ impl Worker {
             return;
         }
         let (name, node) = (cx.name, instance + 1);
+        if self.connecting() {
+            if self.awaiting.is_some() {
+                let (label, why) = if refused {
+                    (
+                        format!("node-{node} refuses {name}'s connection"),
+                        format!(
+                            "node-{node}'s process is down, so its machine refuses {name}'s connection at once"
+                        ),
+                    )
+                } else {
+                    (
+                        format!("node-{node} resets {name}'s connection"),
+                        format!(
+                            "node-{node}'s process died with {name}'s lock request in flight, and its machine closed the connection: ZooKeeper's client sees the socket close at once and Curator reports SUSPENDED ({name} holds nothing yet, so there is nothing to stop)"
+                        ),
+                    )
+                };
+                self.connect_attempt_failed(instance, label, &why, !refused, cx);
+            }
+            return;
+        }
         match self.suspended {
             Some(suspended_local) if refused && self.renew.is_some() => {
                 let why = format!(
@@ -237,6 +258,16 @@ impl Worker {
             return;
         }
         let (name, node) = (cx.name, instance + 1);
+        if self.connecting() {
+            if req.is_some() && req == self.awaiting {
+                let why = format!(
+                    "node-{node} has no leader (it is electing one), so it takes no session and closes {name}'s connection as soon as it reads the request (NIOServerCnxn: \"ZooKeeperServer not running\")"
+                );
+                let label = format!("node-{node} closes {name}'s connection");
+                self.connect_attempt_failed(instance, label, &why, false, cx);
+            }
+            return;
+        }
         match self.suspended {
             Some(suspended_local) if req.is_some() && self.renew.map(|(r, _)| r) == req => {
                 let why = format!("node-{node} has no leader, so it takes no session");

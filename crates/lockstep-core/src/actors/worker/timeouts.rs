@@ -45,6 +45,7 @@ impl Worker {
                 self.redlock.next += 1;
                 self.redlock_next(cx);
             }
+            Phase::Acquiring if self.connecting() => self.connect_timed_out_first(cx),
             Phase::Acquiring => {
                 self.last_failure_unreachable = true;
                 let next = self.next_endpoint(cx);
