@@ -81,6 +81,9 @@ pub struct Viewer {
     /// The faults and explanations of the user's own file that never applied in its run as
     /// written, located as `lockstep run` prints them (see [`Viewer::unapplied`]).
     unapplied: Vec<String>,
+    /// How much of the picture's width the page's window shows, in the picture's px (see
+    /// [`Viewer::set_seen_width`]).
+    seen_width: std::cell::Cell<Option<f64>>,
 }
 
 impl Viewer {
@@ -108,6 +111,7 @@ impl Viewer {
             last: RefCell::new(None),
             lease_box: RefCell::new(None),
             unapplied: Vec::new(),
+            seen_width: std::cell::Cell::new(None),
         };
         let ended = viewer.finish_branch();
         // Of the run as written, not a branch: a what-if's own fault is no part of the file.
@@ -387,7 +391,37 @@ impl Viewer {
             summary: self.scenario.summary.clone(),
             // The whole run's verdict only once it has been reached: no spoilers mid-run.
             verdict: (n >= self.total()).then(|| self.final_verdict.clone()),
+            seen_width: self.seen_width.get(),
         }
+    }
+
+    /// How much of the picture's width the page's window shows at once, in the picture's px:
+    /// the verdict under the last step wraps to it (a phone's window, a projector's screen),
+    /// rather than running off the window's right edge. Returns whether that changes the last
+    /// step's frame (the frames kept of it are dropped).
+    pub fn set_seen_width(&self, width: Option<f64>) -> bool {
+        // Whole px: a scrollbar's coming and going must not draw the last step again.
+        let width = width.filter(|w| w.is_finite() && *w > 0.0).map(f64::round);
+        if self.seen_width.get() == width {
+            return false;
+        }
+        self.seen_width.set(width);
+        let end = self.total();
+        if self
+            .last
+            .borrow()
+            .as_ref()
+            .is_some_and(|(_, f)| f.step == end)
+        {
+            *self.last.borrow_mut() = None;
+        }
+        self.ahead.borrow_mut().retain(|(_, f)| f.step != end);
+        true
+    }
+
+    /// See [`Viewer::set_seen_width`].
+    pub fn seen_width(&self) -> Option<f64> {
+        self.seen_width.get()
     }
 
     fn options(&self, time_mode: TimeMode) -> Options {
@@ -409,7 +443,12 @@ impl Viewer {
     /// document: for downloads).
     pub fn step_svg(&self, time_mode: TimeMode) -> Result<String, RenderError> {
         let layout = layout(&self.full, &self.options(time_mode));
-        let svg = draw_timeline(&layout, &self.caption())?;
+        // A document to keep: its verdict wraps to its own width, not to the window's.
+        let caption = Caption {
+            seen_width: None,
+            ..self.caption()
+        };
+        let svg = draw_timeline(&layout, &caption)?;
         Ok(with_title(&svg, &self.title_text(), &self.description()))
     }
 

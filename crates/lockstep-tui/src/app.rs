@@ -387,6 +387,7 @@ fn export(v: &Viewer, dir: &Path) -> Result<PathBuf, String> {
         name: v.scenario.name.clone(),
         summary: v.scenario.summary.clone(),
         verdict: Some(v.verdict().clone()),
+        seen_width: None,
     };
     let svg = draw_timeline(&v.layout, &caption).map_err(|e| e.to_string())?;
     let branch = if v.branch.is_some() { "-what-if" } else { "" };

@@ -237,6 +237,17 @@ pub fn lease_window() -> Option<f64> {
     Some(shown.min(DRAWN) * lockstep_render::lease::page::WIDTH / DRAWN)
 }
 
+/// How much of a timeline picture `page_width` px wide its window shows at once, in the picture's
+/// px (the verdict under the last step wraps to it: `Viewer::set_seen_width`); None without a
+/// timeline on the page (a lease chart, a picture not yet put in).
+pub fn seen_width(page_width: f64) -> Option<f64> {
+    let scroller = html_element(".timeline-scroller:not(.lease)")?;
+    let page: web_sys::Element = scroller.query_selector(".page").ok().flatten()?;
+    let drawn = page.get_bounding_client_rect().width();
+    let shown = f64::from(scroller.client_width());
+    (drawn > 0.0 && shown > 0.0 && page_width > 0.0).then(|| shown * page_width / drawn)
+}
+
 /// Scrolls the page (not a panel) back to its top.
 pub fn scroll_page_to_top() {
     if let Some(w) = window() {

@@ -53,6 +53,11 @@ pub fn Embed() -> Html {
             dom::mark("lockstep:drawn");
             super::state::prefetch_after_frame(&drawn);
         });
+        // The last step's verdict wraps to the window (a zoom changes how much it shows).
+        let seen = state.clone();
+        use_effect_with((state.rev, state.zoom), move |_| {
+            super::state::measure_seen(&seen);
+        });
     }
     // Once per message, not per step.
     use_effect_with(state.notice.as_ref().map(|n| n.text.clone()), |text| {

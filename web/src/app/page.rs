@@ -158,6 +158,15 @@ pub fn App() -> Html {
             }
         });
     }
+    {
+        // The last step's verdict under the run wraps to the timeline's window (presenter mode
+        // and a zoom change how much of the picture it shows).
+        let seen = state.clone();
+        use_effect_with(
+            (state.rev, state.presenter, state.chart, state.zoom),
+            move |_| super::state::measure_seen(&seen),
+        );
+    }
     let title = state.viewer.as_ref().map(|v| v.borrow().title());
     let toggle_presenter = {
         let s = state.clone();

@@ -182,6 +182,9 @@ pub enum Action {
     Chart(Chart),
     /// Presenter mode's box for the lease chart has this shape (width over height).
     LeaseBox(f64),
+    /// The timeline's window shows this much of the picture's width, in its px (see
+    /// [`measure_seen`]).
+    Seen(f64),
     Presenter(bool),
     Zoom(Zoom),
     WhatIf(Change),
@@ -232,11 +235,15 @@ pub fn prefetch_after_frame(state: &AppState) {
                 {
                     v.prefetch_next(&picture, false);
                 }
-                // Then the last step's, once per picture (End).
+                // Then the last step's, once per picture (End), its verdict wrapped to the
+                // window as it is now (measured here, after a paint, where it costs no layout).
                 later(move || {
                     if let Ok(v) = viewer.try_borrow()
                         && v.branch() == picture.key.0
                     {
+                        if let Some(w) = super::dom::seen_width(picture.page_width().into()) {
+                            v.set_seen_width(Some(w));
+                        }
                         v.prefetch_last(&picture);
                     }
                 });
@@ -244,6 +251,28 @@ pub fn prefetch_after_frame(state: &AppState) {
         });
     });
     let _ = window.request_animation_frame(after_paint.unchecked_ref());
+}
+
+/// At the last step, tells the state how much of the picture's width the timeline's window
+/// shows, if that changed (a link opened at the end, a new zoom or window size): the picture's
+/// verdict under the run wraps to it. Meant for after a render; mid-run the measuring waits for
+/// idle time (`prefetch_after_frame`), where it lays nothing out.
+pub fn measure_seen(state: &UseReducerHandle<AppState>) {
+    let (Some(viewer), Some(picture)) = (&state.viewer, &state.picture) else {
+        return;
+    };
+    let Ok(v) = viewer.try_borrow() else {
+        return;
+    };
+    if state.chart != Chart::Timeline || !v.at_end() {
+        return;
+    }
+    if let Some(w) = super::dom::seen_width(picture.page_width().into())
+        && v.seen_width().is_none_or(|old| (old - w).abs() >= 1.0)
+    {
+        drop(v);
+        state.dispatch(Action::Seen(w));
+    }
 }
 
 /// What is legal but unlike a real deployment in the user's own scenario, and what of it never
@@ -528,6 +557,11 @@ impl Reducible for AppState {
             Action::LeaseBox(aspect) => {
                 next.lease_aspect = Some(aspect);
                 redraw = next.presenter && next.chart == Chart::Lease;
+            }
+            Action::Seen(width) => {
+                let mut changed = false;
+                next.with_viewer(|v| changed = v.set_seen_width(Some(width)) && v.at_end());
+                redraw = changed && next.chart == Chart::Timeline;
             }
             Action::Presenter(on) => {
                 next.presenter = on;

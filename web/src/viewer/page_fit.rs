@@ -193,6 +193,7 @@ fn swatch(
         name: String::new(),
         summary: String::new(),
         verdict: None,
+        seen_width: None,
     };
     let stepper = Stepper::new(only.clone(), &caption);
     let live = stepper.live(&only, &caption)?;

@@ -29,6 +29,9 @@ const MARGIN: f64 = 24.0;
 /// The narrowest page, so the title block has room.
 const MIN_WIDTH: f64 = 960.0;
 
+/// The narrowest the footer's lines wrap to (see [`Caption::seen_width`]).
+const FOOTER_MIN_WIDTH: f64 = 240.0;
+
 /// Lines of the current step's explanation above a step render (longer ones end in "…").
 const STEP_LINES: usize = 3;
 
@@ -52,6 +55,11 @@ pub struct Caption {
     pub summary: String,
     /// The verdict of the whole run, for the footer.
     pub verdict: Option<Verdict>,
+    /// How much of the page's width a reader sees at once from its left edge, in the page's px
+    /// (a phone's window, a projector's screen, when the picture is wider): the footer's lines
+    /// wrap to it, so the verdict reads whole there rather than running off the window's right
+    /// edge. None: they wrap to the page's width.
+    pub seen_width: Option<f64>,
 }
 
 impl Caption {
@@ -62,6 +70,7 @@ impl Caption {
             name: String::new(),
             summary: String::new(),
             verdict: None,
+            seen_width: None,
         }
     }
 
@@ -72,6 +81,7 @@ impl Caption {
             name: scenario.name.clone(),
             summary: scenario.summary.clone(),
             verdict: Some(run.verdict.clone()),
+            seen_width: None,
         }
     }
 }
@@ -195,10 +205,14 @@ impl Page {
         let mut footer = Vec::new();
         let mut verdict_mark = None;
         let icon_w = 34.0;
+        // No narrower than a short sentence, however little of the page is seen.
+        let seen_w = caption.seen_width.map_or(f64::INFINITY, |w| {
+            (w - 2.0 * MARGIN - icon_w).max(FOOTER_MIN_WIDTH)
+        });
         let mut col = Column {
             out: &mut footer,
             x: MARGIN + icon_w,
-            width: text_w - icon_w,
+            width: (text_w - icon_w).min(seen_w),
             y: layout_dy + layout.height,
         };
         if let Some(v) = &caption.verdict {

@@ -1,0 +1,43 @@
+// Browser tests of session 28's work (review 27 of the app: a phone, a presenter at 1280x720 and
+// 1920x1080, docs embeds): the picture's verdict wrapped to the window, notes kept whole, the
+// lease chart opened on its overlap, presenter mode's larger picture, the embeds' opening view.
+import { test, assert, ready } from "./harness.mjs";
+
+/// The picture's own verdict under the run (its headline and every line below it) against the
+/// timeline's window, and the pills naming lanes out of view that lie over any of it.
+const VERDICT_LINES = () => {
+  const sc = document.querySelector(".timeline-scroller");
+  const s = sc.getBoundingClientRect();
+  const win = { left: s.left + sc.clientLeft, right: s.left + sc.clientLeft + sc.clientWidth,
+    top: s.top + sc.clientTop, bottom: s.top + sc.clientTop + sc.clientHeight };
+  const texts = [...sc.querySelectorAll(".page svg text")].filter((t) => t.getClientRects().length && t.textContent.trim());
+  const head = texts.find((t) => t.textContent.trim().startsWith("Verdict:"));
+  if (!head) return { win, lines: [], covered: [] };
+  const top = head.getBoundingClientRect().top - 1;
+  const lines = texts.map((t) => ({ text: t.textContent.trim(), r: t.getBoundingClientRect() }))
+    .filter((l) => l.r.top >= top)
+    .map(({ text, r }) => ({ text, left: r.left, right: r.right, top: r.top, bottom: r.bottom }));
+  const pills = [...document.querySelectorAll(".lanes-off")]
+    .filter((p) => p.getClientRects().length && getComputedStyle(p).display !== "none" && getComputedStyle(p).visibility !== "hidden")
+    .map((p) => p.getBoundingClientRect());
+  const covered = lines.filter((l) => pills.some((p) => p.left < l.right && p.right > l.left && p.top < l.bottom && p.bottom > l.top))
+    .map((l) => l.text);
+  return { win, lines, covered };
+};
+
+export async function review28Tests(browser, base, shot) {
+  await test(browser, "on a phone the picture's verdict at the last step wraps to the window, every line whole", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    for (const id of ["fenced-gc-pause", "naive-gc-pause", "consensus-session-suspended"]) {
+      await page.goto(`${base}index.html#scenario=${id}&step=end`);
+      await ready(page);
+      await page.waitForTimeout(900);
+      const v = await page.evaluate(VERDICT_LINES);
+      assert(v.lines.length >= 3, `${id}: no verdict under the run: ${JSON.stringify(v)}`);
+      // "Verdict: safe. Every payout was paid exactly" ran off the window's right edge.
+      const cut = v.lines.filter((l) => l.left < v.win.left - 1 || l.right > v.win.right + 1);
+      assert(cut.length === 0, `${id}: verdict lines cut at the window's sides: ${JSON.stringify(cut)} in ${JSON.stringify(v.win)}`);
+      if (id === "fenced-gc-pause") await shot(page, "phone-verdict-wrapped-fenced-gc-pause");
+    }
+  });
+}
