@@ -614,7 +614,7 @@ fn a_retried_unlock_of_its_own_session_deletes_nothing_else() {
         &r,
         &[
             "2506 A retries its unlock",
-            "2509 nothing to delete: the key went with the lease",
+            "2509 nothing to delete: already deleted",
         ],
         &["DUPLICATE"],
     );
@@ -622,8 +622,9 @@ fn a_retried_unlock_of_its_own_session_deletes_nothing_else() {
         .trace
         .events
         .iter()
-        .find(|e| e.label == "nothing to delete: the key went with the lease")
+        .find(|e| e.label == "nothing to delete: already deleted")
         .unwrap();
+    // The key went with A's own delete, not with a revoked lease (review 27 F6).
     assert!(
         answer
             .explanation

@@ -162,8 +162,9 @@ impl Sim {
             .find(|f| f.holder == holder && (one_service || f.service == service))
     }
 
-    /// `label` (the payload's generic one) as this run's client would name it: a ZooKeeper-style
-    /// client's repeated delete of a node its first delete removed gets NONODE.
+    /// `label` (the payload's generic one) as this run's client would name it: a repeated delete
+    /// of a key its first delete removed finds it already deleted (NONODE for a ZooKeeper-style
+    /// client).
     pub(super) fn true_label(
         &self,
         from: NodeId,
@@ -179,6 +180,18 @@ impl Sim {
                         .is_some_and(|f| f.reason == FreeReason::Released) =>
             {
                 "NONODE: already deleted".into()
+            }
+            // An etcd client's repeated delete of a key its own first delete removed: the key
+            // did not go with a revoked lease.
+            Payload::UnlockReply {
+                deleted: false,
+                lease_alive: false,
+                ..
+            } if self
+                .last_freed(from, self.name(to))
+                .is_some_and(|f| f.reason == FreeReason::Released) =>
+            {
+                "nothing to delete: already deleted".into()
             }
             _ => label,
         }
@@ -289,7 +302,7 @@ impl Sim {
                 let holder = self.name(to);
                 match self.last_freed(from, holder) {
                     Some(f) if f.reason == FreeReason::Released => format!(
-                        "{holder}'s own earlier unlock, at {} ms, had already deleted its key (etcd's Mutex.Unlock deletes only the key; the session's lease went as the session closed); only its answer was lost. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc).",
+                        "{holder}'s own earlier unlock, at {} ms, had already deleted its key; only its answer was lost. (etcd's Mutex.Unlock deletes only the key; this model ends the session's lease with it, as a job that closes its session once it has unlocked does.) A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc).",
                         f.time_ms
                     ),
                     _ => explanation,
