@@ -133,6 +133,26 @@ fn must_show(row: Extent, avail: f64) -> Option<MustShow> {
     })
 }
 
+/// How far above and below a row's band a note drawn by an earlier step still counts as next to
+/// it (see [`notes_near`]), in the layout's pixels: about a line.
+const NOTE_REACH: f64 = 12.0;
+
+/// The x extents of the notes drawn by the steps up to row `row` (0-based) beside its band
+/// (`top`, `bottom`, in the layout's pixels): a move sideways keeps them whole where it can
+/// (see [`sideways`]).
+pub fn notes_near(
+    words: &[crate::viewer::DrawnWords],
+    row: usize,
+    (top, bottom): (f64, f64),
+) -> Vec<(f64, f64)> {
+    words
+        .iter()
+        .filter(|w| w.note && w.row <= row)
+        .filter(|w| w.rect.3 >= top - NOTE_REACH && w.rect.1 <= bottom + NOTE_REACH)
+        .map(|w| (w.rect.0, w.rect.2))
+        .collect()
+}
+
 /// Where the scroller must move sideways (from `at`, its window `width` wide, of which the pinned
 /// step column covers the left `pin`) to show what must show of a row (see [`must_show`];
 /// scaled): None when it shows already.
@@ -140,11 +160,17 @@ fn must_show(row: Extent, avail: f64) -> Option<MustShow> {
 /// When it moves, it goes far enough to show what must show of the `coming` rows too, as many in
 /// a row as fit with it, so that the next steps do not each move it again. A window placed `anew`
 /// (a link just opened) is placed so even when the row shows already.
+///
+/// A move never cuts a note beside the row (`notes`, scaled: see [`notes_near`]) at the window's
+/// edge where moving a little further shows it whole with the row's part: on a phone, A's send
+/// to the database at fenced-gc-pause's step 6 put A at the window's left edge, and the note
+/// just above it, "A holds the lock (token 33)", read "lock (token 33)".
 pub fn sideways(
     row: Extent,
     coming: &[Extent],
     (at, width, pin): (f64, f64, f64),
     anew: bool,
+    notes: &[(f64, f64)],
 ) -> Option<f64> {
     let (left, right) = (at + pin, at + width);
     let avail = width - pin;
@@ -178,6 +204,22 @@ pub fn sideways(
         Align::Left => from - pad - pin,
         Align::Right => to + pad - width,
     };
+    let mut x = x.max(0.0);
+    for &(n0, n1) in notes {
+        let (l, r) = (x + pin, x + width);
+        // Cut at the left edge: the window moves left to its start, if the part still shows.
+        if n0 < l + EDGE && n1 > l {
+            let nx = (n0 - EDGE - pin).max(0.0);
+            if hi <= nx + width - EDGE {
+                x = nx;
+            }
+        } else if n1 > r - EDGE && n0 < r {
+            let nx = n1 + EDGE - width;
+            if lo >= nx + pin + EDGE {
+                x = nx;
+            }
+        }
+    }
     Some(x.max(0.0))
 }
 
@@ -201,6 +243,16 @@ pub fn caption_side(row: Extent, avail: f64, arrives: bool) -> Option<bool> {
     }
 }
 
+/// The words of an edge hint naming the lanes out of view on one side: all of them when up to
+/// three, else the first two, an ellipsis and the last ("redis-3, redis-4, … C").
+pub fn off_names(side: &[String]) -> Option<String> {
+    match side {
+        [] => None,
+        [_] | [_, _] | [_, _, _] => Some(side.join(", ")),
+        [a, b, .., z] => Some(format!("{a}, {b}, … {z}")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,11 +272,11 @@ mod tests {
     #[test]
     fn a_row_that_fits_is_shown_whole_and_needs_no_caption() {
         let r = row(300.0, 700.0, 300.0, Some((320.0, 600.0)));
-        assert_eq!(sideways(r, &[], (0.0, 1000.0, 200.0), false), None);
+        assert_eq!(sideways(r, &[], (0.0, 1000.0, 200.0), false, &[]), None);
         // Out of view to the right: the shortest move that shows it with a margin.
         let far = row(2100.0, 2500.0, 2100.0, Some((2120.0, 2400.0)));
         assert_eq!(
-            sideways(far, &[], (0.0, 1000.0, 200.0), false),
+            sideways(far, &[], (0.0, 1000.0, 200.0), false, &[]),
             Some(2500.0 + END_PAD - 1000.0)
         );
         assert_eq!(caption_side(r, 800.0, false), None);
@@ -238,7 +290,7 @@ mod tests {
         let r = row(3000.0, 400.0, 3000.0, Some((380.0, 640.0)));
         assert_eq!(caption_side(r, 980.0, false), Some(false));
         // The window goes to B, at its right edge.
-        let x = sideways(r, &[], (0.0, 1280.0, 300.0), false).unwrap();
+        let x = sideways(r, &[], (0.0, 1280.0, 300.0), false, &[]).unwrap();
         assert_eq!(x, 3000.0 + END_PAD - 1280.0);
     }
 
@@ -247,7 +299,7 @@ mod tests {
         let r = row(3000.0, 400.0, 3000.0, Some((2500.0, 2990.0)));
         assert_eq!(caption_side(r, 980.0, false), None);
         // The window shows the sender and the words.
-        let x = sideways(r, &[], (0.0, 1280.0, 300.0), false).unwrap();
+        let x = sideways(r, &[], (0.0, 1280.0, 300.0), false, &[]).unwrap();
         assert!(x + 300.0 <= 2500.0 && x + 1280.0 >= 3000.0, "{x}");
     }
 
@@ -264,15 +316,30 @@ mod tests {
         let now = row(2000.0, 2100.0, 2000.0, None);
         let next = row(2100.0, 2600.0, 2100.0, None);
         let far = row(100.0, 200.0, 100.0, None);
-        let x = sideways(now, &[next, far], (0.0, 1000.0, 200.0), false).unwrap();
+        let x = sideways(now, &[next, far], (0.0, 1000.0, 200.0), false, &[]).unwrap();
         // Far enough right for the next row's end; the far one does not fit and is left.
         assert!(x + 1000.0 >= 2600.0 && x + 200.0 <= 2000.0, "{x}");
     }
 
     #[test]
+    fn a_note_beside_the_row_is_not_cut_at_the_windows_edge() {
+        // fenced-gc-pause's step 6 on a phone: A (at 500) sends to the database 900 px away, too
+        // wide for a 340 px window; the window goes to A, at its left edge, and the note above,
+        // 440..560, was cut there.
+        let send = row(500.0, 1400.0, 500.0, Some((1100.0, 1390.0)));
+        let plain = sideways(send, &[], (0.0, 340.0, 0.0), false, &[]).unwrap();
+        assert!(plain > 440.0, "{plain}");
+        let x = sideways(send, &[], (0.0, 340.0, 0.0), false, &[(440.0, 560.0)]).unwrap();
+        assert!(x <= 440.0 - EDGE && x + 340.0 >= 500.0 + EDGE, "{x}");
+        // A note too far from the end to show with it is left cut.
+        let far = sideways(send, &[], (0.0, 340.0, 0.0), false, &[(100.0, 470.0)]).unwrap();
+        assert_eq!(far, plain);
+    }
+
+    #[test]
     fn a_row_with_nothing_sideways_never_moves_the_window() {
         assert_eq!(
-            sideways(Extent::default(), &[], (0.0, 1000.0, 200.0), true),
+            sideways(Extent::default(), &[], (0.0, 1000.0, 200.0), true, &[]),
             None
         );
         assert_eq!(caption_side(Extent::default(), 1000.0, true), None);

@@ -40,4 +40,42 @@ export async function review28Tests(browser, base, shot) {
       if (id === "fenced-gc-pause") await shot(page, "phone-verdict-wrapped-fenced-gc-pause");
     }
   });
+
+  await test(browser, "on a phone stepping through fenced-gc-pause cuts no words at the window's left edge", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=4`);
+    await ready(page);
+    await page.waitForTimeout(600);
+    for (let step = 5; step <= 14; step++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), step);
+      await page.waitForTimeout(500);
+      const cut = await page.evaluate(() => {
+        const sc = document.querySelector(".timeline-scroller");
+        const s = sc.getBoundingClientRect();
+        const edge = s.left + sc.clientLeft;
+        // The picture's words in the window (not the step column's pinned copy).
+        return [...sc.querySelectorAll(".page svg text")]
+          .filter((t) => !t.closest(".pin") && t.getClientRects().length && t.textContent.trim()
+            && getComputedStyle(t).visibility !== "hidden")
+          .map((t) => ({ text: t.textContent.trim(), r: t.getBoundingClientRect() }))
+          .filter(({ r }) => r.top >= s.top && r.bottom <= s.bottom)
+          .filter(({ r }) => r.left < edge - 1 && r.right > edge + 4)
+          .map(({ text, r }) => `${text} (${Math.round(r.left - edge)}..${Math.round(r.right - edge)})`);
+      });
+      // At step 6 (A's send to the database) the note above, "A holds the lock (token 33)",
+      // read "lock (token 33)".
+      assert(cut.length === 0, `step ${step}: words cut at the window's left edge: ${JSON.stringify(cut)}`);
+      if (step === 5) {
+        const note = await page.evaluate(() => {
+          const sc = document.querySelector(".timeline-scroller");
+          const r = sc.getBoundingClientRect();
+          const t = [...sc.querySelectorAll(".page svg text")].find((e) => e.textContent.trim() === "A holds the lock (token 33)" && e.getClientRects().length);
+          const q = t.getBoundingClientRect();
+          return { left: q.left - r.left, right: r.right - q.right };
+        });
+        assert(note.left >= 0 && note.right >= 0, `step 5: its own note is not whole in view: ${JSON.stringify(note)}`);
+      }
+    }
+  });
 }

@@ -17,7 +17,8 @@ thread_local! {
 const BOX_LOOKBACK: usize = 6;
 
 /// Hides the labels of `page` (drawn `page_width` layout px wide in `scroller`) that cross the
-/// pinned step column's edge, `pin` screen px from the window's left, and the lanes' headers
+/// pinned step column's edge, `pin` screen px from the window's left (the window's left edge when
+/// the column is not pinned, `pin` 0), and the lanes' headers
 /// that cross either edge of the window right of it; shows again those hidden before that no
 /// longer do. Reads attributes only: no layout is forced.
 pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width: f64, pin: f64) {
@@ -29,7 +30,11 @@ pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width
         let scale = drawn / page_width;
         cut_heads(page, ((at + pin) / scale, (at + width) / scale), &mut cut);
     }
-    if drawn > 0.0 && page_width > 0.0 && pin > 0.0 && at > 0.5 {
+    // Without a pinned column (a phone) the window's own left edge cuts labels the same way:
+    // a note whole beside the current step's row is kept in view where it fits
+    // (`across::sideways`), and one that cannot be ("A holds the lock (token 33)" beside A's
+    // send to the database on a phone) is hidden rather than read as "lock (token 33)".
+    if drawn > 0.0 && page_width > 0.0 && at > 0.5 {
         let edge = (at + pin) / (drawn / page_width);
         if let Ok(texts) = page.query_selector_all(":scope > svg:not([data-far]) text") {
             for i in 0..texts.length() {

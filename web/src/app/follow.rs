@@ -13,7 +13,7 @@ use super::dom;
 use super::edge_cut::head_cut;
 use super::frame_dom::set;
 pub(super) use crate::across::{EDGE, Extent, LOOK_AHEAD};
-use crate::across::{caption_side, sideways};
+use crate::across::{caption_side, off_names, sideways};
 use crate::viewer::Picture;
 
 /// The height the sticky row of lane names covers at the top of the timeline's window.
@@ -119,6 +119,8 @@ pub(super) struct RowPlace {
     /// The bottom of the lowest row drawn so far, with `dy` (see `frame_dom::reached`); None
     /// for a row picked rather than a step taken, or at the last step.
     pub(super) drawn: Option<f64>,
+    /// The notes beside it, left and right, in the layout's pixels (`across::notes_near`).
+    pub(super) notes: Rc<[(f64, f64)]>,
 }
 
 /// Where the current step's words go when its row is too wide for the window and they are out
@@ -247,6 +249,11 @@ pub(super) fn keep_in_view(
     // in a 375 px embed kept it, 57% of the window, the step's caption over its marker.
     let column_in_view =
         pinned(scroller, pin * scale) == 0.0 && covered(scroller, pin * scale, at) > 0.5;
+    let notes: Vec<_> = row
+        .notes
+        .iter()
+        .map(|&(a, b)| (a * scale, b * scale))
+        .collect();
     // Only when the picture is wider than its window.
     let across = (drawn > width + 1.0)
         .then(|| {
@@ -256,6 +263,7 @@ pub(super) fn keep_in_view(
                 &coming,
                 (at, width, pinned(scroller, pin * scale)),
                 anew || resized.is_some() || column_in_view,
+                &notes,
             )
         })
         .flatten()
@@ -285,6 +293,8 @@ pub(super) fn keep_in_view(
 }
 
 /// Where a step moves the timeline's scroller.
+// One per step, moved once into a frame callback: boxing its row would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Follow {
     /// Step 0: back to the top left (the app: to the lanes' headers, see [`title_floor`]).
     Start,
@@ -639,16 +649,6 @@ pub(super) const SLIVER: f64 = 64.0;
 /// How far inside an edge of the window a lane's line must be to count as in view, in screen
 /// pixels (the pinned step column's edge is a line of its own).
 const LINE_IN: f64 = 3.0;
-
-/// The words of an edge hint naming the lanes out of view on one side: all of them when up to
-/// three, else the first two, an ellipsis and the last ("redis-3, redis-4, … C").
-pub(super) fn off_names(side: &[String]) -> Option<String> {
-    match side {
-        [] => None,
-        [_] | [_, _] | [_, _, _] => Some(side.join(", ")),
-        [a, b, .., z] => Some(format!("{a}, {b}, … {z}")),
-    }
-}
 
 /// The height of the band above the picture that holds the kept lane names (the scroller's first
 /// child, style.css `.lane-heads`): the names stay in it, over no part of the picture, and the

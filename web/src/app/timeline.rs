@@ -258,6 +258,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 arrives: row.arrives,
                                 label: row.label.as_str().into(),
                                 floor,
+                                notes: crate::across::notes_near(
+                                    &pic.words,
+                                    frame.step - 1,
+                                    (row.top, row.bottom),
+                                )
+                                .into(),
                             },
                             last,
                         ),
@@ -514,6 +520,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     arrives: false,
                     label: "".into(),
                     floor,
+                    notes: Rc::new([]),
                 };
                 keep_in_view(
                     &el,
