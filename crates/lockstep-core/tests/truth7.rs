@@ -149,7 +149,7 @@ fn a_lost_session_while_releasing_says_so() {
     ));
     check(
         &r,
-        &["4006 write 3 payouts", "9314 A's session is lost"],
+        &["4006 write 3 payouts", "9375 A's session is lost"],
         &[],
     );
     let lost = explanation(&r, "A's session is lost");
@@ -242,8 +242,8 @@ fn a_given_up_sessions_watch_is_not_delivered() {
         &[
             "7501 A's unlock is dropped",
             "7501 B's session is lost",
-            "9959 queued, revision=35",
-            "15484 B holds the lock (token 35)",
+            "9267 queued, revision=35",
+            "15393 B holds the lock (token 35)",
         ],
         &["own key gone", "ErrSessionExpired"],
     );
@@ -254,7 +254,7 @@ fn a_given_up_sessions_watch_is_not_delivered() {
     );
 }
 
-/// The same failures with etcd clients: B is granted the lock at 9418 ms, after its own count of
+/// The same failures with etcd clients: B is granted the lock at 9316 ms, after its own count of
 /// its lease ran out (no keepalive answered since 1104 ms) while its key and lease are alive at
 /// the new leader. etcd's Mutex.Lock returns once its own key is there (mutex.go), so B holds
 /// the lock, and the sentence says its count had run out. It used to be told ErrSessionExpired
@@ -274,7 +274,7 @@ fn an_etcd_waiter_granted_after_its_own_count_ran_out_holds_the_lock() {
     ));
     check(
         &r,
-        &["9418 B holds the lock (token 34)"],
+        &["9316 B holds the lock (token 34)"],
         &[
             "ErrSessionExpired",
             "session expired",

@@ -86,10 +86,10 @@ fn a_new_session_after_lost_cycles_connection_attempts() {
             "7601 lock lock:batch-42 (lease 6 s)",
             "7602 connection closed: no leader",
             "7603 node-3 closes B's connection",
-            "7800 refused: lock lock:batch-42 (lease 6 s)",
-            "7801 node-1 refuses B's connection",
-            "8067 node-2 refuses B's connection",
-            "9958 node-3 closes B's connection",
+            "7894 refused: lock lock:batch-42 (lease 6 s)",
+            "7895 node-1 refuses B's connection",
+            "8165 node-2 refuses B's connection",
+            "9266 node-3 closes B's connection",
         ],
         &[
             "no leader known",
@@ -97,7 +97,7 @@ fn a_new_session_after_lost_cycles_connection_attempts() {
             "timed out",
         ],
     );
-    let refused = explanation(&r, 8067, "node-2 refuses B's connection");
+    let refused = explanation(&r, 8165, "node-2 refuses B's connection");
     assert!(
         refused.contains("a second more, as its list comes back round"),
         "{refused}"
@@ -124,4 +124,28 @@ fn an_unanswered_first_lock_request_ends_at_the_connect_timeout() {
         timed_out.contains("connect timeout of 2000 ms"),
         "{timed_out}"
     );
+}
+
+/// node-1 dies, then node-2: node-3 keeps one election clock. Each fault used to arm another
+/// timer beside the running one, and node-3 asked for pre-votes in two interleaved chains, some
+/// 6–10 ms apart, while each said its timeout was drawn afresh from 300..600 ms (review 28 F6).
+#[test]
+fn a_node_keeps_one_election_clock_through_a_second_fault() {
+    let r = run_with_faults(&[
+        (1500, "crash", "target = \"node-1\""),
+        (1600, "crash", "target = \"node-2\""),
+    ]);
+    let pre_votes: Vec<u64> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.label == "pre-vote for term 2")
+        .map(|e| e.time_ms)
+        .collect();
+    assert!(pre_votes.len() > 10, "{pre_votes:?}");
+    assert_eq!(pre_votes[0], 1895, "{pre_votes:?}");
+    for pair in pre_votes.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!((300..600).contains(&gap), "{pre_votes:?}");
+    }
 }

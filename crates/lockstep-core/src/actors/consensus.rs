@@ -23,6 +23,12 @@ pub struct ConsensusNode {
     pub campaign: Option<(u64, u32)>,
     /// The term this node asks pre-votes for (its own term is unchanged), and the grants it has.
     pub pre_campaign: Option<(u64, u32)>,
+    /// The node's one election clock (etcd raft's electionElapsed): the leader's term when its
+    /// pending election timer was armed, while one is. Another fault does not start a second
+    /// clock beside it; a leader elected since makes it stale.
+    pub election_clock: Option<u64>,
+    /// Counts the node's election timers: only the latest armed one counts.
+    pub election_generation: u64,
 }
 
 /// A lease: the lock key lives as long as it does.
@@ -636,7 +642,11 @@ impl Cluster {
                 self.lock_delay_until = None;
                 self.grant_next(cx);
             }
-            Timer::Election if !leader_ok && !self.leads(cx.me) => {
+            Timer::Election(generation) if generation != self.nodes[cx.me].election_generation => {}
+            Timer::Election(_) if leader_ok || self.leads(cx.me) => {
+                self.nodes[cx.me].election_clock = None;
+            }
+            Timer::Election(_) => {
                 let term = self.nodes[cx.me].term + 1;
                 self.nodes[cx.me].pre_campaign = Some((term, 1));
                 cx.fx.state(
@@ -653,16 +663,36 @@ impl Cluster {
                     self.campaign(term, cx);
                 }
                 let jitter = cx.rng.next_u64() % self.election_timeout_ms.max(1);
-                cx.fx
-                    .after(self.election_timeout_ms + jitter, Timer::Election);
+                let generation = self.arm_election_clock(cx.me);
+                cx.fx.after(
+                    self.election_timeout_ms + jitter,
+                    Timer::Election(generation),
+                );
             }
             _ => {}
         }
     }
 
+    /// Node `index` arms an election timer: returns the timer's generation.
+    pub fn arm_election_clock(&mut self, index: usize) -> u64 {
+        let term = self.term;
+        let node = &mut self.nodes[index];
+        node.election_generation += 1;
+        node.election_clock = Some(term);
+        node.election_generation
+    }
+
+    /// Whether node `index` already has an election timer counting since the last leader was
+    /// elected: another fault does not start a second one beside it.
+    pub fn election_clock_running(&self, index: usize) -> bool {
+        self.nodes[index].election_clock == Some(self.term)
+    }
+
     /// A node stops and leads no more. A leader's uncommitted entries stay in its log on disk
     /// (see [`Self::step_down`]).
     pub fn crash(&mut self, index: usize) {
+        // A crash drops the node's timers.
+        self.nodes[index].election_clock = None;
         self.nodes[index].campaign = None;
         self.nodes[index].pre_campaign = None;
         if index == self.leader && self.leading {

@@ -134,7 +134,7 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
     let mut fx = Effects::default();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     c.on_timer(
-        Timer::Election,
+        Timer::Election(0),
         false,
         &mut ConsensusCtx {
             me: 1,

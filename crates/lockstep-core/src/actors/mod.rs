@@ -44,8 +44,9 @@ pub enum Timer {
     Expire(u64),
     /// A Redis master ships buffered writes to its replica.
     Ship,
-    /// A consensus follower checks whether it still has a leader.
-    Election,
+    /// A consensus follower checks whether it still has a leader (`generation` of the node's
+    /// election clock: a timer armed before the clock was set again is stale).
+    Election(u64),
     /// A consensus leader checks for expired leases.
     LeaseCheck,
     /// A consensus leader's lock-delay is over: the lock may be granted again.

@@ -599,6 +599,7 @@ impl Sim {
     /// Followers that cannot see a working leader start an election after a randomised timeout.
     pub(super) fn schedule_elections(&mut self) {
         let Some(cluster) = &self.cluster else { return };
+        let cluster = cluster.clone();
         let timeout = cluster.election_timeout_ms;
         let (base, n) = (cluster.base, cluster.nodes.len());
         let leader = cluster.leader_node();
@@ -620,11 +621,13 @@ impl Sim {
             if (leading && node == leader)
                 || !self.nodes[usize::from(node)].alive
                 || self.leader_ok(node)
+                || cluster.election_clock_running(i)
             {
                 continue;
             }
             // Raft randomises election timeouts in [T, 2T) so that candidates rarely collide.
             let jitter = self.rng.0.next_u64() % timeout.max(1);
+            let generation = self.cluster.as_mut().map_or(0, |c| c.arm_election_clock(i));
             let st = &self.nodes[usize::from(node)];
             let (at, epoch) = (st.clock.after_local(self.now, timeout + jitter), st.epoch);
             self.push(
@@ -632,7 +635,7 @@ impl Sim {
                 Item::Timer {
                     node,
                     epoch,
-                    timer: Timer::Election,
+                    timer: Timer::Election(generation),
                 },
             );
         }
