@@ -56,6 +56,25 @@ pub fn snap_top(
 /// The farthest the window moves from where following put it, so that it stops between lines.
 pub const REACH: f64 = 40.0;
 
+/// How far above its lanes' header boxes the window stops when it leaves out the picture's title
+/// block, in the layout's pixels: enough to show the boxes' borders whole.
+const TITLE_MARGIN: f64 = 8.0;
+
+/// The least scroll from the top that following a step goes to, in the layout's pixels, for a
+/// picture whose lanes' header boxes run from `heads.0` down to `heads.1`: in the app
+/// (`leave_out`) just above them, leaving out the picture's own title block (the header bar
+/// names the run and the explanation panel explains the step, so the block would only repeat
+/// them, in a third of a 1280x720 projector's timeline, and scrolled sideways it shows as
+/// fragments); in the embed 0 (the block is all the explanation a minimal embed has). Scrolling
+/// up by hand still shows it. With it, where the boxes end (see `app::follow::floor_at`).
+pub fn title_floor(leave_out: bool, (top, bottom): (f64, f64)) -> (f64, f64) {
+    if leave_out && top.is_finite() {
+        ((top - TITLE_MARGIN).max(0.0), bottom)
+    } else {
+        (0.0, 0.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::snap_top;

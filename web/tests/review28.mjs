@@ -78,4 +78,26 @@ export async function review28Tests(browser, base, shot) {
       }
     }
   });
+
+  await test(browser, "presenter mode's last step at 1280x720 shows the picture's verdict whole, wrapped, under no pill", async (page) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    for (const id of ["consensus-session-suspended", "fenced-gc-pause"]) {
+      await page.goto(`${base}index.html#scenario=${id}`);
+      await ready(page);
+      await page.keyboard.press("f");
+      await page.waitForSelector(".presenter");
+      await page.waitForTimeout(500);
+      await page.keyboard.press("End");
+      await page.waitForTimeout(1200);
+      const v = await page.evaluate(VERDICT_LINES);
+      assert(v.lines.length >= 4, `${id}: no verdict under the run: ${JSON.stringify(v)}`);
+      // "A and B both acted as lock holders …" ran under the "node-3, B, db ▶" pill and off the
+      // right edge; the line under it was cut at the window's bottom.
+      const out = v.lines.filter((l) => l.left < v.win.left - 1 || l.right > v.win.right + 1
+        || l.top < v.win.top - 1 || l.bottom > v.win.bottom + 1);
+      assert(out.length === 0, `${id}: verdict lines out of the window: ${JSON.stringify(out)} in ${JSON.stringify(v.win)}`);
+      assert(v.covered.length === 0, `${id}: verdict lines under a pill: ${JSON.stringify(v.covered)}`);
+      if (id === "consensus-session-suspended") await shot(page, "presenter-end-verdict-consensus-session-suspended-1280x720");
+    }
+  });
 }

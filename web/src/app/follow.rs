@@ -14,6 +14,7 @@ use super::edge_cut::head_cut;
 use super::frame_dom::set;
 pub(super) use crate::across::{EDGE, Extent, LOOK_AHEAD};
 use crate::across::{caption_side, off_names, sideways};
+pub(super) use crate::snap::title_floor;
 use crate::viewer::Picture;
 
 /// The height the sticky row of lane names covers at the top of the timeline's window.
@@ -362,6 +363,17 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     } else {
         row_only
     };
+    // In presenter mode the picture's verdict, at the window's left, reads whole even where the
+    // last row cannot show with it: the window at the picture's end (consensus-session-suspended
+    // at 1280x720 cut its second half at the window's bottom, a review). The strip says the step.
+    let verdict_first = !fits
+        && !away
+        && left.is_some_and(|x| x <= EDGE)
+        && scroller.closest(".presenter").ok().flatten().is_some();
+    if verdict_first {
+        jump(scroller, Some(bottom.max(floor)), left);
+        return;
+    }
     let top = if away {
         let height = f64::from(scroller.client_height());
         ((row_only.0 + row_only.1) / 2.0 - (height - HEADS_INSET) * ROW_PLACE - HEADS_INSET / 2.0)
@@ -374,25 +386,6 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
         _ => top,
     };
     jump(scroller, Some(top), left);
-}
-
-/// How far above its lanes' header boxes the window stops when it leaves out the picture's title
-/// block, in the layout's pixels: enough to show the boxes' borders whole.
-const TITLE_MARGIN: f64 = 8.0;
-
-/// The least scroll from the top that following a step goes to, in the layout's pixels, for a
-/// picture whose lanes' header boxes run from `heads.0` down to `heads.1`: in the app
-/// (`leave_out`) just above them, leaving out the picture's own title block (the header bar
-/// names the run and the explanation panel explains the step, so the block would only repeat
-/// them, in a third of a 1280x720 projector's timeline, and scrolled sideways it shows as
-/// fragments); in the embed 0 (the block is all the explanation a minimal embed has). Scrolling
-/// up by hand still shows it. With it, where the boxes end (see [`floor_at`]).
-pub(super) fn title_floor(leave_out: bool, (top, bottom): (f64, f64)) -> (f64, f64) {
-    if leave_out && top.is_finite() {
-        ((top - TITLE_MARGIN).max(0.0), bottom)
-    } else {
-        (0.0, 0.0)
-    }
 }
 
 /// The scroll from the top that puts the floor (see [`title_floor`], in the layout's pixels) at
