@@ -100,4 +100,35 @@ export async function review28Tests(browser, base, shot) {
       if (id === "consensus-session-suspended") await shot(page, "presenter-end-verdict-consensus-session-suspended-1280x720");
     }
   });
+
+  await test(browser, "a phone's lease chart at the last step opens on the red overlap band, no word half under the pinned names", async (page) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    for (const id of ["fenced-gc-pause", "naive-gc-pause"]) {
+      await page.goto(`${base}index.html#scenario=${id}&step=end&chart=lease`);
+      await ready(page);
+      await page.waitForSelector(".timeline-scroller.lease .page > svg");
+      await page.waitForTimeout(900);
+      const v = await page.evaluate(() => {
+        const sc = document.querySelector(".timeline-scroller.lease");
+        const s = sc.getBoundingClientRect();
+        const pin = document.querySelector(".lease-pin > svg");
+        const pinRight = pin ? pin.getBoundingClientRect().right : s.left;
+        const rects = [...sc.querySelectorAll(".page > svg rect")].filter((r) => (r.getAttribute("fill") || "").toUpperCase() === "#A31414")
+          .map((r) => r.getBoundingClientRect());
+        const tallest = Math.max(...rects.map((r) => r.height));
+        const band = rects.filter((r) => r.height >= tallest * 0.75).sort((a, b) => a.left - b.left)[0];
+        const half = [...sc.querySelectorAll(".page > svg text")].filter((t) => t.textContent.trim() && t.getClientRects().length)
+          .map((t) => ({ text: t.textContent.trim(), r: t.getBoundingClientRect() }))
+          .filter(({ r }) => r.top >= s.top && r.bottom <= s.bottom && r.left < pinRight - 1 && r.right > pinRight + 2)
+          .map(({ text }) => text);
+        return { band: band && { left: band.left, right: band.right }, pinRight, right: s.left + sc.clientWidth, half };
+      });
+      assert(v.band, `${id}: no overlap band drawn: ${JSON.stringify(v)}`);
+      // The end of fenced-gc-pause opened on 9.5-11 s; its band (6-8 s) was off to the left.
+      assert(v.band.left >= v.pinRight - 1 && v.band.left < v.right - 40,
+        `${id}: the overlap band does not start in view: ${JSON.stringify(v)}`);
+      assert(v.half.length === 0, `${id}: words half under the pinned row names: ${JSON.stringify(v.half)}`);
+      if (id === "fenced-gc-pause") await shot(page, "phone-lease-end-overlap-fenced-gc-pause");
+    }
+  });
 }

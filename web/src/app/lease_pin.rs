@@ -17,16 +17,54 @@ pub fn box_aspect() -> Option<f64> {
     (w > 0.0 && h > 0.0).then(|| w / h)
 }
 
+/// How far right of the pinned row names a red overlap band opened on starts, in screen px.
+const BAND_MARGIN: f64 = 16.0;
+
+/// The first red overlap band of a lease chart (where two workers both believe they hold the
+/// lock): its left and right on the screen. The plot's bands are the chart's tallest rectangles
+/// in the danger colour (its legend's and captions' swatches are small ones).
+fn overlap_band(scroller: &web_sys::HtmlElement) -> Option<(f64, f64)> {
+    let danger = lockstep_render::style::DANGER.hex();
+    let rects = scroller.query_selector_all(".page > svg rect").ok()?;
+    let bands: Vec<web_sys::DomRect> = (0..rects.length())
+        .filter_map(|i| rects.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .filter(|r| {
+            r.get_attribute("fill")
+                .is_some_and(|f| f.eq_ignore_ascii_case(&danger))
+        })
+        .map(|r| r.get_bounding_client_rect())
+        .collect();
+    let tallest = bands.iter().map(|b| b.height()).fold(0.0, f64::max);
+    bands
+        .iter()
+        .filter(|b| b.height() >= tallest * 0.75 && b.width() > 0.0)
+        .map(|b| (b.left(), b.right()))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
 /// Scrolls a lease chart wider than its window (a phone) sideways to the current step's line,
 /// named "step N" above it, two thirds across the window right of the pinned row names: the
-/// time before it shows on its left.
-pub fn show_lease_step(step: usize) {
+/// time before it shows on its left. At the last step (`end`), to the run's first red overlap
+/// band instead, when it has one: the end of fenced-gc-pause opened on 9.5–11 s, its rows
+/// nearly empty, the overlap it is about (6–8 s) out of view (a review).
+pub fn show_lease_step(step: usize, end: bool) {
     let Some(scroller) = html_element(".timeline-scroller.lease") else {
         return;
     };
     let wide = scroller.scroll_width() > scroller.client_width() + 1;
     pin_lease_names(&scroller, wide);
     if !wide {
+        return;
+    }
+    let pinned = scroller
+        .query_selector(".lease-pin > svg")
+        .ok()
+        .flatten()
+        .map_or(0.0, |p| p.get_bounding_client_rect().width());
+    let box_left = scroller.get_bounding_client_rect().left();
+    if let Some((left, _)) = overlap_band(&scroller).filter(|_| end) {
+        let x = left - box_left + f64::from(scroller.scroll_left());
+        scroller.set_scroll_left((x - pinned - BAND_MARGIN).max(0.0) as i32);
         return;
     }
     let name = format!("step {step}");
@@ -38,19 +76,11 @@ pub fn show_lease_step(step: usize) {
         .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
         .find(|t| t.text_content().is_some_and(|w| w.trim() == name));
     if let Some(t) = marker {
-        let (at, box_) = (
-            t.get_bounding_client_rect(),
-            scroller.get_bounding_client_rect(),
-        );
-        let x = at.left() + at.width() / 2.0 - box_.left() + f64::from(scroller.scroll_left());
+        let at = t.get_bounding_client_rect();
+        let x = at.left() + at.width() / 2.0 - box_left + f64::from(scroller.scroll_left());
         // Two thirds across the part of the window right of the pinned row names (two thirds
         // across the whole window put a phone's step line just past them, the time before it
         // under them).
-        let pinned = scroller
-            .query_selector(".lease-pin > svg")
-            .ok()
-            .flatten()
-            .map_or(0.0, |p| p.get_bounding_client_rect().width());
         let room = (f64::from(scroller.client_width()) - pinned).max(0.0);
         let to = (x - pinned - room * 2.0 / 3.0).max(0.0);
         scroller.set_scroll_left(to as i32);

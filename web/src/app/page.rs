@@ -138,7 +138,12 @@ pub fn App() -> Html {
         use_effect_with(presenter, |on| dom::full_screen(*on));
         let drawn = state.clone();
         let lease_step = (state.chart == Chart::Lease)
-            .then(|| state.viewer.as_ref().map(|v| v.borrow().pos()))
+            .then(|| {
+                state.viewer.as_ref().map(|v| {
+                    let v = v.borrow();
+                    (v.pos(), v.at_end())
+                })
+            })
             .flatten();
         // Presenter mode lays the lease chart out for its box's shape, measured once the strip
         // is fitted (`use_fitted_strip`, above): again at a step after the window changed size.
@@ -153,8 +158,8 @@ pub fn App() -> Html {
             }
             dom::mark("lockstep:drawn");
             super::state::prefetch_after_frame(&drawn);
-            if let Some(step) = lease_step {
-                lease_pin::show_lease_step(step);
+            if let Some((step, end)) = lease_step {
+                lease_pin::show_lease_step(step, end);
             }
         });
     }
