@@ -165,10 +165,14 @@ pub fn notes_near(
 /// edge where moving a little further shows it whole with the row's part: on a phone, A's send
 /// to the database at fenced-gc-pause's step 6 put A at the window's left edge, and the note
 /// just above it, "A holds the lock (token 33)", read "lock (token 33)".
+///
+/// A step column `column` wide that is not pinned (`pin` 0: a narrow window) is shown whole or
+/// scrolled away whole where the row's part allows: a 640x360 embed with its explanation beside
+/// the picture showed "-1 ms", "-2 ms" of it, its step numbers cut off.
 pub fn sideways(
     row: Extent,
     coming: &[Extent],
-    (at, width, pin): (f64, f64, f64),
+    (at, width, pin, column): (f64, f64, f64, f64),
     anew: bool,
     notes: &[(f64, f64)],
 ) -> Option<f64> {
@@ -218,6 +222,14 @@ pub fn sideways(
             if lo >= nx + pin + EDGE {
                 x = nx;
             }
+        }
+    }
+    // Away first, as a link to a step scrolls it (it takes much of a narrow window).
+    if pin <= 0.0 && x > 0.5 && x < column - 0.5 {
+        if lo >= column - 0.5 {
+            x = column;
+        } else if hi <= width - EDGE {
+            x = 0.0;
         }
     }
     Some(x.max(0.0))
@@ -272,11 +284,14 @@ mod tests {
     #[test]
     fn a_row_that_fits_is_shown_whole_and_needs_no_caption() {
         let r = row(300.0, 700.0, 300.0, Some((320.0, 600.0)));
-        assert_eq!(sideways(r, &[], (0.0, 1000.0, 200.0), false, &[]), None);
+        assert_eq!(
+            sideways(r, &[], (0.0, 1000.0, 200.0, 0.0), false, &[]),
+            None
+        );
         // Out of view to the right: the shortest move that shows it with a margin.
         let far = row(2100.0, 2500.0, 2100.0, Some((2120.0, 2400.0)));
         assert_eq!(
-            sideways(far, &[], (0.0, 1000.0, 200.0), false, &[]),
+            sideways(far, &[], (0.0, 1000.0, 200.0, 0.0), false, &[]),
             Some(2500.0 + END_PAD - 1000.0)
         );
         assert_eq!(caption_side(r, 800.0, false), None);
@@ -290,7 +305,7 @@ mod tests {
         let r = row(3000.0, 400.0, 3000.0, Some((380.0, 640.0)));
         assert_eq!(caption_side(r, 980.0, false), Some(false));
         // The window goes to B, at its right edge.
-        let x = sideways(r, &[], (0.0, 1280.0, 300.0), false, &[]).unwrap();
+        let x = sideways(r, &[], (0.0, 1280.0, 300.0, 0.0), false, &[]).unwrap();
         assert_eq!(x, 3000.0 + END_PAD - 1280.0);
     }
 
@@ -299,7 +314,7 @@ mod tests {
         let r = row(3000.0, 400.0, 3000.0, Some((2500.0, 2990.0)));
         assert_eq!(caption_side(r, 980.0, false), None);
         // The window shows the sender and the words.
-        let x = sideways(r, &[], (0.0, 1280.0, 300.0), false, &[]).unwrap();
+        let x = sideways(r, &[], (0.0, 1280.0, 300.0, 0.0), false, &[]).unwrap();
         assert!(x + 300.0 <= 2500.0 && x + 1280.0 >= 3000.0, "{x}");
     }
 
@@ -316,7 +331,7 @@ mod tests {
         let now = row(2000.0, 2100.0, 2000.0, None);
         let next = row(2100.0, 2600.0, 2100.0, None);
         let far = row(100.0, 200.0, 100.0, None);
-        let x = sideways(now, &[next, far], (0.0, 1000.0, 200.0), false, &[]).unwrap();
+        let x = sideways(now, &[next, far], (0.0, 1000.0, 200.0, 0.0), false, &[]).unwrap();
         // Far enough right for the next row's end; the far one does not fit and is left.
         assert!(x + 1000.0 >= 2600.0 && x + 200.0 <= 2000.0, "{x}");
     }
@@ -327,19 +342,36 @@ mod tests {
         // wide for a 340 px window; the window goes to A, at its left edge, and the note above,
         // 440..560, was cut there.
         let send = row(500.0, 1400.0, 500.0, Some((1100.0, 1390.0)));
-        let plain = sideways(send, &[], (0.0, 340.0, 0.0), false, &[]).unwrap();
+        let plain = sideways(send, &[], (0.0, 340.0, 0.0, 0.0), false, &[]).unwrap();
         assert!(plain > 440.0, "{plain}");
-        let x = sideways(send, &[], (0.0, 340.0, 0.0), false, &[(440.0, 560.0)]).unwrap();
+        let x = sideways(send, &[], (0.0, 340.0, 0.0, 0.0), false, &[(440.0, 560.0)]).unwrap();
         assert!(x <= 440.0 - EDGE && x + 340.0 >= 500.0 + EDGE, "{x}");
         // A note too far from the end to show with it is left cut.
-        let far = sideways(send, &[], (0.0, 340.0, 0.0), false, &[(100.0, 470.0)]).unwrap();
+        let far = sideways(send, &[], (0.0, 340.0, 0.0, 0.0), false, &[(100.0, 470.0)]).unwrap();
         assert_eq!(far, plain);
+    }
+
+    #[test]
+    fn a_step_column_not_pinned_shows_whole_or_not_at_all() {
+        // A 390 px window, the step column 150 px wide and not pinned: a row at 160..420 would
+        // put the window's edge at 120, through the column.
+        let r = row(200.0, 420.0, 200.0, None);
+        let cut = sideways(r, &[], (0.0, 390.0, 0.0, 0.0), true, &[]).unwrap();
+        assert!(cut > 0.5 && cut < 150.0, "{cut}");
+        let x = sideways(r, &[], (0.0, 390.0, 0.0, 150.0), true, &[]).unwrap();
+        assert_eq!(x, 150.0);
+        // A row reaching under the column keeps it in view whole.
+        let near = row(140.0, 300.0, 140.0, None);
+        assert_eq!(
+            sideways(near, &[], (200.0, 390.0, 0.0, 150.0), false, &[]),
+            Some(0.0)
+        );
     }
 
     #[test]
     fn a_row_with_nothing_sideways_never_moves_the_window() {
         assert_eq!(
-            sideways(Extent::default(), &[], (0.0, 1000.0, 200.0), true, &[]),
+            sideways(Extent::default(), &[], (0.0, 1000.0, 200.0, 0.0), true, &[]),
             None
         );
         assert_eq!(caption_side(Extent::default(), 1000.0, true), None);

@@ -131,4 +131,60 @@ export async function review28Tests(browser, base, shot) {
       if (id === "fenced-gc-pause") await shot(page, "phone-lease-end-overlap-fenced-gc-pause");
     }
   });
+
+  /// An embed in a frame of `size`: the page, its frame and a reading of its timeline (the
+  /// picture's scale, the step column's box against the window).
+  const embedView = (frame) => frame.evaluate(() => {
+    const sc = document.querySelector(".timeline-scroller");
+    const s = sc.getBoundingClientRect();
+    const page = sc.querySelector(".page");
+    const scale = page.getBoundingClientRect().width / parseFloat(getComputedStyle(page).getPropertyValue("--page-w"));
+    const pin = document.querySelector(".pin-box");
+    const p = pin && pin.getClientRects().length ? pin.getBoundingClientRect() : null;
+    return { scale, left: s.left + sc.clientLeft, right: s.left + sc.clientLeft + sc.clientWidth,
+      pin: p && { left: p.left, right: p.right }, step: document.querySelector("input[aria-label='Current step']")?.value };
+  });
+  /// The embed at `src` alone in a window of its frame's size (as the other embed tests do).
+  const inFrame = async (page, src, width, height) => {
+    await page.setViewportSize({ width, height });
+    // A fresh page: a new hash alone would keep the open embed and its zoom.
+    await page.goto("about:blank");
+    await page.goto(src);
+    await ready(page);
+    await page.waitForTimeout(900);
+    return page;
+  };
+
+  await test(browser, "a 640x360 embed with the full controls shows its step column whole or not at all while stepping", async (page) => {
+    const frame = await inFrame(page, `${base}embed.html#scenario=fenced-gc-pause&step=1&controls=full`, 640, 360);
+    for (let step = 2; step <= 12; step++) {
+      await frame.locator("button").filter({ hasText: /^▶$/ }).first().click();
+      await frame.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), step);
+      await page.waitForTimeout(600);
+      const v = await embedView(frame);
+      // At step 5 it showed "time", "-1 ms", "-2 ms": the column's right end, its step numbers
+      // cut off at the window's left.
+      const half = v.pin && v.pin.left < v.left - 1 && v.pin.right > v.left + 2;
+      assert(!half, `step ${step}: the step column is cut at the window's left: ${JSON.stringify(v)}`);
+    }
+  });
+
+  await test(browser, "an 800x600 embed with the full controls opens zoomed in at readable labels, at its step", async (page) => {
+    const frame = await inFrame(page, `${base}embed.html#scenario=fenced-gc-pause&step=11&controls=full`, 800, 600);
+    const v = await embedView(frame);
+    // Fitted to the width its labels (16 px in the picture) were 6.9 px.
+    assert(16 * v.scale >= 11, `labels at ${(16 * v.scale).toFixed(1)} px: ${JSON.stringify(v)}`);
+    const row = await frame.evaluate(() => {
+      const sc = document.querySelector(".timeline-scroller").getBoundingClientRect();
+      const t = [...document.querySelectorAll(".timeline-scroller .page svg text")]
+        .find((e) => e.textContent.trim() === "lock:batch-42 expired (A's TTL ran out)" && e.getClientRects().length);
+      const r = t.getBoundingClientRect();
+      return { inside: r.top >= sc.top && r.bottom <= sc.bottom && r.left >= sc.left && r.right <= sc.right };
+    });
+    assert(row.inside, "step 11's label is not in the window");
+    // The minimal embed of that size still opens on the whole width.
+    const minimal = await inFrame(page, `${base}embed.html#scenario=fenced-gc-pause&step=11&controls=minimal`, 800, 600);
+    const m = await embedView(minimal);
+    assert(16 * m.scale < 9, `the minimal 800 px embed is zoomed: ${JSON.stringify(m)}`);
+  });
 }

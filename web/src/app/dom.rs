@@ -209,10 +209,17 @@ pub fn narrow() -> bool {
 
 /// Whether an embed's frame is too narrow for its picture fitted to the width to be read: at
 /// 640 px fenced-gc-pause's arrow labels are 5.6 px, at 800 px 6.9 (a reviewer playing a docs
-/// author called the 640x360 frame an unreadable thumbnail).
-pub fn embed_opens_zoomed() -> bool {
+/// author called the 640x360 frame an unreadable thumbnail). With the full controls (`full`)
+/// up to 1024 px: their explanation under the picture left an 800x600 frame the title block and
+/// a few rows at 6 px (a review).
+pub fn embed_opens_zoomed(full: bool) -> bool {
+    let query = if full {
+        "(max-width: 1024px)"
+    } else {
+        "(max-width: 720px)"
+    };
     window()
-        .and_then(|w| w.match_media("(max-width: 720px)").ok().flatten())
+        .and_then(|w| w.match_media(query).ok().flatten())
         .is_some_and(|m| m.matches())
 }
 

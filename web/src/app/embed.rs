@@ -14,22 +14,24 @@ use crate::share::{self, View};
 
 #[component]
 pub fn Embed() -> Html {
-    // The whole width first: every lane in view; a tap or Z zooms in to readable labels. In a
-    // frame 720 px wide or less the whole width is a thumbnail (3 px labels on a phone, under 6
-    // px at 640): readable labels at the current step first, a tap zooms out.
-    let state = use_reducer(|| AppState {
-        zoom: if dom::embed_opens_zoomed() {
-            Zoom::Readable
-        } else {
-            Zoom::Fit
-        },
-        ..AppState::default()
-    });
     let controls = use_state(|| {
         View::parse_keeping(&dom::hash())
             .ok()
             .flatten()
             .map_or(share::Controls::Minimal, |(v, _)| v.controls)
+    });
+    // The whole width first: every lane in view; a tap or Z zooms in to readable labels. In a
+    // frame 720 px wide or less the whole width is a thumbnail (3 px labels on a phone, under 6
+    // px at 640): readable labels at the current step first, a tap zooms out. So too up to 1024
+    // px with the full controls, whose explanation takes the frame's lower part.
+    let full = *controls == share::Controls::Full;
+    let state = use_reducer(|| AppState {
+        zoom: if dom::embed_opens_zoomed(full) {
+            Zoom::Readable
+        } else {
+            Zoom::Fit
+        },
+        ..AppState::default()
     });
     use_keys(state.clone(), true);
     use_player(state.clone(), SPEEDS[state.speed]);

@@ -262,7 +262,7 @@ pub(super) fn keep_in_view(
             sideways(
                 row.extent.scaled(scale),
                 &coming,
-                (at, width, pinned(scroller, pin * scale)),
+                (at, width, pinned(scroller, pin * scale), pin * scale),
                 anew || resized.is_some() || column_in_view,
                 &notes,
             )
