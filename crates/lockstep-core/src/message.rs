@@ -1,6 +1,7 @@
 //! What travels between nodes, and how each message is labelled and explained on the timeline.
 
-/// Result of a status read at the database.
+use crate::topology::NodeId;
+
 /// What keeps a consensus session alive: etcd's keepalive, or for a ZooKeeper-style client
 /// (`on_suspended`), its ping while connected and its connect request after it lost the
 /// connection (carrying the session id, checked with the leader).
@@ -14,6 +15,7 @@ pub enum SessionPacket {
     ConnectResent,
 }
 
+/// Result of a status read at the database.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ReadResult {
     Unpaid,
@@ -69,6 +71,29 @@ pub fn key_names(batch: &str, n: u32) -> String {
     match n {
         0 | 1 => format!("{batch}/1"),
         n => format!("{batch}/1–{n}"),
+    }
+}
+
+/// Why a ZooKeeper server closes a client's connection: it has, or has just lost, no leader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Closing {
+    /// It read the client's request (`req`) while it had no leader.
+    Request(u64),
+    /// Its connection to its leader was reset: the leader's process died (Learner.shutdown).
+    LeaderDied,
+    /// It heard nothing from its leader for its timeout and stopped following (Learner.shutdown).
+    LeaderSilent,
+    /// It led and stepped down, without a quorum (Leader.shutdown).
+    SteppedDown,
+}
+
+impl Closing {
+    /// The request the server read before it closed the connection, if it read one.
+    pub fn request(self) -> Option<u64> {
+        match self {
+            Closing::Request(req) => Some(req),
+            _ => None,
+        }
     }
 }
 
@@ -160,15 +185,25 @@ pub enum Payload {
         relay: u64,
         ok: bool,
     },
+    /// A follower passes a ZooKeeper-style client's lock or unlock request on to the leader.
+    Forward {
+        client: NodeId,
+        request: Box<Payload>,
+    },
+    /// The leader's answer to a forwarded request, for the follower to pass on to its client.
+    Relayed {
+        client: NodeId,
+        reply: Box<Payload>,
+    },
     /// A follower reports a client's ping to the leader (no answer).
     SessionTouch {
         lease: u64,
     },
-    /// A ZooKeeper server with no leader serves no client: it closes the connection a ping or
-    /// connect request (`req`) came on, or, as a follower that lost its leader, every client
-    /// connection (`req` None). `instance` is the closing node's index.
+    /// A ZooKeeper server with no leader serves no client: it closes the connection a request
+    /// came on, or every client connection as it stops following or leading (`closing` says
+    /// which). `instance` is the closing node's index.
     NotServing {
-        req: Option<u64>,
+        closing: Closing,
         instance: u32,
     },
     Unlock {
@@ -345,6 +380,8 @@ impl Payload {
             Payload::Revalidate { lease, .. } => format!("revalidate session {lease}"),
             Payload::SessionTouch { lease } => format!("touched: session {lease}"),
             Payload::NotServing { .. } => "connection closed: no leader".into(),
+            Payload::Forward { request, .. } => format!("forward: {}", request.label(key, batch)),
+            Payload::Relayed { reply, .. } => format!("answer: {}", reply.label(key, batch)),
             Payload::RevalidateReply { ok: true, .. } => "session alive".into(),
             Payload::RevalidateReply { ok: false, .. } => "session expired".into(),
             Payload::Unlock { lease, .. } => format!("unlock {}", lease_key(key, *lease)),
@@ -513,8 +550,12 @@ impl Payload {
             Payload::KeepAliveReply { ok: true, packet: SessionPacket::Connect | SessionPacket::ConnectResent, .. } => format!("The leader still knows {to}'s session: the server answers the ConnectRequest with the session's negotiated timeout, and {to} is connected again."),
             Payload::KeepAliveReply { ok: false, .. } => format!("{to}'s session has expired in the cluster, and its lock node with it: the server answers with a session timeout of 0, so {to}'s client reports Expired (ClientCnxn.onConnected: \"Unable to reconnect to ZooKeeper service, session … has expired\") and Curator LOST."),
             Payload::Revalidate { .. } => format!("{from} does not lead, so it asks the leader {to} whether the reconnecting client's session is still alive; the leader counts the session's timeout again from this touch (ZooKeeper: ZooKeeperServer.reopenSession, Learner.validateSession)."),
-            Payload::NotServing { req: Some(_), .. } => format!("{from} has no leader (ZooKeeper: it is LOOKING, electing one), so it serves no client: it closes {to}'s connection as soon as it reads the request (NIOServerCnxn: \"ZooKeeperServer not running\"). {to}'s client sees the socket close at once."),
-            Payload::NotServing { req: None, .. } => format!("{from}'s connection to its leader was reset when the leader's process died, so it stops following and closes every client connection (Learner.shutdown → closeAllConnections) until a new leader is elected. {to}'s client sees the socket close at once."),
+            Payload::NotServing { closing: Closing::Request(_), .. } => format!("{from} has no leader (ZooKeeper: it is LOOKING, electing one), so it serves no client: it closes {to}'s connection as soon as it reads the request (NIOServerCnxn: \"ZooKeeperServer not running\"). {to}'s client sees the socket close at once."),
+            Payload::NotServing { closing: Closing::LeaderDied, .. } => format!("{from}'s connection to its leader was reset when the leader's process died, so it stops following and closes every client connection (Learner.shutdown → closeAllConnections) until a new leader is elected. {to}'s client sees the socket close at once."),
+            Payload::NotServing { closing: Closing::LeaderSilent, .. } => format!("{from} has heard nothing from its leader for its timeout (ZooKeeper's is syncLimit × tickTime on the follower's socket to its leader; this model uses the election timeout), so it stops following and closes every client connection (Learner.shutdown → closeAllConnections) until a new leader is elected. Until now it served its clients as if nothing had happened. {to}'s client sees the socket close at once."),
+            Payload::NotServing { closing: Closing::SteppedDown, .. } => format!("{from} led, but has lost its quorum: it steps down and closes every client connection (Leader.shutdown → closeAllConnections), then looks for a leader like the rest. {to}'s client sees the socket close at once."),
+            Payload::Forward { .. } => format!("{from} does not lead, so it passes its client's request on to the leader {to} over its own connection (ZooKeeper's FollowerRequestProcessor → Learner.request). The client keeps its one connection to {from}, which answers it once the change is committed."),
+            Payload::Relayed { .. } => format!("The change is committed. The request came in through {to}, so the answer goes back through it, on the client's connection (a ZooKeeper follower answers its own clients as it applies the leader's commit: CommitProcessor)."),
             Payload::SessionTouch { .. } => format!("{from} reports its client's ping to the leader {to}, which counts the session's timeout again from it (ZooKeeper: the follower keeps its clients' touches in LearnerSessionTracker and reports them in its reply to the leader's next PING, Learner.ping; the model sends it at once)."),
             Payload::RevalidateReply { ok: true, .. } => format!("The leader still knows the session: {to} answers its client."),
             Payload::RevalidateReply { ok: false, .. } => format!("The session has expired at the leader: {to} tells its client so."),

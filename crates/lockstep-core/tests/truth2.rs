@@ -131,7 +131,7 @@ fn a_zookeeper_client_hears_its_servers_process_die_at_once() {
             "1788 node-2 closes A's connection",
             "2258 A's session reconnected",
             "2258 unlock lock:batch-42/1",
-            "2264 B holds the lock (token 34)",
+            "2263 B holds the lock (token 34)",
         ],
         &["A's session is lost"],
     );
@@ -199,8 +199,8 @@ fn a_zookeeper_waiter_reconnects_and_waits_on() {
             "1501 B's session is suspended",
             "1967 connect: session 2",
             "1969 B's session reconnected",
-            "2531 B holds the lock (token 34)",
-            "3035 applied 3",
+            "2530 B holds the lock (token 34)",
+            "3034 applied 3",
         ],
         &["B stops working", "refused: ping session 2"],
     );
@@ -275,7 +275,9 @@ fn a_zookeeper_waiter_whose_session_expired_asks_again_on_a_new_one() {
             "9106 B's session has expired",
             "9206 lock lock:batch-42 (lease 6 s)",
             "12012 B holds the lock (token 36)",
-            "12017 unlocked",
+            "12014 unlock lock:batch-42/3",
+            "12015 forward: unlock lock:batch-42/3",
+            "12020 unlocked",
         ],
         &["B's unlock is dropped", "B's session expired while waiting"],
     );

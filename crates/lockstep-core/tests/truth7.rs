@@ -194,7 +194,9 @@ fn a_follower_that_loses_its_leader_drops_its_clients() {
         .find(|e| e.time_ms == 3501 && e.label == "B's session is suspended")
         .map_or("", |e| e.explanation.as_str());
     assert!(
-        suspended.starts_with("node-2 has no leader and closed B's connection"),
+        suspended.starts_with(
+            "node-2's leader's process died, so node-2 stopped following, and closed B's connection"
+        ),
         "{suspended}"
     );
 }

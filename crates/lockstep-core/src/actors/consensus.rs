@@ -29,6 +29,10 @@ pub struct ConsensusNode {
     pub election_clock: Option<u64>,
     /// Counts the node's election timers: only the latest armed one counts.
     pub election_generation: u64,
+    /// The node has noticed it hears from no leader (its election timer fired, or it stepped
+    /// down) and has heard from none since: a ZooKeeper server then is LOOKING and serves no
+    /// client. Until it notices, it serves its clients as before.
+    pub looking: bool,
 }
 
 /// A lease: the lock key lives as long as it does.
@@ -62,6 +66,9 @@ pub struct Proposal {
     /// sent the entry again.
     pub acked: BTreeSet<usize>,
     pub client: Option<(NodeId, u64)>,
+    /// The follower (by index) that took a ZooKeeper-style client's request and forwarded it:
+    /// the answer goes back through it, on the client's connection.
+    pub forwarded_by: Option<usize>,
     /// Appended by an earlier term's leader and sent again in this term. It is applied before
     /// the new leader's own first entry, while etcd's lessor is not yet primary, so a lease it
     /// grants is refreshed by the lessor's Promote with the others: to now + election timeout +
@@ -212,7 +219,7 @@ impl Cluster {
     }
 
     /// Not the leader: point the client to the leader this node hears from, if any.
-    fn not_leader(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
+    pub(super) fn not_leader(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
         let leader = cx.leader_ok.then_some(self.leader as u32);
         cx.fx
             .send(Dest::Node(client), Payload::NotLeader { req, leader });
@@ -232,7 +239,13 @@ impl Cluster {
     /// again any earlier entry it has not acknowledged: a Raft append carries every entry after
     /// the follower's last match (etcd raft's `maybeSendAppend`), so a lost append is repaired
     /// by the next one.
-    fn propose(&mut self, entry: Entry, client: Option<(NodeId, u64)>, cx: &mut ConsensusCtx<'_>) {
+    pub(super) fn propose(
+        &mut self,
+        entry: Entry,
+        client: Option<(NodeId, u64)>,
+        forwarded_by: Option<usize>,
+        cx: &mut ConsensusCtx<'_>,
+    ) {
         let id = self.next_proposal;
         self.next_proposal += 1;
         self.pending.insert(
@@ -243,6 +256,7 @@ impl Cluster {
                 holders: BTreeSet::from([cx.me]),
                 acked: BTreeSet::from([cx.me]),
                 client,
+                forwarded_by,
                 carried: false,
                 asked_via: None,
             },
@@ -256,84 +270,26 @@ impl Cluster {
         self.arm_heartbeat(cx);
     }
 
+    /// Whether this node serves a ZooKeeper-style client now: it leads, hears from a leader, or
+    /// has not noticed yet that it hears from none.
+    pub(super) fn serving(&self, cx: &ConsensusCtx<'_>) -> bool {
+        self.leads(cx.me) || cx.leader_ok || !self.nodes[cx.me].looking
+    }
+
     pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut ConsensusCtx<'_>) {
+        if cx.leader_ok {
+            self.nodes[cx.me].looking = false;
+        }
         let is_leader = self.leads(cx.me);
         match payload {
-            Payload::LockReq {
-                req,
-                again: Some(first),
-                ..
-            } if is_leader && self.lock_again(from, (first, req), cx) => {}
-            Payload::LockReq {
-                req,
-                ttl_ms,
-                session,
-                ..
-            } if is_leader => {
-                // A Mutex of an existing session locks under that session's lease, so its key
-                // has the same name (prefix + lease ID) as the session's earlier locks.
-                let reused = session.and_then(|s| {
-                    self.leases
-                        .iter()
-                        .find(|(id, l)| l.session == s && !self.revoking.contains(id))
-                        .map(|(id, _)| *id)
-                });
-                let lease = reused.unwrap_or_else(|| {
-                    self.next_lease += 1;
-                    self.next_lease - 1
-                });
-                let asked = ttl_ms;
-                // etcd's lease TTLs are whole seconds (clientv3's Grant takes an int64 of
-                // seconds): the modelled client rounds a fraction of a second up before sending.
-                let whole = asked.div_ceil(1000) * 1000;
-                let ttl_ms = whole.max(self.min_ttl_ms);
-                if ttl_ms > asked {
-                    let seconds = if whole > asked {
-                        format!(
-                            " etcd lease TTLs are whole seconds (clientv3's Grant takes an int64 of seconds), so the client has to turn {asked} ms into a whole number before sending; this client rounds up, to {whole} ms."
-                        )
-                    } else {
-                        String::new()
-                    };
-                    let minimum = if ttl_ms > whole {
-                        format!(
-                            " That is below the service's minimum lease TTL, so it is granted {ttl_ms} ms (etcd's lessor raises a TTL below its minimum, 1.5 election timeouts rounded up to whole seconds, which is 2 s with the default 1 s election timeout, and says so in the grant's answer)."
-                        )
-                    } else {
-                        String::new()
-                    };
-                    cx.fx.state(
-                        format!("lease TTL {ttl_ms} ms for {}", cx.name(from)),
-                        format!("{} asked for a {asked} ms lease.{seconds}{minimum} The client counts with the TTL granted.", cx.name(from)),
-                        None,
-                    );
-                }
-                self.propose(
-                    Entry::Lock {
-                        lease,
-                        owner: from,
-                        ttl_ms,
-                        req,
-                    },
-                    Some((from, req)),
-                    cx,
-                );
-            }
-            Payload::Unlock { req, lease } if is_leader => {
-                self.propose(Entry::Unlock { lease }, Some((from, req)), cx);
-            }
             Payload::KeepAlive { .. }
             | Payload::SessionTouch { .. }
             | Payload::Revalidate { .. }
             | Payload::RevalidateReply { .. } => self.session_message(from, payload, cx),
-            Payload::LockReq { req, .. } | Payload::Unlock { req, .. }
-                if cx.from_zookeeper_client && !cx.leader_ok =>
-            {
-                self.not_serving(from, req, cx);
-            }
-            Payload::LockReq { req, .. } | Payload::Unlock { req, .. } => {
-                self.not_leader(from, req, cx);
-            }
+            Payload::LockReq { .. }
+            | Payload::Unlock { .. }
+            | Payload::Forward { .. }
+            | Payload::Relayed { .. } => self.client_request(from, payload, cx),
             Payload::PreVote { term } => {
                 let mine = self.nodes[cx.me].term;
                 // Raft's pre-vote: grant only a later term, only if no leader is heard from, and
@@ -501,17 +457,14 @@ impl Cluster {
                         tag,
                     );
                 } else if let Some((client, req)) = p.client {
-                    cx.fx.send_tagged(
-                        Dest::Node(client),
-                        Payload::LockReply {
-                            req,
-                            lease,
-                            rev,
-                            owner_now,
-                            ttl_ms,
-                        },
-                        tag,
-                    );
+                    let reply = Payload::LockReply {
+                        req,
+                        lease,
+                        rev,
+                        owner_now,
+                        ttl_ms,
+                    };
+                    self.answer(client, p.forwarded_by, reply, tag, cx);
                 }
             }
             Entry::Unlock { lease } | Entry::Revoke { lease } => {
@@ -561,15 +514,14 @@ impl Cluster {
                             free_tag,
                         );
                     }
-                    Some((client, req)) => cx.fx.send_tagged(
-                        Dest::Node(client),
-                        Payload::UnlockReply {
+                    Some((client, req)) => {
+                        let reply = Payload::UnlockReply {
                             req,
                             deleted: holder.is_some(),
                             lease_alive: keep_lease,
-                        },
-                        free_tag,
-                    ),
+                        };
+                        self.answer(client, p.forwarded_by, reply, free_tag, cx);
+                    }
                     None => {
                         let who = holder.unwrap_or_else(|| "?".into());
                         cx.fx.state(
@@ -600,6 +552,9 @@ impl Cluster {
     }
 
     pub fn on_timer(&mut self, timer: Timer, leader_ok: bool, cx: &mut ConsensusCtx<'_>) {
+        if leader_ok {
+            self.nodes[cx.me].looking = false;
+        }
         match timer {
             Timer::LeaseCheck if self.leads(cx.me) => {
                 let expired: Vec<(u64, Lease)> = self
@@ -618,7 +573,7 @@ impl Cluster {
                         format!("{who}'s lease ran out on the leader's clock with no keepalive. The leader proposes to revoke it, which deletes {who}'s lock key."),
                         None,
                     );
-                    self.propose(Entry::Revoke { lease }, None, cx);
+                    self.propose(Entry::Revoke { lease }, None, None, cx);
                 }
             }
             Timer::Heartbeat => {
@@ -647,6 +602,7 @@ impl Cluster {
                 self.nodes[cx.me].election_clock = None;
             }
             Timer::Election(_) => {
+                self.nodes[cx.me].looking = true;
                 let term = self.nodes[cx.me].term + 1;
                 self.nodes[cx.me].pre_campaign = Some((term, 1));
                 cx.fx.state(
@@ -707,6 +663,8 @@ impl Cluster {
     /// A node comes back. Raft keeps its term and log on disk, but a restarted node starts as a
     /// follower: it leads again only by winning an election, which also re-arms its lease timers.
     pub fn restart(&mut self, index: usize) {
+        // A ZooKeeper server starts LOOKING; it serves once it hears from a leader.
+        self.nodes[index].looking = true;
         self.nodes[index].campaign = None;
         self.nodes[index].pre_campaign = None;
         if index == self.leader {
@@ -726,6 +684,9 @@ mod waiters;
 
 #[path = "consensus_relay.rs"]
 mod relay;
+
+#[path = "consensus_requests.rs"]
+mod requests;
 
 #[cfg(test)]
 #[path = "consensus_tests.rs"]

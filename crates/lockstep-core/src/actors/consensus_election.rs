@@ -54,6 +54,7 @@ impl Cluster {
     }
 
     pub(super) fn become_leader(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
+        self.nodes[cx.me].looking = false;
         let old_leader = self.leader;
         self.leader = cx.me;
         self.leading = true;
@@ -141,8 +142,15 @@ impl Cluster {
             p.carried = true;
             // The node the client asked: the leader that appended the entry, or the one an
             // earlier election already carried it from.
-            let via = p.asked_via.unwrap_or(old_leader);
-            p.asked_via = (via != cx.me).then_some(via);
+            // A forwarded request's follower closed its clients' connections when it stopped
+            // following, so its client is not answered even if that follower leads now.
+            p.asked_via = match p.forwarded_by {
+                Some(follower) => Some(follower),
+                None => {
+                    let via = p.asked_via.unwrap_or(old_leader);
+                    (via != cx.me).then_some(via)
+                }
+            };
             // The new leader has heard from no follower in its term; those whose logs hold the
             // entry acknowledge it again at once.
             p.acked = BTreeSet::from([cx.me]);

@@ -6,7 +6,7 @@
 
 use super::{Cluster, ConsensusCtx};
 use crate::actors::{Dest, Timer};
-use crate::message::{Payload, SessionPacket};
+use crate::message::{Closing, Payload, SessionPacket};
 use crate::topology::NodeId;
 use crate::trace::Tag;
 
@@ -88,7 +88,7 @@ impl Cluster {
         (req, lease, packet): (u64, u64, SessionPacket),
         cx: &mut ConsensusCtx<'_>,
     ) {
-        if !cx.leader_ok {
+        if !self.serving(cx) {
             self.not_serving(client, req, cx);
             return;
         }
@@ -120,7 +120,7 @@ impl Cluster {
         lease: u64,
         cx: &mut ConsensusCtx<'_>,
     ) {
-        if !cx.leader_ok {
+        if !self.serving(cx) {
             self.not_serving(client, req, cx);
             return;
         }
@@ -147,7 +147,7 @@ impl Cluster {
         cx.fx.send(
             Dest::Node(client),
             Payload::NotServing {
-                req: Some(req),
+                closing: Closing::Request(req),
                 instance: cx.me as u32,
             },
         );

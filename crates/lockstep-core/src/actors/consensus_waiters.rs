@@ -19,6 +19,7 @@ impl Cluster {
         &mut self,
         from: NodeId,
         (first_req, req): (u64, u64),
+        via: Option<usize>,
         cx: &mut ConsensusCtx<'_>,
     ) -> bool {
         let who = cx.name(from);
@@ -27,6 +28,7 @@ impl Cluster {
         });
         if let Some(p) = first {
             p.client = Some((from, req));
+            p.forwarded_by = via;
             p.asked_via = None;
             let why = if cx.from_zookeeper_client {
                 format!(
@@ -55,16 +57,14 @@ impl Cluster {
         };
         let ttl_ms = self.leases.get(&lease).map_or(0, |l| l.ttl_ms);
         let owner_now = self.holder_lease == Some(lease);
-        cx.fx.send(
-            Dest::Node(from),
-            Payload::LockReply {
-                req,
-                lease,
-                rev,
-                owner_now,
-                ttl_ms,
-            },
-        );
+        let reply = Payload::LockReply {
+            req,
+            lease,
+            rev,
+            owner_now,
+            ttl_ms,
+        };
+        self.answer(from, via, reply, None, cx);
         true
     }
 

@@ -1,10 +1,10 @@
 //! A ZooKeeper-style client's connection as the cluster's side sees it: a watch event waits for
 //! the client's reconnect and is fired then by the server it reaches, a given-up session's
-//! watches go with it, and a follower whose leader's process dies drops its clients.
+//! watches go with it, and a server that stops following or leading drops its clients.
 
 use super::Sim;
 use crate::actors::worker::Worker;
-use crate::message::Payload;
+use crate::message::{Closing, Payload};
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
 
@@ -44,8 +44,7 @@ impl Sim {
 
     /// The leader's process died: each live follower's connection to it is reset at once, so the
     /// follower stops following and closes every client connection it has (ZooKeeper's
-    /// Learner.shutdown → closeAllConnections). Only ZooKeeper-style clients connected to it
-    /// are told; an etcd client's stream to a follower stays open.
+    /// Learner.shutdown → closeAllConnections).
     pub(super) fn followers_drop_their_clients(
         &mut self,
         leader: NodeId,
@@ -60,24 +59,58 @@ impl Sim {
         };
         for instance in 0..nodes {
             let follower = base + instance as NodeId;
-            if follower == leader || !self.nodes[usize::from(follower)].alive {
-                continue;
+            if follower != leader && self.nodes[usize::from(follower)].alive {
+                self.drop_clients(follower, Closing::LeaderDied, out);
             }
-            for worker in 0..self.params.first_service {
-                let connected = self.zookeeper_client(worker).is_some_and(|w| {
-                    w.endpoint == instance
-                        && w.suspended.is_none()
-                        && w.lease.is_some()
-                        && !w.phase.is_terminal()
-                });
-                if connected {
-                    let payload = Payload::NotServing {
-                        req: None,
-                        instance,
-                    };
-                    self.send(follower, worker, payload, None, out);
+        }
+    }
+
+    /// Consensus node `node` stops serving (`closing` says why): it closes the connection of each
+    /// ZooKeeper-style client that has one to it. An etcd client's stream stays open.
+    pub(super) fn drop_clients(
+        &mut self,
+        node: NodeId,
+        closing: Closing,
+        out: &mut Vec<TraceEvent>,
+    ) {
+        let Some(instance) = self.cluster.as_ref().map(|c| u32::from(node - c.base)) else {
+            return;
+        };
+        if let Some(c) = &mut self.cluster {
+            c.nodes[instance as usize].looking = true;
+        }
+        for worker in 0..self.params.first_service {
+            let connected = self
+                .zookeeper_client(worker)
+                .is_some_and(|w| w.has_connection_to(instance));
+            if connected {
+                let payload = Payload::NotServing { closing, instance };
+                self.send(node, worker, payload, None, out);
+            }
+        }
+    }
+
+    /// The server that fires a watch for `client`: a ZooKeeper server keeps the watches of the
+    /// clients connected to it and fires them as it applies the leader's commit, so a client
+    /// connected to a follower that hears from the leader gets the event from that follower;
+    /// otherwise it comes from `leader`, the node whose commit fired it.
+    pub(super) fn watch_server(&self, leader: NodeId, client: NodeId) -> NodeId {
+        let Some(base) = self.cluster.as_ref().map(|c| c.base) else {
+            return leader;
+        };
+        match self.zookeeper_client(client) {
+            Some(w) if w.has_connection_to(w.endpoint) => {
+                let server = base + w.endpoint as NodeId;
+                if server != leader
+                    && self.nodes[usize::from(server)].alive
+                    && self.leader_ok(server)
+                {
+                    server
+                } else {
+                    leader
                 }
             }
+            _ => leader,
         }
     }
 

@@ -5,6 +5,7 @@ use rand_core::Rng;
 
 use super::{Item, Sim};
 use crate::actors::Timer;
+use crate::message::Closing;
 use crate::scenario::{Fault, FaultKind, Persistence};
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
@@ -39,16 +40,38 @@ impl Sim {
             return;
         }
         let timeout = cluster.election_timeout_ms;
+        let index = usize::from(node - base);
         if let Some(c) = &mut self.cluster {
             c.step_down();
+            c.nodes[index].looking = true;
         }
         let name = self.name(node).to_string();
+        let workers = 0..self.params.first_service;
+        let zookeeper = workers
+            .clone()
+            .filter(|&w| self.zookeeper_client(w).is_some())
+            .count();
+        let (rule, clients) = match (zookeeper, workers.len()) {
+            (0, _) => (
+                "etcd's CheckQuorum",
+                "a client that asks this node is told it knows no leader",
+            ),
+            (z, all) if z == all => (
+                "ZooKeeper's Leader.lead gives up once it has not heard a quorum of followers within syncLimit ticks, as etcd's CheckQuorum does",
+                "the server closes its clients' connections",
+            ),
+            _ => (
+                "etcd's CheckQuorum; a ZooKeeper leader's Leader.lead gives up the same way",
+                "an etcd client that asks this node is told it knows no leader, a ZooKeeper server closes its clients' connections",
+            ),
+        };
         self.emit_state(
             out,
             node,
             format!("{name} steps down: no quorum"),
-            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader (etcd's CheckQuorum). Nothing is committed until a majority elects a leader again; a client that asks this node is told it knows no leader, and what it had appended but not committed waits in its log for the next election to decide."),
+            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader ({rule}). Nothing is committed until a majority elects a leader again; {clients}, and what it had appended but not committed waits in its log for the next election to decide."),
         );
+        self.drop_clients(node, Closing::SteppedDown, out);
         self.schedule_elections();
     }
 

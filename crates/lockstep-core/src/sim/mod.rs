@@ -29,7 +29,7 @@ use crate::actors::redis::{RedisCtx, RedisInstance};
 use crate::actors::worker::{Worker, WorkerCtx};
 use crate::actors::{Effect, Effects, Timer};
 use crate::clock::Clock;
-use crate::message::Payload;
+use crate::message::{Closing, Payload};
 use crate::scenario::{FaultKind, LockKind, Scenario, defaults};
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
@@ -584,6 +584,8 @@ impl Sim {
         let name = &params.names[usize::from(node)];
         let mut fx = Effects::default();
         let mut was_suspended = false;
+        // A consensus node's index, and whether it had noticed it hears from no leader.
+        let mut now_looking: Option<(usize, bool)> = None;
         match params.role(node) {
             Role::Worker => {
                 let mut cx = WorkerCtx {
@@ -610,6 +612,11 @@ impl Sim {
                 let leader_ok = self.leader_ok(node);
                 let peers_ok = self.peers_ok(node);
                 let from_zookeeper_client = matches!(stimulus, Stimulus::Message { from, .. } if self.zookeeper_client(from).is_some());
+                now_looking = self
+                    .cluster
+                    .as_ref()
+                    .map(|c| usize::from(node - c.base))
+                    .map(|i| (i, self.cluster.as_ref().is_some_and(|c| c.nodes[i].looking)));
                 if let Some(cluster) = &mut self.cluster {
                     let mut cx = ConsensusCtx {
                         me: usize::from(node - cluster.base),
@@ -644,6 +651,16 @@ impl Sim {
         self.apply(node, fx, out);
         if was_suspended && self.workers[usize::from(node)].suspended.is_none() {
             self.fire_missed_watches(node, out);
+        }
+        // A follower that has just noticed its leader's silence stops following and drops its
+        // clients (ZooKeeper's Learner.shutdown → closeAllConnections).
+        if let Some((index, false)) = now_looking
+            && self
+                .cluster
+                .as_ref()
+                .is_some_and(|c| c.nodes[index].looking)
+        {
+            self.drop_clients(node, Closing::LeaderSilent, out);
         }
     }
 }

@@ -74,6 +74,11 @@ impl Sim {
         if payload.is_watch_event() && self.watch_not_sent(from, to, &payload, &tag, out) {
             return;
         }
+        let from = if payload.is_watch_event() {
+            self.watch_server(from, to)
+        } else {
+            from
+        };
         let label = payload.label(&params.lock.key, &params.batch);
         let label = self.true_label(from, to, &payload, label);
         let explanation = payload.explain(self.name(from), self.name(to), &params.lock.key);

@@ -27,3 +27,23 @@ pub fn check_in_order(lines: &[String], expect: &[&str], absent: &[&str]) {
         );
     }
 }
+
+/// The run's events as "time label", the form golden lines are written in.
+#[allow(dead_code)] // not every test file reads events this way
+pub fn lines(r: &Run) -> Vec<String> {
+    r.trace
+        .events
+        .iter()
+        .map(|e| format!("{} {}", e.time_ms, e.label))
+        .collect()
+}
+
+/// The explanation of the event `label` at `time_ms`, or "" when there is none.
+#[allow(dead_code)] // not every test file reads explanations
+pub fn explanation<'r>(r: &'r Run, time_ms: u64, label: &str) -> &'r str {
+    r.trace
+        .events
+        .iter()
+        .find(|e| e.time_ms == time_ms && e.label == label)
+        .map_or("", |e| e.explanation.as_str())
+}

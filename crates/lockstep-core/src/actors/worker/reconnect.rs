@@ -9,7 +9,7 @@ use rand_core::Rng;
 
 use super::{Phase, Worker, WorkerCtx};
 use crate::actors::Timer;
-use crate::message::{Payload, SessionPacket};
+use crate::message::{Closing, Payload, SessionPacket};
 use crate::trace::Tag;
 
 /// Before each new connection the client sleeps a random time below this (ClientCnxn:
@@ -35,6 +35,20 @@ impl Worker {
             (true, false) => SessionPacket::Ping,
             (true, true) => SessionPacket::Connect,
         }
+    }
+
+    /// Whether this ZooKeeper-style client has a connection open to node `instance`: connected
+    /// with a session, with its lock request (which opens the session) in flight, or in a
+    /// connection attempt.
+    pub fn has_connection_to(&self, instance: u32) -> bool {
+        self.zookeeper_style()
+            && self.endpoint == instance
+            && !self.session_closed
+            && !self.phase.is_terminal()
+            && match self.suspended {
+                None => self.lease.is_some() || self.awaiting.is_some(),
+                Some(_) => self.renew.is_some(),
+            }
     }
 
     /// Whether the client is between connections (suspended, or its session over): no pings go.
@@ -246,10 +260,11 @@ impl Worker {
         }
     }
 
-    /// A server with no leader closed this client's connection: answering its connect request
-    /// (`req`), which ends the attempt now, or dropping every client as a follower that lost its
-    /// leader, which the client reports as Disconnected (Curator SUSPENDED).
-    pub(super) fn not_serving(&mut self, instance: u32, req: Option<u64>, cx: &mut WorkerCtx<'_>) {
+    /// A server with no leader closed this client's connection (`closing` says why): on reading
+    /// its lock or connect request, which ends that attempt now, or dropping every client as it
+    /// stops following or leading, which a connected client reports as Disconnected (Curator
+    /// SUSPENDED).
+    pub(super) fn not_serving(&mut self, instance: u32, closing: Closing, cx: &mut WorkerCtx<'_>) {
         if !self.zookeeper_style()
             || self.endpoint != instance
             || self.session_closed
@@ -258,19 +273,42 @@ impl Worker {
             return;
         }
         let (name, node) = (cx.name, instance + 1);
+        let req = closing.request();
+        let how = match closing {
+            Closing::Request(_) => format!("node-{node} has no leader"),
+            Closing::LeaderDied => {
+                format!("node-{node}'s leader's process died, so node-{node} stopped following")
+            }
+            Closing::LeaderSilent => format!(
+                "node-{node} heard nothing from its leader for its timeout and stopped following"
+            ),
+            Closing::SteppedDown => {
+                format!("node-{node}, which led, lost its quorum and stepped down")
+            }
+        };
         if self.connecting() {
-            if req.is_some() && req == self.awaiting {
-                let why = format!(
-                    "node-{node} has no leader (it is electing one), so it takes no session and closes {name}'s connection as soon as it reads the request (NIOServerCnxn: \"ZooKeeperServer not running\")"
-                );
+            let on_request = req.is_some() && req == self.awaiting;
+            let dropped = req.is_none() && self.awaiting.is_some();
+            if on_request || dropped {
+                let why = if on_request {
+                    format!(
+                        "{how} (it is electing one), so it takes no session and closes {name}'s connection as soon as it reads the request (NIOServerCnxn: \"ZooKeeperServer not running\")"
+                    )
+                } else {
+                    format!(
+                        "{how}, and closed every client connection, {name}'s with its lock request in flight (closeAllConnections)"
+                    )
+                };
                 let label = format!("node-{node} closes {name}'s connection");
-                self.connect_attempt_failed(instance, label, &why, false, cx);
+                self.connect_attempt_failed(instance, label, &why, dropped, cx);
             }
             return;
         }
         match self.suspended {
-            Some(suspended_local) if req.is_some() && self.renew.map(|(r, _)| r) == req => {
-                let why = format!("node-{node} has no leader, so it takes no session");
+            Some(suspended_local)
+                if self.renew.is_some() && (req.is_none() || self.renew.map(|(r, _)| r) == req) =>
+            {
+                let why = format!("{how}, so it takes no session");
                 self.attempt_ends_now(
                     suspended_local,
                     format!("node-{node} closes {name}'s connection"),
@@ -280,7 +318,7 @@ impl Worker {
                 );
             }
             None if self.may_suspend() => {
-                let how = format!("node-{node} has no leader and closed {name}'s connection");
+                let how = format!("{how}, and closed {name}'s connection");
                 self.suspend_on_close(instance, &how, cx);
             }
             _ => {}
