@@ -217,11 +217,10 @@ pub enum Payload {
         /// The lease is still alive (a shared session): the key went some other way.
         lease_alive: bool,
     },
-    /// A consensus node that does not lead answers a client request with the leader it hears
-    /// from (0-based node index), or with none when it hears from no leader.
+    /// A consensus node that neither leads nor hears from a leader fails an etcd client's
+    /// request (a follower that hears from one forwards the request to it instead).
     NotLeader {
         req: u64,
-        leader: Option<u32>,
     },
     /// A waiter's predecessor key (revision `rev`) was deleted, and its own key is gone too: its
     /// lease was revoked while it waited (etcd's Mutex then returns ErrSessionExpired).
@@ -394,10 +393,7 @@ impl Payload {
             Payload::UnlockReply { deleted: false, .. } => {
                 "nothing to delete: the key went with the lease".into()
             }
-            Payload::NotLeader {
-                leader: Some(l), ..
-            } => format!("not the leader: ask node-{}", l + 1),
-            Payload::NotLeader { leader: None, .. } => "not the leader: no leader known".into(),
+            Payload::NotLeader { .. } => "not the leader: no leader known".into(),
             Payload::SessionGone { rev, .. } => {
                 format!("watch: revision {rev} deleted · get: own key gone")
             }
@@ -554,8 +550,10 @@ impl Payload {
             Payload::NotServing { closing: Closing::LeaderDied, .. } => format!("{from}'s connection to its leader was reset when the leader's process died, so it stops following and closes every client connection (Learner.shutdown → closeAllConnections) until a new leader is elected. {to}'s client sees the socket close at once."),
             Payload::NotServing { closing: Closing::LeaderSilent, .. } => format!("{from} has heard nothing from its leader for its timeout (ZooKeeper's is syncLimit × tickTime on the follower's socket to its leader; this model uses the election timeout), so it stops following and closes every client connection (Learner.shutdown → closeAllConnections) until a new leader is elected. Until now it served its clients as if nothing had happened. {to}'s client sees the socket close at once."),
             Payload::NotServing { closing: Closing::SteppedDown, .. } => format!("{from} led, but has lost its quorum: it steps down and closes every client connection (Leader.shutdown → closeAllConnections), then looks for a leader like the rest. {to}'s client sees the socket close at once."),
-            Payload::Forward { .. } => format!("{from} does not lead, so it passes its client's request on to the leader {to} over its own connection (ZooKeeper's FollowerRequestProcessor → Learner.request). The client keeps its one connection to {from}, which answers it once the change is committed."),
-            Payload::Relayed { .. } => format!("The change is committed. The request came in through {to}, so the answer goes back through it, on the client's connection (a ZooKeeper follower answers its own clients as it applies the leader's commit: CommitProcessor)."),
+            Payload::Forward { request, .. } if matches!(**request, Payload::KeepAlive { .. }) => format!("{from} does not lead, so it passes its client's keepalive on to the leader {to}, which alone keeps the leases' deadlines (etcd's LeaseRenew on a follower goes to the leader over the peer connection, leasehttp.RenewHTTP). {from} passes the answer back on the client's stream."),
+            Payload::Forward { .. } => format!("{from} does not lead, so it passes its client's request on to the leader {to} (ZooKeeper's FollowerRequestProcessor → Learner.request; etcd raft's stepFollower sends the proposal on as a MsgProp). The client keeps its connection to {from}, which answers it once the change is committed: a client never has to know who leads."),
+            Payload::Relayed { reply, .. } if matches!(**reply, Payload::KeepAliveReply { .. }) => format!("The keepalive came in through {to}, so the answer goes back through it, on the client's stream."),
+            Payload::Relayed { .. } => format!("The change is committed. The request came in through {to}, so the answer goes back through it, on the client's connection (a ZooKeeper follower answers its own clients as it applies the leader's commit, CommitProcessor; an etcd member answers the proposals it took when it applies them)."),
             Payload::SessionTouch { .. } => format!("{from} reports its client's ping to the leader {to}, which counts the session's timeout again from it (ZooKeeper: the follower keeps its clients' touches in LearnerSessionTracker and reports them in its reply to the leader's next PING, Learner.ping; the model sends it at once)."),
             Payload::RevalidateReply { ok: true, .. } => format!("The leader still knows the session: {to} answers its client."),
             Payload::RevalidateReply { ok: false, .. } => format!("The session has expired at the leader: {to} tells its client so."),
@@ -563,11 +561,7 @@ impl Payload {
             Payload::UnlockReply { deleted: true, .. } => format!("The deletion is committed; {to} no longer holds the lock."),
             Payload::UnlockReply { deleted: false, lease_alive: true, .. } => format!("{to}'s session is alive, but there is no key under its name any more: another delete of the same name (the same session) removed it. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc); {to} had not held the lock since that delete, whatever it believed."),
             Payload::UnlockReply { deleted: false, .. } => format!("{to}'s lease had already been revoked, and its key was deleted with it: a Delete of a missing key deletes nothing and creates no new revision (etcd mvcc). {to} had not held the lock since the revocation."),
-            Payload::NotLeader { leader: Some(l), .. } => format!(
-                "{from} is not the leader, so it cannot serve {to}'s request; it answers with the leader it hears from, node-{n}, and {to} sends the request again there. A client learns who leads only by asking a node: a Raft follower's leader hint (an etcd follower forwards the request to its leader instead, which costs the same extra hop).",
-                n = l + 1
-            ),
-            Payload::NotLeader { leader: None, .. } => format!(
+            Payload::NotLeader { .. } => format!(
                 "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it can neither serve {to}'s request nor say who leads (etcd answers \"etcdserver: no leader\"). {to} tries its next endpoint; across a partition it cannot learn who leads on the other side."
             ),
             Payload::SessionGone { rev, .. } => format!(

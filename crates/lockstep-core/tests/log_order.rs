@@ -114,7 +114,8 @@ fn a_follower_holding_an_entry_refuses_a_candidate_that_lacks_it() {
             "312 node-4 -> node-3 pre-vote granted, term 2",
             "314 node-2 -> node-3 vote refused, term 2",
             "314 node-4 -> node-3 vote granted, term 2",
-            "3105 node-3 -> B locked, revision=33",
+            "3101 node-2 -> node-3 forward: lock lock:batch-42 (lease 5 s)",
+            "3105 node-2 -> B locked, revision=33",
         ],
         &[
             "node-2 -> node-3 vote granted",

@@ -1,6 +1,6 @@
-//! A ZooKeeper server and its clients' connections (session 28's review, F1–F3): a follower
-//! forwards its clients' requests to the leader and answers them on the client's connection
-//! (FollowerRequestProcessor → Learner.request), it serves until its own timeout notices the
+//! A server and its clients' connections (session 28's review, F1–F3): a follower forwards its
+//! clients' requests to the leader and answers them on the client's connection (ZooKeeper's
+//! FollowerRequestProcessor → Learner.request, etcd raft's MsgProp); a ZooKeeper follower serves until its own timeout notices the
 //! leader's silence and then closes every client connection, and a leader that loses its quorum
 //! closes its clients' connections as it steps down. Golden times and labels that only this
 //! behaviour produces.
@@ -8,6 +8,7 @@
 mod common;
 
 use common::{explanation, lines};
+use lockstep_core::trace::EventKind;
 
 const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
 
@@ -47,6 +48,47 @@ fn a_follower_forwards_its_clients_request_to_the_leader() {
     );
     let forward = explanation(&r, 2302, "forward: lock lock:batch-42 (lease 6 s)");
     assert!(forward.contains("Learner.request"), "{forward}");
+}
+
+/// The same cut with etcd clients: B's lock, keepalives and unlock go through node-2, and the
+/// grant, a watch event, comes from node-2 too, which applies the commit. B holds the lock as
+/// soon as A's delete commits, at 4012 ms; it used to be told "not the leader: ask node-1" and
+/// go round into the partition until its acquire timeout.
+#[test]
+fn an_etcd_follower_forwards_its_clients_requests_and_keepalives() {
+    let body = zk(1, 500).replace("on_suspended = \"stop\"\n", "")
+        + "[[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\"]]\n";
+    assert!(!body.contains("on_suspended"));
+    let r = common::run_text(HEAD, &body);
+    let sends: Vec<String> = r
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Send && r.trace.name(e.to) == "B")
+        .filter(|e| r.trace.name(e.from).starts_with("node-"))
+        .map(|e| format!("{} {} {}", e.time_ms, r.trace.name(e.from), e.label))
+        .collect();
+    assert_eq!(
+        sends,
+        [
+            "1205 node-2 queued, revision=34",
+            "2209 node-2 lease refreshed",
+            "3209 node-2 lease refreshed",
+            "4011 node-2 locked, revision=34",
+            "4019 node-2 unlocked",
+        ]
+    );
+    common::check_in_order(
+        &lines(&r),
+        &[
+            // B's first request, to node-1, times out; its client tries node-2.
+            "1100 no answer from the lock service",
+            "1201 forward: lock lock:batch-42 (lease 6 s)",
+            "2207 forward: keepalive lease 2",
+            "4012 B holds the lock (token 34)",
+        ],
+        &["not the leader"],
+    );
 }
 
 /// node-1 dies at 1500 ms and node-2 follows the new leader node-3, whose machine fails at

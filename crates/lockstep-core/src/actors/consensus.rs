@@ -220,9 +220,7 @@ impl Cluster {
 
     /// Not the leader: point the client to the leader this node hears from, if any.
     pub(super) fn not_leader(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
-        let leader = cx.leader_ok.then_some(self.leader as u32);
-        cx.fx
-            .send(Dest::Node(client), Payload::NotLeader { req, leader });
+        cx.fx.send(Dest::Node(client), Payload::NotLeader { req });
     }
 
     fn node(&self, index: usize) -> Dest {

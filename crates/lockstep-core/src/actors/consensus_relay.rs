@@ -23,7 +23,7 @@ pub struct Relay {
 impl Cluster {
     /// What keeps a session alive, at any node: the leader touches the lease; a follower answers
     /// a ZooKeeper-style client's ping itself and checks its reconnect with the leader, and
-    /// points an etcd client's keepalive to the leader.
+    /// forwards an etcd client's keepalive to the leader.
     pub(super) fn session_message(
         &mut self,
         from: NodeId,
@@ -32,14 +32,8 @@ impl Cluster {
     ) {
         let is_leader = self.leads(cx.me);
         match payload {
-            Payload::KeepAlive { req, lease, packet } if is_leader => {
-                let ok = self.touch(lease, cx)
-                    || (packet != SessionPacket::Keepalive && self.released.contains(&lease));
-                cx.fx.send_tagged(
-                    Dest::Node(from),
-                    Payload::KeepAliveReply { req, ok, packet },
-                    ok.then_some(Tag::Renewed),
-                );
+            keepalive @ Payload::KeepAlive { .. } if is_leader => {
+                self.client_request(from, keepalive, cx);
             }
             Payload::KeepAlive {
                 req,
@@ -51,7 +45,8 @@ impl Cluster {
                 lease,
                 packet: packet @ (SessionPacket::Connect | SessionPacket::ConnectResent),
             } => self.relay(from, (req, lease, packet), cx),
-            Payload::KeepAlive { req, .. } => self.not_leader(from, req, cx),
+            // An etcd client's keepalive at a follower.
+            keepalive @ Payload::KeepAlive { .. } => self.client_request(from, keepalive, cx),
             Payload::SessionTouch { lease } if is_leader => {
                 self.touch(lease, cx);
             }

@@ -1,49 +1,55 @@
-//! A client's lock and unlock requests at a consensus node: the leader proposes them; a node
-//! that does not lead points an etcd client to the leader it hears from, and forwards a
-//! ZooKeeper-style client's to the leader itself, passing the answer back on the client's
-//! connection (ZooKeeper's FollowerRequestProcessor → Learner.request; a ZooKeeper client has one
-//! connection and is never sent elsewhere). A ZooKeeper server with no leader closes the
-//! connection instead.
+//! A client's requests at a consensus node: the leader proposes a lock or unlock and touches a
+//! keepalive's lease; a follower that hears from a leader forwards the request to it and passes
+//! the answer back on the client's connection (ZooKeeper's FollowerRequestProcessor →
+//! Learner.request; etcd raft's stepFollower sends a MsgProp on to the leader, and etcd's
+//! LeaseRenew on a follower goes to the leader over the peer connection). A client is never
+//! told to go elsewhere. A node that hears from no leader fails an etcd client's request and
+//! closes a ZooKeeper client's connection.
 
 use super::{Cluster, ConsensusCtx};
 use crate::actors::Dest;
-use crate::message::{Entry, Payload};
+use crate::message::{Entry, Payload, SessionPacket};
 use crate::topology::NodeId;
 use crate::trace::Tag;
 
 impl Cluster {
-    /// A lock or unlock request from `from` (a client, or a follower forwarding one), or a
-    /// forwarded request's answer coming back.
+    /// A lock, unlock or etcd keepalive from `from` (a client, or a follower forwarding one), or
+    /// a forwarded request's answer coming back.
     pub(super) fn client_request(
         &mut self,
         from: NodeId,
         payload: Payload,
         cx: &mut ConsensusCtx<'_>,
     ) {
-        let is_leader = self.leads(cx.me);
         match payload {
-            Payload::Forward { client, request } if is_leader => {
+            Payload::Forward { client, request } if self.leads(cx.me) => {
                 let via = usize::from(from - self.base);
                 self.request_at_leader(client, *request, Some(via), cx);
             }
-            // The node it was sent to leads no more: the forward is dropped, and the follower
-            // closes its clients' connections once it notices.
+            // The node it was sent to leads no more: the forward is dropped, and the client's
+            // request fails when its server notices (ZooKeeper) or at its timeout (etcd).
             Payload::Forward { .. } => {}
             Payload::Relayed { client, reply } if self.serving(cx) => {
                 cx.fx.send(Dest::Node(client), *reply);
             }
-            // A server that stopped serving has closed the client's connection: the answer
-            // has nowhere to go.
+            // A server that stopped serving has closed the client's connection (ZooKeeper) or
+            // failed its request (etcd): the answer has nowhere to go.
             Payload::Relayed { .. } => {}
-            request if is_leader => self.request_at_leader(from, request, None, cx),
-            Payload::LockReq { req, .. } | Payload::Unlock { req, .. }
-                if cx.from_zookeeper_client && !self.serving(cx) =>
+            request if self.leads(cx.me) => self.request_at_leader(from, request, None, cx),
+            Payload::LockReq { req, .. }
+            | Payload::Unlock { req, .. }
+            | Payload::KeepAlive { req, .. }
+                if !self.serving(cx) =>
             {
-                self.not_serving(from, req, cx);
+                if cx.from_zookeeper_client {
+                    self.not_serving(from, req, cx);
+                } else {
+                    self.not_leader(from, req, cx);
+                }
             }
-            request @ (Payload::LockReq { .. } | Payload::Unlock { .. })
-                if cx.from_zookeeper_client =>
-            {
+            request @ (Payload::LockReq { .. }
+            | Payload::Unlock { .. }
+            | Payload::KeepAlive { .. }) => {
                 cx.fx.send(
                     self.node(self.leader),
                     Payload::Forward {
@@ -51,9 +57,6 @@ impl Cluster {
                         request: Box::new(request),
                     },
                 );
-            }
-            Payload::LockReq { req, .. } | Payload::Unlock { req, .. } => {
-                self.not_leader(from, req, cx);
             }
             _ => {}
         }
@@ -132,6 +135,12 @@ impl Cluster {
             }
             Payload::Unlock { req, lease } => {
                 self.propose(Entry::Unlock { lease }, Some((client, req)), via, cx);
+            }
+            Payload::KeepAlive { req, lease, packet } => {
+                let ok = self.touch(lease, cx)
+                    || (packet != SessionPacket::Keepalive && self.released.contains(&lease));
+                let reply = Payload::KeepAliveReply { req, ok, packet };
+                self.answer(client, via, reply, ok.then_some(Tag::Renewed), cx);
             }
             _ => {}
         }

@@ -291,7 +291,7 @@ fn pre_votes_go_only_to_a_later_term_when_no_leader_is_heard() {
 }
 
 #[test]
-fn a_follower_points_a_client_to_the_leader_it_hears_from() {
+fn a_follower_forwards_a_client_request_to_the_leader_it_hears_from() {
     let mut c = Cluster::new(3, 2, 1, 300);
     let names = names();
     let mut fx = Effects::default();
@@ -318,12 +318,18 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
     );
     assert_eq!(
         sent(&fx.items),
-        vec![Payload::NotLeader {
-            req: 7,
-            leader: Some(0)
+        vec![Payload::Forward {
+            client: 0,
+            request: Box::new(Payload::LockReq {
+                req: 7,
+                ttl_ms: 5000,
+                session: None,
+                again: None,
+            }),
         }]
     );
-    // Without a leader to hear from, it can say nothing more.
+    // Once its election timeout has found no leader to hear from, it fails the request.
+    c.nodes[1].looking = true;
     assert_eq!(
         sent(&on(
             &mut c,
@@ -336,10 +342,7 @@ fn a_follower_points_a_client_to_the_leader_it_hears_from() {
                 packet: crate::message::SessionPacket::Keepalive
             }
         )),
-        vec![Payload::NotLeader {
-            req: 8,
-            leader: None
-        }]
+        vec![Payload::NotLeader { req: 8 }]
     );
 }
 

@@ -1,6 +1,7 @@
 //! A ZooKeeper-style client's connection as the cluster's side sees it: a watch event waits for
 //! the client's reconnect and is fired then by the server it reaches, a given-up session's
-//! watches go with it, and a server that stops following or leading drops its clients.
+//! watches go with it, and a server that stops following or leading drops its clients; a
+//! watch event comes from the server its client is connected to.
 
 use super::Sim;
 use crate::actors::worker::Worker;
@@ -90,25 +91,29 @@ impl Sim {
         }
     }
 
-    /// The server that fires a watch for `client`: a ZooKeeper server keeps the watches of the
-    /// clients connected to it and fires them as it applies the leader's commit, so a client
-    /// connected to a follower that hears from the leader gets the event from that follower;
-    /// otherwise it comes from `leader`, the node whose commit fired it.
+    /// The server that fires a watch for `client`: a server keeps the watches of the clients
+    /// connected to it and fires them as it applies the leader's commit (a ZooKeeper server's
+    /// watch manager; an etcd member's watchable store), so a client connected to a follower
+    /// that hears from the leader gets the event from that follower; otherwise it comes from
+    /// `leader`, the node whose commit fired it.
     pub(super) fn watch_server(&self, leader: NodeId, client: NodeId) -> NodeId {
         let Some(base) = self.cluster.as_ref().map(|c| c.base) else {
             return leader;
         };
-        match self.zookeeper_client(client) {
-            Some(w) if w.has_connection_to(w.endpoint) => {
-                let server = base + w.endpoint as NodeId;
+        let endpoint = match self.zookeeper_client(client) {
+            Some(w) => w.has_connection_to(w.endpoint).then_some(w.endpoint),
+            None if self.params.role(client) == Role::Worker => {
+                self.workers.get(usize::from(client)).map(|w| w.endpoint)
+            }
+            None => None,
+        };
+        match endpoint.map(|e| base + e as NodeId) {
+            Some(server)
                 if server != leader
                     && self.nodes[usize::from(server)].alive
-                    && self.leader_ok(server)
-                {
-                    server
-                } else {
-                    leader
-                }
+                    && self.leader_ok(server) =>
+            {
+                server
             }
             _ => leader,
         }

@@ -137,36 +137,26 @@ impl Worker {
             && cx.now_local - self.release_started_local >= self.cfg.request_timeout_ms as i64
     }
 
-    /// A node that does not lead answered one of our requests: go to the leader it named, or,
-    /// if it knows none, to the next endpoint.
-    pub(super) fn redirected(&mut self, req: u64, leader: Option<u32>, cx: &mut WorkerCtx<'_>) {
+    /// A node that hears from no leader failed one of our requests: go to the next endpoint.
+    pub(super) fn no_leader(&mut self, req: u64, cx: &mut WorkerCtx<'_>) {
         let for_job = self.awaiting == Some(req);
         let for_renew = self.renew.is_some_and(|(r, _)| r == req);
         if !for_job && !for_renew {
             return;
         }
-        match leader {
-            Some(l) => self.endpoint = l,
-            None => self.endpoint = self.endpoint_after(self.endpoint, cx.lock.nodes, true),
-        }
+        self.endpoint = self.endpoint_after(self.endpoint, cx.lock.nodes, true);
         if for_renew {
+            // The next keepalive goes to the next endpoint on its usual schedule.
             self.renew = None;
-            // With a hint the keepalive goes again at once; without one, the next keepalive
-            // goes to the next endpoint on its usual schedule.
-            if leader.is_some() {
-                self.resend_keepalive(cx);
-            }
             return;
         }
         self.awaiting = None;
         match self.phase {
-            Phase::Acquiring if leader.is_some() => self.acquire(cx),
             Phase::Acquiring => {
                 self.last_failure_unreachable = true;
                 let retry = self.cfg.retry_ms;
                 self.retry_after(cx, retry);
             }
-            Phase::Releasing if leader.is_some() => self.send_unlock(None, cx),
             Phase::Releasing if self.no_leader_for_too_long(cx) => {
                 let (name, timeout) = (cx.name, self.cfg.request_timeout_ms);
                 cx.fx.note(
@@ -200,15 +190,5 @@ impl Worker {
         cx.fx.send_tagged(to, Payload::Unlock { req, lease }, tag);
         cx.fx
             .after(self.cfg.request_timeout_ms, Timer::RequestTimeout(req));
-    }
-
-    /// Sends the keepalive again to the endpoint just learnt, timed from now.
-    fn resend_keepalive(&mut self, cx: &mut WorkerCtx<'_>) {
-        let req = self.new_req();
-        self.renew = Some((req, cx.now_local));
-        let lease = self.lease.unwrap_or_default();
-        let to = self.endpoint_dest();
-        let packet = self.session_packet();
-        cx.fx.send(to, Payload::KeepAlive { req, lease, packet });
     }
 }

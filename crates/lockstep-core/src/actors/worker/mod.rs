@@ -559,7 +559,7 @@ impl Worker {
             {
                 self.renew_answered(ok, cx);
             }
-            Payload::NotLeader { req, leader } => self.redirected(req, leader, cx),
+            Payload::NotLeader { req } => self.no_leader(req, cx),
             Payload::NotServing { closing, instance } => self.not_serving(instance, closing, cx),
             Payload::SessionGone { lease, rev }
                 if self.phase == Phase::Waiting && self.lease == Some(lease) =>
