@@ -51,6 +51,10 @@ fn a_lock_request_cut_off_by_a_process_crash_is_asked_again_and_finds_its_node()
         ],
         &["no answer from the lock service", "revision=35", "lease 3"],
     );
+    // The repeat is narrated as one, not as a request that opens the session (review 28 F8).
+    let repeat = explanation(&r, 569, "lock lock:batch-42 (lease 6 s)");
+    assert!(repeat.contains("for the lock again"), "{repeat}");
+    assert!(!repeat.contains("also opens"), "{repeat}");
     let reset = explanation(&r, 103, "node-1 resets B's connection");
     assert!(reset.contains("CONNECTIONLOSS"), "{reset}");
     assert!(reset.contains("findProtectedNodeInForeground"), "{reset}");
@@ -135,4 +139,26 @@ fn a_node_keeps_one_election_clock_through_a_second_fault() {
         let gap = pair[1] - pair[0];
         assert!((300..600).contains(&gap), "{pre_votes:?}");
     }
+}
+
+/// node-1 dies at 101 ms with B's lock request on the wire. The request was sent on a connection
+/// the death resets, and B hears of that reset: the request is lost with the connection, not
+/// also "refused … never reached node-1" as if B had opened a new one (review 28 F4).
+#[test]
+fn a_request_on_the_wire_when_its_server_dies_goes_with_the_connection() {
+    let r = run_with_faults(&[(101, "crash", "target = \"node-1\"")]);
+    check(
+        &r,
+        &[
+            "101 node-1 crashes",
+            "101 lost: lock lock:batch-42 (lease 6 s)",
+            "102 node-1 resets B's connection",
+        ],
+        &["refused: lock"],
+    );
+    let lost = explanation(&r, 101, "lost: lock lock:batch-42 (lease 6 s)");
+    assert!(
+        lost.contains("reset the connection it travelled on"),
+        "{lost}"
+    );
 }

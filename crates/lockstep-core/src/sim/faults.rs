@@ -363,6 +363,7 @@ impl Sim {
         let st = &mut self.nodes[usize::from(node)];
         st.alive = false;
         st.host_down = host;
+        st.down_after_msg = self.next_msg;
         st.epoch += 1;
         let name = self.name(node).to_string();
         let params = self.params.clone();

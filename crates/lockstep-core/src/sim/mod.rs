@@ -92,6 +92,9 @@ pub struct NodeState {
     /// Down with its machine (a host crash), not only its process: nothing answers for it, not
     /// even a connection refused.
     pub host_down: bool,
+    /// Messages numbered below this were sent before the node last went down: they were on
+    /// a connection its death reset, not a new one its machine refuses.
+    pub down_after_msg: u64,
     pub paused_until: Option<u64>,
     backlog: Vec<Item>,
     /// Bumped on crash and restart, so that timers set before are void.
@@ -172,6 +175,7 @@ impl Sim {
                 jumped_ms: 0,
                 alive: true,
                 host_down: false,
+                down_after_msg: 0,
                 paused_until: None,
                 backlog: Vec::new(),
                 epoch: 0,

@@ -240,17 +240,17 @@ impl Sim {
             Payload::LockReq { ttl_ms, again, .. } if self.zookeeper_client(from).is_some() => {
                 let who = self.name(from);
                 let secs = ttl_ms.div_ceil(1000);
-                let repeat = if again.is_some() {
+                let to = self.name(to);
+                let place = "The node's place in the sequence is its place in the queue, and its creation revision (ZooKeeper's czxid) will be the fencing token.";
+                if again.is_some() {
                     format!(
-                        " This is {who}'s lock request again, after the connection it first went on failed: if the first reached the cluster, Curator's protected mode finds the node it made (CreateBuilderImpl.findProtectedNodeInForeground) instead of making another."
+                        "{who} asks {to} for the lock again: its first request went on a connection that failed. In this model the lock request opens {who}'s ZooKeeper session ({secs} s session timeout), so this one opens it if the first never reached the cluster and finds it if it did. Curator's protected mode looks first for the lock node the first request may have made (CreateBuilderImpl.findProtectedNodeInForeground) and creates one only if there is none; that holds within one session. {place}"
                     )
                 } else {
-                    String::new()
-                };
-                format!(
-                    "{who} asks {} for the lock. In this model the request also opens {who}'s ZooKeeper session, with a {secs} s session timeout, which the cluster keeps as a lease: Curator's InterProcessMutex creates an ephemeral sequential lock node under the lock's path, and the node goes with the session. The leader appends the change to its log (a follower would forward it there). The node's place in the sequence is its place in the queue, and its creation revision (ZooKeeper's czxid) will be the fencing token.{repeat}",
-                    self.name(to)
-                )
+                    format!(
+                        "{who} asks {to} for the lock. In this model the request also opens {who}'s ZooKeeper session, with a {secs} s session timeout, which the cluster keeps as a lease: Curator's InterProcessMutex creates an ephemeral sequential lock node under the lock's path, and the node goes with the session. The leader appends the change to its log (a follower forwards it there). {place}"
+                    )
+                }
             }
             Payload::DelReply { deleted: false, .. } => {
                 let holder = self.name(to);

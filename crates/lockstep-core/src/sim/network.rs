@@ -224,10 +224,23 @@ impl Sim {
             self.in_flight -= 1;
             // A client's request to a dead process on a live machine (a consensus node's) is
             // refused at once; anything else sent to a down node is lost.
-            let refused = !st.host_down
+            let client_to_live_host = !st.host_down
                 && self.params.role(to) == Role::ConsensusNode
                 && self.params.role(from) == Role::Worker;
-            let (prefix, explanation) = if refused {
+            // Sent before the process died, it was on a connection the death reset, which the
+            // client heard of then (`crash`): the request goes with it, and is not refused too.
+            let on_reset_connection = msg < st.down_after_msg;
+            let refused = client_to_live_host && !on_reset_connection;
+            let (prefix, explanation) = if client_to_live_host && on_reset_connection {
+                (
+                    "lost",
+                    format!(
+                        "{to}'s process died while this was on its way, and its machine reset the connection it travelled on: the message is lost with it. {from}'s client learns of it from the reset, not from this message.",
+                        to = self.name(to),
+                        from = self.name(from)
+                    ),
+                )
+            } else if refused {
                 (
                     "refused",
                     format!(

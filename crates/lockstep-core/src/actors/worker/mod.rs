@@ -387,21 +387,40 @@ impl Worker {
     fn give_up(&mut self, cx: &mut WorkerCtx<'_>) {
         let name = cx.name;
         let waited = self.cfg.acquire_timeout_ms;
+        // It may stop short of the deadline: when its next try could only come after it.
+        let left = (self.acquire_deadline_local - cx.now_local).max(0) as u64;
+        let tried = waited.saturating_sub(left);
+        let early = if left > 0 {
+            format!(
+                " It has tried for {tried} ms; its next try could only come after the timeout runs out, so it stops now."
+            )
+        } else {
+            String::new()
+        };
         if !self.last_failure_unreachable {
             self.phase = Phase::GaveUp;
             cx.fx.state(
-                format!("{name} gives up: lock busy for {waited} ms"),
-                format!("{name} could not get the lock within its acquire timeout of {waited} ms and gives up; the batch is left to whoever holds the lock."),
+                format!("{name} gives up: lock busy for {tried} ms"),
+                format!("{name} could not get the lock within its acquire timeout of {waited} ms and gives up; the batch is left to whoever holds the lock.{early}"),
                 None,
             );
             return;
         }
+        let unanswered = if left > 0 {
+            format!(
+                "The lock service has not given {name} the lock, and its acquire timeout of {waited} ms is about to run out.{early}"
+            )
+        } else {
+            format!(
+                "The lock service did not answer within {name}'s acquire timeout of {waited} ms."
+            )
+        };
         match self.cfg.on_lock_unavailable {
             OnUnavailable::FailClosed => {
                 self.phase = Phase::Refused;
                 cx.fx.state(
                     format!("{name} refuses: no lock, no payouts (fail-closed)"),
-                    format!("The lock service did not answer for {waited} ms. Fail-closed: {name} will not pay without the lock. Safe, but the batch stays unpaid."),
+                    format!("{unanswered} Fail-closed: {name} will not pay without the lock. Safe, but the batch stays unpaid."),
                     None,
                 );
             }
@@ -409,7 +428,7 @@ impl Worker {
                 self.unprotected = true;
                 cx.fx.state(
                     format!("{name} proceeds without the lock (fail-open)"),
-                    format!("The lock service did not answer for {waited} ms. Fail-open: {name} processes anyway, and nothing stops another worker from doing the same."),
+                    format!("{unanswered} Fail-open: {name} processes anyway, and nothing stops another worker from doing the same."),
                     None,
                 );
                 self.check(cx);
