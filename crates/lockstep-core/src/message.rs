@@ -380,6 +380,9 @@ impl Payload {
             Payload::SessionTouch { lease } => format!("touched: session {lease}"),
             Payload::NotServing { .. } => "connection closed: no leader".into(),
             Payload::Forward { request, .. } => format!("forward: {}", request.label(key, batch)),
+            Payload::Relayed { reply, .. } if reply.is_watch_event() => {
+                format!("commit: {}", reply.label(key, batch))
+            }
             Payload::Relayed { reply, .. } => format!("answer: {}", reply.label(key, batch)),
             Payload::RevalidateReply { ok: true, .. } => "session alive".into(),
             Payload::RevalidateReply { ok: false, .. } => "session expired".into(),
@@ -552,6 +555,7 @@ impl Payload {
             Payload::NotServing { closing: Closing::SteppedDown, .. } => format!("{from} led, but has lost its quorum: it steps down and closes every client connection (Leader.shutdown → closeAllConnections), then looks for a leader like the rest. {to}'s client sees the socket close at once."),
             Payload::Forward { request, .. } if matches!(**request, Payload::KeepAlive { .. }) => format!("{from} does not lead, so it passes its client's keepalive on to the leader {to}, which alone keeps the leases' deadlines (etcd's LeaseRenew on a follower goes to the leader over the peer connection, leasehttp.RenewHTTP). {from} passes the answer back on the client's stream."),
             Payload::Forward { .. } => format!("{from} does not lead, so it passes its client's request on to the leader {to} (ZooKeeper's FollowerRequestProcessor → Learner.request; etcd raft's stepFollower sends the proposal on as a MsgProp). The client keeps its connection to {from}, which answers it once the change is committed: a client never has to know who leads."),
+            Payload::Relayed { reply, .. } if reply.is_watch_event() => format!("{from} has committed a change a client of {to}'s watches. {to} learns of the commit from the leader (raft's commit index on its next append or heartbeat; ZooKeeper's COMMIT packet), applies it, and only then fires the watch the client registered with it (etcd: watchableStore.notify after apply; ZooKeeper: the DataTree triggers the watch as it applies the change)."),
             Payload::Relayed { reply, .. } if matches!(**reply, Payload::KeepAliveReply { .. }) => format!("The keepalive came in through {to}, so the answer goes back through it, on the client's stream."),
             Payload::Relayed { .. } => format!("The change is committed. The request came in through {to}, so the answer goes back through it, on the client's connection (a ZooKeeper follower answers its own clients as it applies the leader's commit, CommitProcessor; an etcd member answers the proposals it took when it applies them)."),
             Payload::SessionTouch { .. } => format!("{from} reports its client's ping to the leader {to}, which counts the session's timeout again from it (ZooKeeper: the follower keeps its clients' touches in LearnerSessionTracker and reports them in its reply to the leader's next PING, Learner.ping; the model sends it at once)."),

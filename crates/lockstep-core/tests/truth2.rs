@@ -271,10 +271,10 @@ fn a_zookeeper_waiter_whose_session_expired_asks_again_on_a_new_one() {
         &[
             "9106 B's session has expired",
             "9206 lock lock:batch-42 (lease 6 s)",
-            "12012 B holds the lock (token 36)",
-            "12014 unlock lock:batch-42/3",
-            "12015 forward: unlock lock:batch-42/3",
-            "12020 unlocked",
+            "12013 B holds the lock (token 36)",
+            "12015 unlock lock:batch-42/3",
+            "12016 forward: unlock lock:batch-42/3",
+            "12021 unlocked",
         ],
         &["B's unlock is dropped", "B's session expired while waiting"],
     );

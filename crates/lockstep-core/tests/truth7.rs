@@ -205,7 +205,9 @@ fn a_follower_that_loses_its_leader_drops_its_clients() {
 /// committed. The new leader commits it (B's key, revision 34), and B's repeated request names
 /// the same key, as etcd's Mutex does (the key is the session's lease): B is answered with that
 /// key and holds the lock once A's goes. The repeat used to make a second lease and key, queued
-/// behind B's own orphan until its lease ran out (6712 ms).
+/// behind B's own orphan until its lease ran out (6712 ms). B's first repeat, at 103 ms, goes to
+/// node-2, which still follows the dead node-1 (raft keeps its leader until its election
+/// timeout) and forwards it there: it is lost, and B asks again after its request timeout.
 #[test]
 fn a_repeated_lock_request_finds_the_key_its_first_made() {
     let etcd =
@@ -218,9 +220,12 @@ fn a_repeated_lock_request_finds_the_key_its_first_made() {
     check(
         &r,
         &[
+            "104 forward: lock lock:batch-42 (lease 6 s)",
+            "105 lost: forward: lock lock:batch-42 (lease 6 s)",
             "409 B's key committed, revision 34",
-            "412 queued, revision=34",
-            "4012 B holds the lock (token 34)",
+            "1103 no answer from the lock service",
+            "1206 queued, revision=34",
+            "4013 B holds the lock (token 34)",
         ],
         &["lease 3", "revision=35"],
     );

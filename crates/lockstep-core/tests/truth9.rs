@@ -24,7 +24,7 @@ fn zk(seed: u64, b_work_ms: u64) -> String {
 
 /// B is cut off from the leader node-1 only. Its connect to node-1 times out; it asks follower
 /// node-2, which forwards the request to node-1 and passes the answer back: B queues at 2306 ms
-/// and holds the lock at 4012 ms. A ZooKeeper client is never told "not the leader: ask
+/// and holds the lock at 4013 ms. A ZooKeeper client is never told "not the leader: ask
 /// node-1" (that is etcd's hint, which here would send B back into the partition).
 #[test]
 fn a_follower_forwards_its_clients_request_to_the_leader() {
@@ -41,8 +41,9 @@ fn a_follower_forwards_its_clients_request_to_the_leader() {
             "2302 forward: lock lock:batch-42 (lease 6 s)",
             "2305 answer: queued, revision=34",
             "2306 queued, revision=34",
-            "4011 locked, revision=34",
-            "4012 B holds the lock (token 34)",
+            "4011 commit: locked, revision=34",
+            "4012 locked, revision=34",
+            "4013 B holds the lock (token 34)",
         ],
         &["not the leader"],
     );
@@ -51,8 +52,8 @@ fn a_follower_forwards_its_clients_request_to_the_leader() {
 }
 
 /// The same cut with etcd clients: B's lock, keepalives and unlock go through node-2, and the
-/// grant, a watch event, comes from node-2 too, which applies the commit. B holds the lock as
-/// soon as A's delete commits, at 4012 ms; it used to be told "not the leader: ask node-1" and
+/// grant, a watch event, comes from node-2 too, once the leader's commit reaches it. B holds the
+/// lock at 4013 ms; it used to be told "not the leader: ask node-1" and
 /// go round into the partition until its acquire timeout.
 #[test]
 fn an_etcd_follower_forwards_its_clients_requests_and_keepalives() {
@@ -74,8 +75,8 @@ fn an_etcd_follower_forwards_its_clients_requests_and_keepalives() {
             "1205 node-2 queued, revision=34",
             "2209 node-2 lease refreshed",
             "3209 node-2 lease refreshed",
-            "4011 node-2 locked, revision=34",
-            "4019 node-2 unlocked",
+            "4012 node-2 locked, revision=34",
+            "4020 node-2 unlocked",
         ]
     );
     common::check_in_order(
@@ -85,7 +86,8 @@ fn an_etcd_follower_forwards_its_clients_requests_and_keepalives() {
             "1100 no answer from the lock service",
             "1201 forward: lock lock:batch-42 (lease 6 s)",
             "2207 forward: keepalive lease 2",
-            "4012 B holds the lock (token 34)",
+            "4011 commit: locked, revision=34",
+            "4013 B holds the lock (token 34)",
         ],
         &["not the leader"],
     );

@@ -33,6 +33,10 @@ pub struct ConsensusNode {
     /// down) and has heard from none since: a ZooKeeper server then is LOOKING and serves no
     /// client. Until it notices, it serves its clients as before.
     pub looking: bool,
+    /// Its connection to the leader was reset (the leader's process died): a ZooKeeper follower
+    /// stops following at once (Learner: the socket read fails), while etcd raft keeps its
+    /// leader until its election timeout. Cleared with `looking`.
+    pub left_leader: bool,
 }
 
 /// A lease: the lock key lives as long as it does.
@@ -156,9 +160,9 @@ pub struct ConsensusCtx<'a> {
     /// The run's random source: election timeouts are drawn afresh each round.
     pub rng: &'a mut ChaCha8Rng,
     pub fx: &'a mut Effects,
-    /// Whether the message handled comes from a ZooKeeper-style client (one that listens to its
-    /// connection state): a server with no leader closes such a client's connection rather than
-    /// answer "no leader".
+    /// Whether the message handled comes from, or is forwarded for or answers, a ZooKeeper-style
+    /// client (one that listens to its connection state): a server with no leader closes such a
+    /// client's connection rather than answer "no leader".
     pub from_zookeeper_client: bool,
 }
 
@@ -271,12 +275,25 @@ impl Cluster {
     /// Whether this node serves a ZooKeeper-style client now: it leads, hears from a leader, or
     /// has not noticed yet that it hears from none.
     pub(super) fn serving(&self, cx: &ConsensusCtx<'_>) -> bool {
+        let me = &self.nodes[cx.me];
+        self.leads(cx.me) || cx.leader_ok || !(me.looking || me.left_leader)
+    }
+
+    /// Whether this node takes an etcd client's request: raft forwards a proposal while it
+    /// knows a leader, which it forgets only when its election timeout finds none.
+    pub(super) fn knows_leader(&self, cx: &ConsensusCtx<'_>) -> bool {
         self.leads(cx.me) || cx.leader_ok || !self.nodes[cx.me].looking
+    }
+
+    /// The node hears from a leader again.
+    pub(super) fn heard_leader(&mut self, me: usize) {
+        self.nodes[me].looking = false;
+        self.nodes[me].left_leader = false;
     }
 
     pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut ConsensusCtx<'_>) {
         if cx.leader_ok {
-            self.nodes[cx.me].looking = false;
+            self.heard_leader(cx.me);
         }
         let is_leader = self.leads(cx.me);
         match payload {
@@ -294,6 +311,9 @@ impl Cluster {
                 // only to a log at least as up to date as this node's.
                 let longer_log = self.longer_log(cx.me, from);
                 let granted = term > mine && !cx.leader_ok && !self.leads(cx.me) && !longer_log;
+                // A node that grants a pre-vote has given up on its leader: a ZooKeeper server
+                // doing so has left it and is LOOKING.
+                self.nodes[cx.me].looking |= granted;
                 // A refusal carries the voter's own term (etcd raft: `Term: r.Term`), so it moves
                 // the asker to a later term only if the voter really is in one.
                 let term = if granted { term } else { mine };
@@ -339,6 +359,7 @@ impl Cluster {
                 let longer_log = self.longer_log(cx.me, from);
                 let me = &mut self.nodes[cx.me];
                 let granted = term > me.term && !longer_log;
+                me.looking |= granted;
                 if term > me.term {
                     me.term = term;
                     me.campaign = None;
@@ -551,7 +572,7 @@ impl Cluster {
 
     pub fn on_timer(&mut self, timer: Timer, leader_ok: bool, cx: &mut ConsensusCtx<'_>) {
         if leader_ok {
-            self.nodes[cx.me].looking = false;
+            self.heard_leader(cx.me);
         }
         match timer {
             Timer::LeaseCheck if self.leads(cx.me) => {

@@ -54,7 +54,7 @@ impl Cluster {
     }
 
     pub(super) fn become_leader(&mut self, term: u64, cx: &mut ConsensusCtx<'_>) {
-        self.nodes[cx.me].looking = false;
+        self.heard_leader(cx.me);
         let old_leader = self.leader;
         self.leader = cx.me;
         self.leading = true;

@@ -29,7 +29,7 @@ impl Cluster {
             // The node it was sent to leads no more: the forward is dropped, and the client's
             // request fails when its server notices (ZooKeeper) or at its timeout (etcd).
             Payload::Forward { .. } => {}
-            Payload::Relayed { client, reply } if self.serving(cx) => {
+            Payload::Relayed { client, reply } if self.takes_requests(cx) => {
                 cx.fx.send(Dest::Node(client), *reply);
             }
             // A server that stopped serving has closed the client's connection (ZooKeeper) or
@@ -39,7 +39,7 @@ impl Cluster {
             Payload::LockReq { req, .. }
             | Payload::Unlock { req, .. }
             | Payload::KeepAlive { req, .. }
-                if !self.serving(cx) =>
+                if !self.takes_requests(cx) =>
             {
                 if cx.from_zookeeper_client {
                     self.not_serving(from, req, cx);
@@ -59,6 +59,16 @@ impl Cluster {
                 );
             }
             _ => {}
+        }
+    }
+
+    /// Whether this node takes the client's request (or passes its answer on): a ZooKeeper
+    /// server while it serves, an etcd member while it knows a leader.
+    fn takes_requests(&self, cx: &ConsensusCtx<'_>) -> bool {
+        if cx.from_zookeeper_client {
+            self.serving(cx)
+        } else {
+            self.knows_leader(cx)
         }
     }
 

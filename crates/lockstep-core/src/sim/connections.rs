@@ -1,7 +1,6 @@
 //! A ZooKeeper-style client's connection as the cluster's side sees it: a watch event waits for
 //! the client's reconnect and is fired then by the server it reaches, a given-up session's
-//! watches go with it, and a server that stops following or leading drops its clients; a
-//! watch event comes from the server its client is connected to.
+//! watches go with it, and a server that stops following or leading drops its clients.
 
 use super::Sim;
 use crate::actors::worker::Worker;
@@ -61,6 +60,9 @@ impl Sim {
         for instance in 0..nodes {
             let follower = base + instance as NodeId;
             if follower != leader && self.nodes[usize::from(follower)].alive {
+                if let Some(c) = &mut self.cluster {
+                    c.nodes[instance as usize].left_leader = true;
+                }
                 self.drop_clients(follower, Closing::LeaderDied, out);
             }
         }
@@ -77,9 +79,6 @@ impl Sim {
         let Some(instance) = self.cluster.as_ref().map(|c| u32::from(node - c.base)) else {
             return;
         };
-        if let Some(c) = &mut self.cluster {
-            c.nodes[instance as usize].looking = true;
-        }
         for worker in 0..self.params.first_service {
             let connected = self
                 .zookeeper_client(worker)
@@ -88,34 +87,6 @@ impl Sim {
                 let payload = Payload::NotServing { closing, instance };
                 self.send(node, worker, payload, None, out);
             }
-        }
-    }
-
-    /// The server that fires a watch for `client`: a server keeps the watches of the clients
-    /// connected to it and fires them as it applies the leader's commit (a ZooKeeper server's
-    /// watch manager; an etcd member's watchable store), so a client connected to a follower
-    /// that hears from the leader gets the event from that follower; otherwise it comes from
-    /// `leader`, the node whose commit fired it.
-    pub(super) fn watch_server(&self, leader: NodeId, client: NodeId) -> NodeId {
-        let Some(base) = self.cluster.as_ref().map(|c| c.base) else {
-            return leader;
-        };
-        let endpoint = match self.zookeeper_client(client) {
-            Some(w) => w.has_connection_to(w.endpoint).then_some(w.endpoint),
-            None if self.params.role(client) == Role::Worker => {
-                self.workers.get(usize::from(client)).map(|w| w.endpoint)
-            }
-            None => None,
-        };
-        match endpoint.map(|e| base + e as NodeId) {
-            Some(server)
-                if server != leader
-                    && self.nodes[usize::from(server)].alive
-                    && self.leader_ok(server) =>
-            {
-                server
-            }
-            _ => leader,
         }
     }
 
@@ -134,7 +105,7 @@ impl Sim {
 
     /// Whether `node` is a ZooKeeper-style client between connections (suspended, its session
     /// not over).
-    fn has_no_connection(&self, node: NodeId) -> bool {
+    pub(super) fn has_no_connection(&self, node: NodeId) -> bool {
         self.zookeeper_client(node)
             .is_some_and(|w| w.suspended.is_some() && !w.session_closed)
     }

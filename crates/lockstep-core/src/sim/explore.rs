@@ -48,6 +48,7 @@ impl Sim {
         self.in_flight.hash(h);
         self.held.hash(h);
         self.unsent_watches.hash(h);
+        self.stalled_watches.hash(h);
     }
 
     /// True time of the next queued item, if any.

@@ -10,6 +10,7 @@ mod network;
 mod order;
 mod params;
 mod rollout;
+mod watches;
 mod whatif;
 
 use faults::PauseTrigger;
@@ -158,6 +159,8 @@ pub struct Sim {
     /// an event only on the session's connection, and fires it anew when the client sets its
     /// watches again on reconnecting (see network.rs).
     unsent_watches: Vec<(NodeId, Payload)>,
+    /// Watch events whose client's server cannot apply the commit yet (watches.rs).
+    stalled_watches: Vec<(NodeId, Payload, Option<Tag>)>,
     emitted: u64,
     pub end: Option<End>,
 }
@@ -304,6 +307,7 @@ impl Sim {
             in_flight: 0,
             held: Vec::new(),
             unsent_watches: Vec::new(),
+            stalled_watches: Vec::new(),
             emitted: 0,
             end: None,
             params: params.clone(),
@@ -396,6 +400,7 @@ impl Sim {
         }
         self.now = time;
         self.dispatch(item, out);
+        self.release_stalled_watches(out);
         if self.in_flight == 0 && self.workers.iter().all(|w| w.phase.is_terminal()) {
             self.finish(End::Finished, out);
         } else if self.emitted >= max_events {
@@ -615,7 +620,17 @@ impl Sim {
             Role::ConsensusNode => {
                 let leader_ok = self.leader_ok(node);
                 let peers_ok = self.peers_ok(node);
-                let from_zookeeper_client = matches!(stimulus, Stimulus::Message { from, .. } if self.zookeeper_client(from).is_some());
+                // The client a request or a passed-on answer is for.
+                let client = match &stimulus {
+                    Stimulus::Message {
+                        payload: Payload::Relayed { client, .. } | Payload::Forward { client, .. },
+                        ..
+                    } => Some(*client),
+                    Stimulus::Message { from, .. } => Some(*from),
+                    Stimulus::Timer(_) => None,
+                };
+                let from_zookeeper_client =
+                    client.is_some_and(|c| self.zookeeper_client(c).is_some());
                 now_looking = self
                     .cluster
                     .as_ref()

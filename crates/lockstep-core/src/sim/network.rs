@@ -1,5 +1,6 @@
 //! The network: partitions, per-link latency, and the delay/drop rules of message faults.
 
+use super::watches::WatchRoute;
 use super::{Item, Sim, Stimulus};
 use crate::actors::Timer;
 use crate::message::Payload;
@@ -74,11 +75,21 @@ impl Sim {
         if payload.is_watch_event() && self.watch_not_sent(from, to, &payload, &tag, out) {
             return;
         }
-        let from = if payload.is_watch_event() {
-            self.watch_server(from, to)
-        } else {
-            from
-        };
+        if payload.is_watch_event() {
+            match self.watch_route(from, to) {
+                WatchRoute::Direct => {}
+                WatchRoute::Via(server) => {
+                    let relayed = Payload::Relayed {
+                        client: to,
+                        reply: Box::new(payload),
+                    };
+                    return self.send(from, server, relayed, tag, out);
+                }
+                WatchRoute::Stalled(server) => {
+                    return self.watch_stalls(from, to, server, (payload, tag), out);
+                }
+            }
+        }
         let label = payload.label(&params.lock.key, &params.batch);
         let label = self.true_label(from, to, &payload, label);
         let explanation = payload.explain(self.name(from), self.name(to), &params.lock.key);

@@ -1,0 +1,138 @@
+//! Watch events and a follower's view of its leader (session 29's review, findings 1–5): a
+//! watch fires at the client's own server once the leader's commit reaches it, waits while that
+//! server cannot hear the leader, and fires when the client reaches one that can; a ZooKeeper
+//! follower that gives up on its leader closes its clients even if another node's timer fired
+//! first; an etcd follower keeps its leader until its election timeout. Golden times and labels
+//! that only this behaviour produces.
+
+mod common;
+
+use common::{explanation, lines};
+
+const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
+
+/// A holds the lock for 4 s; B asks at 100 ms. `extra` adds faults, links and options.
+fn two(client: &str, extra: &str) -> String {
+    format!(
+        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{client}\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
+         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\"]]\n{extra}"
+    )
+}
+
+/// B (etcd) waits through follower node-2, whose link to the leader takes 40 ms. A's delete
+/// commits at 4011 ms; node-2 fires B's watch only when the commit reaches it, at 4051 ms. It
+/// used to send B "locked" at 4011 ms, before it even had the delete in its log.
+#[test]
+fn a_follower_fires_a_watch_once_the_commit_reaches_it() {
+    let r = common::run_text(
+        HEAD,
+        &two(
+            "",
+            "[[network.links]]\nbetween = [\"node-1\", \"node-2\"]\nlatency_ms = 40\n",
+        ),
+    );
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 commit: locked, revision=34",
+            "4051 commit: locked, revision=34",
+            "4051 locked, revision=34",
+            "4052 B holds the lock (token 34)",
+        ],
+        &[],
+    );
+    let commit = explanation(&r, 4011, "commit: locked, revision=34");
+    assert!(commit.contains("watchableStore.notify"), "{commit}");
+}
+
+/// B (Curator) waits through node-2, which is cut off from the leader at 4011 ms, the moment
+/// A's delete commits: the watch waits. node-2 closes B's connection at its election timeout;
+/// B reconnects to node-3, which has the commit and fires the watch at once (SetWatches). B
+/// used to wait to the end of the run, and the verdict was inconclusive.
+#[test]
+fn a_watch_waits_for_a_server_that_has_the_commit() {
+    let r = common::run_text(
+        HEAD,
+        &two(
+            "on_suspended = \"continue\"\n",
+            "[[faults]]\nat_ms = 4011\nkind = \"partition\"\ngroups = [[\"B\", \"node-2\"], [\"node-1\"]]\n",
+        ),
+    );
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 B's watch waits for node-2",
+            "4406 connection closed: no leader",
+            "4877 connected: session alive",
+            "4877 locked, revision=34",
+            "4878 B holds the lock (token 34)",
+        ],
+        &[],
+    );
+    assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
+}
+
+/// node-1's machine fails at 5100 ms with A and B on follower node-2. node-3's timer fires
+/// first, and node-2 grants its pre-vote at 5467 ms: it has given up on node-1, so it stops
+/// following and closes both clients. It used to follow node-3 straight on, and A and B were
+/// never suspended.
+#[test]
+fn a_zookeeper_follower_that_grants_a_pre_vote_closes_its_clients() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+        [[workers]]\nname = \"A\"\nstart_ms = 10\nwork_ms = 4000\non_suspended = \"continue\"\n\
+        [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\non_suspended = \"continue\"\n\
+        [[faults]]\nat_ms = 5\nkind = \"partition\"\ngroups = [[\"A\", \"B\"], [\"node-1\"]]\n\
+        [[faults]]\nat_ms = 5100\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "5100 node-1's machine fails",
+            "5467 pre-vote granted, term 2",
+            "5467 connection closed: no leader",
+            "5468 A's session is suspended",
+            "5468 B's session is suspended",
+        ],
+        &[],
+    );
+}
+
+/// node-1's process dies at 4010 ms. A (etcd) is reset and sends its unlock to node-2, which
+/// still knows node-1 as its leader (raft keeps it until the election timeout, 4311 ms here)
+/// and forwards the unlock there, where it is lost. It used to answer "no leader known" at
+/// once, 2 ms after the crash, as if it had noticed.
+#[test]
+fn an_etcd_follower_keeps_its_leader_until_its_election_timeout() {
+    let r = common::run_text(
+        HEAD,
+        &two(
+            "",
+            "[[faults]]\nat_ms = 4010\nkind = \"crash\"\ntarget = \"node-1\"\n",
+        ),
+    );
+    let lines = lines(&r);
+    common::check_in_order(
+        &lines,
+        &[
+            "4010 node-1 crashes",
+            "4011 unlock lock:batch-42/1",
+            "4012 forward: unlock lock:batch-42/1",
+            "4013 lost: forward: unlock lock:batch-42/1",
+            "4311 pre-vote for term 2",
+        ],
+        &[],
+    );
+    // No node says it knows no leader before its own election timeout has found none.
+    let first_no_leader = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label == "not the leader: no leader known")
+        .map(|e| e.time_ms);
+    assert!(
+        first_no_leader.is_none_or(|t| t >= 4311),
+        "{first_no_leader:?}"
+    );
+}
