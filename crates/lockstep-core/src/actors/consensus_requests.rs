@@ -62,6 +62,25 @@ impl Cluster {
         }
     }
 
+    /// Whether this node serves a ZooKeeper-style client now: it leads, hears from a leader, or
+    /// has not noticed yet that it hears from none.
+    pub(super) fn serving(&self, cx: &ConsensusCtx<'_>) -> bool {
+        let me = &self.nodes[cx.me];
+        self.leads(cx.me) || cx.leader_ok || !(me.looking || me.left_leader)
+    }
+
+    /// Whether this node takes an etcd client's request: raft forwards a proposal while it
+    /// knows a leader, which it forgets only when its election timeout finds none.
+    pub(super) fn knows_leader(&self, cx: &ConsensusCtx<'_>) -> bool {
+        self.leads(cx.me) || cx.leader_ok || !self.nodes[cx.me].looking
+    }
+
+    /// The node hears from a leader again.
+    pub(super) fn heard_leader(&mut self, me: usize) {
+        self.nodes[me].looking = false;
+        self.nodes[me].left_leader = false;
+    }
+
     /// Whether this node takes the client's request (or passes its answer on): a ZooKeeper
     /// server while it serves, an etcd member while it knows a leader.
     fn takes_requests(&self, cx: &ConsensusCtx<'_>) -> bool {
