@@ -222,11 +222,13 @@ pub enum Payload {
     NotLeader {
         req: u64,
     },
-    /// A waiter's predecessor key (revision `rev`) was deleted, and its own key is gone too: its
-    /// lease was revoked while it waited (etcd's Mutex then returns ErrSessionExpired).
+    /// A waiter's predecessor key (revision `rev`, when known) was deleted, and its own key is
+    /// gone too: its lease was revoked while it waited (etcd's Mutex then returns
+    /// ErrSessionExpired). The predecessor is not known when a grant that waited for the
+    /// client's server to hear the leader finds the client's key gone by then.
     SessionGone {
         lease: u64,
-        rev: u64,
+        rev: Option<u64>,
     },
     /// Raft's pre-vote (etcd's PreVote): would you vote for me in `term`? Asking changes no term.
     PreVote {
@@ -397,8 +399,11 @@ impl Payload {
                 "nothing to delete: the key went with the lease".into()
             }
             Payload::NotLeader { .. } => "not the leader: no leader known".into(),
-            Payload::SessionGone { rev, .. } => {
+            Payload::SessionGone { rev: Some(rev), .. } => {
                 format!("watch: revision {rev} deleted · get: own key gone")
+            }
+            Payload::SessionGone { rev: None, .. } => {
+                "watch: predecessor deleted · get: own key gone".into()
             }
             Payload::PreVote { term } => format!("pre-vote for term {term}?"),
             Payload::PreVoteReply {
@@ -569,7 +574,8 @@ impl Payload {
                 "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it can neither serve {to}'s request nor say who leads (etcd answers \"etcdserver: no leader\"). {to} tries its next endpoint; across a partition it cannot learn who leads on the other side."
             ),
             Payload::SessionGone { rev, .. } => format!(
-                "{to} was waiting for the key at revision {rev} to be deleted. It is, but {to}'s own key went earlier, with {to}'s lease, revoked because no keepalive of {to}'s reached the leader within its TTL. etcd's Mutex reads its own key when its predecessor goes, finds nothing and returns ErrSessionExpired (client/v3/concurrency/mutex.go): that is when {to} learns it, not before."
+                "{to} was waiting for the key {} to be deleted. It is, but {to}'s own key went earlier, with {to}'s lease, revoked because no keepalive of {to}'s reached the leader within its TTL. etcd's Mutex reads its own key when its predecessor goes, finds nothing and returns ErrSessionExpired (client/v3/concurrency/mutex.go): that is when {to} learns it, not before.",
+                rev.map_or("before its own".to_string(), |r| format!("at revision {r}"))
             ),
             Payload::PreVote { term } => format!(
                 "{from} has heard from no leader for its election timeout. Before it raises its term it asks whether the others would vote for it in term {term} (Raft's pre-vote, on by default in etcd since 3.5): asking changes nobody's term, so a node cut off from the majority cannot disrupt the cluster with ever higher terms."

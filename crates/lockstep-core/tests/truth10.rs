@@ -136,3 +136,52 @@ fn an_etcd_follower_keeps_its_leader_until_its_election_timeout() {
         "{first_no_leader:?}"
     );
 }
+
+/// The leader's `commit:` for B's watch is dropped on its way to node-2: it goes again at once,
+/// as Raft repeats the commit index with every append and heartbeat. B used to wait for good.
+#[test]
+fn a_lost_commit_for_a_watch_goes_again() {
+    let r = common::run_text(
+        HEAD,
+        &two("", "[[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\n"),
+    );
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 dropped: commit: locked, revision=34",
+            "4011 commit: locked, revision=34",
+            "4012 locked, revision=34",
+            "4013 B holds the lock (token 34)",
+        ],
+        &[],
+    );
+}
+
+/// B (etcd) is cut off with node-2 from 3000 ms to 14000 ms. Its watch fires at 5009 ms but
+/// waits for node-3, its new endpoint across the partition; by the heal B's lease has been
+/// revoked and C holds the lock. The event that reaches B says its own key is gone (etcd's
+/// Mutex: ErrSessionExpired), not "locked": a grant held across the partition used to reach B
+/// at the heal, and B wrote beside C (a false double write).
+#[test]
+fn a_grant_that_waited_finds_the_clients_key_gone() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+        [[workers]]\nname = \"A\"\nwork_ms = 4000\n\
+        [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 3000\n\
+        [[workers]]\nname = \"C\"\nstart_ms = 9000\nwork_ms = 8000\n\
+        [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\"]]\n\
+        [[faults]]\nat_ms = 3000\nkind = \"partition\"\ngroups = [[\"B\", \"node-2\"], [\"node-1\", \"node-3\", \"A\", \"C\"]]\n\
+        [[faults]]\nkind = \"drop\"\nmatch = \"write\"\nfrom = \"A\"\n\
+        [[faults]]\nat_ms = 14000\nkind = \"heal\"\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "5009 B's watch waits for node-3",
+            "9003 locked, revision=37",
+            "14001 watch: predecessor deleted · get: own key gone",
+            "14002 B's session expired while waiting",
+        ],
+        &["double"],
+    );
+    assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
+}

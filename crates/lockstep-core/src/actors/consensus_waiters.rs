@@ -85,7 +85,7 @@ impl Cluster {
                 Dest::Node(w.owner),
                 Payload::SessionGone {
                     lease: w.lease,
-                    rev: w.woken_by.unwrap_or(rev),
+                    rev: Some(w.woken_by.unwrap_or(rev)),
                 },
             );
         } else if let Some(&pred) = self.keys.range(..w.rev).next_back().map(|(r, _)| r) {

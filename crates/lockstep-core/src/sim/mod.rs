@@ -160,7 +160,7 @@ pub struct Sim {
     /// watches again on reconnecting (see network.rs).
     unsent_watches: Vec<(NodeId, Payload)>,
     /// Watch events whose client's server cannot apply the commit yet (watches.rs).
-    stalled_watches: Vec<(NodeId, Payload, Option<Tag>)>,
+    stalled_watches: Vec<watches::StalledWatch>,
     emitted: u64,
     pub end: Option<End>,
 }

@@ -133,6 +133,7 @@ impl Sim {
                 self.name(to)
             );
             self.emit(out, lost(format!("lost: {label}"), why));
+            self.watch_relay_lost(to, &payload);
             return;
         }
         let rule = self.rules.iter().position(|r| {
@@ -159,6 +160,7 @@ impl Sim {
                         "The network drops this message (fault). The sender is not told.".into(),
                     ),
                 );
+                self.watch_relay_lost(to, &payload);
                 return;
             }
             extra = self.rules[i].extra_ms;
@@ -286,6 +288,7 @@ impl Sim {
             if refused {
                 self.connection_closed(to, from, true);
             }
+            self.watch_relay_lost(to, &payload);
             return;
         }
         if st.paused_until.is_some() {

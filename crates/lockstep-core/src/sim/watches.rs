@@ -8,14 +8,26 @@ use crate::message::Payload;
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
 
+/// A watch event its client's server could not fire when the commit came.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct StalledWatch {
+    client: NodeId,
+    event: Payload,
+    tag: Option<Tag>,
+    /// The server the client's watch was with, and that server's life (its epoch) then.
+    server: NodeId,
+    epoch: u32,
+}
+
 /// How a watch event the leader's commit fired reaches its client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum WatchRoute {
-    /// The client is connected to the leader, or is no consensus client.
+    /// The sender is the client's server, or the client is no consensus client.
     Direct,
     /// The client's server, a follower that hears the leader, learns of the commit and fires.
     Via(NodeId),
-    /// The client's server is down or cut off from the leader: it cannot apply the commit.
+    /// The client's server is down, paused, cut off from the leader or from the client: it
+    /// cannot fire the watch now.
     Stalled(NodeId),
 }
 
@@ -32,21 +44,23 @@ impl Sim {
         connected.then_some(base + w.endpoint as NodeId)
     }
 
-    pub(super) fn watch_route(&self, leader: NodeId, client: NodeId) -> WatchRoute {
+    /// Whether `server` is up and can reach `client`.
+    fn serves(&self, server: NodeId, client: NodeId) -> bool {
+        let st = &self.nodes[usize::from(server)];
+        st.alive && st.paused_until.is_none() && self.reachable(server, client)
+    }
+
+    pub(super) fn watch_route(&self, from: NodeId, client: NodeId) -> WatchRoute {
         match self.watch_holder(client) {
-            Some(server) if server != leader => {
-                let st = &self.nodes[usize::from(server)];
-                if st.alive && st.paused_until.is_none() && self.leader_ok(server) {
-                    WatchRoute::Via(server)
-                } else {
-                    WatchRoute::Stalled(server)
-                }
-            }
-            _ => WatchRoute::Direct,
+            None => WatchRoute::Direct,
+            Some(server) if !self.serves(server, client) => WatchRoute::Stalled(server),
+            Some(server) if server == from => WatchRoute::Direct,
+            Some(server) if self.leader_ok(server) => WatchRoute::Via(server),
+            Some(server) => WatchRoute::Stalled(server),
         }
     }
 
-    /// The commit fired `client`'s watch, but its server `server` cannot apply it now.
+    /// The commit fired `client`'s watch, but its server `server` cannot fire it now.
     pub(super) fn watch_stalls(
         &mut self,
         leader: NodeId,
@@ -56,10 +70,15 @@ impl Sim {
         out: &mut Vec<TraceEvent>,
     ) {
         let (who, at) = (self.name(client).to_string(), self.name(server).to_string());
-        let why = if self.nodes[usize::from(server)].alive {
-            format!("{at} hears nothing from the leader")
-        } else {
+        let st = &self.nodes[usize::from(server)];
+        let why = if !st.alive {
             format!("{at} is down")
+        } else if st.paused_until.is_some() {
+            format!("{at} is paused")
+        } else if !self.reachable(server, client) {
+            format!("a partition separates {at} from {who}")
+        } else {
+            format!("{at} hears nothing from the leader")
         };
         let ev = TraceEvent {
             time_ms: self.now,
@@ -69,16 +88,38 @@ impl Sim {
             message: None,
             label: format!("{who}'s watch waits for {at}"),
             explanation: format!(
-                "The change {who} watches is committed, but {who}'s watch is with {at}, and {why}. A server fires a watch only as it applies the change (etcd: watchableStore.notify after apply; ZooKeeper: a follower applies the leader's COMMIT), so nothing reaches {who} now. The event comes once {at} hears the leader again, or once {who}'s client moves to a server that does (ZooKeeper's client sets its watches anew on reconnect, SetWatches; etcd's watch resumes from the last revision it saw)."
+                "The change {who} watches is committed, but {who}'s watch is with {at}, and {why}. A server fires a watch only as it applies the change (etcd: watchableStore.notify after apply; ZooKeeper: a follower applies the leader's COMMIT), on the client's own stream, so nothing reaches {who} now. The event comes once {at} can fire it, or once {who}'s client moves to a server that can (ZooKeeper's client sets its watches anew on reconnect, SetWatches; etcd's watch resumes from the last revision it saw)."
             ),
             tag: None,
         };
         self.emit(out, ev);
-        self.stalled_watches.push((client, event.0, event.1));
+        self.stall(client, server, event);
     }
 
-    /// Sends each stalled watch event whose client now has a server that hears the leader.
-    /// A ZooKeeper client with no connection gets it on its reconnect instead.
+    fn stall(&mut self, client: NodeId, server: NodeId, (event, tag): (Payload, Option<Tag>)) {
+        let epoch = self.nodes[usize::from(server)].epoch;
+        self.stalled_watches.push(StalledWatch {
+            client,
+            event,
+            tag,
+            server,
+            epoch,
+        });
+    }
+
+    /// A leader's `commit:` for a client's watch was lost on its way to the client's server
+    /// `server`: the event waits, and goes again once that server (or another the client
+    /// reaches) can fire it, as Raft repeats the commit index with every append and heartbeat.
+    pub(super) fn watch_relay_lost(&mut self, server: NodeId, payload: &Payload) {
+        if let Payload::Relayed { client, reply } = payload
+            && reply.is_watch_event()
+        {
+            self.stall(*client, server, ((**reply).clone(), None));
+        }
+    }
+
+    /// Sends each stalled watch event whose client now has a server that can fire it. A
+    /// ZooKeeper client with no connection gets it on its reconnect instead.
     pub(super) fn release_stalled_watches(&mut self, out: &mut Vec<TraceEvent>) {
         if self.stalled_watches.is_empty() {
             return;
@@ -91,15 +132,48 @@ impl Sim {
         else {
             return;
         };
-        for (client, payload, tag) in std::mem::take(&mut self.stalled_watches) {
-            if self.has_no_connection(client) {
-                self.unsent_watches.push((client, payload));
+        for w in std::mem::take(&mut self.stalled_watches) {
+            if self.has_no_connection(w.client) {
+                self.unsent_watches.push((w.client, w.event));
                 continue;
             }
-            match self.watch_route(leader, client) {
-                WatchRoute::Stalled(_) => self.stalled_watches.push((client, payload, tag)),
-                _ => self.send(leader, client, payload, tag, out),
+            let Some(server) = self.watch_holder(w.client) else {
+                self.stalled_watches.push(w);
+                continue;
+            };
+            // A server that restarted since has the commit from the leader once it hears it;
+            // the client's watch is set on it anew (this model does not show the reset of the
+            // old connection and the client's reconnect to the same server).
+            let restarted = self.nodes[usize::from(server)].epoch != w.epoch;
+            let can_fire =
+                self.serves(server, w.client) && (server == leader || self.leader_ok(server));
+            if !can_fire {
+                self.stalled_watches.push(w);
+                continue;
             }
+            let event = self.still_true(w.event);
+            if server != w.server || restarted {
+                // The watch resumes on a server that has the commit already: it fires there.
+                self.send(server, w.client, event, w.tag, out);
+            } else {
+                self.send(leader, w.client, event, w.tag, out);
+            }
+        }
+    }
+
+    /// A grant that waited may find the client's key gone by now (its lease revoked): etcd's
+    /// Mutex, woken by its predecessor's delete, reads its own key and finds nothing.
+    fn still_true(&self, event: Payload) -> Payload {
+        match event {
+            Payload::LockGranted { lease, rev }
+                if self
+                    .cluster
+                    .as_ref()
+                    .is_some_and(|c| !c.keys.contains_key(&rev)) =>
+            {
+                Payload::SessionGone { lease, rev: None }
+            }
+            event => event,
         }
     }
 }

@@ -72,9 +72,10 @@ impl Worker {
     }
 
     /// The leader says our predecessor's key is deleted and ours went with our lease.
-    pub(super) fn session_gone(&mut self, rev: u64, cx: &mut WorkerCtx<'_>) {
+    pub(super) fn session_gone(&mut self, rev: Option<u64>, cx: &mut WorkerCtx<'_>) {
+        let waited_on = rev.map_or(String::new(), |r| format!(" (revision {r})"));
         let why = format!(
-            "The key {name} waited on (revision {rev}) is deleted, and when {name} reads its own key it is gone too: its lease was revoked while it waited, because no keepalive of its reached the leader within the TTL",
+            "The key {name} waited on{waited_on} is deleted, and when {name} reads its own key it is gone too: its lease was revoked while it waited, because no keepalive of its reached the leader within the TTL",
             name = cx.name
         );
         self.session_expired(&why, cx);
