@@ -185,3 +185,29 @@ fn a_grant_that_waited_finds_the_clients_key_gone() {
     );
     assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
 }
+
+/// A (etcd) is cut off from node-1; its first lock request is lost and its repeat through
+/// node-2 is held 1500 ms on the way to the leader, so its next repeat, through node-3, makes
+/// its key first. The held one arrives at 2612 ms and changes nothing: it names the same key
+/// (the session's lease). It used to make a second key on a second lease, which A never kept
+/// alive and which held B up until that lease ran out (8614 ms).
+#[test]
+fn an_earlier_lock_request_arriving_after_its_repeat_changes_nothing() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+        [[workers]]\nname = \"A\"\nstart_ms = 10\nwork_ms = 2000\n\
+        [[workers]]\nname = \"B\"\nstart_ms = 3000\nwork_ms = 500\n\
+        [[faults]]\nat_ms = 5\nkind = \"partition\"\ngroups = [[\"A\"], [\"node-1\"]]\n\
+        [[faults]]\nat_ms = 2500\nkind = \"heal\"\n\
+        [[faults]]\nkind = \"delay\"\nmatch = \"forward: lock\"\nfrom = \"node-2\"\nduration_ms = 1500\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "2216 A holds the lock (token 33)",
+            "2612 A's earlier lock request changes nothing",
+            "3001 append: put lock:batch-42/2 (lease 2)",
+            "4225 B holds the lock (token 34)",
+        ],
+        &["lease 3"],
+    );
+}

@@ -123,6 +123,10 @@ pub struct Cluster {
     pub heartbeat_armed: bool,
     /// Workers whose session another worker also locks with (`session = "..."`).
     pub shared_sessions: BTreeSet<NodeId>,
+    /// For an etcd client's chain of lock requests (a first and its repeats, by the first's
+    /// id), the request whose entry the leader made: a repeat finds that key, and an older one
+    /// arriving late changes nothing.
+    pub made: BTreeMap<(NodeId, u64), u64>,
     /// A ZooKeeper-style client's pings and connect requests a follower took and is checking
     /// with the leader, by relay id (consensus_relay.rs).
     pub relays: BTreeMap<u64, relay::Relay>,
@@ -202,6 +206,7 @@ impl Cluster {
             watchers: BTreeMap::new(),
             heartbeat_armed: false,
             shared_sessions: BTreeSet::new(),
+            made: BTreeMap::new(),
             relays: BTreeMap::new(),
             next_relay: 1,
             released: BTreeSet::new(),

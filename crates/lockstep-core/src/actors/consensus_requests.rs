@@ -100,7 +100,34 @@ impl Cluster {
         via: Option<usize>,
         cx: &mut ConsensusCtx<'_>,
     ) {
+        // etcd's Mutex names its key after the session's lease, so every request of a chain
+        // names the same key.
+        let etcd_chain = match payload {
+            Payload::LockReq { req, again, .. } if !cx.from_zookeeper_client => {
+                let chain = (client, again.unwrap_or(req));
+                Some((chain, req, self.made.get(&chain).copied()))
+            }
+            _ => None,
+        };
         match payload {
+            // An older request of the chain arrives after a later one made the key: its create
+            // finds the key there (tryAcquire: the compare fails and it reads the key instead),
+            // and its answer would go to a call the client gave up on.
+            Payload::LockReq { .. }
+                if etcd_chain.is_some_and(|(_, req, made)| made.is_some_and(|m| m > req)) =>
+            {
+                let who = cx.name(client);
+                cx.fx.state(
+                    format!("{who}'s earlier lock request changes nothing"),
+                    format!("{who}'s lock request arrives after a later repeat of it, which the leader has taken already. It names the same key (the session's lease), so it makes no other (etcd's Mutex.tryAcquire: the transaction's compare fails and it reads the key instead); its answer would go to a call {who}'s client gave up on."),
+                    None,
+                );
+            }
+            // A repeat finds the key a request of its chain made.
+            Payload::LockReq { req, .. }
+                if etcd_chain
+                    .and_then(|(_, _, made)| made)
+                    .is_some_and(|m| self.lock_again(client, (m, req), via, cx)) => {}
             Payload::LockReq {
                 req,
                 again: Some(first),
@@ -149,6 +176,9 @@ impl Cluster {
                     format!("{} asked for a {asked} ms lease.{seconds}{minimum} The client counts with the TTL granted.", cx.name(client)),
                     None,
                 );
+                }
+                if let Some((chain, _, _)) = etcd_chain {
+                    self.made.insert(chain, req);
                 }
                 self.propose(
                     Entry::Lock {
