@@ -211,3 +211,31 @@ fn an_earlier_lock_request_arriving_after_its_repeat_changes_nothing() {
         &["lease 3"],
     );
 }
+
+/// The leader's `commit:` for B's watch is held 1500 ms on its way to node-2, which in the
+/// meantime is cut off from the leader, stops following and closes B's connection; B
+/// reconnects to node-3. node-2 drops the late commit, and the event goes to B through node-3
+/// then. B used to wait for good.
+#[test]
+fn a_commit_reaching_a_follower_that_stopped_serving_goes_to_the_clients_new_server() {
+    let r = common::run_text(
+        HEAD,
+        &two(
+            "on_suspended = \"continue\"\n",
+            "[[faults]]\nkind = \"delay\"\nmatch = \"commit:\"\nduration_ms = 1500\n\
+             [[faults]]\nat_ms = 4012\nkind = \"partition\"\ngroups = [[\"B\", \"node-2\"], [\"node-1\"]]\n",
+        ),
+    );
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 commit: locked, revision=34",
+            "4407 connection closed: no leader",
+            "4878 B's session reconnected",
+            "5512 commit: locked, revision=34",
+            "5512 locked, revision=34",
+            "5513 B holds the lock (token 34)",
+        ],
+        &[],
+    );
+}

@@ -62,17 +62,18 @@ impl Cluster {
         }
     }
 
-    /// Whether this node serves a ZooKeeper-style client now: it leads, hears from a leader, or
-    /// has not noticed yet that it hears from none.
-    pub(super) fn serving(&self, cx: &ConsensusCtx<'_>) -> bool {
-        let me = &self.nodes[cx.me];
-        self.leads(cx.me) || cx.leader_ok || !(me.looking || me.left_leader)
+    /// Whether node `me` takes a client's request, or passes its answer on: it leads, hears
+    /// from a leader, or has not noticed yet that it hears from none. A ZooKeeper server also
+    /// stops at once when its connection to the leader is reset; etcd raft keeps its leader
+    /// until its election timeout.
+    pub fn takes_client(&self, me: usize, zookeeper: bool, leader_ok: bool) -> bool {
+        let node = &self.nodes[me];
+        self.leads(me) || leader_ok || !(node.looking || (zookeeper && node.left_leader))
     }
 
-    /// Whether this node takes an etcd client's request: raft forwards a proposal while it
-    /// knows a leader, which it forgets only when its election timeout finds none.
-    pub(super) fn knows_leader(&self, cx: &ConsensusCtx<'_>) -> bool {
-        self.leads(cx.me) || cx.leader_ok || !self.nodes[cx.me].looking
+    /// Whether this node serves a ZooKeeper-style client now.
+    pub(super) fn serving(&self, cx: &ConsensusCtx<'_>) -> bool {
+        self.takes_client(cx.me, true, cx.leader_ok)
     }
 
     /// The node hears from a leader again.
@@ -81,14 +82,9 @@ impl Cluster {
         self.nodes[me].left_leader = false;
     }
 
-    /// Whether this node takes the client's request (or passes its answer on): a ZooKeeper
-    /// server while it serves, an etcd member while it knows a leader.
+    /// Whether this node takes the request (or passes the answer on) of the client at hand.
     fn takes_requests(&self, cx: &ConsensusCtx<'_>) -> bool {
-        if cx.from_zookeeper_client {
-            self.serving(cx)
-        } else {
-            self.knows_leader(cx)
-        }
+        self.takes_client(cx.me, cx.from_zookeeper_client, cx.leader_ok)
     }
 
     /// The leader takes `client`'s request, which came straight from it or through follower

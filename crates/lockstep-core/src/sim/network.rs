@@ -345,6 +345,7 @@ impl Sim {
                 },
             );
         }
+        self.watch_relay_arrives(to, &payload);
         self.react(to, Stimulus::Message { from, payload }, out);
     }
 }

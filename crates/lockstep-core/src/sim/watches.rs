@@ -118,6 +118,26 @@ impl Sim {
         }
     }
 
+    /// A leader's `commit:` for a client's watch reaches `server`, which drops it if it has
+    /// stopped serving since (consensus_requests.rs): the event waits for a server that can
+    /// fire it.
+    pub(super) fn watch_relay_arrives(&mut self, server: NodeId, payload: &Payload) {
+        let Payload::Relayed { client, .. } = payload else {
+            return;
+        };
+        let Some((c, index)) = self
+            .cluster
+            .as_ref()
+            .and_then(|c| Some((c, usize::from(server.checked_sub(c.base)?))))
+        else {
+            return;
+        };
+        let zookeeper = self.zookeeper_client(*client).is_some();
+        if !c.takes_client(index, zookeeper, self.leader_ok(server)) {
+            self.watch_relay_lost(server, payload);
+        }
+    }
+
     /// Sends each stalled watch event whose client now has a server that can fire it. A
     /// ZooKeeper client with no connection gets it on its reconnect instead.
     pub(super) fn release_stalled_watches(&mut self, out: &mut Vec<TraceEvent>) {
