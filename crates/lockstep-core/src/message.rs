@@ -83,6 +83,9 @@ pub enum Closing {
     LeaderDied,
     /// It heard nothing from its leader for its timeout and stopped following (Learner.shutdown).
     LeaderSilent,
+    /// It hears from no leader and granted another node's (pre-)vote: it has given its leader
+    /// up and stopped following (Learner.shutdown).
+    Voted,
     /// It led and stepped down, without a quorum (Leader.shutdown).
     SteppedDown,
 }
@@ -557,6 +560,7 @@ impl Payload {
             Payload::NotServing { closing: Closing::Request(_), .. } => format!("{from} has no leader (ZooKeeper: it is LOOKING, electing one), so it serves no client: it closes {to}'s connection as soon as it reads the request (NIOServerCnxn: \"ZooKeeperServer not running\"). {to}'s client sees the socket close at once."),
             Payload::NotServing { closing: Closing::LeaderDied, .. } => format!("{from}'s connection to its leader was reset when the leader's process died, so it stops following and closes every client connection (Learner.shutdown → closeAllConnections) until a new leader is elected. {to}'s client sees the socket close at once."),
             Payload::NotServing { closing: Closing::LeaderSilent, .. } => format!("{from} has heard nothing from its leader for its timeout (ZooKeeper's is syncLimit × tickTime on the follower's socket to its leader; this model uses the election timeout), so it stops following and closes every client connection (Learner.shutdown → closeAllConnections) until a new leader is elected. Until now it served its clients as if nothing had happened. {to}'s client sees the socket close at once."),
+            Payload::NotServing { closing: Closing::Voted, .. } => format!("{from} hears nothing from its leader and has just granted another node's vote to elect a new one: it has given up its leader, so it stops following and closes every client connection (Learner.shutdown → closeAllConnections; a ZooKeeper follower leaves its leader when its socket read times out and votes as it goes LOOKING). {to}'s client sees the socket close at once."),
             Payload::NotServing { closing: Closing::SteppedDown, .. } => format!("{from} led, but has lost its quorum: it steps down and closes every client connection (Leader.shutdown → closeAllConnections), then looks for a leader like the rest. {to}'s client sees the socket close at once."),
             Payload::Forward { request, .. } if matches!(**request, Payload::KeepAlive { .. }) => format!("{from} does not lead, so it passes its client's keepalive on to the leader {to}, which alone keeps the leases' deadlines (etcd's LeaseRenew on a follower goes to the leader over the peer connection, leasehttp.RenewHTTP). {from} passes the answer back on the client's stream."),
             Payload::Forward { .. } => format!("{from} does not lead, so it passes its client's request on to the leader {to} (ZooKeeper's FollowerRequestProcessor → Learner.request; etcd raft's stepFollower sends the proposal on as a MsgProp). The client keeps its connection to {from}, which answers it once the change is committed: a client never has to know who leads."),

@@ -97,6 +97,9 @@ fn a_zookeeper_follower_that_grants_a_pre_vote_closes_its_clients() {
         ],
         &[],
     );
+    // Its own timeout has not passed: it says why it stopped following.
+    let close = explanation(&r, 5467, "connection closed: no leader");
+    assert!(close.contains("granted another node's vote"), "{close}");
 }
 
 /// node-1's process dies at 4010 ms. A (etcd) is reset and sends its unlock to node-2, which

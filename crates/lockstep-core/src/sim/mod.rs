@@ -595,6 +595,14 @@ impl Sim {
         let mut was_suspended = false;
         // A consensus node's index, and whether it had noticed it hears from no leader.
         let mut now_looking: Option<(usize, bool)> = None;
+        // A node that stops following on a vote request granted it: it gave its leader up.
+        let voted = matches!(
+            &stimulus,
+            Stimulus::Message {
+                payload: Payload::PreVote { .. } | Payload::RequestVote { .. },
+                ..
+            }
+        );
         match params.role(node) {
             Role::Worker => {
                 let mut cx = WorkerCtx {
@@ -679,7 +687,12 @@ impl Sim {
                 .as_ref()
                 .is_some_and(|c| c.nodes[index].looking)
         {
-            self.drop_clients(node, Closing::LeaderSilent, out);
+            let why = if voted {
+                Closing::Voted
+            } else {
+                Closing::LeaderSilent
+            };
+            self.drop_clients(node, why, out);
         }
     }
 }

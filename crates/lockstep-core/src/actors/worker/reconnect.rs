@@ -282,6 +282,9 @@ impl Worker {
             Closing::LeaderSilent => format!(
                 "node-{node} heard nothing from its leader for its timeout and stopped following"
             ),
+            Closing::Voted => format!(
+                "node-{node} heard nothing from its leader, voted to elect another and stopped following"
+            ),
             Closing::SteppedDown => {
                 format!("node-{node}, which led, lost its quorum and stepped down")
             }
