@@ -227,7 +227,7 @@ impl Cluster {
         self.base + self.leader as NodeId
     }
 
-    /// Not the leader: point the client to the leader this node hears from, if any.
+    /// This node knows no leader: it fails an etcd client's request ("etcdserver: no leader").
     pub(super) fn not_leader(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
         cx.fx.send(Dest::Node(client), Payload::NotLeader { req });
     }

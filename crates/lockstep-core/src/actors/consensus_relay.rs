@@ -32,20 +32,17 @@ impl Cluster {
     ) {
         let is_leader = self.leads(cx.me);
         match payload {
-            keepalive @ Payload::KeepAlive { .. } if is_leader => {
-                self.client_request(from, keepalive, cx);
-            }
             Payload::KeepAlive {
                 req,
                 lease,
                 packet: SessionPacket::Ping,
-            } => self.ping_at_follower(from, req, lease, cx),
+            } if !is_leader => self.ping_at_follower(from, req, lease, cx),
             Payload::KeepAlive {
                 req,
                 lease,
                 packet: packet @ (SessionPacket::Connect | SessionPacket::ConnectResent),
-            } => self.relay(from, (req, lease, packet), cx),
-            // An etcd client's keepalive at a follower.
+            } if !is_leader => self.relay(from, (req, lease, packet), cx),
+            // Any keepalive at the leader; an etcd client's at a follower, which forwards it.
             keepalive @ Payload::KeepAlive { .. } => self.client_request(from, keepalive, cx),
             Payload::SessionTouch { lease } if is_leader => {
                 self.touch(lease, cx);

@@ -639,11 +639,10 @@ impl Sim {
                 };
                 let from_zookeeper_client =
                     client.is_some_and(|c| self.zookeeper_client(c).is_some());
-                now_looking = self
-                    .cluster
-                    .as_ref()
-                    .map(|c| usize::from(node - c.base))
-                    .map(|i| (i, self.cluster.as_ref().is_some_and(|c| c.nodes[i].looking)));
+                now_looking = self.cluster.as_ref().map(|c| {
+                    let i = usize::from(node - c.base);
+                    (i, c.nodes[i].looking)
+                });
                 if let Some(cluster) = &mut self.cluster {
                     let mut cx = ConsensusCtx {
                         me: usize::from(node - cluster.base),

@@ -72,10 +72,10 @@ impl Sim {
         out: &mut Vec<TraceEvent>,
     ) {
         let params = self.params.clone();
-        if payload.is_watch_event() && self.watch_not_sent(from, to, &payload, &tag, out) {
-            return;
-        }
         if payload.is_watch_event() {
+            if self.watch_not_sent(from, to, &payload, &tag, out) {
+                return;
+            }
             match self.watch_route(from, to) {
                 WatchRoute::Direct => {}
                 WatchRoute::Via(server) => {

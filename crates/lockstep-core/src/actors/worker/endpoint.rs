@@ -1,6 +1,7 @@
-//! Which consensus node a client talks to: it keeps one endpoint, and changes it only when a node
-//! points it to the leader or a request goes unanswered (etcd's client balancer, ZooKeeper's
-//! reconnect). A client never learns who leads without asking, nor across a partition.
+//! Which consensus node a client talks to: it keeps one endpoint (a follower forwards its
+//! requests to the leader), and changes it only when that node answers that it knows no leader,
+//! its connection breaks, or a request goes unanswered (etcd's client balancer, ZooKeeper's
+//! reconnect).
 
 use super::{Phase, Worker, WorkerCtx};
 use crate::actors::{Dest, Timer};

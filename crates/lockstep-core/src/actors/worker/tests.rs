@@ -4,7 +4,7 @@ use rand_core::SeedableRng;
 
 use super::*;
 use crate::actors::Effect;
-use crate::scenario::defaults;
+use crate::scenario::{OnUnavailable, defaults};
 
 fn config() -> WorkerConfig {
     WorkerConfig {
