@@ -13,7 +13,6 @@ use rand_core::Rng;
 use super::{Dest, Effects, Timer};
 use crate::message::{Entry, Payload};
 use crate::topology::NodeId;
-use crate::trace::{FreeReason, Tag};
 
 /// One node's view of terms and votes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -390,172 +389,6 @@ impl Cluster {
         }
     }
 
-    fn commit(&mut self, proposal: u64, cx: &mut ConsensusCtx<'_>) {
-        let Some(p) = self.pending.remove(&proposal) else {
-            return;
-        };
-        // etcd's Delete of a missing key deletes nothing and creates no revision (mvcc): a late
-        // unlock of a lease that was already revoked changes nothing.
-        let changes = match p.entry {
-            // A shared session's lease outlives its keys: only an existing key makes a change.
-            Entry::Unlock { lease } if self.leases.get(&lease).is_some_and(|l| l.shared) => {
-                self.keys.values().any(|l| *l == lease)
-            }
-            Entry::Unlock { lease } | Entry::Revoke { lease } => self.leases.contains_key(&lease),
-            Entry::Lock { .. } => true,
-        };
-        if changes {
-            self.revision += 1;
-        }
-        let rev = self.revision;
-        match p.entry {
-            Entry::Lock {
-                lease,
-                owner,
-                ttl_ms,
-                req: asked,
-            } => {
-                let promoted = if p.carried {
-                    self.election_timeout_ms as i64
-                } else {
-                    0
-                };
-                let expires_local = cx.now_local + promoted + ttl_ms as i64;
-                let session = self.leases.get(&lease).map_or(owner, |l| l.session);
-                self.leases.insert(
-                    lease,
-                    Lease {
-                        owner,
-                        session,
-                        req: asked,
-                        shared: self.shared_sessions.contains(&session),
-                        ttl_ms,
-                        expires_local,
-                    },
-                );
-                self.keys.insert(rev, lease);
-                cx.fx.at(expires_local, Timer::LeaseCheck);
-                let owner_now =
-                    self.keys.keys().next() == Some(&rev) && !self.delaying(cx.now_local);
-                if owner_now {
-                    self.holder_lease = Some(lease);
-                } else if let Some(&pred) = self.keys.range(..rev).next_back().map(|(r, _)| r) {
-                    self.watchers.insert(
-                        pred,
-                        Watcher {
-                            owner,
-                            lease,
-                            rev,
-                            woken_by: None,
-                        },
-                    );
-                }
-                let tag = owner_now.then(|| Tag::ServiceGrants {
-                    holder: cx.name(owner),
-                    token: Some(rev),
-                });
-                if let (Some(_), Some(via)) = (p.client, p.asked_via) {
-                    let who = cx.name(owner);
-                    cx.fx.state(
-                        format!("{who}'s key committed, revision {rev}"),
-                        format!("The lock request {who} sent to node-{} commits in this term: {who}'s key exists at revision {rev}{}. {who} is not told: it sent the request over its connection to node-{}, and an answer goes back only on the connection a request came in on. Its client saw that request fail and cannot tell that it took effect.", via + 1, if owner_now { " and is the lowest" } else { "" }, via + 1),
-                        tag,
-                    );
-                } else if let Some((client, req)) = p.client {
-                    let reply = Payload::LockReply {
-                        req,
-                        lease,
-                        rev,
-                        owner_now,
-                        ttl_ms,
-                    };
-                    self.answer(client, p.forwarded_by, reply, tag, cx);
-                }
-            }
-            Entry::Unlock { lease } | Entry::Revoke { lease } => {
-                let expired = matches!(p.entry, Entry::Revoke { .. });
-                self.revoking.remove(&lease);
-                let was_owner = self.keys.values().next() == Some(&lease);
-                let keep_lease = !expired && self.leases.get(&lease).is_some_and(|l| l.shared);
-                let holder = if keep_lease {
-                    // The session lives on for its other Mutex: only the key goes.
-                    self.leases
-                        .get(&lease)
-                        .filter(|_| self.keys.values().any(|l| *l == lease))
-                        .map(|l| cx.name(l.owner))
-                } else {
-                    let removed = self.leases.remove(&lease);
-                    if removed.is_some() && !expired {
-                        self.released.insert(lease);
-                    }
-                    removed.map(|l| cx.name(l.owner))
-                };
-                let gone: Vec<u64> = self
-                    .keys
-                    .iter()
-                    .filter(|(_, l)| **l == lease)
-                    .map(|(r, _)| *r)
-                    .collect();
-                self.keys.retain(|_, l| *l != lease);
-                for rev in gone {
-                    self.wake_watcher(rev, cx);
-                }
-                let reason = if expired {
-                    FreeReason::Expired
-                } else {
-                    FreeReason::Released
-                };
-                let free_tag = holder
-                    .clone()
-                    .filter(|_| was_owner)
-                    .map(|holder| Tag::ServiceFrees { holder, reason });
-                match p.client {
-                    Some(_) if p.asked_via.is_some() => {
-                        let via = p.asked_via.unwrap_or_default() + 1;
-                        let who = holder.unwrap_or_else(|| cx.name(p.client.map_or(0, |c| c.0)));
-                        cx.fx.state(
-                            format!("{who}'s unlock committed, revision {rev}"),
-                            format!("The delete {who} sent to node-{via} commits in this term, and its key is gone at revision {rev}. {who} is not told: it sent the delete over its connection to node-{via}, and an answer goes back only on the connection a request came in on. Its client saw the delete fail and cannot tell that it took effect: it must not assume either way."),
-                            free_tag,
-                        );
-                    }
-                    Some((client, req)) => {
-                        let reply = Payload::UnlockReply {
-                            req,
-                            deleted: holder.is_some(),
-                            lease_alive: keep_lease,
-                        };
-                        self.answer(client, p.forwarded_by, reply, free_tag, cx);
-                    }
-                    None => {
-                        let who = holder.unwrap_or_else(|| "?".into());
-                        cx.fx.state(
-                            format!("lease of {who} revoked, revision {rev}"),
-                            format!("A majority committed the revocation: {who}'s key is deleted at revision {rev}. {who} is not told. Its client's Session.Done() closes on its own once no keepalive has been answered for a whole TTL, counted from when the last answer arrived and checked once a second (client/v3/lease.go, deadlineLoop). With one leader throughout, that is never before this revocation; after a change of leader, which extends every lease by an election timeout (lessor.go, Promote), it can come first. Otherwise it finds out when it next talks to the cluster."),
-                            free_tag,
-                        );
-                    }
-                }
-                let was_holder = self.holder_lease == Some(lease);
-                if was_holder {
-                    self.holder_lease = None;
-                }
-                if was_holder && expired && self.lock_delay_ms > 0 {
-                    let until = cx.now_local + self.lock_delay_ms as i64;
-                    self.lock_delay_until = Some(until);
-                    cx.fx.at(until, Timer::LockDelayOver);
-                    cx.fx.state(
-                        format!("lock-delay: free, but not grantable for {} ms", self.lock_delay_ms),
-                        format!("The holder's lease expired rather than being released, so, like Chubby's lock-delay, the service lets nobody take the lock for {} ms: a holder that is only slow gets time to finish or fail before anyone else starts. It helps resources that check no fencing token, but it only narrows the window.", self.lock_delay_ms),
-                        None,
-                    );
-                } else if was_owner {
-                    self.grant_next(cx);
-                }
-            }
-        }
-    }
-
     pub fn on_timer(&mut self, timer: Timer, leader_ok: bool, cx: &mut ConsensusCtx<'_>) {
         if leader_ok {
             self.heard_leader(cx.me);
@@ -696,3 +529,6 @@ mod requests;
 #[cfg(test)]
 #[path = "consensus_tests.rs"]
 mod tests;
+
+#[path = "consensus_commit.rs"]
+mod commit;
