@@ -64,6 +64,10 @@ pub enum Entry {
     Unlock { lease: u64 },
     /// The leader revokes an expired lease.
     Revoke { lease: u64 },
+    /// A new leader's first entry of its term, with no change in it (etcd raft's becomeLeader
+    /// appends it; a ZooKeeper leader's NEWLEADER plays its part): until it commits, the leader
+    /// cannot know which earlier entries are committed.
+    Empty,
 }
 
 /// The idempotency keys of a batch's first `n` payouts, one per payout: `batch-42/1–3`.
@@ -254,6 +258,11 @@ pub enum Payload {
         term: u64,
         proposal: u64,
     },
+    /// The follower's log lacks an entry before this one: it refuses it (Raft's log matching).
+    AppendReject {
+        term: u64,
+        proposal: u64,
+    },
     RequestVote {
         term: u64,
     },
@@ -419,7 +428,9 @@ impl Payload {
                 term,
                 ..
             } => format!("pre-vote refused, term {term}"),
-            Payload::Append { entry, again, .. } => {
+            Payload::Append {
+                entry, again, term, ..
+            } => {
                 let verb = if *again { "append again" } else { "append" };
                 match entry {
                     Entry::Lock { lease, .. } => {
@@ -427,9 +438,11 @@ impl Payload {
                     }
                     Entry::Unlock { lease } => format!("{verb}: delete {}", lease_key(key, *lease)),
                     Entry::Revoke { lease } => format!("{verb}: revoke lease {lease}"),
+                    Entry::Empty => format!("{verb}: empty entry, term {term}"),
                 }
             }
             Payload::AppendAck { .. } => "ack".into(),
+            Payload::AppendReject { .. } => "reject: an earlier entry is missing".into(),
             Payload::RequestVote { term } => format!("vote for me, term {term}"),
             Payload::Vote {
                 granted: true,
@@ -587,6 +600,9 @@ impl Payload {
             Payload::PreVoteReply { granted: true, .. } => format!("{from} hears from no leader either, so it would vote for {to}; no term changes yet."),
             Payload::PreVoteReply { granted: false, longer_log: true, .. } => format!("{from}'s log holds an entry that {to}'s lacks, so it would not vote for {to}: Raft's election restriction, which etcd applies to pre-votes too (isUpToDate)."),
             Payload::PreVoteReply { granted: false, .. } => format!("{from} still hears from a leader, or is in a later term, so it would not vote for {to}."),
+            Payload::Append { entry: Entry::Empty, again: false, term, .. } => format!(
+                "{from} has just been elected, and it appends an empty entry of its term {term} (etcd raft's becomeLeader; a ZooKeeper leader likewise needs a quorum to acknowledge its NEWLEADER before it serves). A Raft leader counts a majority only for entries of its own term (§5.4.2): until this one commits it cannot know which earlier entries are committed, so it fires no watch for them."
+            ),
             Payload::Append { again: true, .. } => format!(
                 "{to} has not acknowledged this entry, so the leader {from} sends it again: a Raft leader re-sends every entry after a follower's last acknowledged one, with its next append or when the follower answers a heartbeat (etcd raft's maybeSendAppend), and commits entries only in log order."
             ),
@@ -594,6 +610,7 @@ impl Payload {
                 "The leader {from} replicates the change to {to}; it commits once a majority of nodes has it in their logs."
             ),
             Payload::AppendAck { .. } => format!("{from} has the entry in its log and tells the leader."),
+            Payload::AppendReject { .. } => format!("{from}'s log lacks an entry before this one (an append to it did not arrive), so it refuses this one: Raft's log matching lets a follower take an entry only right after the entry the leader says comes before it (etcd raft answers MsgApp with a rejection). {to} sends again from the missing entry."),
             Payload::RequestVote { term } => format!("{from} has not heard from a leader within the election timeout and asks for votes for term {term}."),
             Payload::Vote { granted: true, .. } => format!("{from} votes for {to}."),
             Payload::Vote { granted: false, longer_log: true, .. } => format!("{from}'s log holds an entry that {to}'s lacks, so it refuses: Raft's election restriction lets a node vote only for a log at least as up to date as its own (etcd raft's isUpToDate), so no elected leader can miss an entry a majority may have committed."),

@@ -309,17 +309,17 @@ fn next_row_skips_the_steps_that_share_a_row_and_previous_row_goes_back() {
 
 #[test]
 fn a_captions_words_in_the_way_are_those_drawn_near_its_line_but_not_its_own() {
-    // consensus-fenced-failover #109: A hears "rejected — 33 < last_token 34" from the database
+    // consensus-fenced-failover #115: A hears "rejected — 33 < last_token 34" from the database
     // just under the line that drew A's note "A's client discards the answer".
     let v = builtin("consensus-fenced-failover");
     let pic = v.picture(TimeMode::Logical).unwrap();
-    let row = &pic.rows[108];
+    let row = &pic.rows[114];
     assert!(row.arrives && row.label.starts_with("rejected"), "{row:?}");
-    let near = crate::caption::near(&pic.words, 108, row.y, 5.0);
+    let near = crate::caption::near(&pic.words, 114, row.y, 5.0);
     let note = pic
         .words
         .iter()
-        .find(|w| w.note && w.row < 108 && w.rect.3 > row.y - 30.0)
+        .find(|w| w.note && w.row < 114 && w.rect.3 > row.y - 30.0)
         .expect("the note of the line above");
     let (x0, y0, x1, y1) = note.rect;
     assert!(near.contains(&(x0, y0 + 5.0, x1, y1 + 5.0)), "{near:?}");
@@ -327,7 +327,7 @@ fn a_captions_words_in_the_way_are_those_drawn_near_its_line_but_not_its_own() {
     let own = pic
         .words
         .iter()
-        .find(|w| w.arrival == Some(108))
+        .find(|w| w.arrival == Some(114))
         .expect("the rejection's label");
     assert!(!near.iter().any(|b| b.0 == own.rect.0 && b.2 == own.rect.2));
     // Nothing not yet drawn, nothing far from the line.
@@ -335,7 +335,7 @@ fn a_captions_words_in_the_way_are_those_drawn_near_its_line_but_not_its_own() {
         near.iter()
             .all(|b| b.1 - 5.0 < row.y + 80.0 && b.3 - 5.0 > row.y - 80.0)
     );
-    assert!(!pic.words.iter().filter(|w| w.row > 108).any(|w| {
+    assert!(!pic.words.iter().filter(|w| w.row > 114).any(|w| {
         let r = w.rect;
         near.contains(&(r.0, r.1 + 5.0, r.2, r.3 + 5.0))
     }));

@@ -83,6 +83,18 @@ pub struct Proposal {
     pub asked_via: Option<usize>,
 }
 
+/// A committed entry that some node's log lacks: an append to it was lost, or it was down or
+/// cut off while a majority stored the entry.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Lagging {
+    pub entry: Entry,
+    /// The nodes whose logs lack it. Such a node refuses later entries (log matching), fires no
+    /// watch for it, and gets no vote from a node that holds it (the election restriction).
+    pub lacking: BTreeSet<usize>,
+    /// The nodes the leader has not heard store it: it sends them the entry again.
+    pub unacked: BTreeSet<usize>,
+}
+
 /// The whole cluster.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Cluster {
@@ -101,6 +113,11 @@ pub struct Cluster {
     /// Lock keys by create revision; the lowest is the owner.
     pub keys: BTreeMap<u64, u64>,
     pub pending: BTreeMap<u64, Proposal>,
+    /// Committed entries some node's log lacks, by proposal id (in log order).
+    pub lagging: BTreeMap<u64, Lagging>,
+    /// The leader has committed an entry of its own term (its empty first entry, or a later
+    /// one): only then does it know which entries are committed (Raft §5.4.2).
+    pub term_committed: bool,
     pub revoking: BTreeSet<u64>,
     pub next_proposal: u64,
     pub next_lease: u64,
@@ -194,6 +211,9 @@ impl Cluster {
             leases: BTreeMap::new(),
             keys: BTreeMap::new(),
             pending: BTreeMap::new(),
+            lagging: BTreeMap::new(),
+            // Node-1 leads term 1 from the start, with nothing before it to learn.
+            term_committed: true,
             revoking: BTreeSet::new(),
             next_proposal: 1,
             next_lease: 1,
@@ -252,21 +272,7 @@ impl Cluster {
         forwarded_by: Option<usize>,
         cx: &mut ConsensusCtx<'_>,
     ) {
-        let id = self.next_proposal;
-        self.next_proposal += 1;
-        self.pending.insert(
-            id,
-            Proposal {
-                entry,
-                term: self.term,
-                holders: BTreeSet::from([cx.me]),
-                acked: BTreeSet::from([cx.me]),
-                client,
-                forwarded_by,
-                carried: false,
-                asked_via: None,
-            },
-        );
+        let id = self.append_own(entry, client, forwarded_by, cx.me);
         for j in 0..self.nodes.len() {
             if j != cx.me {
                 self.send_missing(j, id, cx);
@@ -274,6 +280,32 @@ impl Cluster {
         }
         self.commit_ready(cx);
         self.arm_heartbeat(cx);
+    }
+
+    /// The leader appends `entry` to its own log in its term: returns the proposal's id.
+    pub(super) fn append_own(
+        &mut self,
+        entry: Entry,
+        client: Option<(NodeId, u64)>,
+        forwarded_by: Option<usize>,
+        me: usize,
+    ) -> u64 {
+        let id = self.next_proposal;
+        self.next_proposal += 1;
+        self.pending.insert(
+            id,
+            Proposal {
+                entry,
+                term: self.term,
+                holders: BTreeSet::from([me]),
+                acked: BTreeSet::from([me]),
+                client,
+                forwarded_by,
+                carried: false,
+                asked_via: None,
+            },
+        );
+        id
     }
 
     pub fn on_message(&mut self, from: NodeId, payload: Payload, cx: &mut ConsensusCtx<'_>) {
@@ -312,30 +344,17 @@ impl Cluster {
                 );
             }
             Payload::PreVoteReply { term, granted, .. } => self.pre_vote_reply(term, granted, cx),
-            Payload::Append { term, proposal, .. } => {
-                let me = &mut self.nodes[cx.me];
-                if term >= me.term {
-                    me.term = term;
-                    me.campaign = None;
-                    me.pre_campaign = None;
-                    // The entry is in this node's log from now on, even if the acknowledgement
-                    // never reaches the leader.
-                    if let Some(p) = self.pending.get_mut(&proposal) {
-                        p.holders.insert(cx.me);
-                    }
-                    cx.fx
-                        .send(Dest::Node(from), Payload::AppendAck { term, proposal });
-                }
-            }
+            Payload::Append { term, proposal, .. } => self.take_append(from, term, proposal, cx),
             Payload::AppendAck { term, proposal } if is_leader && term == self.term => {
-                if let (Some(p), Some(j)) = (
-                    self.pending.get_mut(&proposal),
-                    from.checked_sub(self.base).map(usize::from),
-                ) {
-                    p.holders.insert(j);
-                    p.acked.insert(j);
+                if let Some(j) = from.checked_sub(self.base).map(usize::from) {
+                    self.acknowledged(j, proposal);
                 }
                 self.commit_ready(cx);
+            }
+            Payload::AppendReject { term, .. } if is_leader && term == self.term => {
+                if let Some(j) = from.checked_sub(self.base).map(usize::from) {
+                    self.send_missing(j, u64::MAX, cx);
+                }
             }
             Payload::RequestVote { term } => {
                 let was_leading = self.leads(cx.me);

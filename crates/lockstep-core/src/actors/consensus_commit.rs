@@ -10,6 +10,13 @@ impl Cluster {
         let Some(p) = self.pending.remove(&proposal) else {
             return;
         };
+        self.remember_lagging(proposal, &p);
+        // An entry of the leader's own term commits, and every entry before it with it: the
+        // leader now knows all that is committed (an entry carried over from an older term does
+        // not tell it that, Raft §5.4.2).
+        if !p.carried && p.term == self.term {
+            self.term_committed = true;
+        }
         // etcd's Delete of a missing key deletes nothing and creates no revision (mvcc): a late
         // unlock of a lease that was already revoked changes nothing.
         let changes = match p.entry {
@@ -19,12 +26,14 @@ impl Cluster {
             }
             Entry::Unlock { lease } | Entry::Revoke { lease } => self.leases.contains_key(&lease),
             Entry::Lock { .. } => true,
+            Entry::Empty => false,
         };
         if changes {
             self.revision += 1;
         }
         let rev = self.revision;
         match p.entry {
+            Entry::Empty => {}
             Entry::Lock {
                 lease,
                 owner,

@@ -72,7 +72,7 @@ impl Cluster {
             0 if !self
                 .pending
                 .values()
-                .any(|p| p.holders.contains(&cx.me) && !matches!(p.entry, Entry::Revoke { .. })) =>
+                .any(|p| p.holders.contains(&cx.me) && matches!(p.entry, Entry::Lock { .. } | Entry::Unlock { .. })) =>
             {
                 "There is no lease to refresh.".to_string()
             }
@@ -106,8 +106,11 @@ impl Cluster {
     /// majority has them, and their clients are answered, however late), and otherwise its log
     /// replaces them on every node.
     fn settle_log(&mut self, term: u64, old_leader: usize, cx: &mut ConsensusCtx<'_>) {
+        // An older leader's empty entry that never committed changes nothing either way: the new
+        // leader's own stands in for it.
         let (kept, lost): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
             .into_iter()
+            .filter(|(_, p)| p.entry != Entry::Empty)
             .partition(|(_, p)| p.holders.contains(&cx.me));
         self.pending = kept.into_iter().collect();
         let n = lost.len();
@@ -129,9 +132,30 @@ impl Cluster {
             .into_iter()
             .filter(|(_, p)| !matches!(p.entry, Entry::Revoke { .. }))
             .collect();
-        if pending.is_empty() {
-            return;
+        if !pending.is_empty() {
+            self.carry_over(term, old_leader, pending, cx);
         }
+        // The leader's own first entry: carried entries and every earlier one commit with it.
+        self.term_committed = false;
+        self.probe_lagging();
+        self.append_own(Entry::Empty, None, None, cx.me);
+        for j in 0..self.nodes.len() {
+            if j != cx.me {
+                self.send_missing(j, 0, cx);
+            }
+        }
+        self.commit_ready(cx);
+        self.arm_heartbeat(cx);
+    }
+
+    /// The new leader sends again, in its term, the uncommitted entries its log holds.
+    fn carry_over(
+        &mut self,
+        term: u64,
+        old_leader: usize,
+        pending: Vec<(u64, Proposal)>,
+        cx: &mut ConsensusCtx<'_>,
+    ) {
         cx.fx.state(
             format!("{} uncommitted entr{} sent again in term {term}", pending.len(), if pending.len() == 1 { "y" } else { "ies" }),
             format!("This node's log still holds entries a leader appended but never committed: it had not heard that a majority stored them. Leading now, it replicates those entries in term {term} (Raft commits them with the new term's entries): a request whose client gave up on it long ago can still take effect now. A lease such an entry grants is refreshed with every other once this term's first entry is applied, to now + election timeout + TTL, as etcd's lessor does on taking over."),
@@ -156,12 +180,5 @@ impl Cluster {
             p.acked = BTreeSet::from([cx.me]);
             self.pending.insert(id, p);
         }
-        for j in 0..self.nodes.len() {
-            if j != cx.me {
-                self.send_missing(j, 0, cx);
-            }
-        }
-        self.commit_ready(cx);
-        self.arm_heartbeat(cx);
     }
 }

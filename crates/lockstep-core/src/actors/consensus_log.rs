@@ -1,29 +1,138 @@
 //! Log replication in the consensus service: re-sending entries a follower has not
-//! acknowledged (with the next append or heartbeat round), committing in log order, and the
-//! election restriction's view of whose log holds which entry.
+//! acknowledged (with the next append or heartbeat round), log matching at the follower,
+//! committing in log order, and the election restriction's view of whose log holds which entry.
 
-use super::{Cluster, ConsensusCtx};
+use std::collections::BTreeSet;
+
+use super::{Cluster, ConsensusCtx, Dest, Lagging, Proposal};
 use crate::actors::Timer;
 use crate::message::Payload;
 use crate::topology::NodeId;
 
 impl Cluster {
-    /// Sends follower `j`, in log order, every pending entry it has not acknowledged in this
-    /// term; those before proposal `first` were sent before and are marked as sent again.
+    /// Sends follower `j`, in log order, every entry it has not acknowledged: committed ones its
+    /// log lacks, then pending ones. Those before proposal `first` were sent before and are
+    /// marked as sent again.
     pub(super) fn send_missing(&self, j: usize, first: u64, cx: &mut ConsensusCtx<'_>) {
-        for (&id, p) in &self.pending {
-            if !p.acked.contains(&j) {
-                cx.fx.send(
-                    self.node(j),
-                    Payload::Append {
-                        term: self.term,
-                        proposal: id,
-                        entry: p.entry.clone(),
-                        again: id < first,
-                    },
-                );
+        // Committed entries go only to a follower that answers heartbeats: one that does not is
+        // only probed (etcd raft's Progress in StateProbe), and its backlog is sent once it
+        // answers again.
+        let answers = cx.peers_ok.get(j) == Some(&true);
+        let committed = self
+            .lagging
+            .iter()
+            .filter(|(_, l)| answers && l.unacked.contains(&j))
+            .map(|(&id, l)| (id, &l.entry));
+        let pending = self
+            .pending
+            .iter()
+            .filter(|(_, p)| !p.acked.contains(&j))
+            .map(|(&id, p)| (id, &p.entry));
+        for (id, entry) in committed.chain(pending) {
+            cx.fx.send(
+                self.node(j),
+                Payload::Append {
+                    term: self.term,
+                    proposal: id,
+                    entry: entry.clone(),
+                    again: id < first,
+                },
+            );
+        }
+    }
+
+    /// A follower receives the leader's append of `proposal`. It stores the entry only right
+    /// after the entries before it (Raft's log matching: an append names the entry before it,
+    /// and a log without that one refuses); otherwise it refuses, and the leader sends again.
+    pub(super) fn take_append(
+        &mut self,
+        from: NodeId,
+        term: u64,
+        proposal: u64,
+        cx: &mut ConsensusCtx<'_>,
+    ) {
+        let me = &mut self.nodes[cx.me];
+        if term < me.term {
+            return;
+        }
+        me.term = term;
+        me.campaign = None;
+        me.pre_campaign = None;
+        if self.gap_before(cx.me, proposal) {
+            cx.fx
+                .send(Dest::Node(from), Payload::AppendReject { term, proposal });
+            return;
+        }
+        // The entry is in this node's log from now on, even if the acknowledgement never
+        // reaches the leader.
+        if let Some(p) = self.pending.get_mut(&proposal) {
+            p.holders.insert(cx.me);
+        }
+        if let Some(l) = self.lagging.get_mut(&proposal) {
+            l.lacking.remove(&cx.me);
+        }
+        cx.fx
+            .send(Dest::Node(from), Payload::AppendAck { term, proposal });
+    }
+
+    /// Whether node `index`'s log lacks an entry before `proposal`.
+    fn gap_before(&self, index: usize, proposal: u64) -> bool {
+        self.lagging
+            .range(..proposal)
+            .any(|(_, l)| l.lacking.contains(&index))
+            || self
+                .pending
+                .range(..proposal)
+                .any(|(_, p)| !p.holders.contains(&index))
+    }
+
+    /// The leader hears that follower `j` stored `proposal`.
+    pub(super) fn acknowledged(&mut self, j: usize, proposal: u64) {
+        if let Some(p) = self.pending.get_mut(&proposal) {
+            p.holders.insert(j);
+            p.acked.insert(j);
+        }
+        if let Some(l) = self.lagging.get_mut(&proposal) {
+            l.lacking.remove(&j);
+            l.unacked.remove(&j);
+            if l.unacked.is_empty() {
+                self.lagging.remove(&proposal);
             }
         }
+    }
+
+    /// Proposal `id` commits: the nodes whose logs lack it, or whose storing it the leader has
+    /// not heard, are sent it again until they have it.
+    pub(super) fn remember_lagging(&mut self, id: u64, p: &Proposal) {
+        let all: BTreeSet<usize> = (0..self.nodes.len()).collect();
+        let unacked: BTreeSet<usize> = all.difference(&p.acked).copied().collect();
+        if !unacked.is_empty() {
+            let lacking = all.difference(&p.holders).copied().collect();
+            let entry = p.entry.clone();
+            self.lagging.insert(
+                id,
+                Lagging {
+                    entry,
+                    lacking,
+                    unacked,
+                },
+            );
+        }
+    }
+
+    /// A new leader has heard from no follower in its term: it sends each committed entry to
+    /// the logs that lack it (etcd raft's probe finds where each follower's log ends).
+    pub(super) fn probe_lagging(&mut self) {
+        for l in self.lagging.values_mut() {
+            l.unacked = l.lacking.clone();
+        }
+        self.lagging.retain(|_, l| !l.unacked.is_empty());
+    }
+
+    /// Whether node `index`'s log lacks a committed entry: it cannot apply what follows, so it
+    /// fires no watch until the leader has sent it the entry again.
+    pub fn lacks_committed(&self, index: usize) -> bool {
+        self.lagging.values().any(|l| l.lacking.contains(&index))
     }
 
     /// Commits pending entries in log order while the leader knows a majority holds the first: a
@@ -48,7 +157,8 @@ impl Cluster {
     /// Schedules the next heartbeat round while some follower has not acknowledged an entry.
     pub(super) fn arm_heartbeat(&mut self, cx: &mut ConsensusCtx<'_>) {
         let n = self.nodes.len();
-        if !self.heartbeat_armed && self.pending.values().any(|p| p.acked.len() < n) {
+        let behind = self.pending.values().any(|p| p.acked.len() < n) || !self.lagging.is_empty();
+        if !self.heartbeat_armed && behind {
             self.heartbeat_armed = true;
             cx.fx.after(self.heartbeat_ms(), Timer::Heartbeat);
         }
@@ -63,5 +173,9 @@ impl Cluster {
         self.pending
             .values()
             .any(|p| p.holders.contains(&voter) && !p.holders.contains(&c))
+            || self
+                .lagging
+                .values()
+                .any(|l| !l.lacking.contains(&voter) && l.lacking.contains(&c))
     }
 }

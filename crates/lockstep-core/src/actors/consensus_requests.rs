@@ -29,6 +29,10 @@ impl Cluster {
             // The node it was sent to leads no more: the forward is dropped, and the client's
             // request fails when its server notices (ZooKeeper) or at its timeout (etcd).
             Payload::Forward { .. } => {}
+            // A log that lacks a committed entry cannot apply the commit, so the watch the commit
+            // would fire waits until the leader has sent the entry again (sim/watches.rs).
+            Payload::Relayed { reply, .. }
+                if reply.is_watch_event() && self.lacks_committed(cx.me) => {}
             Payload::Relayed { client, reply } if self.takes_requests(cx) => {
                 cx.fx.send(Dest::Node(client), *reply);
             }

@@ -345,7 +345,7 @@ impl Sim {
                 },
             );
         }
-        self.watch_relay_arrives(to, &payload);
+        self.watch_relay_arrives(to, &payload, out);
         self.react(to, Stimulus::Message { from, payload }, out);
     }
 }

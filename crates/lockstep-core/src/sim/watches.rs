@@ -17,6 +17,9 @@ pub(super) struct StalledWatch {
     /// The server the client's watch was with, and that server's life (its epoch) then.
     server: NodeId,
     epoch: u32,
+    /// The server's log lacked the change: the leader's append that sends it again carries the
+    /// commit index, so the server fires as soon as it has the entry.
+    lacked: bool,
 }
 
 /// How a watch event the leader's commit fired reaches its client.
@@ -42,6 +45,16 @@ impl Sim {
         let w = self.workers.get(usize::from(client))?;
         let connected = self.zookeeper_client(client).is_none() || w.has_connection_to(w.endpoint);
         connected.then_some(base + w.endpoint as NodeId)
+    }
+
+    /// Whether `server`'s log lacks a committed entry (an append to it was lost): it cannot
+    /// apply the change until the leader sends it again.
+    fn lacks_entry(&self, server: NodeId) -> bool {
+        self.cluster.as_ref().is_some_and(|c| {
+            server
+                .checked_sub(c.base)
+                .is_some_and(|i| c.lacks_committed(usize::from(i)))
+        })
     }
 
     /// Whether `server` is up and can reach `client`.
@@ -71,7 +84,12 @@ impl Sim {
     ) {
         let (who, at) = (self.name(client).to_string(), self.name(server).to_string());
         let st = &self.nodes[usize::from(server)];
-        let why = if !st.alive {
+        let lacking = self.lacks_entry(server) && self.serves(server, client);
+        let why = if lacking {
+            format!(
+                "{at}'s log lacks the change: the leader's append of it did not arrive, so {at} cannot apply the commit. A Raft leader sends the entry again with its next append or heartbeat round"
+            )
+        } else if !st.alive {
             format!("{at} is down")
         } else if st.paused_until.is_some() {
             format!("{at} is paused")
@@ -86,7 +104,11 @@ impl Sim {
             from: leader,
             to: leader,
             message: None,
-            label: format!("{who}'s watch waits for {at}"),
+            label: if lacking {
+                format!("{who}'s watch waits: {at} lacks the entry")
+            } else {
+                format!("{who}'s watch waits for {at}")
+            },
             explanation: format!(
                 "The change {who} watches is committed, but {who}'s watch is with {at}, and {why}. A server fires a watch only as it applies the change (etcd: watchableStore.notify after apply; ZooKeeper: a follower applies the leader's COMMIT), on the client's own stream, so nothing reaches {who} now. The event comes once {at} can fire it, or once {who}'s client moves to a server that can (ZooKeeper's client sets its watches anew on reconnect, SetWatches; etcd's watch resumes from the last revision it saw)."
             ),
@@ -98,12 +120,14 @@ impl Sim {
 
     fn stall(&mut self, client: NodeId, server: NodeId, (event, tag): (Payload, Option<Tag>)) {
         let epoch = self.nodes[usize::from(server)].epoch;
+        let lacked = self.lacks_entry(server);
         self.stalled_watches.push(StalledWatch {
             client,
             event,
             tag,
             server,
             epoch,
+            lacked,
         });
     }
 
@@ -119,12 +143,22 @@ impl Sim {
     }
 
     /// A leader's `commit:` for a client's watch reaches `server`, which drops it if it has
-    /// stopped serving since (consensus_requests.rs): the event waits for a server that can
-    /// fire it.
-    pub(super) fn watch_relay_arrives(&mut self, server: NodeId, payload: &Payload) {
-        let Payload::Relayed { client, .. } = payload else {
+    /// stopped serving since, or cannot apply it because its log lacks the entry
+    /// (consensus_requests.rs): the event waits for a server that can fire it.
+    pub(super) fn watch_relay_arrives(
+        &mut self,
+        server: NodeId,
+        payload: &Payload,
+        out: &mut Vec<TraceEvent>,
+    ) {
+        let Payload::Relayed { client, reply } = payload else {
             return;
         };
+        if reply.is_watch_event() && self.lacks_entry(server) {
+            let event = ((**reply).clone(), None);
+            self.watch_stalls(server, *client, server, event, out);
+            return;
+        }
         let Some((c, index)) = self
             .cluster
             .as_ref()
@@ -144,10 +178,11 @@ impl Sim {
         if self.stalled_watches.is_empty() {
             return;
         }
+        // A new leader knows which entries are committed only once its own first entry is.
         let Some(leader) = self
             .cluster
             .as_ref()
-            .filter(|c| c.leading)
+            .filter(|c| c.leading && c.term_committed)
             .map(|c| c.leader_node())
         else {
             return;
@@ -165,15 +200,17 @@ impl Sim {
             // the client's watch is set on it anew (this model does not show the reset of the
             // old connection and the client's reconnect to the same server).
             let restarted = self.nodes[usize::from(server)].epoch != w.epoch;
-            let can_fire =
-                self.serves(server, w.client) && (server == leader || self.leader_ok(server));
+            let can_fire = self.serves(server, w.client)
+                && (server == leader || self.leader_ok(server))
+                && !self.lacks_entry(server);
             if !can_fire {
                 self.stalled_watches.push(w);
                 continue;
             }
             let event = self.still_true(w.event);
-            if server != w.server || restarted {
-                // The watch resumes on a server that has the commit already: it fires there.
+            if server != w.server || restarted || w.lacked {
+                // The watch resumes on a server that has the commit already (or has just been
+                // sent the entry with the commit index): it fires there.
                 self.send(server, w.client, event, w.tag, out);
             } else {
                 self.send(leader, w.client, event, w.tag, out);

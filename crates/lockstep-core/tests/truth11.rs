@@ -1,0 +1,142 @@
+//! The Raft log per follower (session 29's second review, findings 4 and 6): a committed entry a
+//! follower's log lacks is sent again until it has it, and until then that follower refuses
+//! later entries (log matching), fires no watch for it and gets no vote from a node that holds
+//! it (the election restriction); a new leader fires a watch only once its own empty first
+//! entry has committed. Golden times and labels that only this behaviour produces.
+
+mod common;
+
+use common::{explanation, lines};
+
+const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
+
+/// A holds the lock for 4 s; B asks at 100 ms through node-2 (cut off from node-1).
+fn two(client: &str, extra: &str) -> String {
+    format!(
+        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{client}\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
+         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\"]]\n{extra}"
+    )
+}
+
+const DROP_DELETE: &str =
+    "[[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n";
+
+/// A's delete never reaches node-2, B's server; node-3's ack commits it at 4011 ms. node-2 gets
+/// the leader's commit but cannot apply what its log lacks, so B's watch waits; the heartbeat
+/// round at 4039 ms sends the entry again, and node-2 fires as it stores it (the append carries
+/// the commit index). node-2 used to send B "locked" at 4012 ms without the delete in its log,
+/// and the delete was never sent to it again.
+#[test]
+fn a_follower_fires_no_watch_for_an_entry_its_log_lacks() {
+    for client in ["", "on_suspended = \"continue\"\n"] {
+        let r = common::run_text(HEAD, &two(client, DROP_DELETE));
+        common::check_in_order(
+            &lines(&r),
+            &[
+                "4009 dropped: append: delete lock:batch-42/1",
+                "4011 commit: locked, revision=34",
+                "4012 B's watch waits: node-2 lacks the entry",
+                "4039 append again: delete lock:batch-42/1",
+                "4040 locked, revision=34",
+                "4041 B holds the lock (token 34)",
+            ],
+            &["4012 locked, revision=34"],
+        );
+        let waits = explanation(&r, 4012, "B's watch waits: node-2 lacks the entry");
+        assert!(
+            waits.contains("node-2's log lacks the change") && waits.contains("heartbeat"),
+            "{waits}"
+        );
+    }
+}
+
+/// node-2 is cut off from node-1 at 4011 ms, as node-3's ack commits A's delete, and node-2
+/// wins term 2 at 4316 ms. It does not know the delete committed until its own empty entry of
+/// term 2 does (node-3's ack at 4318 ms): only then does it grant B. It used to grant B at
+/// 4316 ms, in the instant it was elected.
+#[test]
+fn a_new_leader_fires_a_watch_once_its_own_first_entry_commits() {
+    let faults = "[[faults]]\nat_ms = 4011\nkind = \"partition\"\ngroups = [[\"node-2\"], [\"node-1\"]]\n\
+                  [[faults]]\nat_ms = 4100\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n";
+    let r = common::run_text(HEAD, &two("", faults));
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4316 leader of term 2, revision 35",
+            "4316 append: empty entry, term 2",
+            "4317 append: empty entry, term 2",
+            "4318 ack",
+            "4318 locked, revision=34",
+            "4319 B holds the lock (token 34)",
+        ],
+        &["4316 locked, revision=34"],
+    );
+    let empty = explanation(&r, 4316, "append: empty entry, term 2");
+    assert!(
+        empty.contains("becomeLeader") && empty.contains("§5.4.2"),
+        "{empty}"
+    );
+}
+
+/// With heartbeats 300 ms apart, A's entry is lost on its way to node-2 and its first resend is
+/// held up: B's entry reaches node-2 first, and node-2 refuses it (its log lacks the entry
+/// before), so the leader sends both again at once. node-2 used to store B's entry with a gap.
+#[test]
+fn a_follower_refuses_an_entry_after_a_gap() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+                election_timeout_ms = 3000\n\
+                [[workers]]\nname = \"A\"\nwork_ms = 400\nrenew_every_ms = 1000\n\
+                [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 200\nrenew_every_ms = 1000\n\
+                [[faults]]\nkind = \"drop\"\nmatch = \"append: put lock:batch-42/1\"\nto = \"node-2\"\n\
+                [[faults]]\nkind = \"delay\"\nmatch = \"append again: put lock:batch-42/1\"\nto = \"node-2\"\nduration_ms = 50\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "101 append again: put lock:batch-42/1 (lease 1)",
+            "102 append: put lock:batch-42/2 (lease 2)",
+            "102 reject: an earlier entry is missing",
+            "103 append again: put lock:batch-42/1 (lease 1)",
+            "103 append again: put lock:batch-42/2 (lease 2)",
+            "104 append again: put lock:batch-42/1 (lease 1)",
+            "104 append again: put lock:batch-42/2 (lease 2)",
+        ],
+        &[],
+    );
+    let reject = explanation(&r, 102, "reject: an earlier entry is missing");
+    assert!(reject.contains("log matching"), "{reject}");
+}
+
+/// node-2's log lacks A's committed entry when node-1's machine fails at 10 ms. node-3, which
+/// holds it, refuses node-2's pre-vote, and node-3 leads term 2 and sends node-2 the entry
+/// before its own. node-2 used to win the election with node-3's vote.
+#[test]
+fn a_node_that_lacks_a_committed_entry_is_not_elected() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+                [[workers]]\nname = \"A\"\nwork_ms = 400\nrenew_every_ms = 1000\n\
+                [[faults]]\nkind = \"drop\"\nmatch = \"append: put lock:batch-42/1\"\nto = \"node-2\"\n\
+                [[faults]]\nat_ms = 10\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "311 pre-vote for term 2",
+            "312 pre-vote refused, term 1",
+            "409 leader of term 2, revision 33",
+            "410 append: put lock:batch-42/1 (lease 1)",
+            "410 append: empty entry, term 2",
+        ],
+        &[],
+    );
+    let refused = explanation(&r, 312, "pre-vote refused, term 1");
+    assert!(refused.contains("holds an entry"), "{refused}");
+    let leader = r
+        .trace
+        .events
+        .iter()
+        .find(|e| e.label.starts_with("leader of term 2"))
+        .expect("a leader of term 2");
+    assert_eq!(r.trace.name(leader.from), "node-3");
+}
