@@ -140,3 +140,51 @@ fn a_node_that_lacks_a_committed_entry_is_not_elected() {
         .expect("a leader of term 2");
     assert_eq!(r.trace.name(leader.from), "node-3");
 }
+
+/// B waits through node-2, whose machine fails at 3500 ms and restarts at 5000 ms; A's delete
+/// commits while it is down. The restarted node-2 gets the entry again but has neither B's
+/// connection nor its watch: B's next packet to it (a keepalive at 5206 ms, a ZooKeeper ping at
+/// 5307 ms) is answered with a reset, and B is granted where it reconnects, by node-3. node-2
+/// used to send B "locked" on the connection its dead process had held.
+#[test]
+fn a_restarted_machine_resets_the_connections_that_died_with_it() {
+    let faults = "[[faults]]\nat_ms = 3500\nkind = \"crash\"\ntarget = \"node-2\"\nhost = true\n\
+                  [[faults]]\nat_ms = 5000\nkind = \"restart\"\ntarget = \"node-2\"\n";
+    let etcd = common::run_text(HEAD, &two("", faults));
+    common::check_in_order(
+        &lines(&etcd),
+        &[
+            "4011 B's watch waits for node-2",
+            "5029 append again: delete lock:batch-42/1",
+            "5207 refused: keepalive lease 2",
+            "5208 B's client moves to node-3",
+            "5209 locked, revision=34",
+            "5209 B holds the lock (token 34)",
+        ],
+        &[],
+    );
+    let reset = explanation(&etcd, 5207, "refused: keepalive lease 2");
+    assert!(reset.contains("TCP RST"), "{reset}");
+    let granted_by = |r: &lockstep_core::Run| {
+        let e = r
+            .trace
+            .events
+            .iter()
+            .find(|e| e.label == "locked, revision=34")
+            .expect("B is granted");
+        r.trace.name(e.from).to_string()
+    };
+    assert_eq!(granted_by(&etcd), "node-3");
+    let zk = common::run_text(HEAD, &two("on_suspended = \"continue\"\n", faults));
+    common::check_in_order(
+        &lines(&zk),
+        &[
+            "5308 refused: ping session 2",
+            "5309 B's session is suspended",
+            "6108 B's session reconnected",
+            "6109 locked, revision=34",
+        ],
+        &[],
+    );
+    assert_eq!(granted_by(&zk), "node-3");
+}

@@ -3,6 +3,7 @@
 //! watches go with it, and a server that stops following or leading drops its clients.
 
 use super::Sim;
+use crate::actors::Timer;
 use crate::actors::worker::Worker;
 use crate::message::{Closing, Payload};
 use crate::topology::{NodeId, Role};
@@ -157,5 +158,83 @@ impl Sim {
         for (_, payload) in mine {
             self.send(server, worker, payload, None, out);
         }
+    }
+
+    /// Consensus node `node`'s machine fails: the connections clients have open to it die with
+    /// it, unknown to the clients, which still count on them.
+    pub(super) fn host_fails(&mut self, node: NodeId) {
+        let Some(instance) = node.checked_sub(self.params.first_service) else {
+            return;
+        };
+        let instance = u32::from(instance);
+        for (i, w) in self.workers.iter().enumerate() {
+            let open = if w.cfg.on_suspended.is_some() {
+                w.has_connection_to(instance)
+            } else {
+                w.endpoint == instance
+                    && !w.phase.is_terminal()
+                    && (w.lease.is_some() || w.awaiting.is_some())
+            };
+            if open && self.params.role(i as NodeId) == Role::Worker {
+                self.stale_connections.insert((i as NodeId, node));
+            }
+        }
+    }
+
+    /// A worker sends to `to`: a connection it had elsewhere that a machine failure killed is
+    /// one it has left (an etcd or ZooKeeper client talks to one server at a time).
+    pub(super) fn leave_stale_connections(&mut self, worker: NodeId, to: NodeId) {
+        self.stale_connections
+            .retain(|&(w, node)| w != worker || node == to);
+    }
+
+    /// The worker hears its connection was reset: the one that died with a machine is gone,
+    /// and a connection it opens to that node again is a new one.
+    pub(super) fn reset_heard(&mut self, worker: NodeId, timer: &Timer) {
+        if let Timer::ConnectionClosed {
+            instance,
+            refused: true,
+        } = *timer
+        {
+            let node = self.params.first_service + instance as NodeId;
+            self.stale_connections.remove(&(worker, node));
+        }
+    }
+
+    /// Whether `worker`'s connection to `node` died with `node`'s machine and is not yet reset.
+    pub(super) fn stale_connection(&self, worker: NodeId, node: NodeId) -> bool {
+        self.stale_connections.contains(&(worker, node))
+    }
+
+    /// A worker's message reaches `to`, whose machine failed and restarted since the worker's
+    /// connection was opened: the new process knows no such connection and the machine answers
+    /// with a reset, which the client hears at once. True when the message ended here.
+    pub(super) fn reset_by_restarted_host(
+        &mut self,
+        (msg, from, to): (u64, NodeId, NodeId),
+        label: &str,
+        out: &mut Vec<TraceEvent>,
+    ) -> bool {
+        if !self.stale_connection(from, to) {
+            return false;
+        }
+        let (server, client) = (self.name(to).to_string(), self.name(from).to_string());
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::Lost,
+                from,
+                to,
+                message: Some(msg),
+                label: format!("refused: {label}"),
+                explanation: format!(
+                    "{server}'s machine failed and restarted since {client}'s client opened this connection: the new {server} process knows no such connection, so the machine answers with a reset (TCP RST), and {client}'s client hears so at once. Until this first packet, nothing told {client} that the connection had died: a machine that is down sends nothing. {client} reconnects, and sets its watch anew where it reconnects."
+                ),
+                tag: None,
+            },
+        );
+        self.connection_closed(to, from, true);
+        true
     }
 }

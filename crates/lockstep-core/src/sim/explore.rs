@@ -49,6 +49,7 @@ impl Sim {
         self.held.hash(h);
         self.unsent_watches.hash(h);
         self.stalled_watches.hash(h);
+        self.stale_connections.hash(h);
     }
 
     /// True time of the next queued item, if any.

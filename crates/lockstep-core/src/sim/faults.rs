@@ -417,6 +417,9 @@ impl Sim {
             )
         };
         self.fault_event(out, node, label, explanation, Some(Tag::Crashed));
+        if params.role(node) == Role::ConsensusNode && host {
+            self.host_fails(node);
+        }
         if params.role(node) == Role::ConsensusNode && !host {
             // The live host closes the dead process's connections: every client hears it at once
             // (the clients decide whether theirs was one of them).

@@ -18,7 +18,7 @@ use network::MessageRule;
 pub use order::Contest;
 pub use params::Params;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
@@ -155,12 +155,13 @@ pub struct Sim {
     /// Watch events sent across a partition: TCP holds them on the watch's stream and delivers
     /// them when the two sides can reach each other again (see network.rs).
     held: Vec<Item>,
-    /// Watch events for a ZooKeeper-style client with no connection, by worker: a server sends
-    /// an event only on the session's connection, and fires it anew when the client sets its
-    /// watches again on reconnecting (see network.rs).
+    /// Watch events for a ZooKeeper-style client with no connection, fired anew when it sets
+    /// its watches again on reconnecting (see network.rs).
     unsent_watches: Vec<(NodeId, Payload)>,
     /// Watch events whose client's server cannot apply the commit yet (watches.rs).
     stalled_watches: Vec<watches::StalledWatch>,
+    /// (worker, consensus node): connections that died with the node's machine (connections.rs).
+    stale_connections: BTreeSet<(NodeId, NodeId)>,
     emitted: u64,
     pub end: Option<End>,
 }
@@ -308,6 +309,7 @@ impl Sim {
             held: Vec::new(),
             unsent_watches: Vec::new(),
             stalled_watches: Vec::new(),
+            stale_connections: BTreeSet::new(),
             emitted: 0,
             end: None,
             params: params.clone(),
@@ -494,6 +496,7 @@ impl Sim {
                 if timer == Timer::Start {
                     self.tell_rollout(node, out);
                 }
+                self.reset_heard(node, &timer);
                 self.react(node, Stimulus::Timer(timer), out);
             }
             item @ Item::Deliver { .. } => self.deliver(item, out),

@@ -72,6 +72,9 @@ impl Sim {
         out: &mut Vec<TraceEvent>,
     ) {
         let params = self.params.clone();
+        if params.role(from) == Role::Worker {
+            self.leave_stale_connections(from, to);
+        }
         if payload.is_watch_event() {
             if self.watch_not_sent(from, to, &payload, &tag, out) {
                 return;
@@ -324,6 +327,9 @@ impl Sim {
             return;
         }
         self.in_flight -= 1;
+        if self.reset_by_restarted_host((msg, from, to), &label, out) {
+            return;
+        }
         if !announced {
             let explanation = format!(
                 "{} receives \"{label}\" from {}, {} ms after it was sent, and acts on it at once.",

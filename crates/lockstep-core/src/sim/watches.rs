@@ -60,7 +60,10 @@ impl Sim {
     /// Whether `server` is up and can reach `client`.
     fn serves(&self, server: NodeId, client: NodeId) -> bool {
         let st = &self.nodes[usize::from(server)];
-        st.alive && st.paused_until.is_none() && self.reachable(server, client)
+        st.alive
+            && st.paused_until.is_none()
+            && self.reachable(server, client)
+            && !self.stale_connection(client, server)
     }
 
     pub(super) fn watch_route(&self, from: NodeId, client: NodeId) -> WatchRoute {
@@ -85,7 +88,11 @@ impl Sim {
         let (who, at) = (self.name(client).to_string(), self.name(server).to_string());
         let st = &self.nodes[usize::from(server)];
         let lacking = self.lacks_entry(server) && self.serves(server, client);
-        let why = if lacking {
+        let why = if self.stale_connection(client, server) && st.alive {
+            format!(
+                "{at}'s machine failed and restarted since {who}'s client connected: the new process has no watch of {who}'s and no connection to send on, and {who}'s client does not know it yet"
+            )
+        } else if lacking {
             format!(
                 "{at}'s log lacks the change: the leader's append of it did not arrive, so {at} cannot apply the commit. A Raft leader sends the entry again with its next append or heartbeat round"
             )
