@@ -199,12 +199,15 @@ export async function review11Tests(browser, base, shot) {
 }
 
 export async function review11MoreTests(browser, base, shot) {
-  await test(browser, "presenter mode's legend strip shows every entry without scrolling", async (page) => {
+  await test(browser, "presenter mode's legend shows every entry without scrolling", async (page) => {
     for (const step of [20, 33, "end"]) {
       await page.goto(`${base}index.html?legend-${step}#scenario=fenced-gc-pause&step=${step}&present=1`);
       await ready(page);
       await frames(page);
       await page.waitForTimeout(300);
+      // Folded into a button at the strip's end (session 30: in the strip its entries were 9-10 px).
+      await page.click(".presenter .side > details.legend > summary");
+      await page.waitForTimeout(150);
       const legend = await page.evaluate(() => {
         const panel = document.querySelector(".legend");
         const box = panel.getBoundingClientRect();

@@ -19,7 +19,9 @@ const state = (page) => page.evaluate(() => new Promise((resolve) =>
   }))));
 
 export async function review16Tests(browser, base, shot) {
-  await test(browser, "presenter mode fits Redlock runs in 1920x1080 with no move sideways, labels 11 px or more", async (page) => {
+  // Session 30: at 11-12.5 px fitted to 1920 px the labels were too small for a room's back; the
+  // runs are drawn at 16 px and follow the step sideways (review30.mjs).
+  await test(browser, "presenter mode draws Redlock runs in 1920x1080 at 16 px labels", async (page) => {
     for (const id of ["redlock-gc-pause", "redlock-happy-path", "redlock-clock-jump"]) {
       await page.goto(`${base}index.html#scenario=${id}&step=1&present=1`);
       await ready(page);
@@ -28,8 +30,7 @@ export async function review16Tests(browser, base, shot) {
         await atStep(page, step);
         if (step % 6 !== 0) continue;
         const now = await state(page);
-        assert(!now.wide && now.left === 0, `${id} step ${step}: scrolls sideways: ${JSON.stringify(now)}`);
-        assert(now.label >= 11, `${id} step ${step}: labels ${now.label.toFixed(1)} px`);
+        assert(now.label >= 15.9, `${id} step ${step}: labels ${now.label.toFixed(1)} px`);
       }
       const now = await state(page);
       // A round's label before its nearest head: the message, then who takes part on a second line.

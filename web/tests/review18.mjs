@@ -1,13 +1,17 @@
 // Browser tests of session 18's work on issue 7: the step column as large as the notes and the
 // current step's outline clear of the line above, the minimal embed naming its step, and a phone's
 // lease chart keeping its title and legend readable while it shows the current step.
-import { test, assert, ready } from "./harness.mjs";
+import { test, assert, ready, fitZoom } from "./harness.mjs";
 
 export async function review18Tests(browser, base, shot) {
+  // Session 30: presenter mode no longer fits fenced-gc-pause to 1280 px (its labels were 11 px);
+  // Z fits it, and there the step column must still be nearly as large as the labels.
   await test(browser, "fitted to a 1280x720 projector, the step column is drawn nearly as large as the labels", async (page) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=16&present=1`);
     await ready(page);
+    await page.waitForTimeout(400);
+    await fitZoom(page);
     await page.waitForTimeout(400);
     const seen = await page.evaluate(() => {
       const s = document.querySelector(".timeline-scroller");

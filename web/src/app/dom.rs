@@ -192,14 +192,6 @@ pub fn reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Whether the window is no wider than a 1280x720 or 1366x768 projector's (presenter mode then
-/// folds its legend: the strip under the timeline gives the explanation and verdict the room).
-pub fn projector() -> bool {
-    window()
-        .and_then(|w| w.match_media("(max-width: 1440px)").ok().flatten())
-        .is_some_and(|m| m.matches())
-}
-
 /// Whether the page is as narrow as a phone (the side panels start folded).
 pub fn narrow() -> bool {
     window()

@@ -1,9 +1,13 @@
 //! Presenter mode's strip under the timeline (the explanation, the verdict, the legend) keeps one
 //! height and one type size for the whole run, so neither the timeline's bottom edge nor the
 //! words jump from one step to the next: when a run opens (or the window changes size) every
-//! step's explanation is measured in a hidden copy of its panel, and the panel gets the largest
-//! type (style.css `--fit`) that fits them all, floored at a size readable from the back of a
-//! room; the strip grows, for the whole run, when some step cannot fit even at that size.
+//! step's explanation is measured in a hidden copy of its panel. The type is slide-sized for the
+//! screen's height ([`target_px`]), and the strip only as tall as the longest words need at that
+//! size, so the picture gets the rest of the height (at 1280x720 the strip was kept at a quarter
+//! of the screen with its panels 60% empty at most steps while the timeline showed six rows);
+//! where the words need more than the strip's own height (style.css), the panel gets the largest
+//! type that fits them all, floored at a size readable from the back of a room, and the strip
+//! grows, for the whole run, when some step cannot fit even at that size.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -42,9 +46,6 @@ fn beside(doc: &Document) -> bool {
         .flatten()
         .is_some()
 }
-/// The legend (folded on a projector) shrinks as before, a panel at a time, to this scale.
-const LEGEND: (&str, f64) = (".presenter .side > .legend", 0.55);
-
 /// How much smaller each try after the first guess makes the type.
 const STEP: f64 = 0.02;
 
@@ -57,14 +58,8 @@ struct Fitted {
     verdict: f64,
     /// The verdict's words when it was last checked (see [`fit_strip`]).
     verdict_words: String,
-    /// The legend's words when it was last fitted (a step's legend names only what it has
-    /// drawn, so it changes as the run goes on), and the scale each of its versions so far was
-    /// fitted at: a run's legend has a few versions and comes back to them ("message still in
-    /// the network" comes and goes), and measuring one lays the page out in the middle of a step.
-    legend_words: String,
-    legend_scales: Vec<(String, f64)>,
-    /// The strip's height when some step needs it taller than its own (style.css), in px; 0
-    /// when every step fits.
+    /// The strip's height, in px, for the longest words (shorter or taller than its own in
+    /// style.css); 0 to keep its own.
     height: f64,
 }
 
@@ -111,16 +106,17 @@ pub fn fit_strip() {
                 }
                 f.verdict_words = words;
             }
-            // The legend again when its entries change (rarely: a few times a run), so a
-            // longer legend is not cut at the strip's bottom.
-            f.legend_words = fit_legend_again(&doc, &f.legend_words, &mut f.legend_scales);
             f
         }
-        None => {
-            let mut f = measure(&v, key, &side, &expl, &verdict, floor_px(&doc));
-            f.legend_words = fit_legend_again(&doc, "", &mut f.legend_scales);
-            f
-        }
+        None => measure(
+            &v,
+            key,
+            &side,
+            &expl,
+            &verdict,
+            floor_px(&doc),
+            beside(&doc),
+        ),
     };
     set_fit(&expl, fitted.explanation);
     set_fit(&verdict, fitted.verdict);
@@ -168,8 +164,18 @@ fn run_key(v: &Viewer, doc: &Document) -> String {
     )
 }
 
+/// The strip's type for the screen, in px: about a fiftieth of its height (21.6 px at 1080),
+/// never below [`FLOOR_PX`] (a 1280x720 or 1366x768 projector).
+fn target_px() -> f64 {
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(720.0);
+    (height / 50.0).max(FLOOR_PX)
+}
+
 /// Measures every step's explanation, and the verdict at the end and now, in hidden copies of
-/// their panels; chooses each panel's one scale and how far the strip must grow.
+/// their panels; chooses each panel's one scale and the strip's height.
 fn measure(
     v: &Viewer,
     key: String,
@@ -177,40 +183,74 @@ fn measure(
     expl: &HtmlElement,
     verdict: &HtmlElement,
     floor: f64,
+    beside: bool,
 ) -> Fitted {
     // The strip at its own height: the panels' boxes as the step will have them.
     let _ = side.style().remove_property("height");
     let steps = explanations(v);
+    let ended = VerdictWords::of(v, v.final_verdict(), true);
+    let verdicts = [verdict_markup(&ended), verdict.inner_html()];
+    let words = verdict.text_content().unwrap_or_default();
+    // Beside the lease chart the strip is a column as tall as the chart: its type as large as
+    // fits there.
+    let target = if beside { EXPLANATION.1 } else { target_px() };
+    let (start_e, start_v) = (least(target, EXPLANATION.1), least(target, VERDICT.1));
+    let own = f64::from(side.offset_height());
+    let need = tallest(expl, steps.iter().map(String::as_str), start_e).max(tallest(
+        verdict,
+        verdicts.iter().map(String::as_str),
+        start_v,
+    ));
+    if target < EXPLANATION.1 && need > 0.0 && need <= own {
+        return Fitted {
+            key,
+            explanation: start_e,
+            verdict: start_v,
+            verdict_words: words,
+            height: need.ceil(),
+        };
+    }
     let (explanation, need_e) = fit_all(
         expl,
         steps.iter().map(String::as_str),
-        least(floor, EXPLANATION.1),
+        (start_e, least(floor, EXPLANATION.1)),
     );
-    let ended = VerdictWords::of(v, v.final_verdict(), true);
     let (verdict_scale, need_v) = fit_all(
         verdict,
-        [
-            verdict_markup(&ended).as_str(),
-            verdict.inner_html().as_str(),
-        ],
-        least(floor, VERDICT.1),
+        verdicts.iter().map(String::as_str),
+        (start_v, least(floor, VERDICT.1)),
     );
     Fitted {
         key,
         explanation,
         verdict: verdict_scale,
-        verdict_words: verdict.text_content().unwrap_or_default(),
-        legend_words: String::new(),
-        legend_scales: Vec::new(),
+        verdict_words: words,
         height: {
             let grow = need_e.max(need_v);
-            if grow > 0.0 {
-                f64::from(side.offset_height()) + grow
-            } else {
-                0.0
-            }
+            if grow > 0.0 { own + grow } else { 0.0 }
         },
     }
+}
+
+/// The height `panel` needs for the tallest of `contents` at `scale`, in px (0 when it cannot
+/// be measured).
+fn tallest<'a>(
+    panel: &HtmlElement,
+    contents: impl IntoIterator<Item = &'a str>,
+    scale: f64,
+) -> f64 {
+    let Some(probe) = probe(panel, false) else {
+        return 0.0;
+    };
+    set_fit(&probe, scale);
+    let mut most: f64 = 0.0;
+    for content in contents {
+        probe.set_inner_html(content);
+        most = most.max(f64::from(probe.offset_height()));
+    }
+    probe.remove();
+    // A pixel for rounding (a panel's scroll height is whole pixels, its words' not).
+    if most > 0.0 { most + 2.0 } else { 0.0 }
 }
 
 /// The explanation panel's words at every step, as the page draws them (web/src/app/explain.rs).
@@ -270,18 +310,18 @@ fn least(floor_px: f64, base_px: f64) -> f64 {
     (floor_px / base_px).min(1.0)
 }
 
-/// The largest scale (down to `least`) at which every one of `contents` fits `panel`'s box, and
-/// how many px taller the box must be for the one that fits least at that scale (0 when all
-/// fit).
+/// The largest scale (from `start` down to `least`) at which every one of `contents` fits
+/// `panel`'s box, and how many px taller the box must be for the one that fits least at that
+/// scale (0 when all fit).
 fn fit_all<'a>(
     panel: &HtmlElement,
     contents: impl IntoIterator<Item = &'a str>,
-    least: f64,
+    (start, least): (f64, f64),
 ) -> (f64, f64) {
-    let Some(probe) = probe(panel) else {
-        return (1.0, 0.0);
+    let Some(probe) = probe(panel, true) else {
+        return (start, 0.0);
     };
-    let mut scale: f64 = 1.0;
+    let mut scale: f64 = start;
     let mut need: f64 = 0.0;
     for content in contents {
         probe.set_inner_html(content);
@@ -311,21 +351,25 @@ fn fit_all<'a>(
     (scale, need)
 }
 
-/// A hidden copy of `panel`, as wide and tall as it, beside it in the strip (so the same rules
-/// style it), to lay words out in without showing them.
-fn probe(panel: &HtmlElement) -> Option<HtmlElement> {
+/// A hidden copy of `panel`, as wide as it and as tall (`fixed`) or as its words, beside it in
+/// the strip (so the same rules style it), to lay words out in without showing them.
+fn probe(panel: &HtmlElement, fixed: bool) -> Option<HtmlElement> {
     let copy = panel.clone_node().ok()?.dyn_into::<HtmlElement>().ok()?;
     for name in ["aria-live", "aria-label", "data-testid"] {
         let _ = copy.remove_attribute(name);
     }
     let _ = copy.set_attribute("aria-hidden", "true");
     let rect = panel.get_bounding_client_rect();
+    let height = if fixed {
+        format!("{:.2}px", rect.height())
+    } else {
+        "auto".into()
+    };
     let _ = copy.set_attribute(
         "style",
         &format!(
-            "position: absolute; visibility: hidden; left: 0; top: 0; flex: none; width: {:.2}px; height: {:.2}px",
+            "position: absolute; visibility: hidden; left: 0; top: 0; flex: none; width: {:.2}px; height: {height}; max-height: none",
             rect.width(),
-            rect.height()
         ),
     );
     panel.parent_node()?.append_child(&copy).ok()?;
@@ -363,42 +407,6 @@ fn set_fit(el: &HtmlElement, scale: f64) {
     if style.get_property_value("--fit").ok().as_deref() != Some(value.as_str()) {
         let _ = style.set_property("--fit", &value);
     }
-}
-
-/// Fits the legend when its words are not `fitted` (those it was last fitted for); returns
-/// its words now.
-fn fit_legend_again(doc: &Document, fitted: &str, scales: &mut Vec<(String, f64)>) -> String {
-    let Some(legend) = panel(doc, LEGEND.0) else {
-        return String::new();
-    };
-    let words = legend.text_content().unwrap_or_default();
-    if words != fitted {
-        match scales.iter().find(|(w, _)| *w == words) {
-            Some((_, scale)) => set_fit(&legend, *scale),
-            None => {
-                let scale = fit_legend(&legend, LEGEND.1);
-                scales.push((words.clone(), scale));
-            }
-        }
-    }
-    words
-}
-
-/// Shrinks the legend's type (not below `least`) until it fits its box; the scale chosen.
-fn fit_legend(el: &HtmlElement, least: f64) -> f64 {
-    set_fit(el, 1.0);
-    let mut scale: f64 = 1.0;
-    if overflows(el) {
-        // Text takes room with the square of its size: a near first guess, then small steps.
-        let (want, have) = (f64::from(el.scroll_height()), f64::from(el.client_height()));
-        scale = (have / want).sqrt().clamp(least, 1.0);
-        set_fit(el, scale);
-    }
-    while overflows(el) && scale > least {
-        scale = (scale - STEP).max(least);
-        set_fit(el, scale);
-    }
-    scale
 }
 
 /// Fits the strip after every redraw in presenter mode, and when the window changes size.

@@ -36,9 +36,10 @@ pub(super) const FITTED_PLACE: f64 = 0.85;
 
 /// The least scale at which a picture wider than its window is fitted to it instead of scrolling
 /// sideways (presenter mode's readable zoom; style.css `data-snug`): its 16 px arrow labels at
-/// 11 px, readable on a projector (fenced-gc-pause fits a 1280x720 one). Below that (a 9-lane
-/// Redlock run), it scrolls sideways at 16 px.
-pub(super) const SNUG: f64 = 11.0 / 16.0;
+/// 16 px on the screen at least. Below that it scrolls sideways at 16 px, following the step:
+/// fitted at 11 px (fenced-gc-pause on a 1280x720 projector, 12.4 px for
+/// consensus-fenced-failover at 1920x1080) the labels were too small to read from a room's back.
+pub(super) const SNUG: f64 = 1.0;
 
 /// Marks `scroller` `data-snug` when the picture, `page_width` px at its own size, fits its window
 /// at [`SNUG`] or more.

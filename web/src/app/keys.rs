@@ -116,12 +116,9 @@ fn release_focus(e: &KeyboardEvent) {
     }
 }
 
-/// Folds presenter mode's legend where, unfolded, it lies over the picture (style.css: a
-/// projector's strip folds it into a button); whether it did.
+/// Folds presenter mode's legend, which unfolded lies over the picture (style.css: the strip
+/// folds it into a button); whether it did.
 fn close_legend_overlay() -> bool {
-    if !super::dom::projector() {
-        return false;
-    }
     let open = web_sys::window().and_then(|w| w.document()).and_then(|d| {
         d.query_selector(".presenter .side > details.legend[open]")
             .ok()
@@ -148,7 +145,7 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
                 return;
             }
             let state = latest.borrow().clone();
-            // Unfolded on a projector, the legend lies over the picture: Esc folds it first
+            // Unfolded in presenter mode, the legend lies over the picture: Esc folds it first
             // (it left presenter mode with the legend still open).
             if e.key() == "Escape" && state.presenter && close_legend_overlay() {
                 e.prevent_default();
@@ -168,9 +165,9 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
             if steps {
                 release_focus(&e);
             }
-            // Opened over the picture on a projector, the legend grew with each step's entries
-            // until it covered the explanation, the verdict and the current step (a review at
-            // 1280x720): a step folds it again.
+            // Opened over the picture, the legend covers its corner and the strip's end, where
+            // the next step may be drawn (a review at 1280x720 found it over the current step):
+            // a step folds it again.
             if state.presenter && (steps || matches!(action, Action::NextRow | Action::PrevRow)) {
                 close_legend_overlay();
             }

@@ -13,9 +13,9 @@ use crate::viewer::LegendArt;
 #[derive(Properties)]
 pub struct LegendProps {
     pub art: Rc<LegendArt>,
-    /// Start folded (a phone; presenter mode on a projector, where the strip under the timeline
-    /// gives its room to the explanation and the verdict, and the unfolded legend lies over the
-    /// picture's corner).
+    /// Start folded (a phone; presenter mode, where the strip under the timeline gives its room
+    /// to the explanation and the verdict, and the unfolded legend lies over the picture's
+    /// corner: in a third of the strip a run's twenty entries were 9-10 px).
     pub folded: bool,
 }
 
@@ -29,8 +29,8 @@ impl PartialEq for LegendProps {
 #[component]
 pub fn Legend(props: &LegendProps) -> Html {
     let art = &props.art;
-    // Step 0 has drawn nothing yet: the panel stays (presenter mode's strip keeps one layout
-    // from the first step to the last) and says so.
+    // Step 0 has drawn nothing yet: the panel stays and says so, in a line (room kept for the
+    // whole run's entries around that one sentence read as a panel that failed to load).
     html! {
         <details class="panel legend" aria-label="Legend" open={!props.folded}>
             <summary><h2>{ "Legend" }</h2></summary>
@@ -46,7 +46,8 @@ pub fn Legend(props: &LegendProps) -> Html {
                         "<svg viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\" width=\"{w:.0}\" height=\"{h:.0}\" aria-hidden=\"true\" focusable=\"false\">{}</svg>",
                         e.svg
                     );
-                    // A kept place (see `keep_in_flight_place`): laid out, not shown or read.
+                    // Room kept at the bottom for an entry a later step draws (see
+                    // `page_fit::legend_art`): laid out, not shown or read.
                     let ghost = e.ghost.then_some("ghost");
                     html! {
                         <li key={e.key()} class={classes!(ghost)} aria-hidden={e.ghost.then_some("true")}>

@@ -217,7 +217,7 @@ pub fn App() -> Html {
                     <VerdictPanel state={state.clone()} />
                     if let (Chart::Timeline, Some(f)) = (state.chart, &state.frame) {
                         <Legend art={f.legend.clone()}
-                            folded={dom::narrow() || (state.presenter && dom::projector())} />
+                            folded={dom::narrow() || state.presenter} />
                     }
                     <SearchPanel dispatch={state.dispatcher()} viewer={state.viewer.clone()}
                         found={state.found.clone()} />

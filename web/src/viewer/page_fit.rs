@@ -48,8 +48,8 @@ pub struct LegendSwatch {
     pub at: [f64; 4],
     /// Its SVG elements.
     pub svg: String,
-    /// Kept in its place but not shown: this step draws nothing of its kind (see
-    /// [`legend_art`]).
+    /// A place kept at the panel's bottom, not shown: this step draws nothing of its kind yet
+    /// (see [`legend_art`]).
     pub ghost: bool,
 }
 
@@ -106,16 +106,65 @@ pub fn lane_heads(layout: &Layout) -> Vec<LaneHead> {
         .collect()
 }
 
+/// One entry the whole run's legend lists (see [`run_legend`]): its kind, its words and its
+/// swatch's box, for the place the panel keeps for it before a step draws it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunEntry {
+    pub kind: LegendKind,
+    pub words: String,
+    pub at: [f64; 4],
+}
+
+/// Every entry a step of the run can list, in the legend's order: the whole run's (`full`, the
+/// legend of the layout without `upto_step`), then the current step and "message still in the
+/// network", which the finished run draws neither of (the latter goes last: it comes and goes at
+/// every other step, and the entries after it would move each time).
+pub fn run_legend(full: &[LegendEntry]) -> Vec<RunEntry> {
+    let in_flight = LegendKind::Mark(MarkKind::InFlight);
+    let mut all: Vec<RunEntry> = full
+        .iter()
+        .filter(|e| e.kind != in_flight)
+        .map(|e| RunEntry {
+            kind: e.kind,
+            words: e.text.text.clone(),
+            at: [
+                0.0,
+                0.0,
+                e.swatch.x1 - e.swatch.x0,
+                e.swatch.y1 - e.swatch.y0,
+            ],
+        })
+        .collect();
+    for kind in [LegendKind::Current, in_flight] {
+        if !all.iter().any(|e| e.kind == kind) {
+            all.push(RunEntry {
+                kind,
+                words: lockstep_render::layout::legend_text(kind).to_string(),
+                at: [0.0, 0.0, 1.0, 1.0],
+            });
+        }
+    }
+    all
+}
+
 /// The panel's legend for `legend` (taken from a layout like `like`, which was `size` before, at
 /// their places): each entry's swatch from `drawn` when an entry of its kind and words has been
 /// drawn before, else drawn now (as lockstep-render draws it) and added to `drawn`.
+///
+/// The entries are in the order of the whole run's legend (`run`, see [`run_legend`]), and after
+/// them, kept but not shown, every entry of the run this step does not draw: the panel is as
+/// large, in as many columns, at every step, its words never rescaled while stepping, and what
+/// is drawn so far is packed at its top with the room kept for the rest at its bottom (places
+/// kept among the entries read as icons that failed to load). Step 0, which draws nothing, keeps
+/// no room: the panel only says so.
 pub fn legend_art(
     like: &Layout,
     size: (f64, f64),
     legend: Vec<LegendEntry>,
     drawn: &mut Vec<Rc<LegendSwatch>>,
+    run: &[RunEntry],
 ) -> Result<Rc<LegendArt>, RenderError> {
-    let mut entries = Vec::with_capacity(legend.len());
+    let mut entries = Vec::with_capacity(run.len().max(legend.len()));
     for entry in legend {
         let known = drawn
             .iter()
@@ -131,30 +180,34 @@ pub fn legend_art(
         };
         entries.push(swatch);
     }
-    keep_in_flight_place(&mut entries);
-    Ok(Rc::new(LegendArt { entries }))
-}
-
-/// "Message still in the network" is drawn only at the steps where a message is on its way,
-/// which in most runs is every other step. So that the panel does not reflow and rescale at
-/// each of those (a presenter's audience saw the legend pulse), the entry goes last, and at a
-/// step without such a message its place is kept, empty, once the legend has anything in it.
-fn keep_in_flight_place(entries: &mut Vec<Rc<LegendSwatch>>) {
-    let in_flight = LegendKind::Mark(MarkKind::InFlight);
-    match entries.iter().position(|e| e.kind == in_flight) {
-        Some(i) => {
-            let e = entries.remove(i);
-            entries.push(e);
-        }
-        None if !entries.is_empty() => entries.push(Rc::new(LegendSwatch {
-            kind: in_flight,
-            words: lockstep_render::layout::legend_text(in_flight).to_string(),
-            at: [0.0, 0.0, 1.0, 1.0],
-            svg: String::new(),
-            ghost: true,
-        })),
-        None => {}
+    // An entry the run's list lacks (none known) goes after those it has, in its step's order.
+    let place = |e: &LegendSwatch| {
+        run.iter()
+            .position(|r| r.kind == e.kind && r.words == e.words)
+            .unwrap_or(run.len())
+    };
+    lockstep_core::sort::sort_by(&mut entries, |a, b| place(a).cmp(&place(b)));
+    if !entries.is_empty() {
+        let kept: Vec<Rc<LegendSwatch>> = run
+            .iter()
+            .filter(|r| {
+                !entries
+                    .iter()
+                    .any(|e| e.kind == r.kind && e.words == r.words)
+            })
+            .map(|r| {
+                Rc::new(LegendSwatch {
+                    kind: r.kind,
+                    words: r.words.clone(),
+                    at: r.at,
+                    svg: String::new(),
+                    ghost: true,
+                })
+            })
+            .collect();
+        entries.extend(kept);
     }
+    Ok(Rc::new(LegendArt { entries }))
 }
 
 /// Draws one legend entry's swatch (without its words, which the panel sets as text).

@@ -79,6 +79,8 @@ pub struct Picture {
     legend: RefCell<Vec<(Vec<lockstep_render::layout::LegendEntry>, Rc<LegendArt>)>>,
     /// Every legend entry's swatch drawn so far, shared by those drawings.
     swatches: RefCell<Vec<Rc<page_fit::LegendSwatch>>>,
+    /// Every entry a step's legend can list, in order (the panel keeps room for them all).
+    run_legend: Vec<page_fit::RunEntry>,
     stepper: Stepper,
 }
 
@@ -185,7 +187,7 @@ impl Viewer {
         };
         let mut full = layout(&self.full, &options);
         let size = page_fit::size_without_legend(&full);
-        page_fit::drop_legend(&mut full, size);
+        let run_legend = page_fit::run_legend(&page_fit::drop_legend(&mut full, size));
         let lanes = page_fit::lane_heads(&full);
         let branch_steps: Vec<usize> = self.whatifs().iter().map(|w| w.at_step + 1).collect();
         let spans = row_spans(&full);
@@ -294,6 +296,7 @@ impl Viewer {
             size,
             legend: RefCell::new(Vec::new()),
             swatches: RefCell::new(Vec::new()),
+            run_legend,
             stepper,
         })
     }
@@ -319,6 +322,7 @@ impl Viewer {
                     drawn_size,
                     legend.clone(),
                     &mut picture.swatches.borrow_mut(),
+                    &picture.run_legend,
                 )?;
                 picture.legend.borrow_mut().push((legend, art.clone()));
                 art

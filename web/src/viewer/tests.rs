@@ -445,3 +445,27 @@ fn a_legend_keeps_its_entries_in_place_from_step_to_step() {
         assert!(pulses.is_empty(), "{pulses:#?}");
     }
 }
+
+#[test]
+fn every_steps_legend_keeps_room_for_the_whole_run_below_what_it_draws() {
+    let mut v = builtin("consensus-fenced-failover");
+    let pic = v.picture(TimeMode::Logical).unwrap();
+    // Step 0 draws nothing and keeps no room (the panel says so in a line).
+    v.seek(0);
+    assert!(v.frame(&pic).unwrap().legend.entries.is_empty());
+    let mut places = None;
+    let mut drawn = std::collections::BTreeSet::new();
+    for step in [1, 10, 30, 60, 100, v.total()] {
+        v.seek(step);
+        let f = v.frame(&pic).unwrap();
+        let entries = &f.legend.entries;
+        // As many places at every step: the panel keeps one size.
+        assert_eq!(*places.get_or_insert(entries.len()), entries.len(), "step {step}");
+        // What the step draws first, then the room kept: no kept place among the drawn entries.
+        let shown = entries.iter().take_while(|e| !e.ghost).count();
+        assert!(entries[shown..].iter().all(|e| e.ghost), "step {step}");
+        assert!(entries[shown..].iter().all(|e| e.svg.is_empty()), "step {step}");
+        drawn.insert(shown);
+    }
+    assert!(drawn.len() > 2, "{drawn:?}");
+}

@@ -1,0 +1,128 @@
+// Browser tests of session 30's work (an outside review of the app as a workshop presenter
+// projecting it, and on a phone): presenter mode's type and the height it gives the picture, its
+// legend sized for the whole run, a phone's lease chart's labels at the window's edge, calm
+// sideways following of wide Redlock runs, and the to-scale view at 1280x720.
+import { test, assert, ready } from "./harness.mjs";
+
+/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** Opens `id` in presenter mode (F) in a window `width`x`height`, at step `step` (by keys). */
+async function present(page, id, width, height, step) {
+  await page.setViewportSize({ width, height });
+  await page.goto(`${base_}index.html?p${width}#scenario=${id}`);
+  await ready(page);
+  await page.keyboard.press("f");
+  await page.waitForSelector(".presenter");
+  await page.waitForTimeout(400);
+  for (let i = 0; i < step; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), step);
+  await page.waitForTimeout(700);
+  await frames(page);
+}
+let base_ = "";
+
+/** The timeline's text on the screen: the size of its message labels (16 px in the picture),
+ * the timeline's and the strip's heights and the strip's type. */
+const PRESENTED = () => {
+  const sc = document.querySelector(".timeline-scroller");
+  const page = sc.querySelector(".page");
+  const scale = page.getBoundingClientRect().width / parseFloat(getComputedStyle(page).getPropertyValue("--page-w"));
+  // The arrows' labels are the picture's 16 px text (its subtitle too, out of view above).
+  const s = sc.getBoundingClientRect();
+  const labels = [...sc.querySelectorAll(".page svg text")]
+    .filter((t) => t.getAttribute("font-size") === "16" && t.getClientRects().length && t.textContent.trim())
+    .filter((t) => { const r = t.getBoundingClientRect(); return r.bottom > s.top && r.top < s.bottom && r.right > s.left && r.left < s.right; });
+  const side = document.querySelector(".presenter .side").getBoundingClientRect();
+  const why = document.querySelector(".presenter .side > .explanation .why, .presenter .side > .explanation .label");
+  const facts = document.querySelector(".presenter .side > .verdict .facts");
+  return {
+    label: 16 * scale,
+    labels: labels.length,
+    timeline: Math.round(s.height),
+    strip: Math.round(side.height),
+    words: why && parseFloat(getComputedStyle(why).fontSize),
+    verdict: facts && parseFloat(getComputedStyle(facts).fontSize),
+  };
+};
+
+/** Presenter mode's legend, unfolded: its box, its entries in order (shown or kept), its type. */
+const LEGEND = () => {
+  const l = document.querySelector(".presenter .side > details.legend");
+  const b = l.getBoundingClientRect();
+  const items = [...l.querySelectorAll("li")].map((li) => ({
+    words: li.textContent.trim(),
+    shown: getComputedStyle(li).visibility !== "hidden" && li.getClientRects().length > 0,
+    top: Math.round(li.getBoundingClientRect().top - b.top),
+    left: Math.round(li.getBoundingClientRect().left - b.left),
+  }));
+  const first = l.querySelector("li span:last-child");
+  return {
+    open: l.open, width: Math.round(b.width), height: Math.round(b.height), items,
+    empty: l.querySelector(".empty")?.textContent ?? null,
+    font: first ? parseFloat(getComputedStyle(first).fontSize) * (parseFloat(getComputedStyle(l.querySelector("ul")).zoom) || 1) : null,
+  };
+};
+
+export async function review30Tests(browser, base, shot) {
+  base_ = base;
+
+  await test(browser, "presenter mode draws the timeline's labels at 16 px or more on the screen and gives the picture the strip's spare height", async (page) => {
+    for (const [id, w, h, step, least] of [
+      ["fenced-gc-pause", 1280, 720, 12, 400],
+      ["redlock-gc-pause", 1280, 720, 12, 420],
+      ["consensus-fenced-failover", 1920, 1080, 12, 670],
+      ["fenced-gc-pause", 1920, 1080, 12, 680],
+    ]) {
+      await present(page, id, w, h, step);
+      const v = await page.evaluate(PRESENTED);
+      // Fitted to the width they were 11 px (fenced-gc-pause at 1280x720) and 12.4 px
+      // (consensus-fenced-failover at 1920x1080).
+      assert(v.labels > 0 && v.label >= 15.9, `${id} ${w}x${h}: labels at ${v.label.toFixed(1)} px: ${JSON.stringify(v)}`);
+      // The strip kept a quarter of the screen or more (208 px at 1280x720, 270 at 1920x1080)
+      // whatever its words needed; the timeline had 383 and 669 px.
+      assert(v.timeline >= least, `${id} ${w}x${h}: the timeline is ${v.timeline} px tall (at least ${least} wanted): ${JSON.stringify(v)}`);
+      assert(v.words >= 16 && v.verdict >= 15.9, `${id} ${w}x${h}: the strip's type is below 16 px: ${JSON.stringify(v)}`);
+      if (id === "fenced-gc-pause") await shot(page, `presenter-16px-labels-${id}-${w}x${h}`);
+    }
+  });
+
+  await test(browser, "presenter mode's legend opens at one size for the whole run, what is drawn so far packed at its top", async (page) => {
+    await present(page, "consensus-fenced-failover", 1920, 1080, 0);
+    const open = async () => {
+      await page.click(".presenter .side > details.legend > summary");
+      await page.waitForTimeout(150);
+      return page.evaluate(LEGEND);
+    };
+    const zero = await open();
+    // Step 0 draws nothing: a line says so, in a panel its size, not a blank whole-run panel.
+    assert(zero.open && zero.empty && zero.items.filter((i) => i.shown).length === 0 && zero.height < 160,
+      `step 0: ${JSON.stringify(zero)}`);
+    await page.keyboard.press("Escape");
+    let first = null;
+    const seen = new Set();
+    for (const to of [1, 30, 60, 100, "end"]) {
+      if (to === "end") await page.keyboard.press("End");
+      else for (let n = Number(await page.inputValue("input[aria-label='Current step']")); n < to; n++) await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(500);
+      const l = await open();
+      assert(l.open, `step ${to}: the legend did not open`);
+      // Its words at 16 px (in a third of the strip they were 9-10 px).
+      assert(l.font >= 16, `step ${to}: the legend's words are ${l.font} px`);
+      // The entries drawn so far first, then the room kept: no blank place among them.
+      const last = l.items.map((i) => i.shown).lastIndexOf(true);
+      const firstKept = l.items.findIndex((i) => !i.shown);
+      assert(firstKept === -1 || last < firstKept, `step ${to}: a kept place among the drawn entries: ${JSON.stringify(l.items)}`);
+      seen.add(last + 1);
+      if (!first) first = l;
+      // One size, and as many entries (shown and kept), at every step.
+      assert(l.width === first.width && l.height === first.height && l.items.length === first.items.length,
+        `step ${to}: the legend is ${l.width}x${l.height} with ${l.items.length} places; at step 1 ${first.width}x${first.height} with ${first.items.length}`);
+      // The columns stay: the first entry at the same place.
+      assert(l.items[0].left === first.items[0].left && l.items[0].top === first.items[0].top, `step ${to}: the first entry moved`);
+      if (to === 60) await shot(page, "presenter-legend-packed-consensus-fenced-failover-60");
+      await page.keyboard.press("Escape");
+    }
+    assert(seen.size >= 3, `the steps drew the same number of entries: ${[...seen]}`);
+  });
+}
