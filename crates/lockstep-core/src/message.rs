@@ -229,6 +229,11 @@ pub enum Payload {
     NotLeader {
         req: u64,
     },
+    /// An etcd client that moved to another node while it waits opens its watch there again,
+    /// from the revision it watched from (clientv3's watcher resume).
+    WatchResume {
+        rev: u64,
+    },
     /// A waiter's predecessor key (revision `rev`, when known) was deleted, and its own key is
     /// gone too: its lease was revoked while it waited (etcd's Mutex then returns
     /// ErrSessionExpired). The predecessor is not known when a grant that waited for the
@@ -411,6 +416,7 @@ impl Payload {
                 "nothing to delete: the key went with the lease".into()
             }
             Payload::NotLeader { .. } => "not the leader: no leader known".into(),
+            Payload::WatchResume { rev } => format!("watch again from revision {rev}"),
             Payload::SessionGone { rev: Some(rev), .. } => {
                 format!("watch: revision {rev} deleted · get: own key gone")
             }
@@ -587,6 +593,9 @@ impl Payload {
             Payload::UnlockReply { deleted: true, .. } => format!("The deletion is committed; {to} no longer holds the lock."),
             Payload::UnlockReply { deleted: false, lease_alive: true, .. } => format!("{to}'s session is alive, but there is no key under its name any more: another delete of the same name (the same session) removed it. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc); {to} had not held the lock since that delete, whatever it believed."),
             Payload::UnlockReply { deleted: false, .. } => format!("{to}'s lease had already been revoked, and its key was deleted with it: a Delete of a missing key deletes nothing and creates no new revision (etcd mvcc). {to} had not held the lock since the revocation."),
+            Payload::WatchResume { rev } => format!(
+                "{from}'s client now talks to {to}, so its watch opens there again, from revision {rev}, the one it watched from (clientv3 watch.go: a watcher whose stream broke sends its create request again, with WithRev): {to} sends it any change it missed from its own store, not only new ones."
+            ),
             Payload::NotLeader { .. } => format!(
                 "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it can neither serve {to}'s request nor say who leads (etcd answers \"etcdserver: no leader\"). {to} tries its next endpoint; across a partition it cannot learn who leads on the other side."
             ),

@@ -162,9 +162,10 @@ fn a_lost_commit_for_a_watch_goes_again() {
 
 /// B (etcd) is cut off with node-2 from 3000 ms to 14000 ms. Its watch fires at 5009 ms but
 /// waits for node-3, its new endpoint across the partition; by the heal B's lease has been
-/// revoked and C holds the lock. The event that reaches B says its own key is gone (etcd's
-/// Mutex: ErrSessionExpired), not "locked": a grant held across the partition used to reach B
-/// at the heal, and B wrote beside C (a false double write).
+/// revoked and C holds the lock. B's client asks node-3 to resume its watch every second; the
+/// first request after the heal arrives at 14709 ms, and the event node-3 sends says B's own key
+/// is gone (etcd's Mutex: ErrSessionExpired), not "locked": a grant held across the partition
+/// used to reach B at the heal, and B wrote beside C (a false double write).
 #[test]
 fn a_grant_that_waited_finds_the_clients_key_gone() {
     let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
@@ -181,8 +182,9 @@ fn a_grant_that_waited_finds_the_clients_key_gone() {
         &[
             "5009 B's watch waits for node-3",
             "9003 locked, revision=37",
-            "14001 watch: predecessor deleted · get: own key gone",
-            "14002 B's session expired while waiting",
+            "14708 watch again from revision 34",
+            "14709 watch: predecessor deleted · get: own key gone",
+            "14710 B's session expired while waiting",
         ],
         &["double"],
     );

@@ -144,7 +144,8 @@ fn a_node_that_lacks_a_committed_entry_is_not_elected() {
 /// B waits through node-2, whose machine fails at 3500 ms and restarts at 5000 ms; A's delete
 /// commits while it is down. The restarted node-2 gets the entry again but has neither B's
 /// connection nor its watch: B's next packet to it (a keepalive at 5206 ms, a ZooKeeper ping at
-/// 5307 ms) is answered with a reset, and B is granted where it reconnects, by node-3. node-2
+/// 5307 ms) is answered with a reset, and B is granted where it reconnects, by node-3 (the etcd
+/// client asks node-3 to resume its watch from revision 34). node-2
 /// used to send B "locked" on the connection its dead process had held.
 #[test]
 fn a_restarted_machine_resets_the_connections_that_died_with_it() {
@@ -158,8 +159,9 @@ fn a_restarted_machine_resets_the_connections_that_died_with_it() {
             "5029 append again: delete lock:batch-42/1",
             "5207 refused: keepalive lease 2",
             "5208 B's client moves to node-3",
+            "5208 watch again from revision 34",
             "5209 locked, revision=34",
-            "5209 B holds the lock (token 34)",
+            "5210 B holds the lock (token 34)",
         ],
         &[],
     );
@@ -187,4 +189,29 @@ fn a_restarted_machine_resets_the_connections_that_died_with_it() {
         &[],
     );
     assert_eq!(granted_by(&zk), "node-3");
+}
+
+/// B (etcd) waits through node-2, which is cut off from the leader at 4011 ms as A's delete
+/// commits. At 5207 ms node-2 answers B's keepalive that it knows no leader; B's client moves
+/// to node-3 and asks it to resume the watch from revision 34 (clientv3's watcher resume), and
+/// node-3 fires from its own store when that request arrives. node-3 used to send B the event
+/// in the instant B's client switched, with no request from B.
+#[test]
+fn an_etcd_client_that_moves_resumes_its_watch_on_the_new_node() {
+    let cut = "[[faults]]\nat_ms = 4011\nkind = \"partition\"\ngroups = [[\"B\", \"node-2\"], [\"node-1\"]]\n";
+    let r = common::run_text(HEAD, &two("", cut));
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 B's watch waits for node-2",
+            "5207 not the leader: no leader known",
+            "5208 watch again from revision 34",
+            "5209 watch again from revision 34",
+            "5209 locked, revision=34",
+            "5210 B holds the lock (token 34)",
+        ],
+        &["5208 locked, revision=34"],
+    );
+    let resume = explanation(&r, 5208, "watch again from revision 34");
+    assert!(resume.contains("WithRev"), "{resume}");
 }

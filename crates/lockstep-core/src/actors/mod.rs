@@ -75,6 +75,9 @@ pub enum Timer {
     /// refused a new one (`refused`), because the node's process is down: the client hears it at
     /// once (a TCP reset), not on a timeout.
     ConnectionClosed { instance: u32, refused: bool },
+    /// An etcd client's watch resume has not reached a node: it asks again (clientv3 keeps
+    /// reopening a watch stream that failed, with gRPC's one-second reconnect backoff).
+    WatchResume,
 }
 
 /// Something an actor wants done.

@@ -352,6 +352,7 @@ impl Sim {
             );
         }
         self.watch_relay_arrives(to, &payload, out);
+        self.watch_resumed(from, to, &payload);
         self.react(to, Stimulus::Message { from, payload }, out);
     }
 }

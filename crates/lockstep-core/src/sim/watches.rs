@@ -4,6 +4,7 @@
 //! first, and waits while that follower cannot hear the leader.
 
 use super::Sim;
+use crate::actors::worker::Phase;
 use crate::message::Payload;
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
@@ -17,9 +18,10 @@ pub(super) struct StalledWatch {
     /// The server the client's watch was with, and that server's life (its epoch) then.
     server: NodeId,
     epoch: u32,
-    /// The server's log lacked the change: the leader's append that sends it again carries the
-    /// commit index, so the server fires as soon as it has the entry.
-    lacked: bool,
+    /// The server's log lacked the change (the leader's append that sends it again carries the
+    /// commit index), or the client's watch was on its way to it: the server fires as soon as it
+    /// has the entry and the watch.
+    fires_at_server: bool,
 }
 
 /// How a watch event the leader's commit fired reaches its client.
@@ -57,6 +59,31 @@ impl Sim {
         })
     }
 
+    /// Whether `client` is an etcd client whose watch is on its way to its new endpoint: it
+    /// moved there while queued, and its request to resume the watch has not arrived yet.
+    fn watch_moving(&self, client: NodeId) -> bool {
+        self.params.role(client) == Role::Worker
+            && self.zookeeper_client(client).is_none()
+            && self.workers.get(usize::from(client)).is_some_and(|w| {
+                w.phase == Phase::Waiting && w.watch_rev.is_some() && w.watch_at != Some(w.endpoint)
+            })
+    }
+
+    /// An etcd client's request to resume its watch reaches consensus node `server`: the watch
+    /// is set there, and a change it missed fires from there (watchableStore's unsynced
+    /// watchers catch up from the store).
+    pub(super) fn watch_resumed(&mut self, client: NodeId, server: NodeId, payload: &Payload) {
+        let Some(base) = self.cluster.as_ref().map(|c| c.base) else {
+            return;
+        };
+        if let (Payload::WatchResume { .. }, Some(instance)) = (payload, server.checked_sub(base))
+            && self.params.role(client) == Role::Worker
+            && let Some(w) = self.workers.get_mut(usize::from(client))
+        {
+            w.watch_at = Some(u32::from(instance));
+        }
+    }
+
     /// Whether `server` is up and can reach `client`.
     fn serves(&self, server: NodeId, client: NodeId) -> bool {
         let st = &self.nodes[usize::from(server)];
@@ -70,6 +97,7 @@ impl Sim {
         match self.watch_holder(client) {
             None => WatchRoute::Direct,
             Some(server) if !self.serves(server, client) => WatchRoute::Stalled(server),
+            Some(server) if self.watch_moving(client) => WatchRoute::Stalled(server),
             Some(server) if server == from => WatchRoute::Direct,
             Some(server) if self.leader_ok(server) => WatchRoute::Via(server),
             Some(server) => WatchRoute::Stalled(server),
@@ -88,7 +116,11 @@ impl Sim {
         let (who, at) = (self.name(client).to_string(), self.name(server).to_string());
         let st = &self.nodes[usize::from(server)];
         let lacking = self.lacks_entry(server) && self.serves(server, client);
-        let why = if self.stale_connection(client, server) && st.alive {
+        let why = if self.watch_moving(client) && self.serves(server, client) {
+            format!(
+                "{who}'s client has just moved to {at}, and its watch is set there only once its request to resume it arrives"
+            )
+        } else if self.stale_connection(client, server) && st.alive {
             format!(
                 "{at}'s machine failed and restarted since {who}'s client connected: the new process has no watch of {who}'s and no connection to send on, and {who}'s client does not know it yet"
             )
@@ -127,14 +159,14 @@ impl Sim {
 
     fn stall(&mut self, client: NodeId, server: NodeId, (event, tag): (Payload, Option<Tag>)) {
         let epoch = self.nodes[usize::from(server)].epoch;
-        let lacked = self.lacks_entry(server);
+        let fires_at_server = self.lacks_entry(server) || self.watch_moving(client);
         self.stalled_watches.push(StalledWatch {
             client,
             event,
             tag,
             server,
             epoch,
-            lacked,
+            fires_at_server,
         });
     }
 
@@ -209,13 +241,14 @@ impl Sim {
             let restarted = self.nodes[usize::from(server)].epoch != w.epoch;
             let can_fire = self.serves(server, w.client)
                 && (server == leader || self.leader_ok(server))
-                && !self.lacks_entry(server);
+                && !self.lacks_entry(server)
+                && !self.watch_moving(w.client);
             if !can_fire {
                 self.stalled_watches.push(w);
                 continue;
             }
             let event = self.still_true(w.event);
-            if server != w.server || restarted || w.lacked {
+            if server != w.server || restarted || w.fires_at_server {
                 // The watch resumes on a server that has the commit already (or has just been
                 // sent the entry with the commit index): it fires there.
                 self.send(server, w.client, event, w.tag, out);

@@ -8,10 +8,34 @@ use crate::actors::{Dest, Timer};
 use crate::message::Payload;
 use crate::trace::Tag;
 
+/// How long an etcd client waits before it asks again to resume its watch.
+const WATCH_RETRY_MS: u64 = 1000;
+
 impl Worker {
     /// Where a consensus request goes: the client's current endpoint.
     pub(super) fn endpoint_dest(&self) -> Dest {
         Dest::Instance(self.endpoint)
+    }
+
+    /// An etcd client queued for the lock whose watch is not on its endpoint (it moved there)
+    /// asks that node to resume it, and again a second later until one arrives (clientv3 keeps
+    /// reopening a watch stream that failed, with gRPC's one-second reconnect backoff).
+    pub(super) fn resume_watch(&mut self, cx: &mut WorkerCtx<'_>) {
+        if self.zookeeper_style() || self.phase != Phase::Waiting {
+            return;
+        }
+        if let Some(rev) = self
+            .watch_rev
+            .filter(|_| self.watch_at != Some(self.endpoint))
+        {
+            self.watch_at = None;
+            cx.fx
+                .send(self.endpoint_dest(), Payload::WatchResume { rev });
+            if !self.watch_retry_armed {
+                self.watch_retry_armed = true;
+                cx.fx.after(WATCH_RETRY_MS, Timer::WatchResume);
+            }
+        }
     }
 
     /// After a request to the current endpoint went unanswered, a consensus client moves on to
@@ -121,6 +145,7 @@ impl Worker {
             format!("{name}'s client moves to node-{next}"),
             format!("{what}.{then}"),
         );
+        self.resume_watch(cx);
         if resend {
             self.awaiting = None;
             match self.phase {
@@ -146,6 +171,7 @@ impl Worker {
             return;
         }
         self.endpoint = self.endpoint_after(self.endpoint, cx.lock.nodes, true);
+        self.resume_watch(cx);
         if for_renew {
             // The next keepalive goes to the next endpoint on its usual schedule.
             self.renew = None;

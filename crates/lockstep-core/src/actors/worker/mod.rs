@@ -175,6 +175,13 @@ pub struct Worker {
     /// i+1): gRPC's balancer leaves a connection that failed out of its picks, so the client
     /// does not try them again while another endpoint remains.
     pub refused_endpoints: u32,
+    /// Consensus, etcd: while queued, the revision its watch started from (its own key's), and
+    /// the node that holds the watch (none while a resume is on its way to a new endpoint; the
+    /// simulator sets it as the resume arrives).
+    pub watch_rev: Option<u64>,
+    pub watch_at: Option<u32>,
+    /// A retry of the watch resume is scheduled.
+    pub watch_retry_armed: bool,
     /// Consensus: the first of this session's lock requests, while none has been answered.
     pub first_lock_req: Option<u64>,
     /// When, on its own clock, the worker began to release the lock.
@@ -230,6 +237,9 @@ impl Worker {
             session_of: None,
             unlock_retried: false,
             first_lock_req: None,
+            watch_rev: None,
+            watch_at: None,
+            watch_retry_armed: false,
             release_started_local: 0,
         }
     }
@@ -264,6 +274,10 @@ impl Worker {
             Timer::WorkDone if self.phase == Phase::Working => self.work_done(cx),
             Timer::SendWrite if self.phase == Phase::Working => self.write(cx),
             Timer::Renew => self.renew(cx),
+            Timer::WatchResume => {
+                self.watch_retry_armed = false;
+                self.resume_watch(cx);
+            }
             Timer::KeepAliveDeadline { deadline_local } => {
                 self.keepalive_deadline(deadline_local, cx)
             }

@@ -27,6 +27,9 @@ impl Worker {
             self.check(cx);
         } else {
             self.phase = Phase::Waiting;
+            // The waiter's watch is set on the node that answered, from its own key's revision.
+            self.watch_rev = Some(rev);
+            self.watch_at = Some(self.endpoint);
             cx.fx
                 .at(self.acquire_deadline_local, Timer::AcquireDeadline);
         }
