@@ -125,4 +125,67 @@ export async function review30Tests(browser, base, shot) {
     }
     assert(seen.size >= 3, `the steps drew the same number of entries: ${[...seen]}`);
   });
+
+  await test(browser, "a wide Redlock run at 1280x720 moves sideways only when the current step's row would leave the view, by the least that shows it", async (page) => {
+    // `across.rs`: a row counts as in view 4 px inside the window's edges; a move leaves a
+    // 40 px margin past the row's end where there is room (a note kept whole may add a little).
+    const EDGE = 4, PAD = 40, SLACK = 12;
+    const report = [];
+    for (const [id, presenter] of [["redlock-gc-pause", false], ["redlock-split-votes", false], ["redlock-delayed-restart", false],
+      ["redlock-gc-pause", true], ["redlock-split-votes", true], ["redlock-delayed-restart", true]]) {
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.goto(`${base}index.html?calm${presenter}#scenario=${id}`);
+      await ready(page);
+      if (presenter) {
+        await page.keyboard.press("f");
+        await page.waitForSelector(".presenter");
+      }
+      await page.waitForTimeout(600);
+      const info = JSON.parse(await page.evaluate(async (id) => (await import("./lockstep_web.js")).step_rows(id, false), id));
+      const rows = new Map(info.rows.map((r) => [r.step, r]));
+      const view = () => page.evaluate(() => {
+        const s = document.querySelector(".timeline-scroller");
+        const pin = document.querySelector(".pin-box");
+        return { x: s.scrollLeft, w: s.clientWidth, sw: s.scrollWidth,
+          pin: pin && pin.getClientRects().length ? pin.getBoundingClientRect().width : 0 };
+      });
+      let before = await view();
+      const bad = [];
+      let moves = 0;
+      for (let step = 1; step <= 45; step++) {
+        await page.keyboard.press("ArrowRight");
+        await page.waitForFunction((k) => document.querySelector("input[aria-label='Current step']")?.value === String(k), step);
+        await page.waitForTimeout(250);
+        await frames(page);
+        const now = await view();
+        const scale = now.sw / info.width;
+        const r = rows.get(step);
+        const ends = r && (r.ends || r.span);
+        if (ends) {
+          const span = r.span || ends;
+          // The row's arrows, words and notes, on the screen.
+          // (What lies under the pinned step column at the picture's left edge never shows.)
+          const lo = Math.max(Math.min(span[0], ends[0]) * scale, now.pin + EDGE), hi = Math.max(span[1], ends[1]) * scale;
+          const avail = now.w - now.pin;
+          const moved = now.x - before.x;
+          if (moved !== 0) moves++;
+          if (hi - lo + 2 * EDGE <= avail) {
+            const shown = (x) => lo >= x + now.pin + EDGE - 1 && hi <= x + now.w - EDGE + 1;
+            // The least move that shows it, from where the window was.
+            const least = shown(before.x) ? 0 : lo < before.x + now.pin ? before.x + now.pin - lo : hi - (before.x + now.w);
+            if (shown(before.x) && moved !== 0) bad.push(`#${step}: its row ${Math.round(lo)}..${Math.round(hi)} was in view at ${before.x}, the window moved ${moved}`);
+            else if (Math.abs(moved) > least + PAD + EDGE + SLACK) bad.push(`#${step}: moved ${moved} where ${Math.round(least)} showed its row ${Math.round(lo)}..${Math.round(hi)} (from ${before.x})`);
+            else if (!shown(now.x)) bad.push(`#${step}: its row ${Math.round(lo)}..${Math.round(hi)} is not in view at ${now.x}`);
+          }
+        }
+        before = now;
+      }
+      report.push(`${id}${presenter ? " presenter" : ""}: ${moves} moves`);
+      // redlock-split-votes went 0, 238, 811, 46, 238, 811 in its first twelve steps: past the
+      // current row to show the next ones, then back.
+      assert(bad.length === 0, `${id}${presenter ? " in presenter mode" : ""}:\n${bad.join("\n")}`);
+      if (id === "redlock-split-votes" && presenter) await shot(page, "presenter-calm-sideways-redlock-split-votes-45");
+    }
+    console.log(`      ${report.join(", ")}`);
+  });
 }

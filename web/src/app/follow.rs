@@ -1,6 +1,6 @@
 //! Keeping the current step in view in the timeline's window: down to its row, and sideways (a
-//! wide run) only when its step would leave the view, then far enough to show the coming steps
-//! too, past the step column pinned at the left; the band of kept lane names, and the names of the
+//! wide run) only when its step would leave the view, then by the least that shows it, past the
+//! step column pinned at the left; the band of kept lane names, and the names of the
 //! lanes out of view to either side.
 
 use lockstep_core::sort;
@@ -12,7 +12,7 @@ use web_sys::{Element, HtmlElement};
 use super::dom;
 use super::edge_cut::head_cut;
 use super::frame_dom::set;
-pub(super) use crate::across::{EDGE, Extent, LOOK_AHEAD};
+pub(super) use crate::across::{EDGE, Extent};
 use crate::across::{caption_side, off_names, sideways};
 pub(super) use crate::snap::title_floor;
 use crate::viewer::Picture;
@@ -80,16 +80,6 @@ pub(super) fn scroll_to_show(lo: f64, hi: f64, at: f64, size: f64, place: f64) -
     Some(to.max(0.0))
 }
 
-/// What the rows of the steps after `step` (up to [`LOOK_AHEAD`]) draw sideways.
-pub(super) fn coming(rows: &[crate::viewer::HitRow], step: usize) -> Rc<[Extent]> {
-    // The row of step n is rows[n - 1].
-    rows.iter()
-        .skip(step)
-        .take(LOOK_AHEAD)
-        .map(Extent::of)
-        .collect()
-}
-
 /// A sideways move longer than this (in screen pixels) jumps instead of gliding: a long slide
 /// makes a room lose its place.
 pub(super) const GLIDE_MAX: f64 = 160.0;
@@ -110,9 +100,6 @@ pub(super) struct RowPlace {
     /// The least scroll from the top the window follows the row to, in the layout's pixels (see
     /// [`title_floor`]).
     pub(super) floor: (f64, f64),
-    /// The next steps' rows, in order (a move sideways goes far enough to show as many of them
-    /// as fit, so the view need not move again at each of them).
-    pub(super) coming: Rc<[Extent]>,
     /// Every line's band, top and bottom, in order down the page (see [`crate::snap`]).
     pub(super) lines: Rc<[(f64, f64)]>,
     /// How far below the layout's the page draws the rows (the step's `layout_dy`): the row's
@@ -153,7 +140,7 @@ pub(super) fn caption_at(
 /// pinned step column, in page pixels.
 ///
 /// Returns where the window's left edge goes (in the scroller's pixels). `anew`: the picture has
-/// just been put in (a link opened): place the window for the coming steps too.
+/// just been put in (a link opened): place the window even where the row shows already.
 ///
 /// `resized`: the picture has just changed size (a zoom, presenter mode), so the old scroll
 /// position means nothing: the row's middle is put this far down the window whatever (fitted to
@@ -259,10 +246,8 @@ pub(super) fn keep_in_view(
     // Only when the picture is wider than its window.
     let across = (drawn > width + 1.0)
         .then(|| {
-            let coming: Vec<Extent> = row.coming.iter().map(|c| c.scaled(scale)).collect();
             sideways(
                 row.extent.scaled(scale),
-                &coming,
                 (at, width, pinned(scroller, pin * scale), pin * scale),
                 anew || resized.is_some() || column_in_view,
                 &notes,

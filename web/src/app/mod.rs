@@ -127,3 +127,37 @@ pub fn shown_step_svg(id: &str, step: usize, to_scale: bool) -> Result<String, J
         .shown_step_svg(mode)
         .map_err(|e| JsError::new(&e.to_string()))
 }
+
+/// What every row of a built-in scenario's picture draws sideways, as JSON, in the layout's
+/// pixels: `[{step, span, ends, words, focus}]` (`span`, `ends` and `words` are `[left, right]`
+/// or null), and the step column's right edge (`gutter`) and the page's width. The tests check
+/// the timeline's sideways following against it.
+#[wasm_bindgen]
+pub fn step_rows(id: &str, to_scale: bool) -> Result<String, JsError> {
+    let (viewer, mode) = builtin_at(id, 0, to_scale)?;
+    let picture = viewer
+        .picture(mode)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    // Written by hand: serde_json's `json!` added 16 KB to the wasm for a test's helper.
+    let pair = |p: Option<(f64, f64)>| p.map_or("null".to_string(), |(a, b)| format!("[{a},{b}]"));
+    let rows: Vec<String> = picture
+        .rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{{\"step\":{},\"span\":{},\"ends\":{},\"words\":{},\"focus\":{}}}",
+                r.step,
+                pair(r.span),
+                pair(r.ends),
+                pair(r.words),
+                r.focus.map_or("null".to_string(), |f| f.to_string())
+            )
+        })
+        .collect();
+    Ok(format!(
+        "{{\"rows\":[{}],\"gutter\":{},\"width\":{}}}",
+        rows.join(","),
+        picture.gutter,
+        picture.page_width()
+    ))
+}

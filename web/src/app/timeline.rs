@@ -15,9 +15,9 @@ use yew::prelude::*;
 use super::dom;
 use super::edge_cut::hide_cut_labels;
 use super::follow::{
-    Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, coming, covered,
-    floor_at, jump, keep_in_view, mark_snug, pinned, reach_floor, settle_at_end, show_heads,
-    title_floor, toggle,
+    Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, covered, floor_at,
+    jump, keep_in_view, mark_snug, pinned, reach_floor, settle_at_end, show_heads, title_floor,
+    toggle,
 };
 use super::frame_dom::{Shown, apply, cull, hide_row_label, set};
 use super::state::Zoom;
@@ -251,7 +251,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                 band,
                                 line_y: row.y + dy,
                                 extent: Extent::of(row),
-                                coming: coming(&pic.rows, frame.step),
                                 lines: pic.lines.clone(),
                                 dy,
                                 drawn: RefCell::borrow(&shown).reached.map(|(_, b)| b + dy),
@@ -513,7 +512,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     // Sideways too: a row picked while its lanes are out of view showed only
                     // as a faint band (a review, fenced-gc-pause at 1280x720).
                     extent: Extent::of(r),
-                    coming: Rc::new([]),
                     lines: pic.lines.clone(),
                     dy,
                     drawn: None,
