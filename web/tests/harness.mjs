@@ -56,6 +56,10 @@ export async function launch() {
 export async function guardedPage(browser, options = {}) {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1920, height: 1080 },
+    // A phone: { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }.
+    isMobile: options.isMobile ?? false,
+    hasTouch: options.hasTouch ?? false,
+    deviceScaleFactor: options.deviceScaleFactor ?? 1,
     acceptDownloads: true,
     reducedMotion: options.reducedMotion ?? "no-preference",
     permissions: ["clipboard-read", "clipboard-write"],

@@ -188,4 +188,45 @@ export async function review30Tests(browser, base, shot) {
     }
     console.log(`      ${report.join(", ")}`);
   });
+
+  /** The lease chart's words the window's right edge or the pinned names' edge slices (shown,
+   * in the rows' part of the window). */
+  const LEASE_SLICED = () => {
+    const sc = document.querySelector(".timeline-scroller.lease");
+    const s = sc.getBoundingClientRect();
+    const right = s.left + sc.clientLeft + sc.clientWidth;
+    const names = document.querySelector(".lease-pin > svg");
+    const n = names ? names.getBoundingClientRect() : null;
+    const across = (r, edge) => r.left < edge - 1 && r.right > edge + 1;
+    return [...sc.querySelectorAll(".page > svg text")]
+      .filter((t) => t.textContent.trim() && t.getClientRects().length && getComputedStyle(t).visibility !== "hidden")
+      .map((t) => ({ text: t.textContent.trim(), r: t.getBoundingClientRect() }))
+      .filter(({ r }) => r.bottom > s.top && r.top < s.bottom && (!n || (r.top + r.bottom) / 2 > n.top && (r.top + r.bottom) / 2 < n.bottom))
+      .filter(({ r }) => across(r, right) || (n && across(r, n.right)))
+      .map(({ text, r }) => `${text} (${Math.round(r.left)}..${Math.round(r.right)})`);
+  };
+
+  await test(browser, "on a phone the lease chart's words are whole or hidden whole at the window's edges, at the end, mid-run and scrolled by hand", async (page) => {
+    for (const id of ["fenced-gc-pause", "redlock-gc-pause"]) {
+      for (const step of ["end", "20"]) {
+        await page.goto(`${base}index.html?lease${id}${step}#scenario=${id}&step=${step}&chart=lease`);
+        await ready(page);
+        await page.waitForSelector(".timeline-scroller.lease .page > svg");
+        await page.waitForTimeout(900);
+        const wide = await page.evaluate(() => { const s = document.querySelector(".timeline-scroller.lease"); return s.scrollWidth > s.clientWidth + 1; });
+        assert(wide, `${id} ${step}: the chart fits the phone: nothing to check`);
+        // fenced-gc-pause's end showed "wri" and "db t" at the right edge, redlock-gc-pause's "A do".
+        const sliced = await page.evaluate(LEASE_SLICED);
+        assert(sliced.length === 0, `${id} step ${step}: words sliced at the window's edges: ${JSON.stringify(sliced)}`);
+        if (id === "fenced-gc-pause" && step === "end") await shot(page, "phone-lease-edges-fenced-gc-pause-end");
+        // Scrolled by hand, a little each way.
+        for (const by of [-140, 90, 210]) {
+          await page.evaluate((by) => { document.querySelector(".timeline-scroller.lease").scrollLeft += by; }, by);
+          await page.waitForTimeout(250);
+          const now = await page.evaluate(LEASE_SLICED);
+          assert(now.length === 0, `${id} step ${step}, scrolled ${by} px: words sliced at the window's edges: ${JSON.stringify(now)}`);
+        }
+      }
+    }
+  }, { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
 }

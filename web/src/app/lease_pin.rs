@@ -52,6 +52,8 @@ pub fn show_lease_step(step: usize, end: bool) {
         return;
     };
     let wide = scroller.scroll_width() > scroller.client_width() + 1;
+    // The pinned parts are copies of the chart: of all its words.
+    super::lease_cut::show_all_words(&scroller);
     pin_lease_names(&scroller, wide);
     if !wide {
         return;
@@ -65,6 +67,7 @@ pub fn show_lease_step(step: usize, end: bool) {
     if let Some((left, _)) = overlap_band(&scroller).filter(|_| end) {
         let x = left - box_left + f64::from(scroller.scroll_left());
         scroller.set_scroll_left((x - pinned - BAND_MARGIN).max(0.0) as i32);
+        super::lease_cut::hide_cut_words(&scroller);
         return;
     }
     let name = format!("step {step}");
@@ -85,6 +88,7 @@ pub fn show_lease_step(step: usize, end: bool) {
         let to = (x - pinned - room * 2.0 / 3.0).max(0.0);
         scroller.set_scroll_left(to as i32);
     }
+    super::lease_cut::hide_cut_words(&scroller);
 }
 
 /// How far right of the row names' right edge the pinned copy of them reaches, in the chart's

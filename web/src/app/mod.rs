@@ -13,6 +13,7 @@ mod frame_dom;
 mod hover_card;
 mod inspector;
 mod keys;
+mod lease_cut;
 mod lease_pin;
 mod legend;
 mod notice_words;

@@ -83,7 +83,13 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
         .into();
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
-            <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart">
+            // Scrolled by hand, the words its edges would cut are hidden whole.
+            <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart"
+                onscroll={Callback::from(|e: Event| {
+                    if let Some(s) = e.target_dyn_into::<web_sys::HtmlElement>() {
+                        super::lease_cut::hide_cut_words(&s);
+                    }
+                })}>
                 // Filled by lease_pin::show_lease_step when the chart is wider than its window.
                 <div class="lease-pin" aria-hidden="true"></div>
                 <div class="lease-bands" aria-hidden="true"></div>

@@ -1,0 +1,90 @@
+//! A lease chart wider than its window (a phone) is scrolled sideways under its pinned row names:
+//! a word of the plot that the window's right edge or the names' edge would cut is hidden whole
+//! (style.css `.page svg [data-cut]`), so it reads whole or not at all (fenced-gc-pause's end
+//! showed "wri" and "db t" at the right edge, redlock-gc-pause's "A done" cut there).
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+/// Hides the plot's words that cross an edge of the lease chart's window in `scroller` (the
+/// window's right, the pinned names' right), and shows again those that no longer do. A chart
+/// that fits its window has none hidden.
+pub fn hide_cut_words(scroller: &HtmlElement) {
+    let Ok(Some(svg)) = scroller.query_selector(".page > svg") else {
+        return;
+    };
+    let Ok(texts) = svg.query_selector_all("text") else {
+        return;
+    };
+    let names = scroller
+        .query_selector(".lease-pin > svg")
+        .ok()
+        .flatten()
+        .map(|p| p.get_bounding_client_rect());
+    let wide = scroller.scroll_width() > scroller.client_width() + 1;
+    let s = scroller.get_bounding_client_rect();
+    let right = s.left() + f64::from(scroller.client_left() + scroller.client_width());
+    for i in 0..texts.length() {
+        let Some(text) = texts.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let cut = wide && {
+            let r = text.get_bounding_client_rect();
+            let middle = (r.top() + r.bottom()) / 2.0;
+            let across = |edge: f64| r.left() < edge - 1.0 && r.right() > edge + 1.0;
+            // Only the plot's words, between the title and the legend (the pinned names column
+            // spans them): the title and the legend are wrapped to the window and pinned.
+            names.as_ref().is_some_and(|n| {
+                middle > n.top() && middle < n.bottom() && (across(right) || across(n.right()))
+            })
+        };
+        mark(&text, cut);
+        // The box behind the words (a white label background) goes with them: left alone it
+        // showed as a blank patch at the window's edge.
+        if let Some(back) = background(&text) {
+            mark(&back, cut);
+        }
+    }
+}
+
+/// Sets or clears `el`'s `data-cut`, only when it changes.
+fn mark(el: &Element, cut: bool) {
+    let was = el.has_attribute("data-cut");
+    if cut && !was {
+        let _ = el.set_attribute("data-cut", "");
+    } else if !cut && was {
+        let _ = el.remove_attribute("data-cut");
+    }
+}
+
+/// The box drawn just behind `text` (one of the few elements before it: a rectangle holding the
+/// words' middle, not much wider than they are), if any.
+fn background(text: &Element) -> Option<Element> {
+    let r = text.get_bounding_client_rect();
+    let (x, y) = ((r.left() + r.right()) / 2.0, (r.top() + r.bottom()) / 2.0);
+    let mut el = text.previous_element_sibling();
+    for _ in 0..3 {
+        let e = el?;
+        if e.tag_name().eq_ignore_ascii_case("rect") {
+            let b = e.get_bounding_client_rect();
+            let holds = b.left() <= x && b.right() >= x && b.top() <= y && b.bottom() >= y;
+            if holds && b.width() <= r.width() + 24.0 && b.height() <= r.height() * 2.0 {
+                return Some(e);
+            }
+        }
+        el = e.previous_element_sibling();
+    }
+    None
+}
+
+/// Shows the lease chart's words again (before its pinned parts are copied from it, so the
+/// copies have them all).
+pub fn show_all_words(scroller: &HtmlElement) {
+    if let Ok(cut) = scroller.query_selector_all(".page > svg [data-cut]") {
+        for i in 0..cut.length() {
+            if let Some(el) = cut.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                let _ = el.remove_attribute("data-cut");
+            }
+        }
+    }
+}
