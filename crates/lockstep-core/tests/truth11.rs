@@ -215,3 +215,72 @@ fn an_etcd_client_that_moves_resumes_its_watch_on_the_new_node() {
     let resume = explanation(&r, 5208, "watch again from revision 34");
     assert!(resume.contains("WithRev"), "{resume}");
 }
+
+/// node-1's process dies at 1000 ms; node-2 wins term 2 at 3001 ms, but its link to node-3
+/// takes 200 ms each way, so its empty entry commits only at 3401 ms. A's keepalive reaches
+/// node-2 at 3005 ms and is answered then, not before: a new leader renews no lease until its
+/// own first entry commits (etcd promotes its lessor only then). Meanwhile nothing still on its
+/// way to node-3 is sent again (etcd raft pipelines appends). node-2 used to answer at once, and
+/// sent node-3 each entry again with every append and heartbeat while the first was in flight.
+#[test]
+fn a_new_leader_renews_no_lease_before_its_first_entry_commits() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+                election_timeout_ms = 1000\n\
+                [[workers]]\nname = \"A\"\nwork_ms = 3000\nrenew_every_ms = 1000\n\
+                [[faults]]\nat_ms = 1000\nkind = \"crash\"\ntarget = \"node-1\"\n\
+                [[network.links]]\nbetween = [\"node-2\", \"node-3\"]\nlatency_ms = 200\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "3001 leader of term 2, revision 33",
+            "3001 append: empty entry, term 2",
+            "3005 keepalive lease 1",
+            "3201 append: empty entry, term 2",
+            "3401 ack",
+            "3401 lease refreshed",
+            "3409 unlocked",
+        ],
+        &["3005 lease refreshed"],
+    );
+    let to_node3 = |e: &&lockstep_core::TraceEvent| {
+        r.trace.name(e.from) == "node-2" && r.trace.name(e.to) == "node-3"
+    };
+    let appends = r.trace.events.iter().filter(to_node3);
+    assert!(appends.clone().any(|e| e.label.starts_with("append:")));
+    assert!(!appends.clone().any(|e| e.label.starts_with("append again")));
+}
+
+/// node-3 wins term 2 at 4411 ms with node-2's vote, and node-2's machine fails in the same
+/// millisecond: node-3 never hears from a majority. It steps down one election timeout after
+/// its election (etcd's CheckQuorum counts only the leader as active at first), and renews no
+/// lease meanwhile. It used to lead, and answer B's keepalives, for 25 s without a quorum.
+#[test]
+fn a_new_leader_without_a_quorum_steps_down() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
+         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\"]]\n\
+         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
+         [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
+         [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
+         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
+         [[faults]]\nat_ms = 4411\nkind = \"crash\"\ntarget = \"node-2\"\nhost = true\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4411 leader of term 2, revision 35",
+            "4711 node-3 steps down: no quorum",
+            "5307 not the leader: no leader known",
+        ],
+        &[],
+    );
+    assert!(
+        !r.trace
+            .events
+            .iter()
+            .any(|e| e.time_ms > 4411 && e.label == "lease refreshed"),
+        "a leader without a quorum renewed a lease"
+    );
+}

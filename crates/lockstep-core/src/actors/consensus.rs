@@ -68,6 +68,9 @@ pub struct Proposal {
     /// received in this term. A majority of these commits the entry; a follower not in it is
     /// sent the entry again.
     pub acked: BTreeSet<usize>,
+    /// When (the leader's clock) the leader last sent it to each follower: it sends it again
+    /// only once an acknowledgement would have come back by now (consensus_log.rs).
+    pub sent: BTreeMap<usize, i64>,
     pub client: Option<(NodeId, u64)>,
     /// The follower (by index) that took a ZooKeeper-style client's request and forwarded it:
     /// the answer goes back through it, on the client's connection.
@@ -93,6 +96,8 @@ pub struct Lagging {
     pub lacking: BTreeSet<usize>,
     /// The nodes the leader has not heard store it: it sends them the entry again.
     pub unacked: BTreeSet<usize>,
+    /// When the leader last sent it to each of them (as [`Proposal::sent`]).
+    pub sent: BTreeMap<usize, i64>,
 }
 
 /// The whole cluster.
@@ -118,6 +123,12 @@ pub struct Cluster {
     /// The leader has committed an entry of its own term (its empty first entry, or a later
     /// one): only then does it know which entries are committed (Raft §5.4.2).
     pub term_committed: bool,
+    /// Keepalives the leader took before its own first entry committed (client, the follower
+    /// that forwarded it, the request): answered once it does, dropped if it stops leading.
+    pub held_renewals: Vec<(NodeId, Option<usize>, Payload)>,
+    /// Round trips between nodes by index, in ms (twice the link's latency): how long the
+    /// leader waits for an acknowledgement before it counts an append as lost.
+    pub round_trip_ms: Vec<Vec<u64>>,
     pub revoking: BTreeSet<u64>,
     pub next_proposal: u64,
     pub next_lease: u64,
@@ -214,6 +225,8 @@ impl Cluster {
             lagging: BTreeMap::new(),
             // Node-1 leads term 1 from the start, with nothing before it to learn.
             term_committed: true,
+            held_renewals: Vec::new(),
+            round_trip_ms: Vec::new(),
             revoking: BTreeSet::new(),
             next_proposal: 1,
             next_lease: 1,
@@ -275,7 +288,7 @@ impl Cluster {
         let id = self.append_own(entry, client, forwarded_by, cx.me);
         for j in 0..self.nodes.len() {
             if j != cx.me {
-                self.send_missing(j, id, cx);
+                self.send_missing(j, Some(id), false, cx);
             }
         }
         self.commit_ready(cx);
@@ -299,6 +312,7 @@ impl Cluster {
                 term: self.term,
                 holders: BTreeSet::from([me]),
                 acked: BTreeSet::from([me]),
+                sent: BTreeMap::new(),
                 client,
                 forwarded_by,
                 carried: false,
@@ -353,7 +367,7 @@ impl Cluster {
             }
             Payload::AppendReject { term, .. } if is_leader && term == self.term => {
                 if let Some(j) = from.checked_sub(self.base).map(usize::from) {
-                    self.send_missing(j, u64::MAX, cx);
+                    self.send_missing(j, None, true, cx);
                 }
             }
             Payload::RequestVote { term } => {
@@ -440,7 +454,7 @@ impl Cluster {
                 if self.leads(cx.me) {
                     for j in 0..self.nodes.len() {
                         if j != cx.me && cx.peers_ok.get(j) == Some(&true) {
-                            self.send_missing(j, u64::MAX, cx);
+                            self.send_missing(j, None, false, cx);
                         }
                     }
                     self.arm_heartbeat(cx);

@@ -14,8 +14,9 @@ impl Cluster {
         // An entry of the leader's own term commits, and every entry before it with it: the
         // leader now knows all that is committed (an entry carried over from an older term does
         // not tell it that, Raft §5.4.2).
-        if !p.carried && p.term == self.term {
+        if !p.carried && p.term == self.term && !self.term_committed {
             self.term_committed = true;
+            self.answer_held_renewals(cx);
         }
         // etcd's Delete of a missing key deletes nothing and creates no revision (mvcc): a late
         // unlock of a lease that was already revoked changes nothing.

@@ -99,6 +99,7 @@ impl Cluster {
     pub fn step_down(&mut self) {
         self.leading = false;
         self.revoking.clear();
+        self.held_renewals.clear();
     }
 
     /// A new leader's log decides the fate of the entries an old leader appended but never
@@ -137,11 +138,15 @@ impl Cluster {
         }
         // The leader's own first entry: carried entries and every earlier one commit with it.
         self.term_committed = false;
+        self.held_renewals.clear();
+        // etcd's CheckQuorum: a leader that has not heard from a majority within an election
+        // timeout of its election steps down (becomeLeader counts only itself as active).
+        cx.fx.after(self.election_timeout_ms, Timer::CheckQuorum);
         self.probe_lagging();
         self.append_own(Entry::Empty, None, None, cx.me);
         for j in 0..self.nodes.len() {
             if j != cx.me {
-                self.send_missing(j, 0, cx);
+                self.send_missing(j, None, false, cx);
             }
         }
         self.commit_ready(cx);
@@ -178,6 +183,7 @@ impl Cluster {
             // The new leader has heard from no follower in its term; those whose logs hold the
             // entry acknowledge it again at once.
             p.acked = BTreeSet::from([cx.me]);
+            p.sent.clear();
             self.pending.insert(id, p);
         }
     }

@@ -10,35 +10,59 @@ use crate::message::Payload;
 use crate::topology::NodeId;
 
 impl Cluster {
-    /// Sends follower `j`, in log order, every entry it has not acknowledged: committed ones its
-    /// log lacks, then pending ones. Those before proposal `first` were sent before and are
-    /// marked as sent again.
-    pub(super) fn send_missing(&self, j: usize, first: u64, cx: &mut ConsensusCtx<'_>) {
+    /// Sends follower `j`, in log order, the entries it has not acknowledged: committed ones its
+    /// log lacks, then pending ones. Proposal `new` goes in any case; one sent before goes
+    /// again only when `force`d (the follower refused a later one) or when its acknowledgement
+    /// would have come back by now: etcd raft pipelines appends and sends again only what a
+    /// rejection or a heartbeat response shows missing, never what is still on its way.
+    pub(super) fn send_missing(
+        &mut self,
+        j: usize,
+        new: Option<u64>,
+        force: bool,
+        cx: &mut ConsensusCtx<'_>,
+    ) {
+        let now = cx.now_local;
+        let round_trip = self.round_trip(cx.me, j);
+        let due = |id: u64, sent: &std::collections::BTreeMap<usize, i64>| {
+            force || new == Some(id) || sent.get(&j).is_none_or(|t| now - t >= round_trip)
+        };
         // Committed entries go only to a follower that answers heartbeats: one that does not is
         // only probed (etcd raft's Progress in StateProbe), and its backlog is sent once it
         // answers again.
         let answers = cx.peers_ok.get(j) == Some(&true);
-        let committed = self
-            .lagging
-            .iter()
-            .filter(|(_, l)| answers && l.unacked.contains(&j))
-            .map(|(&id, l)| (id, &l.entry));
-        let pending = self
-            .pending
-            .iter()
-            .filter(|(_, p)| !p.acked.contains(&j))
-            .map(|(&id, p)| (id, &p.entry));
-        for (id, entry) in committed.chain(pending) {
+        let mut sends = Vec::new();
+        for (&id, l) in &mut self.lagging {
+            if answers && l.unacked.contains(&j) && due(id, &l.sent) {
+                let again = l.sent.insert(j, now).is_some();
+                sends.push((id, l.entry.clone(), again));
+            }
+        }
+        for (&id, p) in &mut self.pending {
+            if !p.acked.contains(&j) && due(id, &p.sent) {
+                let again = p.sent.insert(j, now).is_some();
+                sends.push((id, p.entry.clone(), again));
+            }
+        }
+        for (id, entry, again) in sends {
             cx.fx.send(
                 self.node(j),
                 Payload::Append {
                     term: self.term,
                     proposal: id,
-                    entry: entry.clone(),
-                    again: id < first,
+                    entry,
+                    again,
                 },
             );
         }
+    }
+
+    /// The round trip between nodes `a` and `b` (1 ms each way when unknown).
+    fn round_trip(&self, a: usize, b: usize) -> i64 {
+        self.round_trip_ms
+            .get(a)
+            .and_then(|row| row.get(b))
+            .map_or(2, |&ms| ms as i64)
     }
 
     /// A follower receives the leader's append of `proposal`. It stores the entry only right
@@ -115,6 +139,7 @@ impl Cluster {
                     entry,
                     lacking,
                     unacked,
+                    sent: p.sent.clone(),
                 },
             );
         }
@@ -125,6 +150,7 @@ impl Cluster {
     pub(super) fn probe_lagging(&mut self) {
         for l in self.lagging.values_mut() {
             l.unacked = l.lacking.clone();
+            l.sent.clear();
         }
         self.lagging.retain(|_, l| !l.unacked.is_empty());
     }

@@ -93,7 +93,7 @@ impl Cluster {
 
     /// The leader takes `client`'s request, which came straight from it or through follower
     /// `via`.
-    fn request_at_leader(
+    pub(super) fn request_at_leader(
         &mut self,
         client: NodeId,
         payload: Payload,
@@ -195,6 +195,12 @@ impl Cluster {
             Payload::Unlock { req, lease } => {
                 self.propose(Entry::Unlock { lease }, Some((client, req)), via, cx);
             }
+            // A new leader renews no lease before its own first entry commits: etcd's lessor is
+            // promoted only then (server.go; Renew answers ErrNotPrimary until it is, and
+            // LeaseRenew waits), and a ZooKeeper leader serves once a quorum has its NEWLEADER.
+            keepalive @ Payload::KeepAlive { .. } if !self.term_committed => {
+                self.held_renewals.push((client, via, keepalive));
+            }
             Payload::KeepAlive { req, lease, packet } => {
                 let ok = self.touch(lease, cx)
                     || (packet != SessionPacket::Keepalive && self.released.contains(&lease));
@@ -202,6 +208,13 @@ impl Cluster {
                 self.answer(client, via, reply, ok.then_some(Tag::Renewed), cx);
             }
             _ => {}
+        }
+    }
+
+    /// The leader's own first entry has committed: it answers the keepalives it held.
+    pub(super) fn answer_held_renewals(&mut self, cx: &mut ConsensusCtx<'_>) {
+        for (client, via, keepalive) in std::mem::take(&mut self.held_renewals) {
+            self.request_at_leader(client, keepalive, via, cx);
         }
     }
 

@@ -368,9 +368,10 @@ fn a_later_entry_never_commits_past_an_earlier_one() {
         (term, proposal, appends)
     };
     let (term, first, _) = ask(&mut c, 0);
-    // The second append to node-3 carries the first entry again, ahead of the new one.
+    // The second append goes alone: the first is still on its way (no round trip has passed
+    // since it was sent), and etcd raft does not send again what is in flight.
     let (_, second, appends) = ask(&mut c, 1);
-    assert_eq!(appends.len(), 4, "{appends:?}");
+    assert_eq!(appends.len(), 2, "{appends:?}");
     // node-3 acknowledges only the later entry: nothing commits yet.
     let out = sent(&on(
         &mut c,

@@ -229,6 +229,14 @@ impl Sim {
                     .filter_map(|w| w.session.as_deref().and_then(|n| params.node(n)))
                     .collect();
                 c.min_ttl_ms = s.lock.min_ttl_ms.unwrap_or(0);
+                let node = |i: usize| first + i as NodeId;
+                c.round_trip_ms = (0..n)
+                    .map(|i| {
+                        (0..n)
+                            .map(|j| 2 * params.latency(node(i), node(j)))
+                            .collect()
+                    })
+                    .collect();
                 cluster = Some(c);
             }
             LockKind::None => {}
@@ -537,33 +545,6 @@ impl Sim {
         } else {
             self.nodes[usize::from(node)].jumped_ms
         }
-    }
-
-    fn leader_ok(&self, me: NodeId) -> bool {
-        let Some(cluster) = &self.cluster else {
-            return false;
-        };
-        let leader = cluster.leader_node();
-        let st = &self.nodes[usize::from(leader)];
-        cluster.leading && st.alive && st.paused_until.is_none() && self.reachable(leader, me)
-    }
-
-    /// Which consensus nodes would answer `me`'s heartbeat now: up, not paused, and reachable
-    /// both ways (by index in the cluster; `me` itself counts as answering).
-    fn peers_ok(&self, me: NodeId) -> Vec<bool> {
-        let Some(cluster) = &self.cluster else {
-            return Vec::new();
-        };
-        (0..cluster.nodes.len())
-            .map(|j| {
-                let node = cluster.base + j as NodeId;
-                let st = &self.nodes[usize::from(node)];
-                st.alive
-                    && st.paused_until.is_none()
-                    && self.reachable(me, node)
-                    && self.reachable(node, me)
-            })
-            .collect()
     }
 
     /// Lets a Redis-like instance react with its context, then carries out its effects.

@@ -55,12 +55,36 @@ impl Sim {
         );
     }
 
+    /// Whether `me` hears from a working leader (up, not paused, reachable).
+    pub(super) fn leader_ok(&self, me: NodeId) -> bool {
+        let Some(cluster) = &self.cluster else {
+            return false;
+        };
+        let leader = cluster.leader_node();
+        let st = &self.nodes[usize::from(leader)];
+        cluster.leading && st.alive && st.paused_until.is_none() && self.reachable(leader, me)
+    }
+
+    /// Which consensus nodes would answer `me`'s heartbeat now: up, not paused, and reachable
+    /// both ways (by index in the cluster; `me` itself counts as answering).
+    pub(super) fn peers_ok(&self, me: NodeId) -> Vec<bool> {
+        let Some(cluster) = &self.cluster else {
+            return Vec::new();
+        };
+        (0..cluster.nodes.len())
+            .map(|j| {
+                let node = cluster.base + j as NodeId;
+                let st = &self.nodes[usize::from(node)];
+                st.alive
+                    && st.paused_until.is_none()
+                    && self.reachable(me, node)
+                    && self.reachable(node, me)
+            })
+            .collect()
+    }
+
     pub(super) fn latency(&self, a: NodeId, b: NodeId) -> u64 {
-        let p = &self.params;
-        p.links
-            .get(&(a.min(b), a.max(b)))
-            .copied()
-            .unwrap_or(p.latency_ms)
+        self.params.latency(a, b)
     }
 
     pub(super) fn send(

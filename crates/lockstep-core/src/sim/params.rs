@@ -21,6 +21,14 @@ pub struct Params {
 }
 
 impl Params {
+    /// The one-way latency between two participants: their link's, or the network's.
+    pub(super) fn latency(&self, a: NodeId, b: NodeId) -> u64 {
+        self.links
+            .get(&(a.min(b), a.max(b)))
+            .copied()
+            .unwrap_or(self.latency_ms)
+    }
+
     pub(super) fn new(scenario: &Scenario) -> Self {
         let participants = participants(scenario);
         let names: Vec<String> = participants.iter().map(|p| p.name.clone()).collect();
