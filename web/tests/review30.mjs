@@ -229,4 +229,41 @@ export async function review30Tests(browser, base, shot) {
       }
     }
   }, { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+
+  await test(browser, "to scale at 1280x720, the current step's outline ends at the lanes, clear of the axis's times and notes", async (page) => {
+    for (const presenter of [true, false]) {
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.goto(`${base}index.html?scale${presenter}#scenario=fenced-gc-pause&step=17&mode=scale`);
+      await ready(page);
+      if (presenter) {
+        await page.keyboard.press("f");
+        await page.waitForSelector(".presenter");
+      }
+      await page.waitForTimeout(600);
+      for (let step = 18; step <= 34; step++) {
+        await page.keyboard.press("ArrowRight");
+        await page.waitForFunction((k) => document.querySelector("input[aria-label='Current step']")?.value === String(k), step);
+        await page.waitForTimeout(200);
+        // The axis's words ("6 s", "zoom: 6000–6004 ms,", "in order", "overlap 2 ms"), shown
+        // wherever the window is: the window goes to the picture's right end to read them.
+        await page.evaluate(() => { const s = document.querySelector(".timeline-scroller"); s.scrollLeft = s.scrollWidth; });
+        await page.waitForTimeout(150);
+        const v = await page.evaluate(() => {
+          const frame = document.querySelector(".current-frame");
+          if (!frame) return null;
+          const f = frame.getBoundingClientRect();
+          const axis = [...document.querySelectorAll(".page > svg text")]
+            .filter((t) => t.getClientRects().length && /^(\d+(\.\d+)? s|zoom:|in order|overlap \d)/.test(t.textContent.trim()))
+            .map((t) => ({ text: t.textContent.trim(), r: t.getBoundingClientRect() }));
+          // An axis word in the outline's box: its top or bottom edge runs through it.
+          const struck = axis.filter(({ r }) => r.left < f.right && r.right > f.left && r.bottom > f.top && r.top < f.bottom).map(({ text }) => text);
+          return { right: Math.round(f.right), struck, axis: axis.length };
+        });
+        assert(v && v.axis > 0, `step ${step}: no axis drawn: ${JSON.stringify(v)}`);
+        // Step 20's outline ran on to the page's edge, through "overlap 2 ms".
+        assert(v.struck.length === 0, `step ${step}${presenter ? " (presenter)" : ""}: the outline runs through ${JSON.stringify(v.struck)}`);
+        if (presenter && step === 20) await shot(page, "scale-outline-clear-of-axis-fenced-gc-pause-20-1280x720");
+      }
+    }
+  });
 }

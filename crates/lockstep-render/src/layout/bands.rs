@@ -8,6 +8,9 @@ use lockstep_core::sort;
 
 /// How far inside the page's left and right edges the current step's outline runs.
 pub const OUTLINE_SIDE: f64 = 12.0;
+/// How far right of the lanes' area the current step's outline reaches to scale, where the
+/// axis's words begin a few pixels further on.
+const AXIS_CLEAR: f64 = 2.0;
 
 /// Where the current step's outline leaves the top and bottom of its band over the lanes to keep
 /// off its neighbours' boxes (see `Layout::dips`): each `(from, to, y)`, left to right, apart.
@@ -94,7 +97,15 @@ impl Layout {
             kind: HighlightKind::Current,
         })?;
         let (column_top, column_bottom) = self.step_column_band(row)?;
-        let (x0, x1) = (OUTLINE_SIDE + inset, page_width - OUTLINE_SIDE - inset);
+        // To scale, the axis's times and notes ("overlap 2 ms", "zoom: 6000–6004 ms") stand
+        // right of the lanes: the outline ends at the lanes' edge rather than running through
+        // their words to the page's (fenced-gc-pause's step 20 struck through "overlap 2 ms").
+        let right = if self.ms_scale <= 0.0 {
+            page_width
+        } else {
+            page_width.min(self.area.x1 + AXIS_CLEAR + OUTLINE_SIDE + inset)
+        };
+        let (x0, x1) = (OUTLINE_SIDE + inset, right - OUTLINE_SIDE - inset);
         let step = self.step_column_right() + inset;
         let mut points = vec![
             Point::new(x0, column_top + inset),
