@@ -284,3 +284,53 @@ fn a_new_leader_without_a_quorum_steps_down() {
         "a leader without a quorum renewed a lease"
     );
 }
+
+/// The leader's `commit:` for B's watch is held 5 s on its way to node-2. Raft repeats the
+/// commit index with its next heartbeat (4041 ms), and node-2 fires then; the late message
+/// changes nothing, and the run does not wait for it. When the leader's machine fails before
+/// that heartbeat (4012 ms), the news comes from the next leader, once its own first entry
+/// commits (node-3, 4413 ms). B used to wait for the late message (9012 ms), and a 40 s delay
+/// left the run inconclusive.
+#[test]
+fn a_held_up_commit_is_overtaken_by_the_next_heartbeat() {
+    let delay = "[[faults]]\nkind = \"delay\"\nduration_ms = 5000\nmatch = \"commit:\"\n";
+    let r = common::run_text(HEAD, &two("", delay));
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 commit: locked, revision=34",
+            "4041 commit: locked, revision=34",
+            "4042 locked, revision=34",
+            "4043 B holds the lock (token 34)",
+        ],
+        &["9012 locked"],
+    );
+    let held = explanation(&r, 4011, "commit: locked, revision=34");
+    assert!(
+        held.contains("learns of the commit from the next one"),
+        "{held}"
+    );
+    let long = delay.replace("5000", "40000");
+    assert_eq!(
+        common::run_text(HEAD, &two("", &long)).verdict.outcome,
+        lockstep_core::Outcome::Safe
+    );
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
+         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\"]]\n\
+         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
+         [[faults]]\nkind = \"delay\"\nduration_ms = 5000\nmatch = \"commit:\"\nto = \"node-3\"\n\
+         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 commit: locked, revision=34",
+            "4411 leader of term 2, revision 35",
+            "4413 locked, revision=34",
+            "4414 B holds the lock (token 34)",
+        ],
+        &[],
+    );
+}

@@ -176,7 +176,7 @@ impl Cluster {
 
     /// The leader's heartbeat interval: a tenth of the election timeout, as etcd's defaults
     /// (100 ms heartbeats, 1000 ms election timeout).
-    pub(super) fn heartbeat_ms(&self) -> u64 {
+    pub fn heartbeat_ms(&self) -> u64 {
         (self.election_timeout_ms / 10).max(1)
     }
 

@@ -50,6 +50,7 @@ impl Sim {
         self.unsent_watches.hash(h);
         self.stalled_watches.hash(h);
         self.stale_connections.hash(h);
+        self.superseded_relays.hash(h);
     }
 
     /// True time of the next queued item, if any.
@@ -95,6 +96,7 @@ fn hash_item<H: Hasher>(item: &Item, h: &mut H) {
             3u8.hash(h);
             node.hash(h);
         }
+        Item::Wake => 5u8.hash(h),
         Item::Rest {
             node,
             epoch,

@@ -345,12 +345,19 @@ impl Sim {
 
     pub(super) fn clear_backlog(&mut self, node: NodeId) {
         let st = &mut self.nodes[usize::from(node)];
-        let lost = st
+        let lost: Vec<u64> = st
             .backlog
             .iter()
-            .filter(|i| matches!(i, Item::Deliver { .. }))
-            .count() as u64;
+            .filter_map(|i| match i {
+                Item::Deliver { msg, .. } => Some(*msg),
+                _ => None,
+            })
+            .collect();
         st.backlog.clear();
+        for msg in &lost {
+            self.superseded_relays.remove(msg);
+        }
+        let lost = lost.len() as u64;
         st.paused_until = None;
         self.in_flight -= lost;
     }

@@ -63,6 +63,9 @@ enum Item {
     },
     Fault(usize),
     Resume(NodeId),
+    /// Nothing happens, but the simulator looks again at what waits for a time to pass (a
+    /// watch event waiting for the leader's next heartbeat, watches.rs).
+    Wake,
     /// What a node had decided in a reaction when a pause froze it mid-way (`after`): carried
     /// out when it resumes, as if its thread stopped on that line.
     Rest {
@@ -162,6 +165,9 @@ pub struct Sim {
     stalled_watches: Vec<watches::StalledWatch>,
     /// (worker, consensus node): connections that died with the node's machine (connections.rs).
     stale_connections: BTreeSet<(NodeId, NodeId)>,
+    /// Delayed `commit:` messages for a watch whose news the leader's next heartbeat carried
+    /// first: they change nothing when they arrive (watches.rs).
+    superseded_relays: BTreeSet<u64>,
     emitted: u64,
     pub end: Option<End>,
 }
@@ -318,6 +324,7 @@ impl Sim {
             unsent_watches: Vec::new(),
             stalled_watches: Vec::new(),
             stale_connections: BTreeSet::new(),
+            superseded_relays: BTreeSet::new(),
             emitted: 0,
             end: None,
             params: params.clone(),
@@ -411,7 +418,9 @@ impl Sim {
         self.now = time;
         self.dispatch(item, out);
         self.release_stalled_watches(out);
-        if self.in_flight == 0 && self.workers.iter().all(|w| w.phase.is_terminal()) {
+        // A `commit:` a later heartbeat overtook changes nothing: the run need not wait for it.
+        let in_flight = (self.in_flight).saturating_sub(self.superseded_relays.len() as u64);
+        if in_flight == 0 && self.workers.iter().all(|w| w.phase.is_terminal()) {
             self.finish(End::Finished, out);
         } else if self.emitted >= max_events {
             self.finish(End::EventLimit, out);
@@ -488,6 +497,7 @@ impl Sim {
         match item {
             Item::Fault(i) => self.apply_fault(i, out),
             Item::Resume(node) => self.resume(node, out),
+            Item::Wake => {}
             Item::Timer { node, epoch, timer } => {
                 let st = &mut self.nodes[usize::from(node)];
                 if !st.alive || st.epoch != epoch {

@@ -192,6 +192,9 @@ impl Sim {
             }
             extra = self.rules[i].extra_ms;
             explanation.push_str(&format!(" The network holds this message for an extra {extra} ms (fault): it arrives long after it was sent."));
+            if extra > 0 && self.commit_overtaken(msg, to, &payload) {
+                explanation.push_str(&format!(" Raft's leader repeats its commit index with every heartbeat and append, so {} learns of the commit from the next one instead, and this message changes nothing when it comes.", self.name(to)));
+            }
             tag = tag.or(Some(Tag::Delayed { extra_ms: extra }));
         }
         self.emit(out, send(explanation, tag));
@@ -262,6 +265,7 @@ impl Sim {
         let st = &self.nodes[usize::from(to)];
         if !st.alive {
             self.in_flight -= 1;
+            self.superseded_relays.remove(&msg);
             // A client's request to a dead process on a live machine (a consensus node's) is
             // refused at once; anything else sent to a down node is lost.
             let client_to_live_host = !st.host_down
@@ -351,7 +355,9 @@ impl Sim {
             return;
         }
         self.in_flight -= 1;
-        if self.reset_by_restarted_host((msg, from, to), &label, out) {
+        if self.reset_by_restarted_host((msg, from, to), &label, out)
+            || self.late_commit((msg, from, to), &label, sent_at, out)
+        {
             return;
         }
         if !announced {

@@ -22,6 +22,9 @@ pub(super) struct StalledWatch {
     /// commit index), or the client's watch was on its way to it: the server fires as soon as it
     /// has the entry and the watch.
     fires_at_server: bool,
+    /// Not before this time: a `commit:` for it was lost or held up, and the leader repeats its
+    /// commit index with its next heartbeat.
+    not_before: u64,
 }
 
 /// How a watch event the leader's commit fired reaches its client.
@@ -167,6 +170,7 @@ impl Sim {
             server,
             epoch,
             fires_at_server,
+            not_before: 0,
         });
     }
 
@@ -178,7 +182,55 @@ impl Sim {
             && reply.is_watch_event()
         {
             self.stall(*client, server, ((**reply).clone(), None));
+            let heartbeat = self.cluster.as_ref().map_or(1, |c| c.heartbeat_ms());
+            let at = self.now + heartbeat;
+            if let Some(w) = self.stalled_watches.last_mut() {
+                w.not_before = at;
+            }
+            self.push(at, super::Item::Wake);
         }
+    }
+
+    /// A leader's `commit:` for a client's watch to `server` is held up on the way: the next
+    /// heartbeat carries the commit index, so the event waits at `server` as if the message
+    /// were lost, and the message changes nothing when it arrives. True when it was such a one.
+    pub(super) fn commit_overtaken(&mut self, msg: u64, server: NodeId, payload: &Payload) -> bool {
+        let relay = matches!(payload, Payload::Relayed { reply, .. } if reply.is_watch_event());
+        if relay {
+            self.superseded_relays.insert(msg);
+            self.watch_relay_lost(server, payload);
+        }
+        relay
+    }
+
+    /// A held-up `commit:` arrives after a later heartbeat told its server the news: nothing
+    /// happens. True when it was such a one.
+    pub(super) fn late_commit(
+        &mut self,
+        (msg, from, to): (u64, NodeId, NodeId),
+        label: &str,
+        sent_at: u64,
+        out: &mut Vec<TraceEvent>,
+    ) -> bool {
+        if !self.superseded_relays.remove(&msg) {
+            return false;
+        }
+        let (server, leader) = (self.name(to).to_string(), self.name(from).to_string());
+        let ev = TraceEvent {
+            time_ms: self.now,
+            kind: EventKind::Deliver,
+            from,
+            to,
+            message: Some(msg),
+            label: label.to_string(),
+            explanation: format!(
+                "{server} receives this {} ms after {leader} sent it. It learned of the commit long ago from a later heartbeat, which carries the leader's commit index (and a message from a term since ended is ignored): it changes nothing.",
+                self.now.saturating_sub(sent_at)
+            ),
+            tag: None,
+        };
+        self.emit(out, ev);
+        true
     }
 
     /// A leader's `commit:` for a client's watch reaches `server`, which drops it if it has
@@ -227,6 +279,10 @@ impl Sim {
             return;
         };
         for w in std::mem::take(&mut self.stalled_watches) {
+            if self.now < w.not_before {
+                self.stalled_watches.push(w);
+                continue;
+            }
             if self.has_no_connection(w.client) {
                 self.unsent_watches.push((w.client, w.event));
                 continue;
