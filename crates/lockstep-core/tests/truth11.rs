@@ -334,3 +334,36 @@ fn a_held_up_commit_is_overtaken_by_the_next_heartbeat() {
         &[],
     );
 }
+
+/// B (ZooKeeper) is granted at 4012 ms as node-1's machine fails; its delete is lost with the
+/// machine. B keeps pinging while the delete is on its way (ClientCnxn pings by the time since
+/// it last sent anything), so its first ping after node-1 restarts (4500 ms) is answered with
+/// a reset: B is suspended at 5106 ms, reconnects to node-2 and sends its delete again. It used
+/// to send nothing until its read timeout suspended it at 8012 ms.
+#[test]
+fn a_zookeeper_client_pings_while_its_delete_is_on_its_way() {
+    let client = "on_suspended = \"continue\"\n";
+    let body = format!(
+        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{client}\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
+         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
+         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
+         [[faults]]\nat_ms = 4500\nkind = \"restart\"\ntarget = \"node-1\"\n"
+    );
+    let r = common::run_text(HEAD, &body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4015 lost: unlock lock:batch-42/2",
+            "4104 ping session 2",
+            "5105 refused: ping session 2",
+            "5106 B's session is suspended",
+            "5843 B's session reconnected",
+            "5843 unlock lock:batch-42/2",
+            "5849 B done",
+        ],
+        &["8012 B's session is suspended"],
+    );
+    assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
+}

@@ -96,7 +96,7 @@ impl Sim {
         out: &mut Vec<TraceEvent>,
     ) {
         let params = self.params.clone();
-        if params.role(from) == Role::Worker {
+        if params.role(from) == Role::Worker && params.role(to) == Role::ConsensusNode {
             self.leave_stale_connections(from, to);
         }
         if payload.is_watch_event() {

@@ -62,8 +62,11 @@ impl Worker {
             self.phase,
             Phase::Checking | Phase::Working | Phase::Writing
         ) && self.believes;
-        // A queued consensus waiter keeps its lease alive too, as an etcd session does.
-        let waiting = self.phase == Phase::Waiting;
+        // A queued consensus waiter keeps its lease alive too, as an etcd session does; and a
+        // ZooKeeper client pings while its delete is on its way: ClientCnxn pings by the time
+        // since it last sent anything, whatever it waits for.
+        let waiting = self.phase == Phase::Waiting
+            || (self.phase == Phase::Releasing && self.zookeeper_style() && !self.session_closed);
         // A retry tick that an answer overtook: the answer has scheduled the next keepalive (for a
         // ZooKeeper-style client, a reconnection restarted its pings).
         let overtaken = (self.etcd_cadence(cx) || self.zookeeper_style())
