@@ -19,10 +19,10 @@ export async function review21Tests(browser, base, shot) {
   await test(browser, "a wide step's caption covers none of the words drawn near its line", async (page) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.emulateMedia({ reducedMotion: "reduce" });
-    // consensus-fenced-failover #109: A receives "rejected — 33 < last_token 34" from the
+    // consensus-fenced-failover #115: A receives "rejected — 33 < last_token 34" from the
     // database, 1,600 px away, just under the line of A's note "A's client discards the answer";
     // the caption beside A hid the note's last line.
-    const runs = [["consensus-fenced-failover", 96, 112], ["redlock-gc-pause", 30, 40], ["redlock-gc-pause", 74, 80]];
+    const runs = [["consensus-fenced-failover", 102, 118], ["redlock-gc-pause", 30, 40], ["redlock-gc-pause", 74, 80]];
     let captions = 0;
     for (const [id, from, to] of runs) {
       await page.goto(`${base}index.html#scenario=${id}&step=${from}&present=1`);
@@ -34,9 +34,9 @@ export async function review21Tests(browser, base, shot) {
         if (!got) continue;
         captions++;
         assert(got.covered.length === 0, `${id} #${step}: the caption "${got.caption}" covers ${JSON.stringify(got.covered)}`);
-        if (id === "consensus-fenced-failover" && step === 109) {
-          assert(got.below, `#109: the caption is not under the line: ${JSON.stringify(got)}`);
-          await shot(page, "caption-under-the-line-consensus-fenced-failover-109-1280x720");
+        if (id === "consensus-fenced-failover" && step === 115) {
+          assert(got.below, `#115: the caption is not under the line: ${JSON.stringify(got)}`);
+          await shot(page, "caption-under-the-line-consensus-fenced-failover-115-1280x720");
         }
       }
     }
