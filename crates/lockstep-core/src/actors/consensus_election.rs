@@ -85,7 +85,7 @@ impl Cluster {
         cx.fx.state(
             format!("leader of term {term}, revision {}", self.revision),
             format!(
-                "A majority voted, so this node leads term {term}. It has every committed change, so the revision stays at {} and only goes up. {refresh}",
+                "A majority voted, so this node leads term {term}. Its log holds every committed change (a voter refuses a log that lacks one), so the revision stays at {} and only goes up; which of its entries are committed it learns only once its own first entry of the term commits. {refresh}",
                 self.revision
             ),
             Some(Tag::Leader { term }),
