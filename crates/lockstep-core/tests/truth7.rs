@@ -256,7 +256,8 @@ fn a_given_up_sessions_watch_is_not_delivered() {
     );
     let dropped = explanation(&r, "A's unlock is dropped");
     assert!(
-        dropped.contains("The node goes when a leader expires the session, if none has yet"),
+        dropped.contains("this model does not show that retry")
+            && dropped.contains("FailedDeleteManager"),
         "{dropped}"
     );
 }

@@ -426,7 +426,7 @@ impl Worker {
             )
         } else {
             format!(
-                "{name}'s client gave the session up, so the delete fails (SESSIONEXPIRED). The node goes when a leader expires the session, if none has yet; Curator would retry the delete on its new session."
+                "{name}'s client gave the session up, so the delete fails (SESSIONEXPIRED). Curator retries a guaranteed delete in the background once its new session connects (FailedDeleteManager), which would take the node away within moments; this model does not show that retry, so here the node goes only when a leader expires the old session, and a waiter may wait that much longer than with Curator."
             )
         };
         cx.fx.state(format!("{name}'s unlock is dropped"), why, tag);
