@@ -7,19 +7,7 @@
 
 mod common;
 
-use common::{explanation, lines};
-
-const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
-
-/// A holds the lock for 4 s; B asks at 100 ms. `extra` adds faults, links and options.
-fn two(client: &str, extra: &str) -> String {
-    format!(
-        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
-         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{client}\
-         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
-         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\"]]\n{extra}"
-    )
-}
+use common::{HEAD, explanation, lines, two};
 
 /// B (etcd) waits through follower node-2, whose link to the leader takes 40 ms. A's delete
 /// commits at 4011 ms; node-2 fires B's watch only when the commit reaches it, at 4051 ms. It

@@ -1,24 +1,15 @@
-//! The Raft log per follower (session 29's second review, findings 4 and 6): a committed entry a
-//! follower's log lacks is sent again until it has it, and until then that follower refuses
-//! later entries (log matching), fires no watch for it and gets no vote from a node that holds
-//! it (the election restriction); a new leader fires a watch only once its own empty first
-//! entry has committed. Golden times and labels that only this behaviour produces.
+//! The Raft log per follower and what a node may know (session 29's second review, findings
+//! 3–6; session 30's review, findings 1–4): a committed entry a follower's log lacks is sent
+//! again until it has it, and until then that follower refuses later entries (log matching),
+//! fires no watch for it and gets no vote from a node that holds it; a new leader fires no watch
+//! and renews no lease before its own first entry commits, and steps down without a quorum; a
+//! held-up commit is overtaken by the next heartbeat; a restarted machine resets the connections
+//! that died with it; an etcd client that moves resumes its watch; a ZooKeeper client pings
+//! while its delete is on its way. Golden times and labels that only this behaviour produces.
 
 mod common;
 
-use common::{explanation, lines};
-
-const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
-
-/// A holds the lock for 4 s; B asks at 100 ms through node-2 (cut off from node-1).
-fn two(client: &str, extra: &str) -> String {
-    format!(
-        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
-         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{client}\
-         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
-         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\"]]\n{extra}"
-    )
-}
+use common::{HEAD, explanation, lines, two};
 
 const DROP_DELETE: &str =
     "[[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n";

@@ -47,3 +47,20 @@ pub fn explanation<'r>(r: &'r Run, time_ms: u64, label: &str) -> &'r str {
         .find(|e| e.time_ms == time_ms && e.label == label)
         .map_or("", |e| e.explanation.as_str())
 }
+
+/// The header of an inline scenario that expects `safe`.
+#[allow(dead_code)] // not every test file writes scenarios inline
+pub const HEAD: &str = "name = \"t\"\ntitle = \"t\"\nsummary = \"s\"\nexpect = \"safe\"\n";
+
+/// Three consensus nodes; A holds the lock for 4 s; B asks at 100 ms and is cut off from node-1
+/// at 50 ms. `client` goes into each worker (`on_suspended` makes it ZooKeeper-style); `extra`
+/// adds faults, links and options.
+#[allow(dead_code)] // not every test file uses this cast
+pub fn two(client: &str, extra: &str) -> String {
+    format!(
+        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{client}\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
+         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\"]]\n{extra}"
+    )
+}
