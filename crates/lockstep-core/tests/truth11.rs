@@ -358,3 +358,30 @@ fn a_zookeeper_client_pings_while_its_delete_is_on_its_way() {
     );
     assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
 }
+
+/// A (ZooKeeper) deletes its lock node at 4008 ms; an 80 ms partition loses the answer. Its
+/// ping at 5004 ms, sent after the delete, is answered: a server answers a connection's
+/// requests in order, so the delete's answer was lost, and A sends the delete again (TCP would
+/// have). The repeat finds the node gone and A is done. With pings going while its delete was
+/// on its way (and answered), A used to wait for that answer until the end of the run.
+#[test]
+fn a_zookeeper_client_sends_its_delete_again_when_a_later_ping_is_answered() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\non_suspended = \"continue\"\n\
+         [[faults]]\nkind = \"partition\"\nat_ms = 4009\ngroups = [[\"A\"], [\"node-1\", \"node-2\", \"node-3\"]]\n\
+         [[faults]]\nkind = \"heal\"\nat_ms = 4089\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 lost: unlocked",
+            "5006 ping answered",
+            "5006 A's delete goes again",
+            "5006 unlock lock:batch-42/1",
+            "5010 NONODE: already deleted",
+            "5010 A done",
+        ],
+        &[],
+    );
+    assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
+}

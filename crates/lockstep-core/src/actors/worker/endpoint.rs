@@ -212,6 +212,7 @@ impl Worker {
         }
         let req = self.new_req();
         self.awaiting = Some(req);
+        self.unlock_sent_local = cx.now_local;
         let lease = self.lease.unwrap_or_default();
         let to = self.endpoint_dest();
         cx.fx.send_tagged(to, Payload::Unlock { req, lease }, tag);

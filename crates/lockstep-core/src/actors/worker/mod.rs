@@ -184,6 +184,8 @@ pub struct Worker {
     pub watch_retry_armed: bool,
     /// Consensus: the first of this session's lock requests, while none has been answered.
     pub first_lock_req: Option<u64>,
+    /// When, on its own clock, the worker last sent its unlock.
+    pub unlock_sent_local: i64,
     /// When, on its own clock, the worker began to release the lock.
     pub release_started_local: i64,
 }
@@ -240,6 +242,7 @@ impl Worker {
             watch_rev: None,
             watch_at: None,
             watch_retry_armed: false,
+            unlock_sent_local: 0,
             release_started_local: 0,
         }
     }

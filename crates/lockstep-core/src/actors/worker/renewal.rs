@@ -32,6 +32,7 @@ impl Worker {
                 self.send_queued(cx);
             }
             self.keepalive_answered(cx);
+            self.delete_lost_before(sent, cx);
         } else if self.zookeeper_style() && !self.phase.is_terminal() {
             self.session_expired_on_reconnect(cx);
         } else if self.phase == Phase::Waiting {
@@ -53,5 +54,27 @@ impl Worker {
                 self.release(cx);
             }
         }
+    }
+
+    /// A ZooKeeper client hears the answer to a ping it sent at `ping_sent`, after its delete,
+    /// but not the delete's own: a server answers one connection's requests in order, so the
+    /// delete or its answer was lost on the way (a partition the model lets lose it, where TCP
+    /// would have sent it again). The client sends the delete again; one that finds the node
+    /// gone succeeds all the same (Curator's guaranteed delete).
+    fn delete_lost_before(&mut self, ping_sent: i64, cx: &mut WorkerCtx<'_>) {
+        let waiting_on_delete = self.zookeeper_style()
+            && self.phase == Phase::Releasing
+            && self.awaiting.is_some()
+            && ping_sent > self.unlock_sent_local;
+        if !waiting_on_delete {
+            return;
+        }
+        let name = cx.name;
+        cx.fx.note(
+            format!("{name}'s delete goes again"),
+            format!("The answer to a ping {name} sent after its delete has come, but not the delete's: a ZooKeeper server answers a connection's requests in order, so the delete or its answer was lost on the way, where TCP would have sent it again. {name}'s client sends it again; a delete that finds its node gone succeeds all the same (Curator's guaranteed delete)."),
+        );
+        self.awaiting = None;
+        self.send_unlock(None, cx);
     }
 }
