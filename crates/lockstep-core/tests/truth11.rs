@@ -385,3 +385,31 @@ fn a_zookeeper_client_sends_its_delete_again_when_a_later_ping_is_answered() {
     );
     assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
 }
+
+/// B (etcd) waits through node-3, whose link to the leader takes 200 ms; node-3's process dies
+/// at 4050 ms, before the leader's `commit:` for B's watch reaches it. B's client moves to
+/// node-1, which has the delete, and resumes its watch there: node-1 fires at once (4052 ms).
+/// The `commit:` still on its way to node-3 changes nothing and brings no second event. B used
+/// to wait until that message was lost and sent again (4241 ms).
+#[test]
+fn a_resumed_watch_fires_at_once_where_the_change_is_applied() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
+         [[network.links]]\nbetween = [\"node-1\", \"node-3\"]\nlatency_ms = 200\n\
+         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\"]]\n\
+         [[faults]]\nat_ms = 3000\nkind = \"heal\"\n\
+         [[faults]]\nat_ms = 4050\nkind = \"crash\"\ntarget = \"node-3\"\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4011 commit: locked, revision=34",
+            "4051 watch again from revision 34",
+            "4052 locked, revision=34",
+            "4053 B holds the lock (token 34)",
+        ],
+        &["watch: predecessor deleted"],
+    );
+    assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
+}

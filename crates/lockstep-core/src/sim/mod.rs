@@ -431,6 +431,7 @@ impl Sim {
     fn finish(&mut self, end: End, out: &mut Vec<TraceEvent>) {
         self.end = Some(end);
         let (label, explanation) = match end {
+            End::Finished if !self.superseded_relays.is_empty() => ("run complete", "Every worker has finished, and the only message still in flight is a late `commit:` that changes nothing.".to_string()),
             End::Finished => ("run complete", "Every worker has finished and no message is still in flight.".to_string()),
             End::Quiet => ("run stalled", "Nothing more can happen: the remaining workers wait for answers that will never come.".to_string()),
             End::TimeLimit => (

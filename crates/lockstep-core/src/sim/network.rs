@@ -265,7 +265,8 @@ impl Sim {
         let st = &self.nodes[usize::from(to)];
         if !st.alive {
             self.in_flight -= 1;
-            self.superseded_relays.remove(&msg);
+            // A `commit:` something later overtook is lost for nothing: its event went already.
+            let overtaken = self.superseded_relays.remove(&msg);
             // A client's request to a dead process on a live machine (a consensus node's) is
             // refused at once; anything else sent to a down node is lost.
             let client_to_live_host = !st.host_down
@@ -319,7 +320,9 @@ impl Sim {
             if refused {
                 self.connection_closed(to, from, true);
             }
-            self.watch_relay_lost(to, &payload);
+            if !overtaken {
+                self.watch_relay_lost(to, &payload);
+            }
             return;
         }
         if st.paused_until.is_some() {

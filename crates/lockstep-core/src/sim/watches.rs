@@ -84,6 +84,31 @@ impl Sim {
             && let Some(w) = self.workers.get_mut(usize::from(client))
         {
             w.watch_at = Some(u32::from(instance));
+            self.overtake_relays_elsewhere(client, server);
+        }
+    }
+
+    /// `client`'s watch is now on `server`: a `commit:` for it still on its way to the node it
+    /// left changes nothing there, and `server` fires the event from its own store at once.
+    fn overtake_relays_elsewhere(&mut self, client: NodeId, server: NodeId) {
+        let relays: Vec<(u64, NodeId, Payload)> = self
+            .queue
+            .values()
+            .filter_map(|item| match item {
+                super::Item::Deliver {
+                    msg,
+                    to,
+                    payload: Payload::Relayed { client: c, reply },
+                    ..
+                } if *c == client && *to != server && reply.is_watch_event() => {
+                    Some((*msg, *to, (**reply).clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        for (msg, old, event) in relays {
+            self.superseded_relays.insert(msg);
+            self.stall(client, old, (event, None));
         }
     }
 
