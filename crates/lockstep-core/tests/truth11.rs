@@ -102,7 +102,7 @@ fn a_follower_refuses_an_entry_after_a_gap() {
 
 /// node-2's log lacks A's committed entry when node-1's machine fails at 10 ms. node-3, which
 /// holds it, refuses node-2's pre-vote, and node-3 leads term 2 and sends node-2 the entry
-/// before its own. node-2 used to win the election with node-3's vote.
+/// again before its own. node-2 used to win the election with node-3's vote.
 #[test]
 fn a_node_that_lacks_a_committed_entry_is_not_elected() {
     let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
@@ -116,7 +116,7 @@ fn a_node_that_lacks_a_committed_entry_is_not_elected() {
             "311 pre-vote for term 2",
             "312 pre-vote refused, term 1",
             "409 leader of term 2, revision 33",
-            "410 append: put lock:batch-42/1 (lease 1)",
+            "410 append again: put lock:batch-42/1 (lease 1)",
             "410 append: empty entry, term 2",
         ],
         &[],

@@ -34,8 +34,10 @@ impl Cluster {
         let mut sends = Vec::new();
         for (&id, l) in &mut self.lagging {
             if answers && l.unacked.contains(&j) && due(id, &l.sent) {
-                let again = l.sent.insert(j, now).is_some();
-                sends.push((id, l.entry.clone(), again));
+                // A committed entry was sent to every follower before it committed, by this
+                // leader or an earlier one: it always goes again.
+                l.sent.insert(j, now);
+                sends.push((id, l.entry.clone(), true));
             }
         }
         for (&id, p) in &mut self.pending {
