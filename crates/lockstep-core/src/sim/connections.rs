@@ -4,7 +4,7 @@
 
 use super::Sim;
 use crate::actors::Timer;
-use crate::actors::worker::Worker;
+use crate::actors::worker::{Phase, Worker};
 use crate::message::{Closing, Payload};
 use crate::topology::{NodeId, Role};
 use crate::trace::{EventKind, Tag, TraceEvent};
@@ -230,7 +230,7 @@ impl Sim {
                 label: format!("refused: {label}"),
                 explanation: format!(
                     "{server}'s machine failed and restarted since {client}'s client opened this connection: the new {server} process knows no such connection, so the machine answers with a reset (TCP RST), and {client}'s client hears so at once. Until this first packet, nothing told {client} that the connection had died: a machine that is down sends nothing. {client} reconnects{}.",
-                    if self.workers.get(usize::from(from)).is_some_and(|w| w.phase == crate::actors::worker::Phase::Waiting) {
+                    if self.workers.get(usize::from(from)).is_some_and(|w| w.phase == Phase::Waiting) {
                         ", and sets its watch anew where it reconnects"
                     } else {
                         ""

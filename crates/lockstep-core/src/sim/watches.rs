@@ -108,7 +108,7 @@ impl Sim {
             .collect();
         for (msg, old, event) in relays {
             self.superseded_relays.insert(msg);
-            self.stall(client, old, (event, None));
+            self.stall(client, old, (event, None), 0);
         }
     }
 
@@ -182,10 +182,18 @@ impl Sim {
             tag: None,
         };
         self.emit(out, ev);
-        self.stall(client, server, event);
+        self.stall(client, server, event, 0);
     }
 
-    fn stall(&mut self, client: NodeId, server: NodeId, (event, tag): (Payload, Option<Tag>)) {
+    /// Keeps `event` for `client` until `server` (or another it reaches) can fire it, and not
+    /// before `not_before`.
+    fn stall(
+        &mut self,
+        client: NodeId,
+        server: NodeId,
+        (event, tag): (Payload, Option<Tag>),
+        not_before: u64,
+    ) {
         let epoch = self.nodes[usize::from(server)].epoch;
         let fires_at_server = self.lacks_entry(server) || self.watch_moving(client);
         self.stalled_watches.push(StalledWatch {
@@ -195,7 +203,7 @@ impl Sim {
             server,
             epoch,
             fires_at_server,
-            not_before: 0,
+            not_before,
         });
     }
 
@@ -206,12 +214,9 @@ impl Sim {
         if let Payload::Relayed { client, reply } = payload
             && reply.is_watch_event()
         {
-            self.stall(*client, server, ((**reply).clone(), None));
             let heartbeat = self.cluster.as_ref().map_or(1, |c| c.heartbeat_ms());
             let at = self.now + heartbeat;
-            if let Some(w) = self.stalled_watches.last_mut() {
-                w.not_before = at;
-            }
+            self.stall(*client, server, ((**reply).clone(), None), at);
             self.push(at, super::Item::Wake);
         }
     }
