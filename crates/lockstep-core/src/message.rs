@@ -233,6 +233,8 @@ pub enum Payload {
     /// from the revision it watched from (clientv3's watcher resume).
     WatchResume {
         rev: u64,
+        /// The same endpoint was asked before and has not answered.
+        retry: bool,
     },
     /// A waiter's predecessor key (revision `rev`, when known) was deleted, and its own key is
     /// gone too: its lease was revoked while it waited (etcd's Mutex then returns
@@ -416,7 +418,12 @@ impl Payload {
                 "nothing to delete: the key went with the lease".into()
             }
             Payload::NotLeader { .. } => "not the leader: no leader known".into(),
-            Payload::WatchResume { rev } => format!("watch again from revision {rev}"),
+            Payload::WatchResume { rev, retry: false } => {
+                format!("watch again from revision {rev}")
+            }
+            Payload::WatchResume { rev, retry: true } => {
+                format!("watch again from revision {rev} (retry)")
+            }
             Payload::SessionGone { rev: Some(rev), .. } => {
                 format!("watch: revision {rev} deleted · get: own key gone")
             }
@@ -593,8 +600,11 @@ impl Payload {
             Payload::UnlockReply { deleted: true, .. } => format!("The deletion is committed; {to} no longer holds the lock."),
             Payload::UnlockReply { deleted: false, lease_alive: true, .. } => format!("{to}'s session is alive, but there is no key under its name any more: another delete of the same name (the same session) removed it. A Delete of a missing key deletes nothing and creates no new revision (etcd mvcc); {to} had not held the lock since that delete, whatever it believed."),
             Payload::UnlockReply { deleted: false, .. } => format!("{to}'s lease had already been revoked, and its key was deleted with it: a Delete of a missing key deletes nothing and creates no new revision (etcd mvcc). {to} had not held the lock since the revocation."),
-            Payload::WatchResume { rev } => format!(
-                "{from}'s client now talks to {to}, so its watch opens there again, from revision {rev}, the one it watched from (clientv3 watch.go: a watcher whose stream broke sends its create request again, with WithRev): {to} sends it any change it missed from its own store, not only new ones."
+            Payload::WatchResume { rev, retry: false } => format!(
+                "{from}'s client now talks to {to}, so its watch opens there again, from revision {rev}, the one it watched from (clientv3 watch.go: a watcher whose stream broke sends its create request again, with WithRev): {to} sends it any change it missed from its own store, not only new ones. This model gives a client one endpoint for everything, so its watch moves with its keepalives and requests; clientv3 runs the watch on a gRPC stream of its own, which it reopens only when that stream fails."
+            ),
+            Payload::WatchResume { rev, retry: true } => format!(
+                "{from}'s client has had no answer from {to} to its request to resume its watch from revision {rev}, so it asks again. This model spaces the tries a second apart; clientv3 backs off from 1 ms to at most 100 ms between them (watch.go, backoffIfUnavailable)."
             ),
             Payload::NotLeader { .. } => format!(
                 "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it can neither serve {to}'s request nor say who leads (etcd answers \"etcdserver: no leader\"). {to} tries its next endpoint; across a partition it cannot learn who leads on the other side."

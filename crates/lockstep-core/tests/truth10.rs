@@ -171,7 +171,7 @@ fn a_grant_that_waited_finds_the_clients_key_gone() {
         &[
             "5009 B's watch waits for node-3",
             "9003 locked, revision=37",
-            "14708 watch again from revision 34",
+            "14708 watch again from revision 34 (retry)",
             "14709 watch: predecessor deleted · get: own key gone",
             "14710 B's session expired while waiting",
         ],

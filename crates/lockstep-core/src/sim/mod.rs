@@ -416,8 +416,11 @@ impl Sim {
             *slot = None;
         }
         self.now = time;
+        let knew_commits = self.leader_knows_commits();
         self.dispatch(item, out);
-        self.release_stalled_watches(out);
+        // A leader that learns here which entries are committed tells its followers with its
+        // next message: a follower's watch waits for that `commit:`.
+        self.release_stalled_watches(!knew_commits && self.leader_knows_commits(), out);
         // A `commit:` a later heartbeat overtook changes nothing: the run need not wait for it.
         let in_flight = (self.in_flight).saturating_sub(self.superseded_relays.len() as u64);
         if in_flight == 0 && self.workers.iter().all(|w| w.phase.is_terminal()) {

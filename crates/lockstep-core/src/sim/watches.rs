@@ -84,6 +84,7 @@ impl Sim {
             && let Some(w) = self.workers.get_mut(usize::from(client))
         {
             w.watch_at = Some(u32::from(instance));
+            w.watch_asked = None;
             self.overtake_relays_elsewhere(client, server);
         }
     }
@@ -293,9 +294,24 @@ impl Sim {
         }
     }
 
+    /// Whether the cluster has a leader that knows which entries are committed: an entry of its
+    /// own term has committed (Raft §5.4.2).
+    pub(super) fn leader_knows_commits(&self) -> bool {
+        self.cluster
+            .as_ref()
+            .is_some_and(|c| c.leading && c.term_committed)
+    }
+
     /// Sends each stalled watch event whose client now has a server that can fire it. A
-    /// ZooKeeper client with no connection gets it on its reconnect instead.
-    pub(super) fn release_stalled_watches(&mut self, out: &mut Vec<TraceEvent>) {
+    /// ZooKeeper client with no connection gets it on its reconnect instead. When the leader has
+    /// only now learned that the change is committed (`leader_just_learned`), a follower holding
+    /// the entry does not know it yet: the leader's next message, a `commit:`, tells it (etcd
+    /// raft's bcastAppend after maybeCommit carries the new commit index).
+    pub(super) fn release_stalled_watches(
+        &mut self,
+        leader_just_learned: bool,
+        out: &mut Vec<TraceEvent>,
+    ) {
         if self.stalled_watches.is_empty() {
             return;
         }
@@ -334,7 +350,8 @@ impl Sim {
                 continue;
             }
             let event = self.still_true(w.event);
-            if server != w.server || restarted || w.fires_at_server {
+            let told_by_leader = leader_just_learned && server != leader;
+            if !told_by_leader && (server != w.server || restarted || w.fires_at_server) {
                 // The watch resumes on a server that has the commit already (or has just been
                 // sent the entry with the commit index): it fires there.
                 self.send(server, w.client, event, w.tag, out);

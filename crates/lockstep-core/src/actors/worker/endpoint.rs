@@ -29,8 +29,10 @@ impl Worker {
             .filter(|_| self.watch_at != Some(self.endpoint))
         {
             self.watch_at = None;
+            let retry = self.watch_asked == Some(self.endpoint);
+            self.watch_asked = Some(self.endpoint);
             cx.fx
-                .send(self.endpoint_dest(), Payload::WatchResume { rev });
+                .send(self.endpoint_dest(), Payload::WatchResume { rev, retry });
             if !self.watch_retry_armed {
                 self.watch_retry_armed = true;
                 cx.fx.after(WATCH_RETRY_MS, Timer::WatchResume);

@@ -182,6 +182,8 @@ pub struct Worker {
     pub watch_at: Option<u32>,
     /// A retry of the watch resume is scheduled.
     pub watch_retry_armed: bool,
+    /// The endpoint the last request to resume the watch went to.
+    pub watch_asked: Option<u32>,
     /// Consensus: the first of this session's lock requests, while none has been answered.
     pub first_lock_req: Option<u64>,
     /// When, on its own clock, the worker last sent its unlock.
@@ -242,6 +244,7 @@ impl Worker {
             watch_rev: None,
             watch_at: None,
             watch_retry_armed: false,
+            watch_asked: None,
             unlock_sent_local: 0,
             release_started_local: 0,
         }

@@ -1,0 +1,71 @@
+//! What a follower can know, and how an etcd client's watch resume reads (session 30's review,
+//! finding 5a; its second review, N3): a follower learns that an entry committed from a leader's
+//! message, never from the leader's own count of acks; a repeated request to resume a watch is
+//! labelled as a retry. Golden times and labels that only this behaviour produces.
+
+mod common;
+
+use common::{HEAD, explanation, lines, two};
+
+/// A's delete never reaches node-2 (B's server), node-3's ack commits it at 4011 ms and node-1's
+/// machine fails at 4012 ms. node-3 wins term 2 at 4411 ms and sends node-2 the delete it lacks;
+/// node-3 learns the delete committed when node-2's ack commits its own empty entry (4413 ms).
+/// node-2 learns it from node-3's next message, the `commit:` at 4413 ms, and fires B's watch as
+/// it arrives (4414 ms). It used to send B `locked` at 4413 ms, in the instant node-3 counted
+/// the ack, with no message from node-3 to tell it.
+#[test]
+fn a_follower_learns_of_a_commit_from_the_leaders_message() {
+    let faults = "[[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
+                  [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n";
+    let r = common::run_text(HEAD, &two("", faults));
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "4411 leader of term 2, revision 35",
+            "4412 append again: delete lock:batch-42/1",
+            "4413 ack",
+            "4413 commit: locked, revision=34",
+            "4414 commit: locked, revision=34",
+            "4414 locked, revision=34",
+            "4415 B holds the lock (token 34)",
+        ],
+        &["4413 locked, revision=34"],
+    );
+}
+
+/// B's keepalive to node-3 at 5306 ms gets "no leader" (node-3 won a term it could not commit,
+/// node-2's machine having failed, and stepped down), so B moves to node-1, whose machine is down: its request to resume
+/// the watch there is lost, and it asks again a second later, labelled as a retry, with the
+/// model's one-endpoint simplification and clientv3's own backoff told in the explanation.
+#[test]
+fn a_repeated_watch_resume_is_a_retry() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+                [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n\
+                [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
+                [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\"]]\n\
+                [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
+                [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
+                [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
+                [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
+                [[faults]]\nat_ms = 4411\nkind = \"crash\"\ntarget = \"node-2\"\nhost = true\n\
+                [limits]\nmax_time_ms = 8000\n";
+    let r = common::run_text(HEAD, body);
+    let l = lines(&r);
+    let first = l
+        .iter()
+        .position(|x| x.ends_with(" watch again from revision 34"))
+        .unwrap_or_else(|| panic!("no watch resume in:\n{}", l.join("\n")));
+    let retry = l
+        .iter()
+        .position(|x| x.ends_with(" watch again from revision 34 (retry)"))
+        .unwrap_or_else(|| panic!("no retry in:\n{}", l.join("\n")));
+    assert!(first < retry, "{}", l.join("\n"));
+    let time = |i: usize| l[i].split(' ').next().unwrap_or_default().to_string();
+    let first_time: u64 = time(first).parse().unwrap_or_default();
+    let retry_time: u64 = time(retry).parse().unwrap_or_default();
+    assert_eq!(retry_time, first_time + 1000, "{}", l.join("\n"));
+    let said = explanation(&r, first_time, "watch again from revision 34");
+    assert!(said.contains("one endpoint for everything"), "{said}");
+    let again = explanation(&r, retry_time, "watch again from revision 34 (retry)");
+    assert!(again.contains("backoffIfUnavailable"), "{again}");
+}
