@@ -69,3 +69,26 @@ fn a_repeated_watch_resume_is_a_retry() {
     let again = explanation(&r, retry_time, "watch again from revision 34 (retry)");
     assert!(again.contains("backoffIfUnavailable"), "{again}");
 }
+
+/// B's ZooKeeper client sends its delete to node-1 just after node-1's machine failed: the
+/// explanation of the loss says B hears of it through its connection (read timeout or a ping's
+/// reset), not from a request timeout, which a ZooKeeper request does not have.
+#[test]
+fn a_zookeeper_request_lost_to_a_dead_server_has_no_timeout_of_its_own() {
+    let zk = "on_suspended = \"continue\"\n";
+    let body = format!(
+        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{zk}\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{zk}\
+         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
+         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
+         [[faults]]\nat_ms = 4500\nkind = \"restart\"\ntarget = \"node-1\"\n"
+    );
+    let r = common::run_text(HEAD, &body);
+    let lost = explanation(&r, 4015, "lost: unlock lock:batch-42/2");
+    assert!(
+        lost.contains("read timeout") && lost.contains("no timeout of its own"),
+        "{lost}"
+    );
+    assert!(!lost.contains("when its timeout fires"), "{lost}");
+}

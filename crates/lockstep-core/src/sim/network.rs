@@ -295,12 +295,24 @@ impl Sim {
                     ),
                 )
             } else {
+                // A ZooKeeper request has no timeout of its own: its client hears of a dead
+                // server from its connection (ClientCnxn's read timeout, or a reset).
+                let notices = if self.zookeeper_client(from).is_some() {
+                    format!(
+                        "{}'s client notices only through its connection: its read timeout, or the reset its next ping gets if the machine comes back, since a ZooKeeper request has no timeout of its own",
+                        self.name(from)
+                    )
+                } else {
+                    format!(
+                        "{} will only notice when its timeout fires",
+                        self.name(from)
+                    )
+                };
                 (
                     "lost",
                     format!(
-                        "{} is down, so the message is lost; {} will only notice when its timeout fires (as for a dead machine or a cut network: had only the process died on a live host, the host would refuse the connection at once, with the same outcome, only sooner).",
+                        "{} is down, so the message is lost; {notices} (as for a dead machine or a cut network: had only the process died on a live host, the host would refuse the connection at once, with the same outcome, only sooner).",
                         self.name(to),
-                        self.name(from)
                     ),
                 )
             };
