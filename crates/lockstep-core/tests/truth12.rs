@@ -92,3 +92,65 @@ fn a_zookeeper_request_lost_to_a_dead_server_has_no_timeout_of_its_own() {
     );
     assert!(!lost.contains("when its timeout fires"), "{lost}");
 }
+
+/// A Curator client written to stop on SUSPENDED is paused for 8 s with a 5 s session (review
+/// 31 F1). When the pause ends, its own thread runs first and sends the write whose time came;
+/// ZooKeeper's send loop, waking with it, finds 4/3 of the session timeout long past and expires
+/// the session on the client: LOST, with no SUSPENDED before it, and no ping. The worker stops,
+/// but its write has gone. It used to report SUSPENDED after "3333 ms" of silence, say it
+/// abandoned the job before writing after the write had gone, and ping the dead session.
+#[test]
+fn a_paused_curator_client_is_lost_after_its_write_has_gone() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\nnodes = 3\n\
+                [resource]\nfencing = \"off\"\n\
+                [[workers]]\nname = \"A\"\nwork_ms = 3000\nrenew_every_ms = 1000\non_suspended = \"stop\"\n\
+                [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
+                [[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 1000\nduration_ms = 8000\n";
+    let head = HEAD.replace("expect = \"safe\"", "expect = \"double-write\"");
+    let r = common::run_text(&head, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "9000 A resumes",
+            "9000 write 3 payouts",
+            "9001 A's session is lost",
+            "9001 A stops working",
+            "9001 DUPLICATE: 3 payouts paid twice",
+        ],
+        &["A's session is suspended", "9000 ping session 1"],
+    );
+    let lost = explanation(&r, 9001, "A's session is lost");
+    assert!(lost.contains("8997 ms") && lost.contains("4/3"), "{lost}");
+    let stops = explanation(&r, 9001, "A stops working");
+    assert!(stops.contains("already gone"), "{stops}");
+    assert_eq!(r.verdict.outcome, lockstep_core::Outcome::DoubleWrite);
+}
+
+/// The same client paused 4 s: less than 4/3 of its session timeout, more than its read
+/// timeout. Its write goes as it resumes, and SUSPENDED comes a moment later, with the silence
+/// it really had and no talk of unanswered pings (none went during the pause).
+#[test]
+fn a_paused_curator_client_is_suspended_after_its_write_has_gone() {
+    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\nnodes = 3\n\
+                [resource]\nfencing = \"off\"\n\
+                [[workers]]\nname = \"A\"\nwork_ms = 3000\nrenew_every_ms = 1000\non_suspended = \"stop\"\n\
+                [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
+                [[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 1000\nduration_ms = 4000\n";
+    let r = common::run_text(HEAD, body);
+    common::check_in_order(
+        &lines(&r),
+        &[
+            "5000 A resumes",
+            "5000 write 3 payouts",
+            "5001 A's session is suspended",
+            "5001 A stops working",
+        ],
+        &["5000 ping session 1"],
+    );
+    let suspended = explanation(&r, 5001, "A's session is suspended");
+    assert!(
+        suspended.contains("4997 ms") && suspended.contains("read timeout was up at 3333 ms"),
+        "{suspended}"
+    );
+    assert!(!suspended.contains("pings went unanswered"), "{suspended}");
+}

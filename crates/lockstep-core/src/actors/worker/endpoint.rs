@@ -58,17 +58,30 @@ impl Worker {
     /// ZooKeeper's client stays on one server until its read timeout passes without a word, then
     /// drops the connection and tries the next server in its connect string (ClientCnxn). Returns
     /// a sentence saying so.
-    pub(super) fn next_server_after_read_timeout(&mut self, cx: &WorkerCtx<'_>) -> String {
+    /// `on_time`: the read timeout is checked as it passes; after a pause it is long past, and
+    /// no ping went in between.
+    pub(super) fn next_server_after_read_timeout(
+        &mut self,
+        on_time: bool,
+        cx: &WorkerCtx<'_>,
+    ) -> String {
         if cx.lock.nodes < 2 {
             return String::new();
         }
         let old = self.endpoint;
         self.endpoint = (old + 1) % cx.lock.nodes;
+        let stayed = if on_time {
+            format!(
+                "; until now it had stayed on node-{}, however many pings went unanswered",
+                old + 1
+            )
+        } else {
+            String::new()
+        };
         format!(
-            " The client drops its connection to node-{} and tries node-{} next; until now it had stayed on node-{}, however many pings went unanswered.",
+            " The client drops its connection to node-{} and tries node-{} next{stayed}.",
             old + 1,
             self.endpoint + 1,
-            old + 1
         )
     }
 

@@ -84,6 +84,11 @@ impl Worker {
             self.stop_keepalives();
             return;
         }
+        // ZooKeeper's send loop checks the silence before it pings: after a pause, the read
+        // timeout or the client's own expiry comes first, and no ping goes.
+        if self.send_loop_wakes(cx) {
+            return;
+        }
         let req = self.new_req();
         self.renew = Some((req, cx.now_local));
         let payload = match cx.lock.kind {
@@ -140,18 +145,80 @@ impl Worker {
     /// Nothing heard from the cluster for 2/3 of the session timeout: ZooKeeper's client reports
     /// Disconnected and Curator SUSPENDED: the worker cannot be sure it still holds the lock.
     pub(super) fn silence_check(&mut self, heard_local: i64, cx: &mut WorkerCtx<'_>) {
-        if self.heard_local != heard_local || !self.may_suspend() {
+        if self.heard_local != heard_local {
             return;
+        }
+        self.send_loop_wakes(cx);
+    }
+
+    /// ZooKeeper's send loop wakes (its read timeout is up, or a ping is due) and first checks
+    /// how long it has heard nothing (ClientCnxn.SendThread.run): 4/3 of the session timeout
+    /// expire the session on the client (3.9.3+, ZOOKEEPER-4508) and Curator reports LOST; 2/3
+    /// (the read timeout) report Disconnected and Curator SUSPENDED. After a pause both can be
+    /// long past. Returns whether either happened.
+    pub(super) fn send_loop_wakes(&mut self, cx: &mut WorkerCtx<'_>) -> bool {
+        if !self.zookeeper_style() || !self.may_suspend() {
+            return false;
+        }
+        let silent = cx.now_local - self.heard_local;
+        let limit = self.silence_limit_ms() as i64;
+        if silent < limit {
+            return false;
+        }
+        // Woken late, after a pause: the worker's own thread, resumed at the same instant, runs
+        // on first (a write whose time came goes out), and ZooKeeper's event thread hands the
+        // state change to Curator's listeners a moment later.
+        if silent > limit && self.send_loop_late.is_none_or(|at| at > cx.now_local) {
+            if self.send_loop_late.is_none() {
+                self.send_loop_late = Some(cx.now_local + 1);
+                cx.fx.after(
+                    1,
+                    Timer::SilenceCheck {
+                        heard_local: self.heard_local,
+                    },
+                );
+            }
+            return true;
+        }
+        self.send_loop_late = None;
+        if silent >= (self.granted_ttl_ms * 4 / 3) as i64 {
+            self.session_lost(silent, false, cx);
+            return true;
         }
         let name = cx.name;
         let connected_to = self.endpoint;
-        let moves = self.next_server_after_read_timeout(cx);
+        let moves = self.next_server_after_read_timeout(silent == limit, cx);
+        let late = if silent > limit {
+            format!(
+                " (its read timeout was up at {limit} ms; the client checks when its send loop wakes)"
+            )
+        } else {
+            String::new()
+        };
         let why = format!(
-            "{name} has heard nothing from the cluster for {} ms, 2/3 of its {} ms session timeout: ZooKeeper's client reports Disconnected and Curator SUSPENDED.{moves}",
-            self.silence_limit_ms(),
+            "{name} has heard nothing from the cluster for {silent} ms, 2/3 of its {} ms session timeout or more{late}: ZooKeeper's client reports Disconnected and Curator SUSPENDED.{moves}",
             self.granted_ttl_ms
         );
         self.suspend(connected_to, &why, cx);
+        true
+    }
+
+    /// A holder that treats SUSPENDED or LOST as lost stops working under the lock and releases
+    /// it. A write already on its way cannot be called back.
+    fn stop_working(&mut self, cx: &mut WorkerCtx<'_>) {
+        let name = cx.name;
+        let tag = self.stop_believing_tag();
+        let what = if self.phase == Phase::Writing {
+            format!(
+                "{name} stops working under the lock, but its write has already gone to the database: stopping now cannot call it back. Only a check at the database (a fencing token) could refuse it."
+            )
+        } else {
+            format!(
+                "{name} abandons the job before writing: it will not act on a lock it may have lost."
+            )
+        };
+        cx.fx.state(format!("{name} stops working"), what, tag);
+        self.release(cx);
     }
 
     /// Whether losing the connection now suspends the client: it has a session (it has asked
@@ -225,9 +292,7 @@ impl Worker {
         // have passed without a word (ZOOKEEPER-4508), checked when a connection attempt ends
         // (reconnect.rs). Curator then reports LOST.
         if stop {
-            let tag = self.stop_believing_tag();
-            cx.fx.state(format!("{name} stops working"), format!("{name} abandons the job before writing: it will not act on a lock it may have lost."), tag);
-            self.release(cx);
+            self.stop_working(cx);
         }
     }
 
@@ -282,6 +347,18 @@ impl Worker {
         };
         if matches!(self.phase, Phase::Acquiring | Phase::Waiting) {
             self.new_session_after_lost(&what, cx);
+            return;
+        }
+        // LOST with no SUSPENDED before it (the client's own 4/3 check after a pause): a holder
+        // written to stop stops now.
+        if self.cfg.on_suspended == Some(OnSuspended::Stop) && self.holding() {
+            cx.fx.tagged_note(
+                format!("{name}'s session is lost"),
+                format!("For {name}, {what} {name} treats LOST as the end of its lock, as it would SUSPENDED."),
+                Some(Tag::SessionLost),
+            );
+            self.stop_working(cx);
+            self.drop_queued(false, cx);
             return;
         }
         // A worker that finished, or stopped at SUSPENDED, is releasing: "stopped" would not be

@@ -184,6 +184,9 @@ pub struct Worker {
     pub watch_retry_armed: bool,
     /// The endpoint the last request to resume the watch went to.
     pub watch_asked: Option<u32>,
+    /// ZooKeeper-style: when (own clock) the send loop woke late, after a pause, and left its
+    /// checks to the next millisecond so that the worker's own thread runs first.
+    pub send_loop_late: Option<i64>,
     /// Consensus: the first of this session's lock requests, while none has been answered.
     pub first_lock_req: Option<u64>,
     /// When, on its own clock, the worker last sent its unlock.
@@ -245,6 +248,7 @@ impl Worker {
             watch_at: None,
             watch_retry_armed: false,
             watch_asked: None,
+            send_loop_late: None,
             unlock_sent_local: 0,
             release_started_local: 0,
         }
