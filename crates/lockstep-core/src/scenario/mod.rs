@@ -143,7 +143,7 @@ pub struct LockConfig {
     pub retry_delay_ms: Option<u64>,
     /// redlock: send to every instance at once (node-redlock, redsync) instead of in turn.
     pub parallel: Option<bool>,
-    /// redlock: give up after this many rounds (redlock-rb: 3, redsync: 32); default: until
+    /// redlock: give up after this many rounds (redlock-rb: 4, that is 1 + retry_count 3; redsync: 32); default: until
     /// the worker's acquire timeout.
     pub max_tries: Option<u32>,
     /// consensus: number of nodes.

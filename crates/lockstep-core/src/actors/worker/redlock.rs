@@ -120,11 +120,11 @@ impl Worker {
             } else {
                 let bound = if cx.lock.max_tries > 0 {
                     format!(
-                        "up to {} in all (this scenario's max_tries; redlock-rb stops after 3, redsync after 32)",
+                        "up to {} in all (this scenario's max_tries; redlock-rb stops after 4: 1 + its retry_count of 3; redsync after 32)",
                         tries(cx.lock.max_tries)
                     )
                 } else {
-                    "until its own acquire timeout, since this scenario sets no max_tries (redlock-rb stops after 3 tries, redsync after 32)".to_string()
+                    "until its own acquire timeout, since this scenario sets no max_tries (redlock-rb stops after 4 tries, 1 + its retry_count of 3; redsync after 32)".to_string()
                 };
                 format!(
                     "and retries after a random delay, which is what breaks a tie between clients that split the votes; it tries {bound}"
@@ -151,7 +151,7 @@ impl Worker {
                 self.phase = Phase::GaveUp;
                 cx.fx.state(
                     format!("{} gives up after {}", cx.name, tries(self.redlock_tries)),
-                    format!("{} tried {} without getting the lock (a majority of instances within the lock's validity) and stops, as Redlock clients do after a bounded number of tries (redlock-rb: 3, redsync: 32). It pays nothing.", cx.name, rounds(self.redlock_tries)),
+                    format!("{} tried {} without getting the lock (a majority of instances within the lock's validity) and stops, as Redlock clients do after a bounded number of tries (redlock-rb: 4, 1 + its retry_count of 3; redsync: 32). It pays nothing.", cx.name, rounds(self.redlock_tries)),
                     None,
                 );
                 return;
