@@ -607,7 +607,7 @@ impl Payload {
                 "{from}'s client has had no answer from {to} to its request to resume its watch from revision {rev}, so it asks again. This model spaces the tries a second apart; clientv3 backs off from 1 ms to at most 100 ms between them (watch.go, backoffIfUnavailable)."
             ),
             Payload::NotLeader { .. } => format!(
-                "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it can neither serve {to}'s request nor say who leads (etcd answers \"etcdserver: no leader\"). {to} tries its next endpoint; across a partition it cannot learn who leads on the other side."
+                "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it can neither serve {to}'s request nor say who leads. etcd fails a lock or unlock there at once with \"raft proposal dropped\" (raft's stepFollower drops a proposal while it knows no leader), and a keepalive with \"etcdserver: no leader\" once its wait for an election (waitLeader) runs out; this model answers both at once. {to} tries its next endpoint; across a partition it cannot learn who leads on the other side."
             ),
             Payload::SessionGone { rev, .. } => format!(
                 "{to} was waiting for the key {} to be deleted. It is, but {to}'s own key went earlier, with {to}'s lease, revoked because no keepalive of {to}'s reached the leader within its TTL. etcd's Mutex reads its own key when its predecessor goes, finds nothing and returns ErrSessionExpired (client/v3/concurrency/mutex.go): that is when {to} learns it, not before.",

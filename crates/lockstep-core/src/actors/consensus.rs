@@ -259,7 +259,8 @@ impl Cluster {
         self.base + self.leader as NodeId
     }
 
-    /// This node knows no leader: it fails an etcd client's request ("etcdserver: no leader").
+    /// This node knows no leader: it fails an etcd client's request (a write: "raft proposal
+    /// dropped"; a keepalive: "etcdserver: no leader").
     pub(super) fn not_leader(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
         cx.fx.send(Dest::Node(client), Payload::NotLeader { req });
     }
