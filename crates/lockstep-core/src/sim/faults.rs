@@ -69,7 +69,7 @@ impl Sim {
             out,
             node,
             format!("{name} steps down: no quorum"),
-            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader ({rule}). Nothing is committed until a majority elects a leader again; {clients}, and what it had appended but not committed waits in its log for the next election to decide."),
+            format!("{name} has reached only {reached} of the {majority} nodes a majority needs for an election timeout ({timeout} ms), so it stops acting as leader ({rule}). etcd raft checks once per election timeout on the leader's own cadence, and counts a follower it heard from at any time since the last check, so a real leader steps down between one and two election timeouts after it loses its majority; this model checks exactly one after. Nothing is committed until a majority elects a leader again; {clients}, and what it had appended but not committed waits in its log for the next election to decide."),
         );
         self.drop_clients(node, Closing::SteppedDown, out);
         self.schedule_elections();
