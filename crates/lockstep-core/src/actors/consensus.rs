@@ -428,7 +428,8 @@ impl Cluster {
             self.heard_leader(cx.me);
         }
         match timer {
-            Timer::LeaseCheck if self.leads(cx.me) => {
+            // A new leader's lessor expires nothing before it is promoted (consensus_commit.rs).
+            Timer::LeaseCheck if self.leads(cx.me) && self.term_committed => {
                 let expired: Vec<(u64, Lease)> = self
                     .leases
                     .iter()

@@ -6,6 +6,20 @@ use crate::message::{Entry, Payload};
 use crate::trace::{FreeReason, Tag};
 
 impl Cluster {
+    /// The new leader has applied its first entry of the term, and every older one: its lessor
+    /// becomes primary and extends every lease to now + election timeout + TTL (etcd
+    /// server.go: "promote lessor when the local member is leader and finished applying all
+    /// entries from the last term"; lessor.go Promote). Only now does it expire leases again.
+    fn promote_leases(&mut self, cx: &mut ConsensusCtx<'_>) {
+        let extend = self.election_timeout_ms as i64;
+        for lease in self.leases.values_mut() {
+            lease.expires_local = cx.now_local + extend + lease.ttl_ms as i64;
+        }
+        if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
+            cx.fx.at(first, Timer::LeaseCheck);
+        }
+    }
+
     pub(super) fn commit(&mut self, proposal: u64, cx: &mut ConsensusCtx<'_>) {
         let Some(p) = self.pending.remove(&proposal) else {
             return;
@@ -16,6 +30,7 @@ impl Cluster {
         // not tell it that, Raft §5.4.2).
         if !p.carried && p.term == self.term && !self.term_committed {
             self.term_committed = true;
+            self.promote_leases(cx);
             self.answer_held_renewals(cx);
         }
         // etcd's Delete of a missing key deletes nothing and creates no revision (mvcc): a late

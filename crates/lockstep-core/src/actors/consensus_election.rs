@@ -61,13 +61,6 @@ impl Cluster {
         self.term = term;
         self.nodes[cx.me].campaign = None;
         self.revoking.clear();
-        let extend = self.election_timeout_ms as i64;
-        for lease in self.leases.values_mut() {
-            lease.expires_local = cx.now_local + extend + lease.ttl_ms as i64;
-        }
-        if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
-            cx.fx.at(first, Timer::LeaseCheck);
-        }
         let refresh = match self.leases.len() {
             0 if !self
                 .pending
@@ -79,8 +72,8 @@ impl Cluster {
             // etcd's lessor Promote runs when the leader applies its term's first entry, after
             // every older one: a lease granted by a carried entry is refreshed all the same.
             0 => "No lease is committed yet; a lease granted by an entry carried over from the old term is refreshed like any other when that entry is applied (etcd's lessor refreshes leases once the new leader applies its term's first entry, after every older one).".to_string(),
-            1 => "Like etcd's lessor, it refreshes the one lease to now + election timeout + TTL, so a lease can outlive what its holder expects.".to_string(),
-            n => format!("Like etcd's lessor, it refreshes all {n} leases to now + election timeout + TTL, so a lease can outlive what its holder expects."),
+            1 => "Once it applies its own first entry of the term it refreshes the one lease to then + election timeout + TTL, as etcd's lessor does (Promote, when the new leader has applied every entry of the last term), so a lease can outlive what its holder expects; until then it neither renews nor expires a lease.".to_string(),
+            n => format!("Once it applies its own first entry of the term it refreshes all {n} leases to then + election timeout + TTL, as etcd's lessor does (Promote, when the new leader has applied every entry of the last term), so a lease can outlive what its holder expects; until then it neither renews nor expires a lease."),
         };
         cx.fx.state(
             format!("leader of term {term}, revision {}", self.revision),

@@ -163,7 +163,7 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
         },
     );
     assert_eq!(c.nodes[1].campaign, Some((2, 1)));
-    on(
+    let elected = sent(&on(
         &mut c,
         1,
         2001,
@@ -173,10 +173,28 @@ fn a_new_leader_keeps_the_revision_and_extends_leases() {
             granted: true,
             longer_log: false,
         },
-    );
+    ));
     assert_eq!((c.leader, c.term, c.revision), (1, 2, 33));
+    // etcd promotes its lessor only once the leader has applied its own first entry.
+    assert_eq!(c.leases[&1].expires_local, 5000);
+    let Some(Payload::Append { term, proposal, .. }) = elected
+        .iter()
+        .find(|p| {
+            matches!(
+                p,
+                Payload::Append {
+                    entry: Entry::Empty,
+                    ..
+                }
+            )
+        })
+        .cloned()
+    else {
+        panic!("no empty entry in {elected:?}")
+    };
+    on(&mut c, 1, 2003, 4, Payload::AppendAck { term, proposal });
     // etcd's lessor.Promote: now + election timeout + TTL.
-    assert_eq!(c.leases[&1].expires_local, 2001 + 300 + 5000);
+    assert_eq!(c.leases[&1].expires_local, 2003 + 300 + 5000);
 }
 
 #[test]
