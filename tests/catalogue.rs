@@ -377,7 +377,9 @@ const GOLDEN: &[Golden] = &[
         true,
         &[
             "A's session is suspended",
-            "lease of A revoked, revision 35",
+            "session 1 (A) expired",
+            "append: close session 1",
+            "session of A closed, revision 35",
             "DUPLICATE: 3 payouts paid twice",
         ],
     ),
@@ -390,6 +392,8 @@ const GOLDEN: &[Golden] = &[
         &[
             "A's session is suspended",
             "A stops working",
+            "ping session 2",
+            "session 1 (A) expired",
             "B holds the lock (token 34)",
             "applied 3",
         ],

@@ -62,8 +62,9 @@ pub enum Entry {
     },
     /// Delete the key and revoke its lease (the holder unlocks).
     Unlock { lease: u64 },
-    /// The leader revokes an expired lease.
-    Revoke { lease: u64 },
+    /// The leader revokes an expired lease; `session`: it is a ZooKeeper session, which the
+    /// leader closes (a closeSession transaction, which deletes its ephemeral nodes).
+    Revoke { lease: u64, session: bool },
     /// A new leader's first entry of its term, with no change in it (etcd raft's becomeLeader
     /// appends it; a ZooKeeper leader's NEWLEADER plays its part): until it commits, the leader
     /// cannot know which earlier entries are committed.
@@ -450,7 +451,14 @@ impl Payload {
                         format!("{verb}: put {} (lease {lease})", lease_key(key, *lease))
                     }
                     Entry::Unlock { lease } => format!("{verb}: delete {}", lease_key(key, *lease)),
-                    Entry::Revoke { lease } => format!("{verb}: revoke lease {lease}"),
+                    Entry::Revoke {
+                        lease,
+                        session: false,
+                    } => format!("{verb}: revoke lease {lease}"),
+                    Entry::Revoke {
+                        lease,
+                        session: true,
+                    } => format!("{verb}: close session {lease}"),
                     Entry::Empty => format!("{verb}: empty entry, term {term}"),
                 }
             }

@@ -150,6 +150,9 @@ pub struct Cluster {
     pub heartbeat_armed: bool,
     /// Workers whose session another worker also locks with (`session = "..."`).
     pub shared_sessions: BTreeSet<NodeId>,
+    /// Workers with ZooKeeper-style clients (`on_suspended`): their lease is a ZooKeeper
+    /// session, which expires and closes (closeSession) rather than being revoked.
+    pub zookeeper_sessions: BTreeSet<NodeId>,
     /// For an etcd client's chain of lock requests (a first and its repeats, by the first's
     /// id), the request whose entry the leader made: a repeat finds that key, and an older one
     /// arriving late changes nothing.
@@ -238,6 +241,7 @@ impl Cluster {
             watchers: BTreeMap::new(),
             heartbeat_armed: false,
             shared_sessions: BTreeSet::new(),
+            zookeeper_sessions: BTreeSet::new(),
             made: BTreeMap::new(),
             relays: BTreeMap::new(),
             next_relay: 1,
@@ -441,12 +445,21 @@ impl Cluster {
                 for (lease, l) in expired {
                     self.revoking.insert(lease);
                     let who = cx.name(l.owner);
-                    cx.fx.state(
-                        format!("lease {lease} ({who}) expired"),
-                        format!("{who}'s lease ran out on the leader's clock with no keepalive. The leader proposes to revoke it, which deletes {who}'s lock key."),
-                        None,
-                    );
-                    self.propose(Entry::Revoke { lease }, None, None, cx);
+                    let session = self.zookeeper_sessions.contains(&l.session);
+                    if session {
+                        cx.fx.state(
+                            format!("session {lease} ({who}) expired"),
+                            format!("{who}'s ZooKeeper session timed out on the leader's clock: no ping reached it for the whole session timeout (the leader's SessionTracker; ZooKeeper rounds expiry up to its next tick, 2 s by default, which this model does not). The leader proposes closeSession, which deletes every ephemeral node of the session, {who}'s lock node with it. This model draws ZooKeeper's session as a lease, its lock node as a key and its zxid as a revision."),
+                            None,
+                        );
+                    } else {
+                        cx.fx.state(
+                            format!("lease {lease} ({who}) expired"),
+                            format!("{who}'s lease ran out on the leader's clock with no keepalive. The leader proposes to revoke it, which deletes {who}'s lock key."),
+                            None,
+                        );
+                    }
+                    self.propose(Entry::Revoke { lease, session }, None, None, cx);
                 }
             }
             Timer::Heartbeat => {

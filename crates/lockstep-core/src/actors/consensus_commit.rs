@@ -40,7 +40,9 @@ impl Cluster {
             Entry::Unlock { lease } if self.leases.get(&lease).is_some_and(|l| l.shared) => {
                 self.keys.values().any(|l| *l == lease)
             }
-            Entry::Unlock { lease } | Entry::Revoke { lease } => self.leases.contains_key(&lease),
+            Entry::Unlock { lease } | Entry::Revoke { lease, .. } => {
+                self.leases.contains_key(&lease)
+            }
             Entry::Lock { .. } => true,
             Entry::Empty => false,
         };
@@ -113,7 +115,7 @@ impl Cluster {
                     self.answer(client, p.forwarded_by, reply, tag, cx);
                 }
             }
-            Entry::Unlock { lease } | Entry::Revoke { lease } => {
+            Entry::Unlock { lease } | Entry::Revoke { lease, .. } => {
                 let expired = matches!(p.entry, Entry::Revoke { .. });
                 self.revoking.remove(&lease);
                 let was_owner = self.keys.values().next() == Some(&lease);
@@ -167,6 +169,14 @@ impl Cluster {
                             lease_alive: keep_lease,
                         };
                         self.answer(client, p.forwarded_by, reply, free_tag, cx);
+                    }
+                    None if matches!(p.entry, Entry::Revoke { session: true, .. }) => {
+                        let who = holder.unwrap_or_else(|| "?".into());
+                        cx.fx.state(
+                            format!("session of {who} closed, revision {rev}"),
+                            format!("A majority committed the closeSession: {who}'s session is over, and its ephemeral lock node is deleted at revision {rev} (ZooKeeper's zxid). {who}'s client is not told now: it learns the session expired when it next reaches a server, which answers its reconnect with a session timeout of 0 (Expired; Curator reports LOST), or, from ZooKeeper 3.9.3, on its own once 4/3 of the session timeout pass without a word."),
+                            free_tag,
+                        );
                     }
                     None => {
                         let who = holder.unwrap_or_else(|| "?".into());

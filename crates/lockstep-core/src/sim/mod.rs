@@ -234,6 +234,12 @@ impl Sim {
                     .iter()
                     .filter_map(|w| w.session.as_deref().and_then(|n| params.node(n)))
                     .collect();
+                c.zookeeper_sessions = s
+                    .workers
+                    .iter()
+                    .filter(|w| w.on_suspended.is_some())
+                    .filter_map(|w| params.node(&w.name))
+                    .collect();
                 c.min_ttl_ms = s.lock.min_ttl_ms.unwrap_or(0);
                 let node = |i: usize| first + i as NodeId;
                 c.round_trip_ms = (0..n)
