@@ -128,8 +128,15 @@ export async function review26Tests(browser, base, shot) {
         .map((t) => t.getBoundingClientRect())
         .filter((r) => r.top >= w.top + 30 && r.bottom <= w.bottom).length;
     });
+    const end = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller");
+      return s.scrollHeight - s.clientHeight - s.scrollTop;
+    });
     // At the window's top it showed the last row alone, over the lanes' feet and blank space.
-    assert(rows >= 4, `only ${rows} rows of the story in view at the end`);
+    // Since review 31 the end shows the picture's verdict whole under the last rows (review31.mjs):
+    // this 1280x720 window is 330 px tall, and the verdict and the lanes' feet leave the last two
+    // rows room, not four; the window ends at the picture's end, so no blank space is shown.
+    assert(rows >= 2 && Math.abs(end) <= 2, `only ${rows} rows of the story in view at the end, ${end} px above the picture's end`);
     await shot(page, "presenter-end-consensus-fenced-failover-1280x720");
   });
 

@@ -299,7 +299,8 @@ pub(super) enum Follow {
 /// window is: the window goes to the picture's left, where the verdict under the run starts, if
 /// the note's words show there, else to its words ("run complete" in the middle of a Redlock run
 /// 2,400 px wide was off a 1280 px screen; the strip beside the picture gives the verdict), except
-/// where no panel beside the picture gives the verdict (a phone, an embed) and it is in view.
+/// where no panel beside the picture gives the verdict (a phone) and it is in view, and in
+/// presenter mode and an embed, which always show the picture's verdict.
 pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPlace) {
     let band = row.band;
     let drawn = f64::from(scroller.scroll_width());
@@ -328,12 +329,18 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     // On a phone and in an embed no panel beside the picture gives the verdict: the picture's
     // own verdict, left under the run, goes before the note's words when the window shows it
     // (naive-gc-pause's end on a phone showed "…twice." cut at the window's left edge).
-    let verdict_beside =
-        !super::dom::narrow() && scroller.closest(".embed").ok().flatten().is_none();
+    let embed = scroller.closest(".embed").ok().flatten().is_some();
+    let presenter = scroller.closest(".presenter").ok().flatten().is_some();
+    let verdict_beside = !super::dom::narrow() && !embed;
+    // In presenter mode and in an embed the picture's verdict is what the end shows, fitting
+    // with the last row or not: going to the note's words instead left a wide run scrolled
+    // sideways, the verdict out of view (redlock-gc-pause presenting at 1280x720, its labels at
+    // 16 px; an embed 640x360 with its full controls, review 31).
+    let verdict_shown = presenter || embed;
     let width = f64::from(scroller.client_width());
     let left = match (row.extent.span, row.extent.words) {
         (Some(_), _) => None,
-        (None, Some(_)) if fits && !verdict_beside => Some(0.0),
+        (None, Some(_)) if verdict_shown || (fits && !verdict_beside) => Some(0.0),
         (None, Some((w0, w1))) if w1 * scale > width - EDGE => {
             Some(((w0 + w1) / 2.0 * scale - width / 2.0).max(0.0))
         }
@@ -349,13 +356,11 @@ pub(super) fn settle_at_end(scroller: &HtmlElement, page_width: f64, row: &RowPl
     } else {
         row_only
     };
-    // In presenter mode the picture's verdict, at the window's left, reads whole even where the
-    // last row cannot show with it: the window at the picture's end (consensus-session-suspended
-    // at 1280x720 cut its second half at the window's bottom, a review). The strip says the step.
-    let verdict_first = !fits
-        && !away
-        && left.is_some_and(|x| x <= EDGE)
-        && scroller.closest(".presenter").ok().flatten().is_some();
+    // In presenter mode and in an embed the picture's verdict, at the window's left, reads whole
+    // even where the last row cannot show with it: the window at the picture's end
+    // (consensus-session-suspended at 1280x720 cut its second half at the window's bottom, a
+    // review). The strip (the embed's panel, when shown) says the step.
+    let verdict_first = !fits && !away && left.is_some_and(|x| x <= EDGE) && verdict_shown;
     if verdict_first {
         jump(scroller, Some(bottom.max(floor)), left);
         return;
