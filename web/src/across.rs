@@ -12,6 +12,10 @@ pub const END_PAD: f64 = 40.0;
 /// screen pixels (see [`sideways`]).
 pub const OVERHANG: f64 = 120.0;
 
+/// The shortest move sideways a step makes, in screen pixels: shorter ones are left out (see
+/// [`sideways`]).
+pub const NUDGE: f64 = 16.0;
+
 /// What a row draws sideways, in the layout's pixels (or scaled to the screen's).
 #[derive(Clone, Copy, Default, Debug, PartialEq)]
 pub struct Extent {
@@ -180,7 +184,11 @@ pub fn sideways(
         align,
         ..
     } = must_show(row, avail)?;
-    if lo >= left + EDGE && hi <= right - EDGE && !anew {
+    // A row reaching the window's very right edge (a lane's line on it, its arrowhead whole) is
+    // in view: moving 40 px to give it a margin and back a few steps later read as jitter on a
+    // projector (consensus-fenced-failover at 1280x720: +40, -40, +40 at #56, #67, #74). At the
+    // left the pinned column's marker covers its last pixels: a row there keeps the margin.
+    if lo >= left + EDGE && hi <= right + 0.5 && !anew {
         return None;
     }
     let pad = END_PAD.min((avail - (hi - lo)) / 2.0).max(0.0);
@@ -218,7 +226,12 @@ pub fn sideways(
             x = 0.0;
         }
     }
-    Some(x.max(0.0))
+    let x = x.max(0.0);
+    // A nudge of a few pixels shows nothing new and looks like the picture shaking.
+    if !anew && (x - at).abs() < NUDGE {
+        return None;
+    }
+    Some(x)
 }
 
 /// Whether the current step's words need a caption beside the end of its row the window shows
@@ -279,6 +292,32 @@ mod tests {
         );
         assert_eq!(caption_side(r, 800.0, false), None);
         assert_eq!(caption_side(r, 800.0, true), None);
+    }
+
+    #[test]
+    fn a_row_on_the_window_s_edge_or_a_few_pixels_past_it_does_not_move_the_window() {
+        // consensus-fenced-failover #56 at 1280x720: its arrows end on node-3's line, on the
+        // window's right edge; the window moved 40 px, and back 40 px at #67.
+        let edge = row(1165.0, 1693.0, 1165.0, Some((1186.0, 1370.0)));
+        assert_eq!(
+            sideways(edge, (423.0, 1270.0, 300.0, 300.0), false, &[]),
+            None
+        );
+        // A row nearly as wide as the window, 6 px past its edge: the least move is a nudge.
+        let tight = row(400.0, 1090.0, 400.0, None);
+        assert_eq!(
+            sideways(tight, (80.0, 1000.0, 300.0, 300.0), false, &[]),
+            None
+        );
+        // Opened anew, the window is placed whatever; further out of view, it moves.
+        assert_eq!(
+            sideways(tight, (80.0, 1000.0, 300.0, 300.0), true, &[]),
+            Some(95.0)
+        );
+        assert_eq!(
+            sideways(tight, (40.0, 1000.0, 300.0, 300.0), false, &[]),
+            Some(95.0)
+        );
     }
 
     #[test]

@@ -175,7 +175,10 @@ export async function review30Tests(browser, base, shot) {
             const least = shown(before.x) ? 0 : lo < before.x + now.pin ? before.x + now.pin - lo : hi - (before.x + now.w);
             if (shown(before.x) && moved !== 0) bad.push(`#${step}: its row ${Math.round(lo)}..${Math.round(hi)} was in view at ${before.x}, the window moved ${moved}`);
             else if (Math.abs(moved) > least + PAD + EDGE + SLACK) bad.push(`#${step}: moved ${moved} where ${Math.round(least)} showed its row ${Math.round(lo)}..${Math.round(hi)} (from ${before.x})`);
-            else if (!shown(now.x)) bad.push(`#${step}: its row ${Math.round(lo)}..${Math.round(hi)} is not in view at ${now.x}`);
+            // A move shorter than 16 px is not made since review 31 (across.rs NUDGE: nudges
+            // read as the picture shaking on a projector): a row left where it is may end that
+            // much short of the 4 px margin.
+            else if (!shown(now.x) && !(moved === 0 && least < 16)) bad.push(`#${step}: its row ${Math.round(lo)}..${Math.round(hi)} is not in view at ${now.x}`);
           }
         }
         before = now;
