@@ -1,6 +1,7 @@
-//! A picture scrolled sideways slides under the pinned step column: a label its edge would cut
-//! is hidden whole, with the box it sits in, so a label reads whole or not at all (a review read
-//! "k:batch-42 expired", "edis" and "tus batch-42" at that edge as words of their own).
+//! A picture scrolled sideways slides under the pinned step column, and one wider than its
+//! window runs on past its right edge: a label either edge would cut is hidden whole, with the
+//! box it sits in, so a label reads whole or not at all (a review read "k:batch-42 expired",
+//! "edis" and "tus batch-42" at the column's edge as words of their own).
 
 use std::cell::RefCell;
 
@@ -18,7 +19,7 @@ const BOX_LOOKBACK: usize = 6;
 
 /// Hides the labels of `page` (drawn `page_width` layout px wide in `scroller`) that cross the
 /// pinned step column's edge, `pin` screen px from the window's left (the window's left edge when
-/// the column is not pinned, `pin` 0), and the lanes' headers
+/// the column is not pinned, `pin` 0), or the window's right edge, and the lanes' headers
 /// that cross either edge of the window right of it; shows again those hidden before that no
 /// longer do. Reads attributes only: no layout is forced.
 pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width: f64, pin: f64) {
@@ -34,8 +35,25 @@ pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width
     // a note whole beside the current step's row is kept in view where it fits
     // (`across::sideways`), and one that cannot be ("A holds the lock (token 33)" beside A's
     // send to the database on a phone) is hidden rather than read as "lock (token 33)".
-    if drawn > 0.0 && page_width > 0.0 && at > 0.5 {
-        let edge = (at + pin) / (drawn / page_width);
+    // The window's right edge too, where the picture runs on past it: a presenter at 1280x720
+    // read "B holds the lock (tok" and a phone "DELEX lock:bat" there (a review).
+    let wide = drawn > width + 1.0;
+    if drawn > 0.0 && page_width > 0.0 && (at > 0.5 || wide) {
+        let scale = drawn / page_width;
+        let edge = if at > 0.5 {
+            (at + pin) / scale
+        } else {
+            f64::NEG_INFINITY
+        };
+        let right = if wide {
+            (at + width) / scale
+        } else {
+            f64::INFINITY
+        };
+        let crosses = |x0: f64, x1: f64, e: f64| x0 < e - 1.0 && x1 > e + 1.0;
+        // At the right edge only words the window could show whole: a line of the title block
+        // wider than the window would be hidden wherever it is scrolled to.
+        let fits = |x0: f64, x1: f64| x1 - x0 <= (width - pin) / scale;
         if let Ok(texts) = page.query_selector_all(":scope > svg:not([data-far]) text") {
             for i in 0..texts.length() {
                 let Some(text) = texts.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
@@ -44,7 +62,7 @@ pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width
                 let Some((x0, x1, y)) = text_extent(&text) else {
                     continue;
                 };
-                if x0 < edge - 1.0 && x1 > edge + 1.0 {
+                if crosses(x0, x1, edge) || (crosses(x0, x1, right) && fits(x0, x1)) {
                     boxes_of(&text, (x0, x1, y), &mut cut);
                     lines_of(&text, &mut cut);
                     cut.push(text);
