@@ -29,10 +29,18 @@ impl PartialEq for LegendProps {
 #[component]
 pub fn Legend(props: &LegendProps) -> Html {
     let art = &props.art;
+    // Unfolded in presenter mode it lies over the picture: clear of the current step's row.
+    let ontoggle = Callback::from(|e: Event| {
+        if let Some(d) = e.target_dyn_into::<web_sys::Element>()
+            && d.closest(".presenter").ok().flatten().is_some()
+        {
+            super::legend_place::place_legend(&d);
+        }
+    });
     // Step 0 has drawn nothing yet: the panel stays and says so, in a line (room kept for the
     // whole run's entries around that one sentence read as a panel that failed to load).
     html! {
-        <details class="panel legend" aria-label="Legend" open={!props.folded}>
+        <details class="panel legend" aria-label="Legend" open={!props.folded} {ontoggle}>
             <summary><h2>{ "Legend" }</h2></summary>
             if art.entries.is_empty() {
                 <p class="empty">{ "Nothing is drawn yet: each step's legend names what the picture shows by then." }</p>

@@ -16,6 +16,7 @@ mod keys;
 mod lease_cut;
 mod lease_pin;
 mod legend;
+mod legend_place;
 mod notice_words;
 mod own;
 mod page;
