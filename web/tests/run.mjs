@@ -26,6 +26,7 @@ import { review26Tests } from "./review26.mjs";
 import { review27Tests } from "./review27.mjs";
 import { review28Tests } from "./review28.mjs";
 import { review30Tests } from "./review30.mjs";
+import { review31Tests } from "./review31.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -704,6 +705,7 @@ await review26Tests(browser, base, shot);
 await review27Tests(browser, base, shot);
 await review28Tests(browser, base, shot);
 await review30Tests(browser, base, shot);
+await review31Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);
