@@ -333,15 +333,7 @@ fn a_held_up_commit_is_overtaken_by_the_next_heartbeat() {
 /// to send nothing until its read timeout suspended it at 8012 ms.
 #[test]
 fn a_zookeeper_client_pings_while_its_delete_is_on_its_way() {
-    let client = "on_suspended = \"continue\"\n";
-    let body = format!(
-        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
-         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{client}\
-         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
-         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
-         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
-         [[faults]]\nat_ms = 4500\nkind = \"restart\"\ntarget = \"node-1\"\n"
-    );
+    let body = common::zk_delete_to_failed_host();
     let r = common::run_text(HEAD, &body);
     common::check_in_order(
         &lines(&r),

@@ -75,16 +75,7 @@ fn a_repeated_watch_resume_is_a_retry() {
 /// reset), not from a request timeout, which a ZooKeeper request does not have.
 #[test]
 fn a_zookeeper_request_lost_to_a_dead_server_has_no_timeout_of_its_own() {
-    let zk = "on_suspended = \"continue\"\n";
-    let body = format!(
-        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
-         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{zk}\
-         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{zk}\
-         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
-         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
-         [[faults]]\nat_ms = 4500\nkind = \"restart\"\ntarget = \"node-1\"\n"
-    );
-    let r = common::run_text(HEAD, &body);
+    let r = common::run_text(HEAD, &common::zk_delete_to_failed_host());
     let lost = explanation(&r, 4015, "lost: unlock lock:batch-42/2");
     assert!(
         lost.contains("read timeout") && lost.contains("no timeout of its own"),
@@ -101,13 +92,9 @@ fn a_zookeeper_request_lost_to_a_dead_server_has_no_timeout_of_its_own() {
 /// abandoned the job before writing after the write had gone, and ping the dead session.
 #[test]
 fn a_paused_curator_client_is_lost_after_its_write_has_gone() {
-    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\nnodes = 3\n\
-                [resource]\nfencing = \"off\"\n\
-                [[workers]]\nname = \"A\"\nwork_ms = 3000\nrenew_every_ms = 1000\non_suspended = \"stop\"\n\
-                [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
-                [[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 1000\nduration_ms = 8000\n";
+    let body = paused_curator(8000);
     let head = HEAD.replace("expect = \"safe\"", "expect = \"double-write\"");
-    let r = common::run_text(&head, body);
+    let r = common::run_text(&head, &body);
     common::check_in_order(
         &lines(&r),
         &[
@@ -131,12 +118,8 @@ fn a_paused_curator_client_is_lost_after_its_write_has_gone() {
 /// it really had and no talk of unanswered pings (none went during the pause).
 #[test]
 fn a_paused_curator_client_is_suspended_after_its_write_has_gone() {
-    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\nnodes = 3\n\
-                [resource]\nfencing = \"off\"\n\
-                [[workers]]\nname = \"A\"\nwork_ms = 3000\nrenew_every_ms = 1000\non_suspended = \"stop\"\n\
-                [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
-                [[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 1000\nduration_ms = 4000\n";
-    let r = common::run_text(HEAD, body);
+    let body = paused_curator(4000);
+    let r = common::run_text(HEAD, &body);
     common::check_in_order(
         &lines(&r),
         &[
@@ -153,4 +136,16 @@ fn a_paused_curator_client_is_suspended_after_its_write_has_gone() {
         "{suspended}"
     );
     assert!(!suspended.contains("pings went unanswered"), "{suspended}");
+}
+
+/// A Curator client that stops on SUSPENDED holds the lock with a 5 s session and is paused
+/// for `pause_ms` at 1000 ms, with fencing off; B waits for the lock.
+fn paused_curator(pause_ms: u64) -> String {
+    format!(
+        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\nnodes = 3\n\
+         [resource]\nfencing = \"off\"\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 3000\nrenew_every_ms = 1000\non_suspended = \"stop\"\n\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
+         [[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 1000\nduration_ms = {pause_ms}\n"
+    )
 }

@@ -64,3 +64,18 @@ pub fn two(client: &str, extra: &str) -> String {
          [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\"]]\n{extra}"
     )
 }
+
+/// Two ZooKeeper-style clients; A's delete never reaches node-2, and node-1's machine fails at
+/// 4012 ms, just as B sends its own delete there, and restarts at 4500 ms.
+#[allow(dead_code)] // not every test file uses this cast
+pub fn zk_delete_to_failed_host() -> String {
+    let zk = "on_suspended = \"continue\"\n";
+    format!(
+        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n{zk}\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{zk}\
+         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
+         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
+         [[faults]]\nat_ms = 4500\nkind = \"restart\"\ntarget = \"node-1\"\n"
+    )
+}
