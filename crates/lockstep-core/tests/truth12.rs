@@ -149,3 +149,38 @@ fn paused_curator(pause_ms: u64) -> String {
          [[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 1000\nduration_ms = {pause_ms}\n"
     )
 }
+
+/// A waits for the lock behind B, whose write is lost, and is paused 8 s with a 5 s session;
+/// its grant reaches it during the pause, after which the cluster revokes A's lease and C takes
+/// the lock (review 31b N1). When A resumes, etcd's Mutex reads its own key before it holds the
+/// lock and finds it gone (ErrSessionExpired); Curator's lock loop reads the children and fails
+/// on the expired session. Either way A asks again on a new session. It used to hold the lock on
+/// the stale grant and pay a second time beside C.
+#[test]
+fn a_grant_read_after_a_pause_finds_the_waiters_key_gone() {
+    for client in ["", "on_suspended = \"stop\"\n"] {
+        let body = format!(
+            "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\nnodes = 3\n\
+             [resource]\nfencing = \"off\"\n\
+             [[workers]]\nname = \"B\"\nwork_ms = 2000\nrenew_every_ms = 1000\n{client}\
+             [[workers]]\nname = \"A\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
+             [[workers]]\nname = \"C\"\nstart_ms = 6000\nwork_ms = 500\nrenew_every_ms = 1000\n{client}\
+             [[faults]]\nkind = \"drop\"\nmatch = \"write\"\nfrom = \"B\"\n\
+             [[faults]]\nkind = \"pause\"\ntarget = \"A\"\nat_ms = 1000\nduration_ms = 8000\n"
+        );
+        let r = common::run_text(HEAD, &body);
+        common::check_in_order(
+            &lines(&r),
+            &["9000 A resumes", "9000 A's session expired while waiting"],
+            &["A holds the lock (token 34)", "DUPLICATE"],
+        );
+        let said = explanation(&r, 9000, "A's session expired while waiting");
+        let cite = if client.is_empty() {
+            "ErrSessionExpired"
+        } else {
+            "getSortedChildren"
+        };
+        assert!(said.contains(cite), "{said}");
+        assert_eq!(r.verdict.outcome, lockstep_core::Outcome::Safe);
+    }
+}

@@ -398,6 +398,15 @@ impl Sim {
         }
         self.watch_relay_arrives(to, &payload, out);
         self.watch_resumed(from, to, &payload);
+        // etcd's Mutex, woken by its predecessor's delete, reads its own key before it holds
+        // the lock (mutex.go: Get, ErrSessionExpired on nothing): a grant that reaches a client
+        // after its lease was revoked (it was paused, or the grant was held up) finds its key
+        // gone. That read is one round trip, which this model does not draw.
+        let payload = if self.params.role(to) == Role::Worker {
+            self.still_true(payload)
+        } else {
+            payload
+        };
         self.react(to, Stimulus::Message { from, payload }, out);
     }
 }

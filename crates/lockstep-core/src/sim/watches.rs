@@ -363,7 +363,7 @@ impl Sim {
 
     /// A grant that waited may find the client's key gone by now (its lease revoked): etcd's
     /// Mutex, woken by its predecessor's delete, reads its own key and finds nothing.
-    fn still_true(&self, event: Payload) -> Payload {
+    pub(super) fn still_true(&self, event: Payload) -> Payload {
         match event {
             Payload::LockGranted { lease, rev }
                 if self

@@ -89,11 +89,18 @@ impl Worker {
     /// new session and asks again.
     fn session_expired(&mut self, why: &str, cx: &mut WorkerCtx<'_>) {
         let name = cx.name;
+        let client = if self.zookeeper_style() {
+            format!(
+                "Curator's lock loop reads the lock's children before it holds (LockInternals.internalLockLoop, getSortedChildren), and on an expired session that read fails (SESSIONEXPIRED): Curator reports LOST, and {name} opens a new session and asks again."
+            )
+        } else {
+            format!(
+                "etcd's fixed client returns ErrSessionExpired here instead of holding a lock on a dead lease (etcd issue #11456); {name} opens a new session and asks again."
+            )
+        };
         cx.fx.state(
             format!("{name}'s session expired while waiting"),
-            format!(
-                "{why}. etcd's fixed client returns ErrSessionExpired here instead of holding a lock on a dead lease (etcd issue #11456); {name} opens a new session and asks again."
-            ),
+            format!("{why}. {client}"),
             None,
         );
         self.ask_again_on_a_new_session(cx);
