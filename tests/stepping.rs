@@ -278,3 +278,41 @@ fn what_if_rejects_impossible_changes() {
     assert!(err.message.contains("out of range"), "{err}");
     assert!(session.whatifs().is_empty());
 }
+
+/// The verdict so far never runs ahead of the steps shown: a stale write's arrival at the
+/// database is one step and the database's DUPLICATE the next, and only the second turns the
+/// verdict to double-write (the presenter's strip used to say "paid twice" a step early). The
+/// same holds stepping back onto the arrival.
+#[test]
+fn the_verdict_so_far_waits_for_the_step_that_shows_the_double_write() {
+    for id in [
+        "naive-gc-pause",
+        "redlock-gc-pause",
+        "consensus-session-suspended",
+    ] {
+        let mut session = Session::new(&builtin(id));
+        let dup = session
+            .run_until(|e| e.label.starts_with("DUPLICATE"))
+            .unwrap_or_else(|| panic!("{id}: no DUPLICATE"));
+        assert_eq!(
+            session.verdict().outcome,
+            lockstep_core::Outcome::DoubleWrite,
+            "{id} at {dup}"
+        );
+        session.seek(dup - 1);
+        assert_ne!(
+            session.verdict().outcome,
+            lockstep_core::Outcome::DoubleWrite,
+            "{id} one step before the DUPLICATE ({})",
+            session.current().map_or("", |e| e.label.as_str())
+        );
+        for n in 0..dup {
+            session.seek(n);
+            assert_ne!(
+                session.verdict().outcome,
+                lockstep_core::Outcome::DoubleWrite,
+                "{id} at step {n}"
+            );
+        }
+    }
+}

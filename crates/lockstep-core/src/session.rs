@@ -9,9 +9,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::actors::db::Database;
 use crate::inspect::Inspection;
 use crate::scenario::{Fault, FaultKind, FencingMode, Scenario};
 use crate::sim::Sim;
+use crate::topology::Role;
 use crate::trace::{EventKind, Trace, TraceEvent};
 use crate::verdict::Verdict;
 
@@ -64,6 +66,11 @@ pub struct Session {
     whatifs: Vec<WhatIf>,
     next_whatif: usize,
     checkpoints: Vec<Checkpoint>,
+    /// The database as it was before the simulation's last item, and where that item's events
+    /// start: one item can emit a write's arrival and the database's verdict on it, and the
+    /// verdict so far must not run ahead of the events shown.
+    db_before: Database,
+    dispatch_start: usize,
 }
 
 impl Session {
@@ -76,11 +83,13 @@ impl Session {
                 next_whatif: 0,
                 sim: sim.clone(),
             }],
+            db_before: sim.db.clone(),
             sim,
             events: Vec::new(),
             pos: 0,
             whatifs: Vec::new(),
             next_whatif: 0,
+            dispatch_start: 0,
         }
     }
 
@@ -155,7 +164,7 @@ impl Session {
             None
         };
         Verdict::judge_end(
-            &self.sim.db,
+            self.db_shown(),
             &Trace {
                 participants: self.sim.params.participants.clone(),
                 events: self.events().to_vec(),
@@ -164,8 +173,26 @@ impl Session {
         )
     }
 
+    /// The database as far as the events shown tell: before the last item's changes while none
+    /// of that item's marked events from the database (its DUPLICATE, its verdict on a write)
+    /// is shown yet (a write has arrived, and the step that shows what the database made of
+    /// it is still to come).
+    fn db_shown(&self) -> &Database {
+        let mid_item = self.pos < self.events.len() && self.pos >= self.dispatch_start;
+        let db_spoke = self.events[self.dispatch_start.min(self.pos)..self.pos]
+            .iter()
+            .any(|e| e.tag.is_some() && self.sim.params.role(e.from) == Role::Database);
+        if mid_item && !db_spoke {
+            &self.db_before
+        } else {
+            &self.sim.db
+        }
+    }
+
     /// Processes one item of the simulation, applying any what-if due at this boundary.
     fn advance(&mut self) -> bool {
+        self.db_before = self.sim.db.clone();
+        self.dispatch_start = self.events.len();
         let progressed = self.sim.advance(&mut self.events);
         self.apply_due_whatifs();
         let last = self.checkpoints.last().map_or(0, |c| c.trace_len);

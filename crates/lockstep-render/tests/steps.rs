@@ -202,7 +202,8 @@ fn the_current_step_is_outlined_and_never_repaints_the_bands_over_the_lanes() {
 /// At every step of every built-in run, the so-far numbers the pictures print (the timeline's
 /// footer, the lease chart's verdict) are the core's verdict so far, which the app shows beside
 /// them: at naive-gc-pause #22, where the database applies B's write, the lease chart said
-/// "writes accepted: 0" and the panel "payouts applied: 3 of 3".
+/// "writes accepted: 0" and the panel "payouts applied: 3 of 3". Both now count the write from
+/// #23, the database's reply, and a double write from its DUPLICATE row.
 #[test]
 fn so_far_numbers_are_the_cores_at_every_step() {
     use lockstep_core::session::Session;

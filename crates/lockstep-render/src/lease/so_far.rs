@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use lockstep_core::trace::{EventKind, Tag, TraceEvent};
+use lockstep_core::trace::{Tag, TraceEvent};
 
 /// The database's record up to the last step shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -19,36 +19,11 @@ pub struct SoFar {
 
 impl SoFar {
     /// What the database did by step `shown` of the run `events`, as the core's verdict so far
-    /// counts it: a write counts from the step it arrives, where the database acts on it, though
-    /// its reply (which carries the tag) is the next step. The lease chart said "writes accepted:
-    /// 0" at naive-gc-pause #22 while the verdict beside it said "payouts applied: 3 of 3".
+    /// counts it: a write counts from the step that shows what the database made of it (its
+    /// DUPLICATE note or its reply), not from its arrival, so neither runs ahead of the picture
+    /// (the presenter's strip said "paid twice" one step before the DUPLICATE row).
     pub fn upto(events: &[TraceEvent], shown: usize) -> SoFar {
-        let mut end = shown.min(events.len());
-        // What a receiver does at once on a delivery: its sends and notes of the same instant.
-        let effect = |d: &TraceEvent, e: &TraceEvent| {
-            e.from == d.to
-                && e.time_ms == d.time_ms
-                && matches!(e.kind, EventKind::Send | EventKind::State | EventKind::Note)
-        };
-        // The delivery the step shown is, or is an effect of: within the step's instant (its
-        // effects share the delivery's), so the walk back is short on a long run.
-        let instant = end.checked_sub(1).map(|i| events[i].time_ms);
-        let mut at = end;
-        while at > 0
-            && events[at - 1].kind != EventKind::Deliver
-            && Some(events[at - 1].time_ms) == instant
-        {
-            at -= 1;
-        }
-        if let Some(d) = at.checked_sub(1).map(|i| &events[i])
-            && d.kind == EventKind::Deliver
-            && events[at..end].iter().all(|e| effect(d, e))
-        {
-            while events.get(end).is_some_and(|e| effect(d, e)) {
-                end += 1;
-            }
-        }
-        SoFar::of(&events[..end])
+        SoFar::of(&events[..shown.min(events.len())])
     }
 
     /// What the database did in `events`: writes accepted and refused, payouts paid twice.
