@@ -224,4 +224,24 @@ export async function review31Tests(browser, base, shot) {
       }
     }
   });
+
+  await test(browser, "an embed's Open link carries the view but not the embed's controls, and the verdict so far waits for the DUPLICATE row", async (page) => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.goto(`${base}embed.html?r31open#scenario=fenced-gc-pause&step=34&controls=full`);
+    await ready(page);
+    const href = await page.evaluate(() => document.querySelector("a.open")?.getAttribute("href") ?? "");
+    assert(href.includes("#scenario=fenced-gc-pause&step=34"), `open link: ${href}`);
+    assert(!href.includes("controls="), `the open link carries the embed's controls: ${href}`);
+    // naive-gc-pause: the stale write's arrival is one step, the database's DUPLICATE the next.
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    const verdictAt = async (step) => {
+      await page.goto(`${base}index.html?r31v${step}#scenario=naive-gc-pause&step=${step}&present=1`);
+      await ready(page);
+      await page.waitForTimeout(300);
+      return page.evaluate(() => document.querySelector(".presenter .side")?.textContent ?? "");
+    };
+    const dup = 33;
+    assert(!/double-write/.test(await verdictAt(dup - 1)), `step ${dup - 1} already says double-write`);
+    assert(/double-write/.test(await verdictAt(dup)), `step ${dup} does not say double-write`);
+  });
 }

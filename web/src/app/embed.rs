@@ -93,8 +93,8 @@ pub fn Embed() -> Html {
             </div>
         }
     });
-    let mut view = viewer.borrow().view(state.time_mode, state.chart);
-    view.controls = *controls;
+    // The app has no controls setting: the link opens the same view without the embed's.
+    let view = viewer.borrow().view(state.time_mode, state.chart);
     let open_link = format!("{}{}", dom::base_url("index.html"), view.to_hash());
     let bar = match *controls {
         share::Controls::None => html! {},
