@@ -225,6 +225,13 @@ impl Worker {
             self.queue_unlock(tag, cx);
             return;
         }
+        // ZooKeeper's send loop checks its silence before it sends (ClientCnxn.SendThread):
+        // after a pause the read timeout or the client's own expiry comes first, and the delete
+        // waits in the client's queue for what follows (a reconnect, or LOST).
+        if self.zookeeper_style() && self.send_loop_wakes(cx) {
+            self.unlock_queued = true;
+            return;
+        }
         let req = self.new_req();
         self.awaiting = Some(req);
         self.unlock_sent_local = cx.now_local;

@@ -370,6 +370,27 @@ impl Worker {
 
     pub fn on_message(&mut self, payload: Payload, cx: &mut WorkerCtx<'_>) {
         let name = cx.name;
+        // ZooKeeper's send loop checks its silence before it reads what the connection holds
+        // (ClientCnxn.SendThread.run): after a pause, an answer that waited is never read if
+        // the read timeout or the session's expiry comes first. A grant is not lost with it:
+        // the server fires the watch again when the session reconnects (SetWatches).
+        let from_cluster = matches!(
+            payload,
+            Payload::LockReply { .. }
+                | Payload::LockGranted { .. }
+                | Payload::SessionGone { .. }
+                | Payload::KeepAliveReply { .. }
+                | Payload::UnlockReply { .. }
+        );
+        if from_cluster && self.zookeeper_style() && self.send_loop_wakes(cx) {
+            if let Payload::LockGranted { lease, rev } = payload
+                && self.phase == Phase::Waiting
+                && self.lease == Some(lease)
+            {
+                self.grant_held = Some(rev);
+            }
+            return;
+        }
         match payload {
             Payload::SetReply { req, ok, .. }
                 if cx.lock.parallel && self.in_parallel_round(req, cx) =>
