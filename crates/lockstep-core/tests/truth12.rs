@@ -115,7 +115,10 @@ fn a_paused_curator_client_is_lost_after_its_write_has_gone() {
 
 /// The same client paused 4 s: less than 4/3 of its session timeout, more than its read
 /// timeout. Its write goes as it resumes, and SUSPENDED comes a moment later, with the silence
-/// it really had and no talk of unanswered pings (none went during the pause).
+/// it really had and no talk of unanswered pings (none went during the pause). The write's
+/// answer does not end its release (review 31b N4): its delete waits for the reconnect, which
+/// finds the session expired, and only then is it dropped. It used to finish "done" on the
+/// write's answer with its delete still queued.
 #[test]
 fn a_paused_curator_client_is_suspended_after_its_write_has_gone() {
     let body = paused_curator(4000);
@@ -127,8 +130,13 @@ fn a_paused_curator_client_is_suspended_after_its_write_has_gone() {
             "5000 write 3 payouts",
             "5001 A's session is suspended",
             "5001 A stops working",
+            "5001 A's unlock waits for a connection",
+            "5002 applied 3",
+            "5206 A's session has expired",
+            "5206 A's unlock is dropped",
+            "5206 A done",
         ],
-        &["5000 ping session 1"],
+        &["5000 ping session 1", "5002 A done"],
     );
     let suspended = explanation(&r, 5001, "A's session is suspended");
     assert!(

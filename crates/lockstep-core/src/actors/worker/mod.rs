@@ -462,6 +462,13 @@ impl Worker {
                     }
                 }
             }
+            // It stopped working (SUSPENDED) while its write was on its way, and is releasing
+            // already: the answer changes nothing, and its queued delete still waits.
+            Payload::WriteReply { req, .. }
+                if self.awaiting == Some(req) && self.phase == Phase::Releasing =>
+            {
+                self.awaiting = None;
+            }
             Payload::WriteReply { req, result } if self.awaiting == Some(req) => {
                 self.awaiting = None;
                 match result {
