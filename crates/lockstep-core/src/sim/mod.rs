@@ -33,7 +33,7 @@ use crate::clock::Clock;
 use crate::message::{Closing, Payload};
 use crate::scenario::{FaultKind, LockKind, Scenario, defaults};
 use crate::topology::{NodeId, Role};
-use crate::trace::{EventKind, Tag, TraceEvent};
+use crate::trace::TraceEvent;
 
 /// The simulation's only source of randomness, seeded from the scenario.
 #[derive(Debug, Clone)]
@@ -435,37 +435,6 @@ impl Sim {
             self.finish(End::EventLimit, out);
         }
         true
-    }
-
-    fn finish(&mut self, end: End, out: &mut Vec<TraceEvent>) {
-        self.end = Some(end);
-        let (label, explanation) = match end {
-            End::Finished if !self.superseded_relays.is_empty() => ("run complete", "Every worker has finished, and the only message still in flight is a late `commit:` that changes nothing.".to_string()),
-            End::Finished => ("run complete", "Every worker has finished and no message is still in flight.".to_string()),
-            End::Quiet => ("run stalled", "Nothing more can happen: the remaining workers wait for answers that will never come.".to_string()),
-            End::TimeLimit => (
-                "time limit reached",
-                format!("The run stopped at its time limit of {} ms (limits.max_time_ms) before every worker had finished, so it proves nothing about safety: the outcome is inconclusive. Raise limits.max_time_ms to see how it ends.", self.params.scenario.limits.max_time_ms),
-            ),
-            End::EventLimit => (
-                "event limit reached",
-                format!("The run stopped after {} events (limits.max_events) before every worker had finished, so it proves nothing about safety: the outcome is inconclusive. Raise limits.max_events to see how it ends.", self.params.scenario.limits.max_events),
-            ),
-        };
-        let db = self.params.db;
-        self.emit(
-            out,
-            TraceEvent {
-                time_ms: self.now,
-                kind: EventKind::Note,
-                from: db,
-                to: db,
-                message: None,
-                label: label.into(),
-                explanation,
-                tag: Some(Tag::RunEnds),
-            },
-        );
     }
 
     fn emit(&mut self, out: &mut Vec<TraceEvent>, mut ev: TraceEvent) {

@@ -1,7 +1,7 @@
 //! Keeps a message's generic explanation true to this run: sentences that hold only in some runs
 //! (a pause, a lost key) are said only where the run's own history makes them true.
 
-use super::Sim;
+use super::{End, Sim};
 use crate::message::Payload;
 use crate::scenario::{FaultKind, LockKind};
 use crate::topology::{NodeId, Role};
@@ -310,5 +310,39 @@ impl Sim {
             }
             _ => explanation,
         }
+    }
+}
+
+impl Sim {
+    /// The run's last note: how it ended, and what that proves.
+    pub(super) fn finish(&mut self, end: End, out: &mut Vec<TraceEvent>) {
+        self.end = Some(end);
+        let (label, explanation) = match end {
+            End::Finished if !self.superseded_relays.is_empty() => ("run complete", "Every worker has finished, and the only message still in flight is a late `commit:` that changes nothing.".to_string()),
+            End::Finished => ("run complete", "Every worker has finished and no message is still in flight.".to_string()),
+            End::Quiet => ("run stalled", "Nothing more can happen: the remaining workers wait for answers that will never come.".to_string()),
+            End::TimeLimit => (
+                "time limit reached",
+                format!("The run stopped at its time limit of {} ms (limits.max_time_ms) before every worker had finished, so it proves nothing about safety: the outcome is inconclusive. Raise limits.max_time_ms to see how it ends.", self.params.scenario.limits.max_time_ms),
+            ),
+            End::EventLimit => (
+                "event limit reached",
+                format!("The run stopped after {} events (limits.max_events) before every worker had finished, so it proves nothing about safety: the outcome is inconclusive. Raise limits.max_events to see how it ends.", self.params.scenario.limits.max_events),
+            ),
+        };
+        let db = self.params.db;
+        self.emit(
+            out,
+            TraceEvent {
+                time_ms: self.now,
+                kind: EventKind::Note,
+                from: db,
+                to: db,
+                message: None,
+                label: label.into(),
+                explanation,
+                tag: Some(Tag::RunEnds),
+            },
+        );
     }
 }
