@@ -123,6 +123,26 @@ export async function text(page, selector) {
   return (await page.locator(selector).first().textContent())?.trim() ?? "";
 }
 
+/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
+export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** Opens `id` in presenter mode (F) in a window `width`x`height`; given a `step`, steps there by
+ * key presses and waits for the app to follow it. `tag` keeps the page's URL apart from other
+ * tests'. */
+export async function present(page, base, id, { width, height, step, tag = "p" }) {
+  await page.setViewportSize({ width, height });
+  await page.goto(`${base}index.html?${tag}${width}#scenario=${id}`);
+  await ready(page);
+  await page.keyboard.press("f");
+  await page.waitForSelector(".presenter");
+  await page.waitForTimeout(400);
+  if (step === undefined) return;
+  for (let i = 0; i < step; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), step);
+  await page.waitForTimeout(700);
+  await frames(page);
+}
+
 /** Presenter mode's fit zoom (Z toggles it; presenter mode starts at readable labels, and the
  * choice stays while the page does). */
 export async function fitZoom(page) {
@@ -136,10 +156,10 @@ export async function fitZoom(page) {
 export async function openZoomed(page, url, settle) {
   await page.goto(url);
   await ready(page);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames(page);
   // A phone-sized embed opens zoomed in already.
   if (!(await page.locator(".timeline-scroller.zoom-readable").count())) await page.click("[data-testid=zoom]");
   await page.waitForSelector(".timeline-scroller.zoom-readable");
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames(page);
   await page.waitForTimeout(settle);
 }

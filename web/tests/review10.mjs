@@ -1,10 +1,8 @@
 // Browser tests of session 10's work on issue 7: a step puts in only the timeline elements that
 // changed (and the page then holds exactly what a fresh load of that step holds), presenter mode's
 // readable zoom on wide runs, and phone embeds that show every lane.
-import { test, assert, ready } from "./harness.mjs";
+import { test, assert, ready, frames } from "./harness.mjs";
 
-/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** The elements of every changing piece of the picture, in order, as markup. */
 const livePieces = (page) => page.evaluate(() =>

@@ -4,10 +4,8 @@
 // the zoom button covers no part of the picture; zooming the embed shows both ends of its step.
 import fs from "node:fs";
 import path from "node:path";
-import { test, assert, ready, webDir, openZoomed } from "./harness.mjs";
+import { test, assert, ready, webDir, openZoomed, frames } from "./harness.mjs";
 
-/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Waits until the step box says `n`. */
 const atStep = (page, n) => page.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), n);

@@ -2,10 +2,8 @@
 // projector fits a four-lane run and keeps its explanation and verdict whole; the strip under the
 // timeline keeps one height and its type shrinks to fit; a zoomed embed follows a step to the end
 // where it happens; the edge hints name the lanes out of view; Fit the width only when it helps.
-import { test, assert, ready, openZoomed } from "./harness.mjs";
+import { test, assert, ready, openZoomed, frames } from "./harness.mjs";
 
-/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Waits until the step box says `n`. */
 const atStep = (page, n) => page.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), n);

@@ -2,10 +2,8 @@
 // type size for a run's explanations; a Redlock run wider than a 1280x720 projector follows the
 // step with few sideways moves and never hides the current step's labels under the pinned step
 // column; a small zoomed embed shows the current step's label by its receiver.
-import { test, assert, ready, openZoomed } from "./harness.mjs";
+import { test, assert, ready, openZoomed, frames } from "./harness.mjs";
 
-/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Waits until the step box says `n`. */
 const atStep = (page, n) => page.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), n);

@@ -2,25 +2,7 @@
 // projecting it, and on a phone): presenter mode's type and the height it gives the picture, its
 // legend sized for the whole run, a phone's lease chart's labels at the window's edge, calm
 // sideways following of wide Redlock runs, and the to-scale view at 1280x720.
-import { test, assert, ready } from "./harness.mjs";
-
-/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
-/** Opens `id` in presenter mode (F) in a window `width`x`height`, at step `step` (by keys). */
-async function present(page, id, width, height, step) {
-  await page.setViewportSize({ width, height });
-  await page.goto(`${base_}index.html?p${width}#scenario=${id}`);
-  await ready(page);
-  await page.keyboard.press("f");
-  await page.waitForSelector(".presenter");
-  await page.waitForTimeout(400);
-  for (let i = 0; i < step; i++) await page.keyboard.press("ArrowRight");
-  await page.waitForFunction((n) => document.querySelector("input[aria-label='Current step']")?.value === String(n), step);
-  await page.waitForTimeout(700);
-  await frames(page);
-}
-let base_ = "";
+import { test, assert, ready, frames, present } from "./harness.mjs";
 
 /** The timeline's text on the screen: the size of its message labels (16 px in the picture),
  * the timeline's and the strip's heights and the strip's type. */
@@ -66,7 +48,6 @@ const LEGEND = () => {
 };
 
 export async function review30Tests(browser, base, shot) {
-  base_ = base;
 
   await test(browser, "presenter mode draws the timeline's labels at 16 px or more on the screen and gives the picture the strip's spare height", async (page) => {
     for (const [id, w, h, step, least] of [
@@ -75,7 +56,7 @@ export async function review30Tests(browser, base, shot) {
       ["consensus-fenced-failover", 1920, 1080, 12, 670],
       ["fenced-gc-pause", 1920, 1080, 12, 680],
     ]) {
-      await present(page, id, w, h, step);
+      await present(page, base, id, { width: w, height: h, step });
       const v = await page.evaluate(PRESENTED);
       // Fitted to the width they were 11 px (fenced-gc-pause at 1280x720) and 12.4 px
       // (consensus-fenced-failover at 1920x1080).
@@ -89,7 +70,7 @@ export async function review30Tests(browser, base, shot) {
   });
 
   await test(browser, "presenter mode's legend opens at one size for the whole run, what is drawn so far packed at its top", async (page) => {
-    await present(page, "consensus-fenced-failover", 1920, 1080, 0);
+    await present(page, base, "consensus-fenced-failover", { width: 1920, height: 1080, step: 0 });
     const open = async () => {
       await page.click(".presenter .side > details.legend > summary");
       await page.waitForTimeout(150);

@@ -1,20 +1,9 @@
 // Browser tests of session 31's work (a presenter review at 1280x720, 1920x1080, a phone and a
 // 640x360 embed): the picture's verdict shown whole at the last step of a wide run in presenter
 // mode and in an embed, and no sideways moves too small to show anything new.
-import { test, assert, ready } from "./harness.mjs";
+import { test, assert, ready, frames, present } from "./harness.mjs";
 
-/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
-/** Opens `id` in presenter mode (F) in a window `width`x`height`, at step 0. */
-async function present(page, base, id, width, height) {
-  await page.setViewportSize({ width, height });
-  await page.goto(`${base}index.html?r31p${width}#scenario=${id}`);
-  await ready(page);
-  await page.keyboard.press("f");
-  await page.waitForSelector(".presenter");
-  await page.waitForTimeout(400);
-}
 
 /** The picture's own verdict under the run (its headline and every line below it), the
  * timeline's window and its scroll, and the verdict's lines the window cuts or the pills naming
@@ -49,7 +38,7 @@ const VERDICT_AT_END = () => {
 export async function review31Tests(browser, base, shot) {
   await test(browser, "presenter mode at 1280x720 shows a wide run's verdict whole from the picture's left edge at the last step, the last rows above it", async (page) => {
     for (const id of ["redlock-gc-pause", "consensus-fenced-failover"]) {
-      await present(page, base, id, 1280, 720);
+      await present(page, base, id, { width: 1280, height: 720, tag: "r31p" });
       await page.keyboard.press("End");
       await page.waitForFunction(() => {
         const i = document.querySelector("input[aria-label='Current step']");
@@ -89,7 +78,7 @@ export async function review31Tests(browser, base, shot) {
     await page.emulateMedia({ reducedMotion: "reduce" });
     const report = [];
     for (const [id, upto] of [["consensus-fenced-failover", 80], ["fenced-gc-pause", 40], ["redlock-gc-pause", 60]]) {
-      await present(page, base, id, 1280, 720);
+      await present(page, base, id, { width: 1280, height: 720, tag: "r31p" });
       const info = JSON.parse(await page.evaluate(async (id) => (await import("./lockstep_web.js")).step_rows(id, false), id));
       const rows = new Map(info.rows.map((r) => [r.step, r]));
       const view = () => page.evaluate(() => {

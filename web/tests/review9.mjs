@@ -4,7 +4,7 @@
 // step time on the largest runs, the small fixes and a file link that loses to a newer pick.
 import fs from "node:fs";
 import path from "node:path";
-import { test, assert, ready, text, webDir, fitZoom } from "./harness.mjs";
+import { test, assert, ready, text, webDir, fitZoom, frames } from "./harness.mjs";
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -38,8 +38,6 @@ export async function stepTimes(page, base, id, step, n) {
   return times;
 }
 
-/** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Where the picture and its scroller are, and what of the picture lies outside the scroller. */
 const fitOf = (page) => page.evaluate(() => {

@@ -248,16 +248,8 @@ fn a_new_leader_renews_no_lease_before_its_first_entry_commits() {
 /// lease meanwhile. It used to lead, and answer B's keepalives, for 25 s without a quorum.
 #[test]
 fn a_new_leader_without_a_quorum_steps_down() {
-    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
-         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n\
-         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
-         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\"]]\n\
-         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
-         [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
-         [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
-         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
-         [[faults]]\nat_ms = 4411\nkind = \"crash\"\ntarget = \"node-2\"\nhost = true\n";
-    let r = common::run_text(HEAD, body);
+    let body = common::leader_without_quorum("");
+    let r = common::run_text(HEAD, &body);
     common::check_in_order(
         &lines(&r),
         &[

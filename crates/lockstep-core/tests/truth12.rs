@@ -39,17 +39,8 @@ fn a_follower_learns_of_a_commit_from_the_leaders_message() {
 /// model's one-endpoint simplification and clientv3's own backoff told in the explanation.
 #[test]
 fn a_repeated_watch_resume_is_a_retry() {
-    let body = "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
-                [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n\
-                [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
-                [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\"]]\n\
-                [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
-                [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
-                [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
-                [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
-                [[faults]]\nat_ms = 4411\nkind = \"crash\"\ntarget = \"node-2\"\nhost = true\n\
-                [limits]\nmax_time_ms = 8000\n";
-    let r = common::run_text(HEAD, body);
+    let body = common::leader_without_quorum("[limits]\nmax_time_ms = 8000\n");
+    let r = common::run_text(HEAD, &body);
     let l = lines(&r);
     let first = l
         .iter()

@@ -79,3 +79,22 @@ pub fn zk_delete_to_failed_host() -> String {
          [[faults]]\nat_ms = 4500\nkind = \"restart\"\ntarget = \"node-1\"\n"
     )
 }
+
+/// Three consensus nodes; B is cut off from node-1 and node-2 at 50 ms; A's delete never reaches
+/// node-2 and node-3 misses two `commit:`s; node-1's machine fails at 4012 ms and node-2's at
+/// 4411 ms, as node-3 wins term 2 with node-2's vote, so node-3 never hears from a majority.
+/// `extra` adds faults, links and options.
+#[allow(dead_code)] // not every test file uses this cast
+pub fn leader_without_quorum(extra: &str) -> String {
+    format!(
+        "seed = 1\n[lock]\nkind = \"consensus\"\nttl_ms = 6000\nfirst_token = 33\nnodes = 3\n\
+         [[workers]]\nname = \"A\"\nwork_ms = 4000\nrenew_every_ms = 1000\n\
+         [[workers]]\nname = \"B\"\nstart_ms = 100\nwork_ms = 500\nrenew_every_ms = 1000\n\
+         [[faults]]\nat_ms = 50\nkind = \"partition\"\ngroups = [[\"B\"], [\"node-1\", \"node-2\"]]\n\
+         [[faults]]\nkind = \"drop\"\nmatch = \"append: delete lock:batch-42/1\"\nto = \"node-2\"\n\
+         [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
+         [[faults]]\nkind = \"drop\"\nmatch = \"commit:\"\nto = \"node-3\"\n\
+         [[faults]]\nat_ms = 4012\nkind = \"crash\"\ntarget = \"node-1\"\nhost = true\n\
+         [[faults]]\nat_ms = 4411\nkind = \"crash\"\ntarget = \"node-2\"\nhost = true\n{extra}"
+    )
+}
