@@ -11,7 +11,31 @@ use web_sys::{Element, HtmlElement};
 thread_local! {
     /// The elements hidden now, shown again at the next look.
     static CUT: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
+    /// Each text element's extent once read (see [`text_extent`]).
+    static EXTENTS: RefCell<Extents> = RefCell::new(Extents::default());
 }
+
+/// The extents of the text elements read so far: a look at every step read four attributes and
+/// the words of each of the page's thousand-odd texts again (2 ms of a step on a 1,400-event
+/// run). The page puts a label's element in once and never changes it, so its extent is read
+/// once: a `WeakMap` from the element to its index here, forgotten with the element.
+struct Extents {
+    index: js_sys::WeakMap,
+    extents: Vec<Option<(f64, f64, f64)>>,
+}
+
+impl Default for Extents {
+    fn default() -> Self {
+        Extents {
+            index: js_sys::WeakMap::new(),
+            extents: Vec::new(),
+        }
+    }
+}
+
+/// The most extents kept before starting afresh: the elements of pictures no longer shown leave
+/// theirs behind.
+const MOST_EXTENTS: usize = 100_000;
 
 /// How many elements before a label are looked at for the box it sits in (a note's fill and
 /// edge, a header's box, the lines of the same note).
@@ -56,10 +80,11 @@ pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width
         let fits = |x0: f64, x1: f64| x1 - x0 <= (width - pin) / scale;
         if let Ok(texts) = page.query_selector_all(":scope > svg:not([data-far]) text") {
             for i in 0..texts.length() {
-                let Some(text) = texts.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                // A `text` element of the selector's: no need to check its type.
+                let Some(text) = texts.item(i).map(|n| n.unchecked_into::<Element>()) else {
                     continue;
                 };
-                let Some((x0, x1, y)) = text_extent(&text) else {
+                let Some((x0, x1, y)) = known_extent(&text) else {
                     continue;
                 };
                 if crosses(x0, x1, edge) || (crosses(x0, x1, right) && fits(x0, x1)) {
@@ -80,6 +105,25 @@ pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width
         }
         *was = cut;
     });
+}
+
+/// [`text_extent`], read once per element.
+fn known_extent(text: &Element) -> Option<(f64, f64, f64)> {
+    EXTENTS.with(|e| {
+        let mut e = e.borrow_mut();
+        if let Some(i) = e.index.get(text).as_f64() {
+            return e.extents.get(i as usize).copied().flatten();
+        }
+        if e.extents.len() >= MOST_EXTENTS {
+            *e = Extents::default();
+        }
+        let extent = text_extent(text);
+        let i = e.extents.len();
+        e.extents.push(extent);
+        e.index
+            .set(text, &wasm_bindgen::JsValue::from_f64(i as f64));
+        extent
+    })
 }
 
 /// A text element's left and right and its y, in the layout's pixels, from its attributes and
