@@ -71,6 +71,31 @@ fn majority(n: u32) -> u32 {
     n / 2 + 1
 }
 
+/// A consensus cluster serving ZooKeeper clients (`on_suspended`: Curator's connection states)
+/// beside etcd clients (none): no real cluster is both, and the run would mix ZooKeeper sessions
+/// with etcd leases in one log. Named at the first worker unlike the first one.
+fn mixed_clients(s: &Scenario) -> Option<(Vec<PathSeg>, String)> {
+    let zookeeper = |i: usize| s.workers[i].on_suspended.is_some();
+    let first = s.workers.first()?;
+    let (i, other) = s
+        .workers
+        .iter()
+        .enumerate()
+        .find(|&(i, _)| zookeeper(i) != zookeeper(0))?;
+    let (zk, etcd) = if zookeeper(0) {
+        (first, other)
+    } else {
+        (other, first)
+    };
+    Some((
+        vec![key("workers"), PathSeg::Index(i), key("on_suspended")],
+        format!(
+            "{} is a ZooKeeper client (`on_suspended`, Curator's connection states) and {} an etcd client (no `on_suspended`): no real cluster serves both, and this run would mix ZooKeeper sessions and etcd leases in one log. Give every worker `on_suspended` for a ZooKeeper cluster, or none for etcd",
+            zk.name, etcd.name
+        ),
+    ))
+}
+
 /// What is odd about the scenario, by field path.
 fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
     let mut out = Vec::new();
@@ -162,6 +187,9 @@ fn advice(s: &Scenario) -> Vec<(Vec<PathSeg>, String)> {
         }
         LockKind::Redis | LockKind::None => {}
     }
+    if lock.kind == LockKind::Consensus {
+        out.extend(mixed_clients(s));
+    }
     if matches!(lock.kind, LockKind::Redis | LockKind::Consensus) {
         for (i, w) in s.workers.iter().enumerate() {
             // Validation refuses an interval of a TTL or more; past half, one lost renewal is fatal.
@@ -244,6 +272,20 @@ mod tests {
             "kind = \"redlock\"\ninstances = 4",
             TWO,
             "odd.toml:8:13: lock.instances: 4 instances need 3 for a majority: they tolerate 1 failed instance, the same as 3 instances: Redlock deployments use an odd number, usually 5",
+        );
+    }
+
+    #[test]
+    fn zookeeper_and_etcd_clients_of_one_cluster_are_named() {
+        check(
+            "kind = \"consensus\"",
+            "[[workers]]\nname = \"A\"\non_suspended = \"stop\"\n\n[[workers]]\nname = \"B\"\n",
+            "odd.toml:12:1: workers[1]: A is a ZooKeeper client (`on_suspended`, Curator's connection states) and B an etcd client (no `on_suspended`): no real cluster serves both, and this run would mix ZooKeeper sessions and etcd leases in one log. Give every worker `on_suspended` for a ZooKeeper cluster, or none for etcd",
+        );
+        check(
+            "kind = \"consensus\"",
+            "[[workers]]\nname = \"A\"\non_suspended = \"stop\"\n\n[[workers]]\nname = \"B\"\non_suspended = \"continue\"\n",
+            "",
         );
     }
 
