@@ -129,6 +129,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             <label class="step">
                 <span>{ "Step" }</span>
                 <input type="number" min="0" max={total.to_string()} value={pos.to_string()}
+                    data-step={pos.to_string()}
                     onchange={on_step_input} aria-label="Current step" />
                 <span class="of" data-testid="step-of">{ format!("of {total}") }</span>
             </label>

@@ -2,7 +2,8 @@
 //! Down (or N) to the next row of the timeline and Up to the one before (past steps that share a
 //! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (fit the width or readable labels), S scenarios,
 //! B or . blanks presenter mode's screen (any key shows it again), Esc folds presenter mode's legend where it lies over the picture, else leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
-//! step number box, all but a clicker's PageDown/PageUp).
+//! step number box while a number is typed into it, all but a clicker's PageDown/PageUp; in the
+//! speed list, all but a clicker's ← → PageDown PageUp).
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -71,8 +72,16 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
             | "ArrowDown"
             | "ArrowUp"
     );
+    // What a presentation clicker sends: it steps wherever the focus was left.
+    let clicker = matches!(
+        key.as_str(),
+        "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp"
+    );
     match el.tag_name().as_str() {
-        "SELECT" | "TEXTAREA" => true,
+        "TEXTAREA" => true,
+        // The speed list keeps ↑ ↓, Space and letters; a presenter who picked a speed (or
+        // clicked it and pressed Esc) found the clicker changing the speed instead of stepping.
+        "SELECT" => !clicker,
         "INPUT" => {
             let kind = el
                 .get_attribute("type")
@@ -82,9 +91,14 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
                 kind.as_str(),
                 "number" | "range" | "checkbox" | "radio" | "button" | "submit" | "reset"
             );
-            // The step number box keeps the keys that move its caret; a clicker's PageDown and
-            // PageUp still step.
-            let caret = kind == "number" && !matches!(key.as_str(), "PageDown" | "PageUp");
+            // The step number box keeps the keys that move its caret while a number is being
+            // typed into it; clicked into and left as it was, it steps on a clicker's keys and
+            // Space (which a number box cannot take), as the page does.
+            let editing = kind == "number"
+                && el
+                    .dyn_ref::<web_sys::HtmlInputElement>()
+                    .is_some_and(|i| Some(i.value()) != i.get_attribute("data-step"));
+            let caret = editing && !matches!(key.as_str(), "PageDown" | "PageUp");
             typed_into || caret || !stepping
         }
         "BUTTON" | "A" | "SUMMARY" => key == "Enter",
