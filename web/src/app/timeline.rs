@@ -612,7 +612,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         <div class={classes!("timeline-scroller", zoom_class)} ref={scroller} tabindex="0"
             onkeydown={on_key} onfocus={on_focus} onblur={on_blur}
             aria-label="The timeline: ↑ and ↓ pick an event, Enter jumps to it; scroll to see more of it"
-            style={format!("--page-w: {w:.0}px")}>
+            style={format!("--page-w: {w:.0}px; --page-n: {w:.0}")}>
             <LaneHeads picture={pic.clone()} heads={heads} states={props.lane_states.clone()} />
             if frame.step == 0 && !pic.lanes.is_empty() {
                 <super::cast::Cast picture={pic.clone()} />
