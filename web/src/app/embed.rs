@@ -12,6 +12,12 @@ use super::page::{open_hash, picture};
 use super::state::{Action, AppState, SPEEDS, Zoom};
 use crate::share::{self, View};
 
+/// The size of the picture's arrow labels at its own scale.
+const LABEL_PX: f64 = 16.0;
+/// The least size an embed opens with its picture's labels fitted to the frame's width: a phone's
+/// floor (style.css, 9 px); smaller, it opens zoomed in to readable labels.
+const LEAST_FITTED_PX: f64 = 9.0;
+
 #[component]
 pub fn Embed() -> Html {
     let controls = use_state(|| {
@@ -33,6 +39,30 @@ pub fn Embed() -> Html {
         },
         ..AppState::default()
     });
+    // A wider frame still opens on a thumbnail where the run is wide: an 800 px frame drew
+    // fenced-gc-pause's labels at 6.7 px (a review playing a docs author). Once the run's
+    // picture is known, an embed fitted below [`LEAST_FITTED_PX`] zooms in; only at opening, so a
+    // reader's own zoom stands.
+    {
+        let decided = use_mut_ref(|| false);
+        let s = state.clone();
+        let width = state.picture.as_ref().map(|p| p.page_width());
+        use_effect_with(width, move |width| {
+            if let Some(page) = *width
+                && !*decided.borrow()
+            {
+                *decided.borrow_mut() = true;
+                let frame = web_sys::window()
+                    .and_then(|w| w.inner_width().ok())
+                    .and_then(|w| w.as_f64())
+                    .unwrap_or(0.0);
+                let fitted = LABEL_PX * frame / f64::from(page.max(1));
+                if s.zoom == Zoom::Fit && frame > 0.0 && fitted < LEAST_FITTED_PX {
+                    s.dispatch(Action::Zoom(Zoom::Readable));
+                }
+            }
+        });
+    }
     use_keys(state.clone(), true);
     use_player(state.clone(), SPEEDS[state.speed]);
     {
