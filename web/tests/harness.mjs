@@ -123,6 +123,11 @@ export async function text(page, selector) {
   return (await page.locator(selector).first().textContent())?.trim() ?? "";
 }
 
+/** The least size presenter mode's readable zoom draws the picture's 16 px labels at on a screen
+ * `height` px tall: 16 px at 1080 and taller, as much smaller as a shorter screen is (a projector
+ * shows it as large), less a rounding margin. */
+export const readablePx = (height) => 16 * Math.min(1, height / 1080) - 0.1;
+
 /** Two animation frames later (after the app's scroll-into-view, which runs in a frame callback). */
 export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 

@@ -32,7 +32,8 @@ export async function review15Tests(browser, base, shot) {
         await shot(page, `app-no-title-block-${present ? "presenter-" : ""}${w}x${h}`);
       }
     }
-    await page.setViewportSize({ width: 800, height: 450 });
+    // Fitted to the frame's width (from 1,030 px for this run; a narrower frame opens zoomed in).
+    await page.setViewportSize({ width: 1100, height: 450 });
     await page.goto(`${base}embed.html?title#scenario=fenced-gc-pause&step=3&controls=minimal`);
     await ready(page);
     await page.waitForTimeout(300);

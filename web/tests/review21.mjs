@@ -17,7 +17,10 @@ const COVERED = () => {
 
 export async function review21Tests(browser, base, shot) {
   await test(browser, "a wide step's caption covers none of the words drawn near its line", async (page) => {
-    await page.setViewportSize({ width: 1280, height: 720 });
+    // 1280x1080: labels at their own size in a window as wide as a 1280x720 projector's was (there
+    // readable labels are now 10.7 px, the runs show more of their width and fewer steps need a
+    // caption).
+    await page.setViewportSize({ width: 1280, height: 1080 });
     await page.emulateMedia({ reducedMotion: "reduce" });
     // consensus-fenced-failover #115: A receives "rejected — 33 < last_token 34" from the
     // database, 1,600 px away, just under the line of A's note "A's client discards the answer";
@@ -36,7 +39,7 @@ export async function review21Tests(browser, base, shot) {
         assert(got.covered.length === 0, `${id} #${step}: the caption "${got.caption}" covers ${JSON.stringify(got.covered)}`);
         if (id === "consensus-fenced-failover" && step === 115) {
           assert(got.below, `#115: the caption is not under the line: ${JSON.stringify(got)}`);
-          await shot(page, "caption-under-the-line-consensus-fenced-failover-115-1280x720");
+          await shot(page, "caption-under-the-line-consensus-fenced-failover-115-1280x1080");
         }
       }
     }
@@ -46,9 +49,9 @@ export async function review21Tests(browser, base, shot) {
 
 export async function review21bTests(browser, base, shot) {
   await test(browser, "a lane out of view that is paused says so in the pill naming it", async (page) => {
-    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.setViewportSize({ width: 1280, height: 1080 });
     await page.emulateMedia({ reducedMotion: "reduce" });
-    // fenced-gc-pause to scale at 1280x720 scrolls sideways: from #12 the window shows redis, B
+    // fenced-gc-pause to scale at 1280x1080 (16 px labels) scrolls sideways: from #12 the window shows redis, B
     // and the database, while A, off to the left, is paused (the point of the run), and its
     // hatching out of view.
     await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=13&present=1&mode=scale`);
@@ -63,7 +66,7 @@ export async function review21bTests(browser, base, shot) {
       seen.push([step, now]);
       if (step === 14) {
         assert(now.includes("◀ A paused"), `#14: ${JSON.stringify(now)}`);
-        await shot(page, "lanes-off-paused-fenced-gc-pause-scale-14-1280x720");
+        await shot(page, "lanes-off-paused-fenced-gc-pause-scale-14-1280x1080");
       }
     }
     // A resumes at 11,000 ms: any pill naming it afterwards says only "A".
@@ -143,7 +146,7 @@ export async function review21cTests(browser, base, shot) {
 }
 
 export async function review21dTests(browser, base, shot) {
-  await test(browser, "an embed in a 640x360 frame opens zoomed in to readable labels, an 800 px one fitted", async (page) => {
+  await test(browser, "an embed opens zoomed in to readable labels where its run fitted would be under 9 px (640 and 800 px frames), fitted where not", async (page) => {
     const label = () => page.evaluate(() => {
       const svg = document.querySelector("#ls-timeline");
       return { readable: !!document.querySelector(".timeline-scroller.zoom-readable"), px: (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 16 };
@@ -155,11 +158,26 @@ export async function review21dTests(browser, base, shot) {
     const small = await label();
     assert(small.readable && small.px >= 11.9, `640x360: ${JSON.stringify(small)}`);
     await shot(page, "embed-640x360-opens-zoomed-in");
+    // Fitted to 800 px they were 6.9 px (a review playing a docs author called it a thumbnail).
     await page.setViewportSize({ width: 800, height: 450 });
     await page.goto(`${base}embed.html?z800#scenario=fenced-gc-pause&step=12&controls=minimal`);
     await ready(page);
+    await page.waitForSelector(".timeline-scroller.zoom-readable");
+    const mid = await label();
+    assert(mid.readable && mid.px >= 11.9, `800x450: ${JSON.stringify(mid)}`);
+    // A frame wide enough for 9 px labels shows every lane; so does a narrower run's.
+    await page.setViewportSize({ width: 1100, height: 450 });
+    await page.goto(`${base}embed.html?z1100#scenario=fenced-gc-pause&step=12&controls=minimal`);
+    await ready(page);
+    await page.waitForTimeout(300);
     const wide = await label();
-    assert(!wide.readable && wide.px < 8, `800x450: ${JSON.stringify(wide)}`);
+    assert(!wide.readable && wide.px >= 9 && wide.px < 11, `1100x450: ${JSON.stringify(wide)}`);
+    await page.setViewportSize({ width: 800, height: 450 });
+    await page.goto(`${base}embed.html?z800i#scenario=idempotency-keys&step=5&controls=minimal`);
+    await ready(page);
+    await page.waitForTimeout(300);
+    const narrow = await label();
+    assert(!narrow.readable && narrow.px >= 9, `idempotency-keys 800x450: ${JSON.stringify(narrow)}`);
   });
 
   await test(browser, "on a phone a caption too wide for either side of its end is moved back inside the window", async (page) => {

@@ -182,9 +182,13 @@ export async function review28Tests(browser, base, shot) {
       return { inside: r.top >= sc.top && r.bottom <= sc.bottom && r.left >= sc.left && r.right <= sc.right };
     });
     assert(row.inside, "step 11's label is not in the window");
-    // The minimal embed of that size still opens on the whole width.
+    // The minimal embed of that size opens zoomed in too (fitted, its labels would be 6.9 px);
+    // a run that fits at 9 px or more opens on its whole width.
     const minimal = await inFrame(page, `${base}embed.html#scenario=fenced-gc-pause&step=11&controls=minimal`, 800, 600);
     const m = await embedView(minimal);
-    assert(16 * m.scale < 9, `the minimal 800 px embed is zoomed: ${JSON.stringify(m)}`);
+    assert(16 * m.scale >= 11, `the minimal 800 px embed opens on a thumbnail: ${JSON.stringify(m)}`);
+    const narrow = await inFrame(page, `${base}embed.html#scenario=idempotency-keys&step=5&controls=minimal`, 800, 600);
+    const n = await embedView(narrow);
+    assert(16 * n.scale >= 9 && 16 * n.scale < 11, `idempotency-keys in an 800 px embed: ${JSON.stringify(n)}`);
   });
 }

@@ -27,6 +27,7 @@ import { review27Tests } from "./review27.mjs";
 import { review28Tests } from "./review28.mjs";
 import { review30Tests } from "./review30.mjs";
 import { review31Tests } from "./review31.mjs";
+import { review32Tests } from "./review32.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -258,9 +259,9 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
   assert((await page.locator("button").count()) === 0, "controls=none has no buttons");
   await page.setViewportSize({ width: 375, height: 667 });
   await shot(page, "embed-none-375x667");
-  // In an 800x500 frame the picture takes the frame's whole width (no letterbox), the scroller
+  // In a 1100x500 frame the picture takes the frame's whole width (no letterbox), the scroller
   // fills its height, and the current step is in view.
-  await page.setViewportSize({ width: 800, height: 500 });
+  await page.setViewportSize({ width: 1100, height: 500 });
   await page.reload();
   await ready(page);
   await page.waitForTimeout(300);
@@ -269,21 +270,18 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
     const pic = document.querySelector("#ls-timeline").getBoundingClientRect();
     const box = s.getBoundingClientRect();
     const cur = document.querySelector("rect.current-outline").getBoundingClientRect();
-    return { w: pic.width, inner: s.clientWidth, h: box.height, curIn: cur.top >= box.top && cur.bottom <= box.bottom };
+    return { w: pic.width, inner: s.clientWidth, h: box.height, curIn: cur.top >= box.top && cur.bottom <= box.bottom,
+      sideways: s.scrollWidth > s.clientWidth + 1 };
   });
-  assert(fit.w >= fit.inner - 1 && fit.h > 480, `the picture fills the frame: ${JSON.stringify(fit)}`);
+  assert(fit.w >= fit.inner - 1 && fit.h > 480 && !fit.sideways, `the picture fills the frame: ${JSON.stringify(fit)}`);
   assert(fit.curIn, "the current step is in view");
-  await shot(page, "embed-none-800x500");
-  // A run far wider than the frame (Redlock's) shows every lane at first; a tap zooms in to 12 px
-  // labels, scrolled sideways and down to the current step (and, without controls, a second tap
-  // zooms out again).
+  await shot(page, "embed-none-1100x500");
+  // A run far wider than the frame (Redlock's, whose labels fitted would be 7.7 px) opens zoomed
+  // in to 12 px labels, scrolled sideways and down to the current step; without controls a tap
+  // zooms out to every lane, and another in again.
   await page.goto(`${base}embed.html#scenario=redlock-happy-path&step=60&controls=none`);
   await page.reload();
   await ready(page);
-  await page.waitForTimeout(300);
-  const whole = await page.evaluate(() => { const s = document.querySelector(".timeline-scroller"); return s.scrollWidth - s.clientWidth; });
-  assert(whole <= 1, `a wide run's embed first shows its whole width (${whole} px more)`);
-  await page.click(".page");
   await page.waitForSelector(".timeline-scroller.zoom-readable");
   await page.waitForTimeout(300);
   const wide = await page.evaluate(() => {
@@ -299,10 +297,16 @@ await test(browser, "the embed page shows a run at a given step", async (page) =
       box: [box.top, box.bottom],
     };
   });
-  assert(wide.label >= 11.9 && wide.sideways && wide.curIn, `a wide run in an 800 px embed, zoomed in: ${JSON.stringify(wide)}`);
-  await shot(page, "embed-redlock-800x500");
+  assert(wide.label >= 11.9 && wide.sideways && wide.curIn, `a wide run in a 1100 px embed opens zoomed in: ${JSON.stringify(wide)}`);
+  await shot(page, "embed-redlock-1100x500");
   await page.click(".page");
   await page.waitForSelector(".timeline-scroller.zoom-fit");
+  await page.waitForTimeout(300);
+  const whole = await page.evaluate(() => { const s = document.querySelector(".timeline-scroller"); return s.scrollWidth - s.clientWidth; });
+  assert(whole <= 1, `a tap shows the wide run's whole width (${whole} px more)`);
+  await page.click(".page");
+  await page.waitForSelector(".timeline-scroller.zoom-readable");
+  await page.setViewportSize({ width: 800, height: 500 });
   await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=7&controls=full`);
   await page.reload();
   await ready(page);
@@ -456,7 +460,7 @@ await test(browser, "on a phone the timeline comes first under the controls and 
   assert(await page.locator(".whatif").evaluate((d) => d.open), "a folded panel opens");
 }, { viewport: { width: 375, height: 667 } });
 
-await test(browser, "clicker keys step after a toolbar click or in the step box (Right there moves the caret), not in a select", async (page) => {
+await test(browser, "clicker keys step after a toolbar click, in the step box unless a number is being typed, and in the speed list, which keeps ↑ ↓", async (page) => {
   await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=7`);
   await ready(page);
   await page.click("button:has-text('Lease chart')");
@@ -466,24 +470,37 @@ await test(browser, "clicker keys step after a toolbar click or in the step box 
   assert(page.url().includes("chart=lease"), `Space must not press the button again: ${page.url()}`);
   await page.keyboard.press("Space");
   await page.waitForFunction(() => location.hash.includes("step=9"));
+  // Clicked into and left as it was, the step box steps on Right (a presenter's click there
+  // left the clicker dead, a review); a clicker's PageDown steps too.
   await page.click("input[aria-label='Current step']");
-  // In the step box Right moves the caret; a clicker's PageDown still steps.
   await page.keyboard.press("ArrowRight");
-  await page.waitForTimeout(200);
-  assert((await stepInHash(page)) === "9", `Right in the step box must not step: step ${await stepInHash(page)}`);
-  await page.keyboard.press("PageDown");
   await page.waitForFunction(() => location.hash.includes("step=10"));
+  await page.click("input[aria-label='Current step']");
   await page.keyboard.press("PageDown");
   await page.waitForFunction(() => location.hash.includes("step=11"));
   await page.click("button[aria-label^='Step back']");
   await page.waitForFunction(() => location.hash.includes("step=10"));
   await page.keyboard.press("Space");
   await page.waitForFunction(() => location.hash.includes("step=11"));
-  // Typing fields keep their keys.
-  await page.focus("select[aria-label='Play speed']");
+  // A number being typed keeps Right for its caret.
+  await page.click("input[aria-label='Current step']");
+  await page.keyboard.press("Backspace");
   await page.keyboard.press("ArrowRight");
   await page.waitForTimeout(200);
-  assert((await stepInHash(page)) === "11", `a select keeps Right: step ${await stepInHash(page)}`);
+  assert((await stepInHash(page)) === "11", `Right while typing a number must not step: step ${await stepInHash(page)}`);
+  await page.locator("input[aria-label='Current step']").fill("11");
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(200);
+  // The speed list steps on a clicker's Right, and keeps ↓ to change the speed.
+  await page.focus("select[aria-label='Play speed']");
+  const speed = await page.locator("select[aria-label='Play speed']").inputValue();
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("step=12"));
+  await page.focus("select[aria-label='Play speed']");
+  await page.keyboard.press("ArrowDown");
+  await page.waitForTimeout(200);
+  assert((await stepInHash(page)) === "12", `↓ in the speed list must not step: step ${await stepInHash(page)}`);
+  assert((await page.locator("select[aria-label='Play speed']").inputValue()) !== speed, "↓ in the speed list changes the speed");
 });
 
 await test(browser, "a keyboard step hides the hover card until the mouse moves", async (page) => {
@@ -706,6 +723,7 @@ await review27Tests(browser, base, shot);
 await review28Tests(browser, base, shot);
 await review30Tests(browser, base, shot);
 await review31Tests(browser, base, shot);
+await review32Tests(browser, base);
 
 const ok = summary();
 await measure(browser, base);
