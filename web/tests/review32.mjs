@@ -38,6 +38,12 @@ export async function review32Tests(browser, base) {
     await page.waitForFunction((s) => document.querySelector(s).value === "5", STEP);
     await page.keyboard.press("PageUp");
     await page.waitForFunction((s) => document.querySelector(s).value === "4", STEP);
+    // Space too, which would open the list (a clicker may send it).
+    await page.locator(SPEED).focus();
+    await page.keyboard.press(" ");
+    await page.waitForFunction((s) => document.querySelector(s).value === "5", STEP);
+    await page.keyboard.press("PageUp");
+    await page.waitForFunction((s) => document.querySelector(s).value === "4", STEP);
     assert(await page.locator(SPEED).inputValue() === speed, `the clicker changed the speed: ${await page.locator(SPEED).inputValue()} (was ${speed})`);
     // Clicked into, left as it was: → and Space step.
     await page.locator(STEP).click();

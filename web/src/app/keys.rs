@@ -3,7 +3,7 @@
 //! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (fit the width or readable labels), S scenarios,
 //! B or . blanks presenter mode's screen (any key shows it again), Esc folds presenter mode's legend where it lies over the picture, else leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
 //! step number box while a number is typed into it, all but a clicker's PageDown/PageUp; in the
-//! speed list, all but a clicker's ← → PageDown PageUp).
+//! speed list, all but a clicker's ← → PageDown PageUp Space).
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -75,12 +75,13 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
     // What a presentation clicker sends: it steps wherever the focus was left.
     let clicker = matches!(
         key.as_str(),
-        "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp"
+        "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp" | " "
     );
     match el.tag_name().as_str() {
         "TEXTAREA" => true,
-        // The speed list keeps ↑ ↓, Space and letters; a presenter who picked a speed (or
-        // clicked it and pressed Esc) found the clicker changing the speed instead of stepping.
+        // The speed list keeps ↑ ↓ and letters (Alt+↓ opens it); a presenter who picked a speed
+        // (or clicked it and pressed Esc) found the clicker changing the speed, or with Space
+        // opening the list, instead of stepping.
         "SELECT" => !clicker,
         "INPUT" => {
             let kind = el
