@@ -21,6 +21,7 @@ mod notice_words;
 mod own;
 mod page;
 mod picker;
+mod readable;
 mod search;
 mod share_bar;
 mod state;
