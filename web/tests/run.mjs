@@ -28,6 +28,7 @@ import { review28Tests } from "./review28.mjs";
 import { review30Tests } from "./review30.mjs";
 import { review31Tests } from "./review31.mjs";
 import { review32Tests } from "./review32.mjs";
+import { review33Tests } from "./review33.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -724,6 +725,7 @@ await review28Tests(browser, base, shot);
 await review30Tests(browser, base, shot);
 await review31Tests(browser, base, shot);
 await review32Tests(browser, base);
+await review33Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);
