@@ -18,7 +18,64 @@ const LEGEND = () => {
 };
 const overlaps = (a, b) => a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1;
 
+/** An embed's lease chart: its zoom, its window, the smallest words shown in the window, where
+ * the current step's line is, and its pinned row names. */
+const LEASE = () => {
+  const s = document.querySelector(".timeline-scroller.lease");
+  const w = s.getBoundingClientRect();
+  const inside = (r) => r.width > 0 && r.left >= w.left - 1 && r.right <= w.right + 1 && r.top >= w.top - 1 && r.bottom <= w.bottom + 1;
+  let least = Infinity;
+  for (const t of s.querySelectorAll(".page > svg text")) {
+    const r = t.getBoundingClientRect();
+    if (!inside(r) || getComputedStyle(t).visibility === "hidden" || !t.textContent.trim()) continue;
+    least = Math.min(least, parseFloat(getComputedStyle(t).fontSize) * r.height / (t.getBBox().height || r.height));
+  }
+  const marker = [...s.querySelectorAll(".page > svg text")].find((t) => /^step \d+$/.test(t.textContent.trim()));
+  const pin = s.querySelector(".lease-pin > svg.names")?.getBoundingClientRect();
+  return {
+    zoom: s.className,
+    wide: s.scrollWidth > s.clientWidth + 1,
+    least,
+    step: marker ? inside(marker.getBoundingClientRect()) : null,
+    pinned: pin ? Math.abs(pin.left - w.left) < 3 : false,
+  };
+};
+
 export async function review33Tests(browser, base, shot) {
+  await test(browser, "an embed's lease chart opens zoomed in to readable words at the current step, its row names pinned, and Fit shows it whole", async (page) => {
+    await page.setViewportSize({ width: 800, height: 450 });
+    await page.goto(`${base}embed.html?r33lease#scenario=fenced-gc-pause&step=34&controls=minimal&chart=lease`);
+    await page.waitForSelector(".timeline-scroller.lease .page > svg");
+    await page.waitForTimeout(500);
+    let m = await page.evaluate(LEASE);
+    // Fitted to the 800 px frame its words were 8 px and its legend's last line cut (a review).
+    assert(m.zoom.includes("zoom-readable") && m.wide, `the chart did not open zoomed in: ${JSON.stringify(m)}`);
+    assert(m.least >= 11.5, `its words are ${m.least} px: ${JSON.stringify(m)}`);
+    assert(m.step === true, `the current step's line is out of the window: ${JSON.stringify(m)}`);
+    assert(m.pinned, `the row names are not pinned at the window's left: ${JSON.stringify(m)}`);
+    await shot(page, "embed-lease-zoomed-fenced-gc-pause-34-800x450");
+    // Fit: the whole chart in the frame, nothing pinned over it (the copies had kept it scrolling).
+    await page.click("[data-testid=zoom]");
+    await page.waitForSelector(".timeline-scroller.lease.zoom-fit");
+    await page.waitForTimeout(300);
+    m = await page.evaluate(LEASE);
+    assert(!m.wide && !m.pinned && m.step === true, `Fit left the chart scrolling: ${JSON.stringify(m)}`);
+    // Z zooms in again, and stepping keeps the step's line in view.
+    await page.locator(".timeline-scroller.lease").focus();
+    await page.keyboard.press("z");
+    await page.waitForSelector(".timeline-scroller.lease.zoom-readable");
+    for (let i = 0; i < 14; i++) await page.keyboard.press("ArrowLeft");
+    await page.waitForTimeout(500);
+    m = await page.evaluate(LEASE);
+    assert(m.wide && m.pinned && m.step === true, `at step 20 the step's line is out of view: ${JSON.stringify(m)}`);
+    // The app's lease chart has no zoom: it is drawn whole.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}index.html?r33lease#scenario=fenced-gc-pause&step=34&chart=lease`);
+    await page.waitForSelector(".timeline-scroller.lease .page > svg");
+    assert(!(await page.locator("[data-testid=zoom]").isVisible()), "the app shows a zoom button for its lease chart");
+  });
+
+
   await test(browser, "presenter mode's legend opens across the picture, clear of the strip and the current row, whole at a double write", async (page) => {
     for (const [id, step, w, h] of [
       ["naive-gc-pause", 5, 1280, 720],

@@ -87,27 +87,30 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </button>
         }
     };
-    // The timeline's zoom, in the strip where it covers no part of the picture (style.css shows
-    // it only when there is something to zoom).
-    let zoom_button = (state.chart == Chart::Timeline).then(|| {
+    // The picture's zoom, in the strip where it covers no part of the picture (style.css shows
+    // it only when there is something to zoom: the lease chart's in an embed only).
+    let zoom_button = {
         let s = state.clone();
         let next = state.zoom.toggled();
         let onclick = Callback::from(move |_: MouseEvent| s.dispatch(Action::Zoom(next)));
+        let lease = state.chart == Chart::Lease;
         // The words after the first go in a narrow strip (the embed's, style.css).
-        let (text, more, title) = match state.zoom {
-            Zoom::Fit => (
+        let (text, more, title) = match (state.zoom, lease) {
+            (Zoom::Fit, _) => (
                 "Zoom",
                 " in",
                 "Zoom in to readable labels, following the current step — key Z",
             ),
-            Zoom::Readable => ("Fit", " the width", "Show every lane at once — key Z"),
+            (Zoom::Readable, false) => ("Fit", " the width", "Show every lane at once — key Z"),
+            (Zoom::Readable, true) => ("Fit", " the width", "Show the whole chart at once — key Z"),
         };
+        let class = classes!("zoom", lease.then_some("of-lease"));
         html! {
-            <button class="zoom" {onclick} {title} data-testid="zoom">
+            <button {class} {onclick} {title} data-testid="zoom">
                 { text }<span class="more">{ more }</span>
             </button>
         }
-    });
+    };
     html! {
         <div class="controls" role="toolbar" aria-label="Step through the run">
             <button onclick={send(|| Action::Home)} disabled={pos == 0}
@@ -147,7 +150,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 { mode_button }
                 { chart_button }
             }
-            { for zoom_button }
+            { zoom_button }
         </div>
     }
 }

@@ -10,7 +10,7 @@ use super::keys::{use_hash_change, use_keys, use_player};
 use super::notice_words::notice_words;
 use super::page::{open_hash, picture};
 use super::state::{Action, AppState, SPEEDS, Zoom};
-use crate::share::{self, View};
+use crate::share::{self, Chart, View};
 
 /// The size of the picture's arrow labels at its own scale.
 const LABEL_PX: f64 = 16.0;
@@ -46,7 +46,15 @@ pub fn Embed() -> Html {
     {
         let decided = use_mut_ref(|| false);
         let s = state.clone();
-        let width = state.picture.as_ref().map(|p| p.page_width());
+        // The lease chart's words are 16 px on its 1,600 px page too: fitted to an 800 px frame
+        // they were 8 px, its legend's last line cut (a review).
+        let width = match state.chart {
+            Chart::Timeline => state.picture.as_ref().map(|p| p.page_width()),
+            Chart::Lease => state
+                .lease
+                .as_ref()
+                .map(|_| lockstep_render::lease::page::WIDTH as u32),
+        };
         use_effect_with(width, move |width| {
             if let Some(page) = *width
                 && !*decided.borrow()
@@ -84,6 +92,21 @@ pub fn Embed() -> Html {
         use_effect_with(state.rev, move |_| {
             dom::mark("lockstep:drawn");
             super::state::prefetch_after_frame(&drawn);
+        });
+        // The lease chart zoomed in is wider than the frame: scrolled to the current step, its
+        // row names, title and legend pinned (as on a phone).
+        let lease_step = (state.chart == Chart::Lease)
+            .then(|| {
+                state.viewer.as_ref().map(|v| {
+                    let v = v.borrow();
+                    (v.pos(), v.at_end())
+                })
+            })
+            .flatten();
+        use_effect_with((state.rev, state.chart, state.zoom), move |_| {
+            if let Some((step, end)) = lease_step {
+                super::lease_pin::show_lease_step(step, end);
+            }
         });
         // The last step's verdict wraps to the window (a zoom changes how much it shows).
         let seen = state.clone();

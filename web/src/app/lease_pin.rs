@@ -51,6 +51,9 @@ pub fn show_lease_step(step: usize, end: bool) {
     let Some(scroller) = html_element(".timeline-scroller.lease") else {
         return;
     };
+    // The pinned copies go first: a zoomed-in embed's, left in place as it zooms out, reach
+    // past the fitted chart and would keep its window scrolling.
+    clear_pins(&scroller);
     let wide = scroller.scroll_width() > scroller.client_width() + 1;
     // The pinned parts are copies of the chart: of all its words.
     super::lease_cut::show_all_words(&scroller);
@@ -91,6 +94,15 @@ pub fn show_lease_step(step: usize, end: bool) {
     super::lease_cut::hide_cut_words(&scroller);
 }
 
+/// Empties the pinned copies of the chart's parts (see [`pin_lease_names`]).
+fn clear_pins(scroller: &web_sys::HtmlElement) {
+    for part in [".lease-pin", ".lease-bands", ".lease-axis"] {
+        if let Ok(Some(el)) = scroller.query_selector(part) {
+            el.set_inner_html("");
+        }
+    }
+}
+
 /// How far right of the row names' right edge the pinned copy of them reaches, in the chart's
 /// pixels (the plot starts 24 px right of them).
 const NAMES_PAD: f64 = 10.0;
@@ -98,17 +110,13 @@ const NAMES_PAD: f64 = 10.0;
 /// A lease chart wider than its window (on a phone) keeps its row names in view: a copy of the
 /// chart's names column, pinned at the window's left (style.css `.lease-pin`), from the first
 /// row to the last (scrolled to the current step, the names had gone off the left and no bar
-/// said whose it was). Emptied when the chart fits.
+/// said whose it was). Left empty when the chart fits (see [`clear_pins`]).
 fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
     let Ok(Some(pin)) = scroller.query_selector(".lease-pin") else {
         return;
     };
-    pin.set_inner_html("");
     let bands_el = scroller.query_selector(".lease-bands").ok().flatten();
     let axis_el = scroller.query_selector(".lease-axis").ok().flatten();
-    for el in bands_el.iter().chain(&axis_el) {
-        el.set_inner_html("");
-    }
     let Ok(Some(svg)) = scroller.query_selector(".page > svg") else {
         return;
     };
@@ -289,11 +297,15 @@ fn place_axis() {
             .unwrap_or(0.0)
     };
     let (top, height) = (number("data-top"), number("data-height"));
+    // The window's foot, or the chart's window's when that is higher (a zoomed-in embed's chart
+    // scrolls in its own window; a phone's is as tall as the chart, the page scrolling).
+    let from = scroller.get_bounding_client_rect();
     let foot = window
         .inner_height()
         .ok()
         .and_then(|h| h.as_f64())
-        .unwrap_or(0.0);
+        .unwrap_or(0.0)
+        .min(from.top() + f64::from(scroller.client_top() + scroller.client_height()));
     let chart_top = page.get_bounding_client_rect().top();
     // Where the copy goes on the screen: its foot at the screen's.
     let at = foot - height;
@@ -302,15 +314,10 @@ fn place_axis() {
     let shown = height > 0.0 && at > chart_top + 2.0 * height && at < chart_top + top;
     let _ = if shown {
         // In the scroller's content, where the chart is (after the scroller's padding).
-        let (from, drawn) = (
-            scroller.get_bounding_client_rect(),
-            page.get_bounding_client_rect(),
-        );
+        let drawn = page.get_bounding_client_rect();
         let left = drawn.left() - from.left() + f64::from(scroller.scroll_left());
-        axis.set_attribute(
-            "style",
-            &format!("top: {:.1}px; left: {left:.1}px", at - from.top()),
-        )
+        let top = at - from.top() + f64::from(scroller.scroll_top());
+        axis.set_attribute("style", &format!("top: {top:.1}px; left: {left:.1}px"))
     } else {
         axis.set_attribute("style", "display: none")
     };
@@ -322,16 +329,21 @@ thread_local! {
         const { std::cell::OnceCell::new() };
 }
 
-/// Puts `place_axis` on the window's scroll and resize, once for the page (it does nothing
+/// Puts `place_axis` on the window's scroll (and the chart's window's) and resize, once for the page (it does nothing
 /// while no lease chart is shown).
 fn follow_axis() {
     AXIS_FOLLOWER.with(|cell| {
         cell.get_or_init(|| {
             let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(place_axis);
             if let Some(w) = web_sys::window() {
-                for event in ["scroll", "resize"] {
-                    let _ = w.add_event_listener_with_callback(event, f.as_ref().unchecked_ref());
-                }
+                let _ = w.add_event_listener_with_callback("resize", f.as_ref().unchecked_ref());
+                // Captured: the chart's own window scrolling (a zoomed-in embed's) as well as
+                // the page's (a phone's); an element's scroll does not bubble.
+                let _ = w.add_event_listener_with_callback_and_bool(
+                    "scroll",
+                    f.as_ref().unchecked_ref(),
+                    true,
+                );
             }
             f
         });

@@ -84,7 +84,8 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
             // Scrolled by hand, the words its edges would cut are hidden whole.
-            <div class="timeline-scroller lease" tabindex="0" aria-label="The lease chart"
+            <div tabindex="0" aria-label="The lease chart"
+                class={classes!("timeline-scroller", "lease", embed.map(|_| state.zoom.class()))}
                 onscroll={Callback::from(|e: Event| {
                     if let Some(s) = e.target_dyn_into::<web_sys::HtmlElement>() {
                         super::lease_cut::hide_cut_words(&s);

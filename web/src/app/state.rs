@@ -57,6 +57,14 @@ impl Zoom {
             Zoom::Readable => Zoom::Fit,
         }
     }
+
+    /// The picture's window's class for it (style.css).
+    pub fn class(self) -> &'static str {
+        match self {
+            Zoom::Fit => "zoom-fit",
+            Zoom::Readable => "zoom-readable",
+        }
+    }
 }
 
 /// A message for the user, and how serious it is.

@@ -604,10 +604,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     let back = super::unreached::on_back(scroller.clone(), page.clone(), shown.clone());
     let class = classes!("page", props.highlight_faults.then_some("faults"));
-    let zoom_class = match props.zoom {
-        Zoom::Fit => "zoom-fit",
-        Zoom::Readable => "zoom-readable",
-    };
+    let zoom_class = props.zoom.class();
     html! {
         <div class={classes!("timeline-scroller", zoom_class)} ref={scroller} tabindex="0"
             onkeydown={on_key} onfocus={on_focus} onblur={on_blur}
