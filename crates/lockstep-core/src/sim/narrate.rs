@@ -331,18 +331,13 @@ impl Sim {
             ),
         };
         let db = self.params.db;
-        self.emit(
+        self.emit_on(
             out,
-            TraceEvent {
-                time_ms: self.now,
-                kind: EventKind::Note,
-                from: db,
-                to: db,
-                message: None,
-                label: label.into(),
-                explanation,
-                tag: Some(Tag::RunEnds),
-            },
+            db,
+            EventKind::Note,
+            label.into(),
+            explanation,
+            Some(Tag::RunEnds),
         );
     }
 }

@@ -32,7 +32,7 @@ impl Sim {
         params.lock.ttl_ms = ttl_ms;
         params.scenario.lock.ttl_ms = ttl_ms;
         let node = self.lock_service_node().unwrap_or(self.params.db);
-        self.emit(out, TraceEvent { time_ms: self.now, kind: EventKind::Note, from: node, to: node, message: None, label: format!("what-if: TTL = {ttl_ms} ms"), explanation: format!("From now on, locks are requested with a {ttl_ms} ms TTL. Locks already granted keep theirs."), tag: None });
+        self.emit_on(out, node, EventKind::Note, format!("what-if: TTL = {ttl_ms} ms"), format!("From now on, locks are requested with a {ttl_ms} ms TTL. Locks already granted keep theirs."), None);
     }
 
     /// The database switches fencing mode (a what-if).
@@ -56,21 +56,16 @@ impl Sim {
             String::new()
         };
         let db = self.params.db;
-        self.emit(
+        self.emit_on(
             out,
-            TraceEvent {
-                time_ms: self.now,
-                kind: EventKind::Note,
-                from: db,
-                to: db,
-                message: None,
-                label: format!("what-if: fencing = {}", fencing.as_str()),
-                explanation: format!(
-                    "The database now checks fencing tokens in mode `{}`.{workers}",
-                    fencing.as_str()
-                ),
-                tag: None,
-            },
+            db,
+            EventKind::Note,
+            format!("what-if: fencing = {}", fencing.as_str()),
+            format!(
+                "The database now checks fencing tokens in mode `{}`.{workers}",
+                fencing.as_str()
+            ),
+            None,
         );
     }
 }
