@@ -103,4 +103,28 @@ export async function review33Tests(browser, base, shot) {
       if (w === 1280) await shot(page, `presenter-legend-across-${id}-${step}-${w}x${h}`);
     }
   });
+
+  await test(browser, "no lane header or footer box shows sliced by the picture's bottom edge", async (page) => {
+    for (const [url, w, h] of [
+      ["embed.html?r33feet#scenario=fenced-gc-pause&step=34&controls=minimal", 1100, 500],
+      ["embed.html?r33feet#scenario=naive-gc-pause&step=20&controls=full", 1100, 500],
+      ["index.html?r33feet#scenario=fenced-gc-pause&step=40&present=1", 1280, 720],
+    ]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(base + url);
+      await page.waitForSelector(".timeline-scroller .page > svg");
+      await page.waitForTimeout(900);
+      const sliced = await page.evaluate(() => {
+        const s = document.querySelector(".timeline-scroller");
+        const foot = s.getBoundingClientRect().top + s.clientTop + s.clientHeight;
+        return [...s.querySelectorAll(".page > svg [data-layer=lanes] rect")]
+          .filter((r) => getComputedStyle(r).visibility !== "hidden")
+          .map((r) => r.getBoundingClientRect())
+          .filter((b) => b.height > 0 && b.top < foot - 1 && b.bottom > foot + 1)
+          .map((b) => [Math.round(b.left), Math.round(b.top), Math.round(b.bottom)]);
+      });
+      // The tops of the footers' boxes showed as grey slivers along the bottom edge (a review).
+      assert(sliced.length === 0, `${url} at ${w}x${h}: boxes sliced by the bottom edge: ${JSON.stringify(sliced)}`);
+    }
+  });
 }

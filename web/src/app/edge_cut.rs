@@ -44,16 +44,26 @@ const BOX_LOOKBACK: usize = 6;
 /// Hides the labels of `page` (drawn `page_width` layout px wide in `scroller`) that cross the
 /// pinned step column's edge, `pin` screen px from the window's left (the window's left edge when
 /// the column is not pinned, `pin` 0), or the window's right edge, and the lanes' headers
-/// that cross either edge of the window right of it; shows again those hidden before that no
-/// longer do. Reads attributes only: no layout is forced.
+/// that cross either edge of the window right of it, or its foot; shows again those hidden before
+/// that no longer do. Reads attributes, and the boxes of the lanes' headers and footers: the
+/// layout is clean where it is called (a scroll, a step's frame).
 pub(super) fn hide_cut_labels(scroller: &HtmlElement, page: &Element, page_width: f64, pin: f64) {
     let drawn = f64::from(scroller.scroll_width());
     let at = f64::from(scroller.scroll_left());
     let mut cut = Vec::new();
     let width = f64::from(scroller.client_width());
-    if drawn > width + 1.0 && page_width > 0.0 {
+    if drawn > 0.0 && page_width > 0.0 {
         let scale = drawn / page_width;
-        cut_heads(page, ((at + pin) / scale, (at + width) / scale), &mut cut);
+        let (left, right) = if drawn > width + 1.0 {
+            ((at + pin) / scale, (at + width) / scale)
+        } else {
+            (f64::NEG_INFINITY, f64::INFINITY)
+        };
+        // The window's foot, on the screen (the page's layers are drawn moved down by the
+        // step's offset: their attributes do not say where they show).
+        let foot = scroller.get_bounding_client_rect().top()
+            + f64::from(scroller.client_top() + scroller.client_height());
+        cut_heads(page, (left, right, foot), &mut cut);
     }
     // Without a pinned column (a phone) the window's own left edge cuts labels the same way:
     // a note whole beside the current step's row is kept in view where it fits
@@ -220,12 +230,12 @@ fn boxes_of(text: &Element, (x0, x1, y): (f64, f64, f64), out: &mut Vec<Element>
             "text" => {}
             "rect" => {
                 let num = |name: &str| e.get_attribute(name).and_then(|v| v.parse::<f64>().ok());
-                if let (Some(rx), Some(ry), Some(rw), Some(rh)) =
-                    (num("x"), num("y"), num("width"), num("height"))
+                if let (Some((left, right)), Some(ry), Some(rh)) =
+                    (rect_span(&e), num("y"), num("height"))
                 {
-                    let holds = rx <= x0 + 2.0 && rx + rw >= x1 - 2.0 && ry <= y && ry + rh >= y;
+                    let holds = left <= x0 + 2.0 && right >= x1 - 2.0 && ry <= y && ry + rh >= y;
                     // Not a band across the lanes (the current step's, an overlap's).
-                    let snug = rw <= (x1 - x0) + 80.0;
+                    let snug = right - left <= (x1 - x0) + 80.0;
                     if holds && snug {
                         out.push(e.clone());
                     }
@@ -237,11 +247,13 @@ fn boxes_of(text: &Element, (x0, x1, y): (f64, f64, f64), out: &mut Vec<Element>
     }
 }
 
-/// The lanes' headers (box, name and role) whose box crosses `left` or `right` (the window's
-/// edges, in the layout's pixels), added to `out`: a 640x360 embed showed "A / rker" at its left
-/// edge and "red" at its right (a review). The lanes are named in the pills at the window's
-/// bottom instead (`follow::show_heads`).
-fn cut_heads(page: &Element, (left, right): (f64, f64), out: &mut Vec<Element>) {
+/// The lanes' headers and footers (box, name and role) whose box crosses `left` or `right` (the
+/// window's edges, in the layout's pixels), added to `out`: a 640x360 embed showed "A / rker" at
+/// its left edge and "red" at its right (a review). The lanes are named in the pills at the
+/// window's bottom instead (`follow::show_heads`). And those the window's `foot` (a screen y)
+/// slices: the tops of the footers' boxes showed as grey slivers along a presenter's and an
+/// embed's bottom edge (a review).
+fn cut_heads(page: &Element, (left, right, foot): (f64, f64, f64), out: &mut Vec<Element>) {
     let Ok(rects) = page.query_selector_all(":scope > svg:not([data-far]) [data-layer=lanes] rect")
     else {
         return;
@@ -250,12 +262,15 @@ fn cut_heads(page: &Element, (left, right): (f64, f64), out: &mut Vec<Element>) 
         let Some(rect) = rects.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
             continue;
         };
-        let num = |name: &str| rect.get_attribute(name).and_then(|v| v.parse::<f64>().ok());
-        let (Some(x), Some(w)) = (num("x"), num("width")) else {
+        let Some((x, x_end)) = rect_span(&rect) else {
             continue;
         };
-        let crosses = |edge: f64| x < edge - 1.0 && x + w > edge + 1.0;
-        if !(crosses(left) || crosses(right)) {
+        let crosses = |edge: f64| x < edge - 1.0 && x_end > edge + 1.0;
+        let sliced = || {
+            let r = rect.get_bounding_client_rect();
+            r.top() < foot - 1.0 && r.bottom() > foot + 1.0
+        };
+        if !(crosses(left) || crosses(right) || sliced()) {
             continue;
         }
         // The box's words follow it.
@@ -264,7 +279,7 @@ fn cut_heads(page: &Element, (left, right): (f64, f64), out: &mut Vec<Element>) 
             let inside = e
                 .get_attribute("x")
                 .and_then(|v| v.parse::<f64>().ok())
-                .is_some_and(|tx| tx >= x && tx <= x + w);
+                .is_some_and(|tx| tx >= x && tx <= x_end);
             if !inside {
                 break;
             }
