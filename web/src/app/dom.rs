@@ -215,15 +215,19 @@ pub fn embed_opens_zoomed(full: bool) -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// How much of a lease chart a phone shows across at once, in the chart's pixels: it is drawn
-/// 1,040 px wide there (style.css `.timeline-scroller.lease .page`), scrolling sideways in the
-/// timeline's window. None on a wider screen, where it is fitted whole.
-pub fn lease_window() -> Option<f64> {
-    /// The width a phone draws the chart at (style.css).
-    const DRAWN: f64 = 1040.0;
-    if !narrow() {
+/// How much of a lease chart a phone or a zoomed-in embed (`zoomed_embed`) shows across at
+/// once, in the chart's pixels: it is drawn 1,040 px wide on a phone and 1,200 in the embed
+/// (style.css `.timeline-scroller.lease .page`), scrolling sideways in the timeline's window.
+/// None on a wider screen, where it is fitted whole.
+pub fn lease_window(zoomed_embed: bool) -> Option<f64> {
+    // The widths the chart is drawn at (style.css).
+    let drawn = if zoomed_embed {
+        1200.0
+    } else if narrow() {
+        1040.0
+    } else {
         return None;
-    }
+    };
     let shown = html_element(".timeline-scroller")
         .map(|s| f64::from(s.client_width()))
         .filter(|w| *w > 0.0)
@@ -233,7 +237,7 @@ pub fn lease_window() -> Option<f64> {
                 .and_then(|w| w.as_f64())
                 .map(|w| w - 32.0)
         })?;
-    Some(shown.min(DRAWN) * lockstep_render::lease::page::WIDTH / DRAWN)
+    Some(shown.min(drawn) * lockstep_render::lease::page::WIDTH / drawn)
 }
 
 /// How much of a timeline picture `page_width` px wide its window shows at once, in the picture's

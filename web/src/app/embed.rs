@@ -37,6 +37,7 @@ pub fn Embed() -> Html {
         } else {
             Zoom::Fit
         },
+        embed: true,
         ..AppState::default()
     });
     // A wider frame still opens on a thumbnail where the run is wide: an 800 px frame drew

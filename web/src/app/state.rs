@@ -82,6 +82,8 @@ pub struct AppState {
     pub time_mode: TimeMode,
     pub chart: Chart,
     pub presenter: bool,
+    /// The page is the embed (embed.html): its lease chart zooms.
+    pub embed: bool,
     /// Presenter mode's blank screen (a clicker's B or . key), while the room looks away.
     pub blank: bool,
     /// The timeline's scale in presenter mode and the embed.
@@ -142,6 +144,7 @@ impl Default for AppState {
             time_mode: TimeMode::Logical,
             chart: Chart::Timeline,
             presenter: false,
+            embed: false,
             blank: false,
             zoom: Zoom::Readable,
             playing: false,
@@ -357,7 +360,7 @@ impl AppState {
             }
             Chart::Lease => match v.lease_chart(
                 self.time_mode,
-                super::dom::lease_window(),
+                super::dom::lease_window(self.embed && self.zoom == Zoom::Readable),
                 self.lease_aspect.filter(|_| self.presenter),
             ) {
                 Ok(svg) => self.lease = Some(AttrValue::from(svg)),
@@ -422,6 +425,7 @@ impl Reducible for AppState {
             time_mode: self.time_mode,
             chart: self.chart,
             presenter: self.presenter,
+            embed: self.embed,
             blank: self.blank,
             zoom: self.zoom,
             playing: self.playing,
@@ -583,7 +587,8 @@ impl Reducible for AppState {
             }
             Action::Zoom(z) => {
                 next.zoom = z;
-                redraw = false;
+                // An embed's lease chart zoomed in is laid out for the part of it in view.
+                redraw = next.embed && next.chart == Chart::Lease;
             }
             Action::WhatIf(change) => {
                 let mut result = Ok(());
