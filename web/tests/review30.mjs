@@ -64,7 +64,10 @@ export async function review30Tests(browser, base, shot) {
       // The strip kept a quarter of the screen or more (208 px at 1280x720, 270 at 1920x1080)
       // whatever its words needed; the timeline had 383 and 669 px.
       assert(v.timeline >= least, `${id} ${w}x${h}: the timeline is ${v.timeline} px tall (at least ${least} wanted): ${JSON.stringify(v)}`);
-      assert(v.words >= 16 && v.verdict >= 15.9, `${id} ${w}x${h}: the strip's type is below 16 px: ${JSON.stringify(v)}`);
+      // 16 px at 1080, as much less on a shorter screen (fit.rs floor_px, 13 px at 720): at 16
+      // px a long step kept the strip at 42% of a 1024x768 projector (session 33's review).
+      const floor = Math.min(16, Math.max(13, 16 * h / 1080)) - 0.1;
+      assert(v.words >= floor && v.verdict >= floor, `${id} ${w}x${h}: the strip's type is below ${floor} px: ${JSON.stringify(v)}`);
       if (id === "fenced-gc-pause") await shot(page, `presenter-16px-labels-${id}-${w}x${h}`);
     }
   });

@@ -23,8 +23,13 @@ use crate::viewer::Viewer;
 /// 1.6rem and 1.4rem) each may not shrink below.
 const EXPLANATION: (&str, f64) = (".presenter .side > .explanation", 25.6);
 const VERDICT: (&str, f64) = (".presenter .side > .verdict", 22.4);
-/// The least type size of the strip's words, in px: readable on a projector from the back.
+/// The least type size of the strip's words on a 1080 px tall screen, in px: readable on a
+/// projector from the back. A shorter screen, which the projector shows as large, has it that
+/// much smaller, to [`SHORT_FLOOR_PX`]: at 16 px consensus-session-suspended's longest step kept
+/// the strip at 42% of a 1024x768 projector for the whole run, the picture showing nine rows.
 const FLOOR_PX: f64 = 16.0;
+/// The least type size of the strip's words on any screen, in px.
+const SHORT_FLOOR_PX: f64 = 13.0;
 /// The same beside the lease chart, where the strip is a narrow column that cannot grow (the
 /// page would scroll, the verdict off the screen): some runs' steps (consensus-session-suspended)
 /// need it on a 1280x720 projector.
@@ -35,8 +40,16 @@ fn floor_px(doc: &Document) -> f64 {
     if beside(doc) {
         BESIDE_FLOOR_PX
     } else {
-        FLOOR_PX
+        (FLOOR_PX * screen_height() / 1080.0).clamp(SHORT_FLOOR_PX, FLOOR_PX)
     }
+}
+
+/// The window's height, in CSS px.
+fn screen_height() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(720.0)
 }
 
 /// Whether the strip stands beside the picture (the lease chart) rather than under it.
@@ -165,13 +178,10 @@ fn run_key(v: &Viewer, doc: &Document) -> String {
 }
 
 /// The strip's type for the screen, in px: about a fiftieth of its height (21.6 px at 1080),
-/// never below [`FLOOR_PX`] (a 1280x720 or 1366x768 projector).
+/// never below [`FLOOR_PX`] (a 1280x720 or 1366x768 projector), unless some step's words need
+/// it to be to fit the strip's own height (see [`floor_px`]).
 fn target_px() -> f64 {
-    let height = web_sys::window()
-        .and_then(|w| w.inner_height().ok())
-        .and_then(|h| h.as_f64())
-        .unwrap_or(720.0);
-    (height / 50.0).max(FLOOR_PX)
+    (screen_height() / 50.0).max(FLOOR_PX)
 }
 
 /// Measures every step's explanation, and the verdict at the end and now, in hidden copies of

@@ -74,7 +74,7 @@ pub fn show_lease_step(step: usize, end: bool) {
         return;
     }
     let name = format!("step {step}");
-    let Ok(texts) = scroller.query_selector_all("svg text") else {
+    let Ok(texts) = scroller.query_selector_all(".page > svg text") else {
         return;
     };
     let marker = (0..texts.length())
