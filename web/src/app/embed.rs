@@ -96,14 +96,7 @@ pub fn Embed() -> Html {
         });
         // The lease chart zoomed in is wider than the frame: scrolled to the current step, its
         // row names, title and legend pinned (as on a phone).
-        let lease_step = (state.chart == Chart::Lease)
-            .then(|| {
-                state.viewer.as_ref().map(|v| {
-                    let v = v.borrow();
-                    (v.pos(), v.at_end())
-                })
-            })
-            .flatten();
+        let lease_step = state.lease_step();
         use_effect_with((state.rev, state.chart, state.zoom), move |_| {
             if let Some((step, end)) = lease_step {
                 super::lease_pin::show_lease_step(step, end);

@@ -144,14 +144,7 @@ pub fn App() -> Html {
         });
         use_effect_with(presenter, |on| dom::full_screen(*on));
         let drawn = state.clone();
-        let lease_step = (state.chart == Chart::Lease)
-            .then(|| {
-                state.viewer.as_ref().map(|v| {
-                    let v = v.borrow();
-                    (v.pos(), v.at_end())
-                })
-            })
-            .flatten();
+        let lease_step = state.lease_step();
         // Presenter mode lays the lease chart out for its box's shape, measured once the strip
         // is fitted (`use_fitted_strip`, above): again at a step after the window changed size.
         let measure = (state.presenter && state.chart == Chart::Lease).then(|| state.clone());

@@ -319,6 +319,19 @@ fn now_ms() -> f64 {
 }
 
 impl AppState {
+    /// The step the lease chart shows, and whether it is the last, when the lease chart is
+    /// shown (`lease_pin::show_lease_step` scrolls a chart wider than its window to it).
+    pub fn lease_step(&self) -> Option<(usize, bool)> {
+        (self.chart == Chart::Lease)
+            .then(|| {
+                self.viewer.as_ref().map(|v| {
+                    let v = v.borrow();
+                    (v.pos(), v.at_end())
+                })
+            })
+            .flatten()
+    }
+
     /// Draws the current step (lockstep-render does all of the drawing).
     fn redraw(&mut self) {
         let t0 = now_ms();
