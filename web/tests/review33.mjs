@@ -54,12 +54,12 @@ export async function review33Tests(browser, base, shot) {
     assert(m.step === true, `the current step's line is out of the window: ${JSON.stringify(m)}`);
     assert(m.pinned, `the row names are not pinned at the window's left: ${JSON.stringify(m)}`);
     await shot(page, "embed-lease-zoomed-fenced-gc-pause-34-800x450");
-    // Fit: the whole chart in the frame, nothing pinned over it (the copies had kept it scrolling).
+    // Fit: the whole width in the frame (the zoomed-in pinned copies had kept it scrolling).
     await page.click("[data-testid=zoom]");
     await page.waitForSelector(".timeline-scroller.lease.zoom-fit");
     await page.waitForTimeout(300);
     m = await page.evaluate(LEASE);
-    assert(!m.wide && !m.pinned && m.step === true, `Fit left the chart scrolling: ${JSON.stringify(m)}`);
+    assert(!m.wide && m.step === true, `Fit left the chart scrolling sideways: ${JSON.stringify(m)}`);
     // Z zooms in again, and stepping keeps the step's line in view.
     await page.locator(".timeline-scroller.lease").focus();
     await page.keyboard.press("z");
@@ -172,5 +172,20 @@ export async function review33Tests(browser, base, shot) {
       const now = await line();
       assert(Math.abs(now - at) <= 12, `step ${21 + i}: the step's line is at ${now} px, opened at ${at}`);
     }
+  });
+
+  await test(browser, "an embed's lease chart fitted to a frame it is taller than keeps its time axis at the frame's foot", async (page) => {
+    await page.setViewportSize({ width: 1100, height: 500 });
+    await page.goto(`${base}embed.html?r33leaseaxis#scenario=consensus-fenced-failover&step=112&controls=minimal&chart=lease`);
+    await page.waitForSelector(".timeline-scroller.lease.zoom-fit .page > svg");
+    await page.waitForTimeout(500);
+    const m = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller.lease");
+      const w = s.getBoundingClientRect();
+      const a = s.querySelector(".lease-axis").getBoundingClientRect();
+      return { tall: s.scrollHeight > s.clientHeight + 1, foot: w.top + s.clientTop + s.clientHeight, axis: [a.top, a.bottom], words: s.querySelector(".lease-axis").textContent.includes("s") };
+    });
+    // Its rows filled the window, its axis below them out of view (a review).
+    assert(m.tall && m.axis[1] - m.axis[0] > 5 && Math.abs(m.axis[1] - m.foot) <= 2 && m.words, `no time axis at the frame's foot: ${JSON.stringify(m)}`);
   });
 }

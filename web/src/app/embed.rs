@@ -99,7 +99,7 @@ pub fn Embed() -> Html {
         let lease_step = state.lease_step();
         use_effect_with((state.rev, state.chart, state.zoom), move |_| {
             if let Some((step, end)) = lease_step {
-                super::lease_pin::show_lease_step(step, end);
+                super::lease_pin::show_lease_step(step, end, true);
             }
         });
         // The last step's verdict wraps to the window (a zoom changes how much it shows).

@@ -46,8 +46,10 @@ fn overlap_band(scroller: &web_sys::HtmlElement) -> Option<(f64, f64)> {
 /// named "step N" above it, two thirds across the window right of the pinned row names: the
 /// time before it shows on its left. At the last step (`end`), to the run's first red overlap
 /// band instead, when it has one: the end of fenced-gc-pause opened on 9.5–11 s, its rows
-/// nearly empty, the overlap it is about (6–8 s) out of view (a review).
-pub fn show_lease_step(step: usize, end: bool) {
+/// nearly empty, the overlap it is about (6–8 s) out of view (a review). With `tall_too` (the
+/// embed) a chart only taller than its window keeps its time axis in view too: fitted to an
+/// 1100x500 frame, its rows filled the window and its axis was below them.
+pub fn show_lease_step(step: usize, end: bool, tall_too: bool) {
     let Some(scroller) = html_element(".timeline-scroller.lease") else {
         return;
     };
@@ -55,9 +57,10 @@ pub fn show_lease_step(step: usize, end: bool) {
     // past the fitted chart and would keep its window scrolling.
     clear_pins(&scroller);
     let wide = scroller.scroll_width() > scroller.client_width() + 1;
+    let tall = tall_too && scroller.scroll_height() > scroller.client_height() + 1;
     // The pinned parts are copies of the chart: of all its words.
     super::lease_cut::show_all_words(&scroller);
-    pin_lease_names(&scroller, wide);
+    pin_lease_names(&scroller, wide || tall);
     if !wide {
         return;
     }
@@ -110,8 +113,9 @@ const NAMES_PAD: f64 = 10.0;
 /// A lease chart wider than its window (on a phone) keeps its row names in view: a copy of the
 /// chart's names column, pinned at the window's left (style.css `.lease-pin`), from the first
 /// row to the last (scrolled to the current step, the names had gone off the left and no bar
-/// said whose it was). Left empty when the chart fits (see [`clear_pins`]).
-fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
+/// said whose it was). Left empty when the chart fits its window (`overflows` false; see
+/// [`clear_pins`]).
+fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) {
     let Ok(Some(pin)) = scroller.query_selector(".lease-pin") else {
         return;
     };
@@ -146,7 +150,7 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, wide: bool) {
         (a.min(p.1), b.max(p.1))
     });
     let rendered = svg.get_bounding_client_rect().width();
-    if !wide || at.is_empty() || right <= 0.0 || vw <= 0.0 || rendered <= 0.0 {
+    if !overflows || at.is_empty() || right <= 0.0 || vw <= 0.0 || rendered <= 0.0 {
         return;
     }
     let scale = rendered / vw;

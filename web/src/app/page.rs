@@ -159,7 +159,7 @@ pub fn App() -> Html {
             dom::mark("lockstep:drawn");
             super::state::prefetch_after_frame(&drawn);
             if let Some((step, end)) = lease_step {
-                lease_pin::show_lease_step(step, end);
+                lease_pin::show_lease_step(step, end, false);
             }
         });
     }
