@@ -84,11 +84,13 @@ export async function review33Tests(browser, base, shot) {
       ["naive-gc-pause", 5, 1280, 720, true],
       ["consensus-session-suspended", 108, 1280, 720, false],
       ["consensus-fenced-failover", 60, 1280, 720, true],
+      // Room below the legend once the row moves down, within 3 px of the lane pills.
+      ["consensus-fenced-failover", 110, 1280, 720, true],
       ["redlock-gc-pause", 87, 1366, 768, true],
       ["redlock-gc-pause", 87, 1920, 1080, true],
     ]) {
       await page.setViewportSize({ width: w, height: h });
-      await page.goto(`${base}index.html?r33legend${w}${id}#scenario=${id}&step=${step}&present=1`);
+      await page.goto(`${base}index.html?r33legend${w}${id}${step}#scenario=${id}&step=${step}&present=1`);
       await page.waitForSelector(".presenter .current-outline");
       await page.waitForTimeout(700);
       await page.click(".presenter .side > details.legend > summary");
@@ -187,5 +189,21 @@ export async function review33Tests(browser, base, shot) {
     });
     // Its rows filled the window, its axis below them out of view (a review).
     assert(m.tall && m.axis[1] - m.axis[0] > 5 && Math.abs(m.axis[1] - m.foot) <= 2 && m.words, `no time axis at the frame's foot: ${JSON.stringify(m)}`);
+  });
+
+  await test(browser, "an embed opened on its lease chart wraps the chart's title to the chart's own window", async (page) => {
+    await page.setViewportSize({ width: 640, height: 360 });
+    await page.goto(`${base}embed.html?r33leasetitle#scenario=fenced-gc-pause&step=20&controls=full&chart=lease`);
+    await page.waitForSelector(".timeline-scroller.lease .lease-bands svg");
+    await page.waitForTimeout(600);
+    const m = await page.evaluate(() => {
+      const s = document.querySelector(".timeline-scroller.lease");
+      const right = s.getBoundingClientRect().left + s.clientLeft + s.clientWidth;
+      const words = [...s.querySelectorAll(".lease-bands svg text")].filter((t) => getComputedStyle(t).visibility !== "hidden" && t.getClientRects().length);
+      const title = words.find((t) => t.textContent.includes("Who holds"));
+      return { right, title: title ? title.getBoundingClientRect().right : null };
+    });
+    // Laid out for the 640 px frame before its 382 px window was on the page: "Fencing t" (a review).
+    assert(m.title !== null && m.title <= m.right + 1, `the title runs past the chart's window: ${JSON.stringify(m)}`);
   });
 }

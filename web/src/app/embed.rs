@@ -97,9 +97,20 @@ pub fn Embed() -> Html {
         // The lease chart zoomed in is wider than the frame: scrolled to the current step, its
         // row names, title and legend pinned (as on a phone).
         let lease_step = state.lease_step();
+        let s = state.clone();
         use_effect_with((state.rev, state.chart, state.zoom), move |_| {
             if let Some((step, end)) = lease_step {
                 super::lease_pin::show_lease_step(step, end, true);
+                // Laid out before its window was on the page (opened on the lease chart, for the
+                // frame's width): again for the window's. A 640x360 frame with the full controls
+                // cut its title mid-word, wrapped to 600 px in a 384 px window (a review).
+                let laid_off = match (s.lease_laid, s.lease_window()) {
+                    (Some(a), Some(b)) => (a / b - 1.0).abs() > 0.02,
+                    _ => false,
+                };
+                if laid_off {
+                    s.dispatch(Action::Zoom(s.zoom));
+                }
             }
         });
         // The last step's verdict wraps to the window (a zoom changes how much it shows).

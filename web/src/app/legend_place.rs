@@ -5,7 +5,7 @@
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-use super::follow::{PILLS_INSET, heads_band};
+use super::follow::heads_band;
 
 /// The gap kept between the legend and the current step's row, in screen pixels.
 const GAP: f64 = 8.0;
@@ -108,8 +108,22 @@ pub(super) fn place_legend(details: &Element) {
         // Too tall for the room beside the row: the picture moves the row clear of it where
         // it can, by the least it must (consensus-fenced-failover #60 at 1280x720: its row in
         // the window's middle, 140 px either side of it for a 196 px legend).
-        let wide = scroller.scroll_width() > scroller.client_width() + 1;
-        let foot = w.bottom() - if wide { PILLS_INSET } else { INSET };
+        // Above the pills naming the lanes out of view, where they show (their own tops: the
+        // follow's allowance for them is wider, and left consensus-fenced-failover #110 at
+        // 1280x720 3 px short of room).
+        let pills = scroller
+            .query_selector_all(".lanes-off span:not([hidden])")
+            .ok()
+            .map(|list| {
+                (0..list.length())
+                    .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+                    .map(|p| p.get_bounding_client_rect())
+                    .filter(|b| b.height() > 0.0)
+                    .map(|b| b.top())
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .unwrap_or(f64::INFINITY);
+        let foot = (w.bottom() - INSET).min(pills - INSET);
         let now = f64::from(scroller.scroll_top());
         let most = f64::from(scroller.scroll_height() - scroller.client_height());
         // (The legend's top, how far the row moves down the screen.)

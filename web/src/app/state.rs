@@ -84,6 +84,9 @@ pub struct AppState {
     pub presenter: bool,
     /// The page is the embed (embed.html): its lease chart zooms.
     pub embed: bool,
+    /// How much of the lease chart its window showed across when it was last laid out (see
+    /// `dom::lease_window`).
+    pub lease_laid: Option<f64>,
     /// Presenter mode's blank screen (a clicker's B or . key), while the room looks away.
     pub blank: bool,
     /// The timeline's scale in presenter mode and the embed.
@@ -145,6 +148,7 @@ impl Default for AppState {
             chart: Chart::Timeline,
             presenter: false,
             embed: false,
+            lease_laid: None,
             blank: false,
             zoom: Zoom::Readable,
             playing: false,
@@ -319,6 +323,11 @@ fn now_ms() -> f64 {
 }
 
 impl AppState {
+    /// How much of the lease chart its window shows across now (see `dom::lease_window`).
+    pub fn lease_window(&self) -> Option<f64> {
+        super::dom::lease_window(self.embed && self.zoom == Zoom::Readable)
+    }
+
     /// The step the lease chart shows, and whether it is the last, when the lease chart is
     /// shown (`lease_pin::show_lease_step` scrolls a chart wider than its window to it).
     pub fn lease_step(&self) -> Option<(usize, bool)> {
@@ -373,7 +382,10 @@ impl AppState {
             }
             Chart::Lease => match v.lease_chart(
                 self.time_mode,
-                super::dom::lease_window(self.embed && self.zoom == Zoom::Readable),
+                {
+                    self.lease_laid = self.lease_window();
+                    self.lease_laid
+                },
                 self.lease_aspect.filter(|_| self.presenter),
             ) {
                 Ok(svg) => self.lease = Some(AttrValue::from(svg)),
@@ -439,6 +451,7 @@ impl Reducible for AppState {
             chart: self.chart,
             presenter: self.presenter,
             embed: self.embed,
+            lease_laid: self.lease_laid,
             blank: self.blank,
             zoom: self.zoom,
             playing: self.playing,
