@@ -41,12 +41,17 @@ const LEASE = () => {
   };
 };
 
+/** Opens `url` in a `size` window, waits for `selector` and then `settle` ms. */
+async function openAt(page, url, size, selector, settle) {
+  await page.setViewportSize(size);
+  await page.goto(url);
+  await page.waitForSelector(selector);
+  await page.waitForTimeout(settle);
+}
+
 export async function review33Tests(browser, base, shot) {
   await test(browser, "an embed's lease chart opens zoomed in to readable words at the current step, its row names pinned, and Fit shows it whole", async (page) => {
-    await page.setViewportSize({ width: 800, height: 450 });
-    await page.goto(`${base}embed.html?r33lease#scenario=fenced-gc-pause&step=34&controls=minimal&chart=lease`);
-    await page.waitForSelector(".timeline-scroller.lease .page > svg");
-    await page.waitForTimeout(500);
+    await openAt(page, `${base}embed.html?r33lease#scenario=fenced-gc-pause&step=34&controls=minimal&chart=lease`, { width: 800, height: 450 }, ".timeline-scroller.lease .page > svg", 500);
     let m = await page.evaluate(LEASE);
     // Fitted to the 800 px frame its words were 8 px and its legend's last line cut (a review).
     assert(m.zoom.includes("zoom-readable") && m.wide, `the chart did not open zoomed in: ${JSON.stringify(m)}`);
@@ -89,10 +94,7 @@ export async function review33Tests(browser, base, shot) {
       ["redlock-gc-pause", 87, 1366, 768, true],
       ["redlock-gc-pause", 87, 1920, 1080, true],
     ]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.goto(`${base}index.html?r33legend${w}${id}${step}#scenario=${id}&step=${step}&present=1`);
-      await page.waitForSelector(".presenter .current-outline");
-      await page.waitForTimeout(700);
+      await openAt(page, `${base}index.html?r33legend${w}${id}${step}#scenario=${id}&step=${step}&present=1`, { width: w, height: h }, ".presenter .current-outline", 700);
       await page.click(".presenter .side > details.legend > summary");
       await page.waitForTimeout(300);
       const m = await page.evaluate(LEGEND);
@@ -116,10 +118,7 @@ export async function review33Tests(browser, base, shot) {
       ["embed.html?r33feet#scenario=naive-gc-pause&step=20&controls=full", 1100, 500],
       ["index.html?r33feet#scenario=fenced-gc-pause&step=40&present=1", 1280, 720],
     ]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.goto(base + url);
-      await page.waitForSelector(".timeline-scroller .page > svg");
-      await page.waitForTimeout(900);
+      await openAt(page, base + url, { width: w, height: h }, ".timeline-scroller .page > svg", 900);
       const sliced = await page.evaluate(() => {
         const s = document.querySelector(".timeline-scroller");
         const foot = s.getBoundingClientRect().top + s.clientTop + s.clientHeight;
@@ -140,10 +139,7 @@ export async function review33Tests(browser, base, shot) {
       ["consensus-session-suspended", 1280, 720, 108],
       ["consensus-fenced-failover", 1024, 768, 64],
     ]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.goto(`${base}index.html?r33strip${w}#scenario=${id}&step=${step}&present=1`);
-      await page.waitForSelector(".presenter .current-outline");
-      await page.waitForTimeout(900);
+      await openAt(page, `${base}index.html?r33strip${w}#scenario=${id}&step=${step}&present=1`, { width: w, height: h }, ".presenter .current-outline", 900);
       const m = await page.evaluate(() => {
         const side = document.querySelector(".presenter .side");
         const over = [...side.children].filter((e) => e.scrollHeight > e.clientHeight + 1).map((e) => e.className);
@@ -156,10 +152,7 @@ export async function review33Tests(browser, base, shot) {
   });
 
   await test(browser, "an embed's zoomed-in lease chart keeps the current step's line where it opened as the steps go on", async (page) => {
-    await page.setViewportSize({ width: 640, height: 360 });
-    await page.goto(`${base}embed.html?r33leasestep#scenario=fenced-gc-pause&step=20&controls=minimal&chart=lease`);
-    await page.waitForSelector(".timeline-scroller.lease.zoom-readable .page > svg");
-    await page.waitForTimeout(500);
+    await openAt(page, `${base}embed.html?r33leasestep#scenario=fenced-gc-pause&step=20&controls=minimal&chart=lease`, { width: 640, height: 360 }, ".timeline-scroller.lease.zoom-readable .page > svg", 500);
     const line = () => page.evaluate(() => {
       const s = document.querySelector(".timeline-scroller.lease");
       const t = [...s.querySelectorAll(".page > svg text")].find((t) => /^step \d+$/.test(t.textContent.trim()));
@@ -177,10 +170,7 @@ export async function review33Tests(browser, base, shot) {
   });
 
   await test(browser, "an embed's lease chart fitted to a frame it is taller than keeps its time axis at the frame's foot", async (page) => {
-    await page.setViewportSize({ width: 1100, height: 500 });
-    await page.goto(`${base}embed.html?r33leaseaxis#scenario=consensus-fenced-failover&step=112&controls=minimal&chart=lease`);
-    await page.waitForSelector(".timeline-scroller.lease.zoom-fit .page > svg");
-    await page.waitForTimeout(500);
+    await openAt(page, `${base}embed.html?r33leaseaxis#scenario=consensus-fenced-failover&step=112&controls=minimal&chart=lease`, { width: 1100, height: 500 }, ".timeline-scroller.lease.zoom-fit .page > svg", 500);
     const m = await page.evaluate(() => {
       const s = document.querySelector(".timeline-scroller.lease");
       const w = s.getBoundingClientRect();
@@ -192,10 +182,7 @@ export async function review33Tests(browser, base, shot) {
   });
 
   await test(browser, "an embed opened on its lease chart wraps the chart's title to the chart's own window", async (page) => {
-    await page.setViewportSize({ width: 640, height: 360 });
-    await page.goto(`${base}embed.html?r33leasetitle#scenario=fenced-gc-pause&step=20&controls=full&chart=lease`);
-    await page.waitForSelector(".timeline-scroller.lease .lease-bands svg");
-    await page.waitForTimeout(600);
+    await openAt(page, `${base}embed.html?r33leasetitle#scenario=fenced-gc-pause&step=20&controls=full&chart=lease`, { width: 640, height: 360 }, ".timeline-scroller.lease .lease-bands svg", 600);
     const m = await page.evaluate(() => {
       const s = document.querySelector(".timeline-scroller.lease");
       const right = s.getBoundingClientRect().left + s.clientLeft + s.clientWidth;

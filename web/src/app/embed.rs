@@ -109,7 +109,7 @@ pub fn Embed() -> Html {
                     _ => false,
                 };
                 if laid_off {
-                    s.dispatch(Action::Zoom(s.zoom));
+                    s.dispatch(Action::LeaseWindow);
                 }
             }
         });

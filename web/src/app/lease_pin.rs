@@ -333,8 +333,8 @@ thread_local! {
         const { std::cell::OnceCell::new() };
 }
 
-/// Puts `place_axis` on the window's scroll (and the chart's window's) and resize, once for the page (it does nothing
-/// while no lease chart is shown).
+/// Puts `place_axis` on the window's scroll (and the chart's window's) and resize, once for the
+/// page (it does nothing while no lease chart is shown).
 fn follow_axis() {
     AXIS_FOLLOWER.with(|cell| {
         cell.get_or_init(|| {

@@ -111,19 +111,7 @@ pub(super) fn place_legend(details: &Element) {
         // Above the pills naming the lanes out of view, where they show (their own tops: the
         // follow's allowance for them is wider, and left consensus-fenced-failover #110 at
         // 1280x720 3 px short of room).
-        let pills = scroller
-            .query_selector_all(".lanes-off span:not([hidden])")
-            .ok()
-            .map(|list| {
-                (0..list.length())
-                    .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-                    .map(|p| p.get_bounding_client_rect())
-                    .filter(|b| b.height() > 0.0)
-                    .map(|b| b.top())
-                    .fold(f64::INFINITY, f64::min)
-            })
-            .unwrap_or(f64::INFINITY);
-        let foot = (w.bottom() - INSET).min(pills - INSET);
+        let foot = (w.bottom() - INSET).min(pills_top(&scroller) - INSET);
         let now = f64::from(scroller.scroll_top());
         let most = f64::from(scroller.scroll_height() - scroller.client_height());
         // (The legend's top, how far the row moves down the screen.)
@@ -162,4 +150,18 @@ fn shrink_to_fit(details: &HtmlElement, list: &HtmlElement, room: f64) {
             .style()
             .set_property("font-size", &format!("{share:.2}rem"));
     }
+}
+
+/// The top of the highest pill naming the lanes out of view (style.css `.lanes-off`) in
+/// `scroller`'s window, on the screen; infinity when none shows.
+fn pills_top(scroller: &HtmlElement) -> f64 {
+    let Ok(pills) = scroller.query_selector_all(".lanes-off span:not([hidden])") else {
+        return f64::INFINITY;
+    };
+    (0..pills.length())
+        .filter_map(|i| pills.item(i)?.dyn_into::<Element>().ok())
+        .map(|p| p.get_bounding_client_rect())
+        .filter(|b| b.height() > 0.0)
+        .map(|b| b.top())
+        .fold(f64::INFINITY, f64::min)
 }

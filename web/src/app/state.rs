@@ -197,6 +197,9 @@ pub enum Action {
     Chart(Chart),
     /// Presenter mode's box for the lease chart has this shape (width over height).
     LeaseBox(f64),
+    /// The lease chart's window shows another width than it was laid out for (the embed's,
+    /// once on the page): lay it out again.
+    LeaseWindow,
     /// The timeline's window shows this much of the picture's width, in its px (see
     /// [`measure_seen`]).
     Seen(f64),
@@ -351,6 +354,9 @@ impl AppState {
             return;
         };
         let v = viewer.borrow();
+        self.lease_laid = (self.chart == Chart::Lease)
+            .then(|| self.lease_window())
+            .flatten();
         match self.chart {
             Chart::Timeline => {
                 self.lease = None;
@@ -382,10 +388,7 @@ impl AppState {
             }
             Chart::Lease => match v.lease_chart(
                 self.time_mode,
-                {
-                    self.lease_laid = self.lease_window();
-                    self.lease_laid
-                },
+                self.lease_laid,
                 self.lease_aspect.filter(|_| self.presenter),
             ) {
                 Ok(svg) => self.lease = Some(AttrValue::from(svg)),
@@ -596,6 +599,7 @@ impl Reducible for AppState {
                 next.lease_aspect = Some(aspect);
                 redraw = next.presenter && next.chart == Chart::Lease;
             }
+            Action::LeaseWindow => redraw = next.chart == Chart::Lease,
             Action::Seen(width) => {
                 let mut changed = false;
                 next.with_viewer(|v| changed = v.set_seen_width(Some(width)) && v.at_end());
