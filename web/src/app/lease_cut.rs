@@ -45,6 +45,23 @@ pub fn hide_cut_words(scroller: &HtmlElement) {
             mark(&back, cut);
         }
     }
+    // The time axis's copy kept at the window's foot (see `lease_pin::place_axis`) runs under
+    // the names column too: its ticks' words there are hidden whole (an 800 px embed read "s"
+    // beside "db last_token", the "5" of "5 s" under the names, a review).
+    let Ok(ticks) = scroller.query_selector_all(".lease-axis text") else {
+        return;
+    };
+    for i in 0..ticks.length() {
+        let Some(text) = ticks.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let cut = wide && {
+            let r = text.get_bounding_client_rect();
+            let across = |edge: f64| r.left() < edge - 1.0 && r.right() > edge + 1.0;
+            across(right) || names.as_ref().is_some_and(|n| across(n.right()))
+        };
+        mark(&text, cut);
+    }
 }
 
 /// Sets or clears `el`'s `data-cut`, only when it changes.

@@ -6,6 +6,7 @@ mod controls;
 mod dom;
 mod edge_cut;
 mod embed;
+mod end_view;
 mod explain;
 mod fit;
 mod follow;

@@ -14,10 +14,10 @@ use yew::prelude::*;
 
 use super::dom;
 use super::edge_cut::hide_cut_labels;
+use super::end_view::{reach_floor, settle_at_end};
 use super::follow::{
     Extent, FITTED_PLACE, Follow, MIRRORED, ROW_PLACE, RowPlace, caption_at, covered, floor_at,
-    jump, keep_in_view, mark_snug, pinned, reach_floor, settle_at_end, show_heads, title_floor,
-    toggle,
+    jump, keep_in_view, mark_snug, pinned, show_heads, title_floor, toggle,
 };
 use super::frame_dom::{Shown, apply, cull, hide_row_label, set};
 use super::state::Zoom;

@@ -50,7 +50,7 @@ pub(super) fn row_spans(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f6
 /// Per row of `layout`: the horizontal extent of its words alone (its arrows' labels and its
 /// notes, not the arrows), so a step whose lanes are too far apart for the window can still show
 /// its words beside the end it happens at. A note about the whole system counts its words only
-/// (its box spans every lane): the run's last step shows them (see `follow::settle_at_end`).
+/// (its box spans every lane): the run's last step shows them (see `end_view::settle_at_end`).
 pub(super) fn row_words(layout: &lockstep_render::Layout) -> Vec<Option<(f64, f64)>> {
     let mut words = Extents::new(layout.rows.len());
     // A round's one label is the words of each of its sends drawn on its line (step 79 of
