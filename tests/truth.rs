@@ -125,7 +125,8 @@ fn a_waiter_whose_session_expired_is_told_and_asks_again() {
     check(
         &r,
         &[
-            "5105 lease 2 (B) expired",
+            // Run out at 5105 (refreshed at 105), found on the lessor's 500 ms pass.
+            "5500 lease 2 (B) expired",
             "5605 TTL=0: lease not found",
             "6011 watch: revision 33 deleted · get: own key gone",
             "6012 B's session expired while waiting",
@@ -207,10 +208,11 @@ fn a_restarted_consensus_leader_is_a_follower_and_leases_still_expire() {
             "350 node-1 restarts",
             "350 node-1 is a follower",
             "605 leader of term 2, revision 34",
-            // Promoted as its empty entry commits (607 ms): 607 + 300 + 2000.
-            "2907 lease 1 (A) expired",
-            "2910 B holds the lock (token 34)",
-            "3413 applied 3",
+            // Promoted as its empty entry commits (607 ms): 607 + 300 + 2000 = 2907, found on
+            // the lessor's next 500 ms pass.
+            "3000 lease 1 (A) expired",
+            "3003 B holds the lock (token 34)",
+            "3506 applied 3",
         ],
         &["gives up"],
     );
@@ -307,9 +309,9 @@ fn lock_delay_keeps_an_expired_lock_untaken_for_its_delay() {
     check(
         &r,
         &[
-            "5007 lock-delay: free, but not grantable for 10000 ms",
+            "5502 lock-delay: free, but not grantable for 10000 ms",
             "6100 write 3 payouts",
-            "15007 locked, revision=34",
+            "15502 locked, revision=34",
         ],
         &[],
     );

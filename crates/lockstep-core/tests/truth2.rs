@@ -367,8 +367,9 @@ fn an_isolated_node_asks_for_pre_votes_without_raising_its_term() {
 }
 
 /// Item 3 (finding 5): an etcd session sends its keepalives every TTL/3 without being told to,
-/// and a keepalive for a lease that has expired is refused even while its revocation is still
-/// going through the log (etcd's lessor: ErrLeaseNotFound).
+/// and a keepalive for a lease that has expired renews nothing: etcd's lessor holds it until the
+/// revocation is applied, then answers ErrLeaseNotFound (lessor.go, Renew). The lessor finds the
+/// expired lease on its 500 ms pass (runLoop), not the instant it ends (session 34's review).
 #[test]
 fn a_session_keeps_its_lease_alive_without_being_told_to() {
     let r = run_body(&format!(
@@ -380,8 +381,8 @@ fn a_session_keeps_its_lease_alive_without_being_told_to() {
         .filter(|l| l.contains("keepalive"))
         .collect();
     // clientv3 sends the first keepalive at once. Paused from 10 to 5005: the one due at about
-    // 2004 goes at 5005, as the leader's lease check fires; it arrives while the revocation is
-    // being committed and is refused.
+    // 2004 goes at 5005, as the lease (refreshed at 5) runs out; it waits at the leader until
+    // the lessor's pass at 5500 has revoked the lease.
     assert_eq!(
         keepalives[..2],
         ["4 keepalive lease 1", "5005 keepalive lease 1"]
@@ -390,12 +391,22 @@ fn a_session_keeps_its_lease_alive_without_being_told_to() {
         &r,
         &[
             "5 lease refreshed",
-            "5005 lease 1 (A) expired",
-            "5006 TTL=0: lease not found",
-            "5007 lease of A revoked, revision 34",
-            "5007 A has lost the lock",
+            "5006 A's keepalive waits: lease 1 expired",
+            "5500 lease 1 (A) expired",
+            "5502 lease of A revoked, revision 34",
+            "5502 TTL=0: lease not found",
+            "5503 A has lost the lock",
         ],
-        &[],
+        &["lease refreshed\n5006"],
+    );
+    // Not answered before the revocation is applied.
+    let answers: Vec<String> = lines(&r)
+        .into_iter()
+        .filter(|l| l.ends_with("TTL=0: lease not found"))
+        .collect();
+    assert_eq!(
+        answers,
+        ["5502 TTL=0: lease not found", "5503 TTL=0: lease not found"]
     );
 }
 
@@ -421,9 +432,9 @@ fn an_uncommitted_lock_commits_when_the_majority_returns() {
             "4326 locked, revision=33",
             "4327 A ignores a late answer",
             "4503 queued, revision=34",
-            "9626 lease 1 (A) expired",
-            "9629 B holds the lock (token 34)",
-            "10632 applied 3",
+            "10000 lease 1 (A) expired",
+            "10003 B holds the lock (token 34)",
+            "11006 applied 3",
         ],
         &["discarded", "will be overwritten"],
     );
@@ -487,14 +498,15 @@ fn a_consensus_lease_is_a_whole_number_of_seconds() {
 }
 
 /// Item 6 (finding 8): drift on an etcd leader shortens a lease in real time, and the expiry
-/// says why: node-1's clock runs 20 % fast, so A's 5 s lease runs out at 4170 ms.
+/// says why: node-1's clock runs 20 % fast, so A's 5 s lease runs out at 4172 ms.
 #[test]
 fn a_lease_expiry_on_a_drifting_leader_names_the_drift() {
     let r = run_body(
         "[lock]\nkind = \"consensus\"\nttl_ms = 5000\nfirst_token = 33\n[[workers]]\nname = \"A\"\nwork_ms = 6000\n[[faults]]\nat_ms = 10\nkind = \"pause\"\ntarget = \"A\"\nduration_ms = 6000\n[[clocks]]\nnode = \"node-1\"\ndrift_ppm = 200000\n",
     );
-    // Renewed by the keepalive the client sends at once (answered at 5 ms): 5 + 5000 / 1.2.
-    check(&r, &["4172 lease 1 (A) expired"], &[]);
+    // Renewed by the keepalive the client sends at once (answered at 5 ms): 5 + 5000 / 1.2 =
+    // 4172 ms of real time, and found on the lessor's next pass, at 5500 ms on node-1's clock.
+    check(&r, &["4584 lease 1 (A) expired"], &[]);
     let why = &r
         .trace
         .events
@@ -652,8 +664,8 @@ fn an_unanswered_unlock_says_the_key_stays_until_the_lease_runs_out() {
             "3008 no answer to the unlock",
             "3008 A done",
             // The new leader (term 2 at 805 ms) promotes its lessor as its empty entry commits
-            // (807 ms): 807 + 300 + 5000.
-            "6107 lease 1 (A) expired",
+            // (807 ms): 807 + 300 + 5000 = 6107, found on the lessor's next 500 ms pass.
+            "6500 lease 1 (A) expired",
         ],
         &[],
     );

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
 
-use super::{Dest, Effects, Timer};
+use super::{Dest, Effects, Timer, next_pass};
 use crate::message::{Entry, Payload};
 use crate::topology::NodeId;
 
@@ -126,6 +126,11 @@ pub struct Cluster {
     /// Keepalives the leader took before its own first entry committed (client, the follower
     /// that forwarded it, the request): answered once it does, dropped if it stops leading.
     pub held_renewals: Vec<(NodeId, Option<usize>, Payload)>,
+    /// Keepalives for etcd leases that had expired, held until the lease's revocation is
+    /// applied (lease, client, the follower that forwarded it, the answer): etcd's lessor makes
+    /// such a renewal wait (lessor.go, Renew: "renew request must wait for the deletion to
+    /// complete"). Dropped if the leader stops leading (Renew answers ErrNotPrimary).
+    pub renewals_awaiting_revoke: Vec<(u64, NodeId, Option<usize>, Payload)>,
     /// Round trips between nodes by index, in ms (twice the link's latency): how long the
     /// leader waits for an acknowledgement before it counts an append as lost.
     pub round_trip_ms: Vec<Vec<u64>>,
@@ -209,7 +214,23 @@ impl ConsensusCtx<'_> {
     }
 }
 
+/// How often etcd's lessor looks for expired leases to revoke (lessor.go, runLoop:
+/// revokeExpiredLeases, then a 500 ms wait).
+pub const LESSOR_PASS_MS: i64 = 500;
+
 impl Cluster {
+    /// When the leader finds the lease `l` expired, on its own clock: an etcd lease on the
+    /// lessor's first pass from its expiry (passes counted from the clock's zero, as the loop
+    /// runs from the server's start); a ZooKeeper session as it ends (the real SessionTracker
+    /// rounds expiry up to its next tick, which this model does not).
+    pub(super) fn expiry_found_at(&self, l: &Lease) -> i64 {
+        if self.zookeeper_sessions.contains(&l.session) {
+            l.expires_local
+        } else {
+            next_pass(0, l.expires_local, LESSOR_PASS_MS)
+        }
+    }
+
     pub fn new(n: usize, base: NodeId, first_token: u64, election_timeout_ms: u64) -> Self {
         let mut nodes = vec![ConsensusNode::default(); n];
         for node in &mut nodes {
@@ -229,6 +250,7 @@ impl Cluster {
             // Node-1 leads term 1 from the start, with nothing before it to learn.
             term_committed: true,
             held_renewals: Vec::new(),
+            renewals_awaiting_revoke: Vec::new(),
             round_trip_ms: Vec::new(),
             revoking: BTreeSet::new(),
             next_proposal: 1,
@@ -438,7 +460,7 @@ impl Cluster {
                     .leases
                     .iter()
                     .filter(|(id, l)| {
-                        l.expires_local <= cx.now_local && !self.revoking.contains(id)
+                        self.expiry_found_at(l) <= cx.now_local && !self.revoking.contains(id)
                     })
                     .map(|(id, l)| (*id, *l))
                     .collect();
@@ -453,9 +475,15 @@ impl Cluster {
                             None,
                         );
                     } else {
+                        let ago = cx.now_local - l.expires_local;
+                        let when = if ago > 0 {
+                            format!(" {ago} ms ago")
+                        } else {
+                            String::new()
+                        };
                         cx.fx.state(
                             format!("lease {lease} ({who}) expired"),
-                            format!("{who}'s lease ran out on the leader's clock with no keepalive. The leader proposes to revoke it, which deletes {who}'s lock key."),
+                            format!("{who}'s lease ran out{when} on the leader's clock with no keepalive. etcd's lessor looks for expired leases every {LESSOR_PASS_MS} ms (lessor.go, runLoop), so it finds one up to {LESSOR_PASS_MS} ms after it ends; it finds this one now. The leader proposes to revoke it, which deletes {who}'s lock key once a majority commits it. A keepalive for the lease now gets no renewal: the lessor holds it until the revocation is applied and then answers that the lease is not found (lessor.go, Renew)."),
                             None,
                         );
                     }

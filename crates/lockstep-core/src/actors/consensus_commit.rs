@@ -15,7 +15,7 @@ impl Cluster {
         for lease in self.leases.values_mut() {
             lease.expires_local = cx.now_local + extend + lease.ttl_ms as i64;
         }
-        if let Some(first) = self.leases.values().map(|l| l.expires_local).min() {
+        if let Some(first) = self.leases.values().map(|l| self.expiry_found_at(l)).min() {
             cx.fx.at(first, Timer::LeaseCheck);
         }
     }
@@ -77,7 +77,9 @@ impl Cluster {
                     },
                 );
                 self.keys.insert(rev, lease);
-                cx.fx.at(expires_local, Timer::LeaseCheck);
+                if let Some(l) = self.leases.get(&lease) {
+                    cx.fx.at(self.expiry_found_at(l), Timer::LeaseCheck);
+                }
                 let owner_now =
                     self.keys.keys().next() == Some(&rev) && !self.delaying(cx.now_local);
                 if owner_now {
@@ -140,6 +142,13 @@ impl Cluster {
                     .map(|(r, _)| *r)
                     .collect();
                 self.keys.retain(|_, l| *l != lease);
+                // Keepalives held for the lease (see `renewals_awaiting_revoke`) are answered
+                // once the revocation is told.
+                let held = !keep_lease
+                    && self
+                        .renewals_awaiting_revoke
+                        .iter()
+                        .any(|(l, ..)| *l == lease);
                 for rev in gone {
                     self.wake_watcher(rev, cx);
                 }
@@ -180,12 +189,22 @@ impl Cluster {
                     }
                     None => {
                         let who = holder.unwrap_or_else(|| "?".into());
+                        let told = if held {
+                            format!(
+                                "The keepalive {who} sent after the lease ran out, held until now, is answered: the lease is not found. Without it, {who} would not be told now."
+                            )
+                        } else {
+                            format!("{who} is not told.")
+                        };
                         cx.fx.state(
                             format!("lease of {who} revoked, revision {rev}"),
-                            format!("A majority committed the revocation: {who}'s key is deleted at revision {rev}. {who} is not told. Its client's Session.Done() closes on its own once no keepalive has been answered for a whole TTL, counted from when the last answer arrived and checked once a second (client/v3/lease.go, deadlineLoop). With one leader throughout, that is never before this revocation; after a change of leader, which extends every lease by an election timeout (lessor.go, Promote), it can come first. Otherwise it finds out when it next talks to the cluster."),
+                            format!("A majority committed the revocation: {who}'s key is deleted at revision {rev}. {told} Its client's Session.Done() closes on its own once no keepalive has been answered for a whole TTL, counted from when the last answer arrived and checked once a second (client/v3/lease.go, deadlineLoop). With one leader throughout, that is never before the lease ran out on the leader, though it can be before this revocation, which the leader's lessor proposes on its first 500 ms pass after that; after a change of leader, which extends every lease by an election timeout (lessor.go, Promote), it can come before the lease runs out on the new leader. Otherwise it finds out when it next talks to the cluster."),
                             free_tag,
                         );
                     }
+                }
+                if held {
+                    self.answer_renewals_after_revoke(lease, cx);
                 }
                 let was_holder = self.holder_lease == Some(lease);
                 if was_holder {

@@ -75,10 +75,17 @@ impl Cluster {
             1 => "Once it applies its own first entry of the term it refreshes the one lease to then + election timeout + TTL, as etcd's lessor does (Promote, when the new leader has applied every entry of the last term), so a lease can outlive what its holder expects; until then it neither renews nor expires a lease.".to_string(),
             n => format!("Once it applies its own first entry of the term it refreshes all {n} leases to then + election timeout + TTL, as etcd's lessor does (Promote, when the new leader has applied every entry of the last term), so a lease can outlive what its holder expects; until then it neither renews nor expires a lease."),
         };
+        // The model's servers are etcd's even where the clients are ZooKeeper's: say where a
+        // real ensemble differs.
+        let zookeeper = if self.zookeeper_sessions.is_empty() {
+            ""
+        } else {
+            " This model's servers run etcd's Raft for ZooKeeper's too: a real ensemble elects its leader with FastLeaderElection (no pre-vote, no terms), numbers its zxids afresh from the new epoch ((epoch << 32) | 1, so they still only go up), and gives every session its full session timeout from when the new leader starts, with no election timeout added."
+        };
         cx.fx.state(
             format!("leader of term {term}, revision {}", self.revision),
             format!(
-                "A majority voted, so this node leads term {term}. Its log holds every committed change (a voter refuses a log that lacks one), so the revision stays at {} and only goes up; which of its entries are committed it learns only once its own first entry of the term commits. {refresh}",
+                "A majority voted, so this node leads term {term}. Its log holds every committed change (a voter refuses a log that lacks one), so the revision stays at {} and only goes up; which of its entries are committed it learns only once its own first entry of the term commits. {refresh}{zookeeper}",
                 self.revision
             ),
             Some(Tag::Leader { term }),
@@ -93,6 +100,7 @@ impl Cluster {
         self.leading = false;
         self.revoking.clear();
         self.held_renewals.clear();
+        self.renewals_awaiting_revoke.clear();
     }
 
     /// A new leader's log decides the fate of the entries an old leader appended but never
@@ -132,6 +140,7 @@ impl Cluster {
         // The leader's own first entry: carried entries and every earlier one commit with it.
         self.term_committed = false;
         self.held_renewals.clear();
+        self.renewals_awaiting_revoke.clear();
         // etcd's CheckQuorum: a leader that has not heard from a majority within an election
         // timeout of its election steps down (becomeLeader counts only itself as active).
         cx.fx.after(self.election_timeout_ms, Timer::CheckQuorum);

@@ -65,7 +65,8 @@ impl Cluster {
         match self.leases.get_mut(&lease) {
             Some(l) if alive && l.expires_local > cx.now_local => {
                 l.expires_local = cx.now_local + l.ttl_ms as i64;
-                cx.fx.at(l.expires_local, Timer::LeaseCheck);
+                let l = *l;
+                cx.fx.at(self.expiry_found_at(&l), Timer::LeaseCheck);
                 true
             }
             _ => false,

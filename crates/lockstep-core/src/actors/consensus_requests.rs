@@ -205,9 +205,56 @@ impl Cluster {
                 let ok = self.touch(lease, cx)
                     || (packet != SessionPacket::Keepalive && self.released.contains(&lease));
                 let reply = Payload::KeepAliveReply { req, ok, packet };
+                if !ok && self.awaits_revoke(lease, packet) {
+                    self.hold_until_revoked(lease, (client, via, reply), cx);
+                    return;
+                }
                 self.answer(client, via, reply, ok.then_some(Tag::Renewed), cx);
             }
             _ => {}
+        }
+    }
+
+    /// Whether a keepalive for `lease` that renewed nothing waits for the lease's revocation:
+    /// an etcd lease that has expired but is still there (its revocation not yet applied).
+    fn awaits_revoke(&self, lease: u64, packet: SessionPacket) -> bool {
+        packet == SessionPacket::Keepalive
+            && self
+                .leases
+                .get(&lease)
+                .is_some_and(|l| !self.zookeeper_sessions.contains(&l.session))
+    }
+
+    /// Holds the answer to a keepalive for the expired lease `lease` until its revocation is
+    /// applied (see [`Cluster::renewals_awaiting_revoke`]).
+    fn hold_until_revoked(
+        &mut self,
+        lease: u64,
+        (client, via, reply): (NodeId, Option<usize>, Payload),
+        cx: &mut ConsensusCtx<'_>,
+    ) {
+        let who = cx.name(client);
+        let ago = self
+            .leases
+            .get(&lease)
+            .map_or(0, |l| cx.now_local - l.expires_local);
+        cx.fx.state(
+            format!("{who}'s keepalive waits: lease {lease} expired"),
+            format!("Lease {lease} ran out {ago} ms ago on the leader's clock, so this keepalive renews nothing. etcd's lessor does not answer it yet: a renewal of an expired lease waits until the lease's revocation is applied (lessor.go, Renew: \"renew request must wait for the deletion to complete\"), and then it is told the lease is not found."),
+            None,
+        );
+        self.renewals_awaiting_revoke
+            .push((lease, client, via, reply));
+    }
+
+    /// `lease` is revoked or released: the keepalives held for it get their answers.
+    pub(super) fn answer_renewals_after_revoke(&mut self, lease: u64, cx: &mut ConsensusCtx<'_>) {
+        let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.renewals_awaiting_revoke)
+            .into_iter()
+            .partition(|(l, ..)| *l == lease);
+        self.renewals_awaiting_revoke = later;
+        for (_, client, via, reply) in now {
+            self.answer(client, via, reply, None, cx);
         }
     }
 

@@ -122,7 +122,8 @@ impl Cluster {
             return;
         }
         if l.expires_local <= cx.now_local {
-            cx.fx.after(0, Timer::LeaseCheck);
+            cx.fx
+                .at(self.expiry_found_at(l).max(cx.now_local), Timer::LeaseCheck);
             return;
         }
         self.holder_lease = Some(next_lease);

@@ -10,6 +10,15 @@ use crate::message::Payload;
 use crate::topology::NodeId;
 use crate::trace::{EventKind, Tag};
 
+/// The first pass of a loop started at `epoch` with period `every` at or after `t` (etcd's
+/// client keepalive and deadline loops, its lessor's look for expired leases).
+pub(crate) fn next_pass(epoch: i64, t: i64, every: i64) -> i64 {
+    if t <= epoch {
+        return epoch;
+    }
+    epoch + (t - epoch + every - 1) / every * every
+}
+
 /// Where a message goes, as its sender knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Dest {

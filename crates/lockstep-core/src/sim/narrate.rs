@@ -241,7 +241,7 @@ impl Sim {
                 let who = self.name(from);
                 let secs = ttl_ms.div_ceil(1000);
                 let to = self.name(to);
-                let place = "The node's place in the sequence is its place in the queue, and its creation revision (ZooKeeper's czxid) will be the fencing token.";
+                let place = "The node's place in the sequence is its place in the queue, and its creation revision (ZooKeeper's czxid) will be the fencing token. (A real createSession is a transaction of its own and takes a zxid too, so real czxids lie further apart than this model's; their order, which is what fencing needs, is the same.)";
                 if again.is_some() {
                     format!(
                         "{who} asks {to} for the lock again: its first request went on a connection that failed. In this model the lock request opens {who}'s ZooKeeper session ({secs} s session timeout), so this one opens it if the first never reached the cluster and finds it if it did. Curator's protected mode looks first for the lock node the first request may have made (CreateBuilderImpl.findProtectedNodeInForeground) and creates one only if there is none; that holds within one session. {place}"
@@ -251,6 +251,18 @@ impl Sim {
                         "{who} asks {to} for the lock. In this model the request also opens {who}'s ZooKeeper session, with a {secs} s session timeout, which the cluster keeps as a lease: Curator's InterProcessMutex creates an ephemeral sequential lock node under the lock's path, and the node goes with the session. The leader appends the change to its log (a follower forwards it there). {place}"
                     )
                 }
+            }
+            // A lock request with another worker's session grants no lease: the key goes under
+            // the session's (concurrency.Session grants its lease once, NewMutex reuses it).
+            Payload::LockReq {
+                session: Some(owner),
+                ..
+            } if *owner != from => {
+                let (who, owner, to) = (self.name(from), self.name(*owner), self.name(to));
+                let key = &self.params.lock.key;
+                format!(
+                    "{who} asks {to} for the lock with {owner}'s session: no new lease is granted; the key {key}/<lease ID> is created under the lease {owner}'s session already has, so it has the name {owner}'s key has (etcd's Mutex names each client's key after its session's lease, and a second Mutex on one concurrency.Session shares it). The leader appends the change to its log (a follower would forward it there). The key's create revision will be the fencing token."
+                )
             }
             Payload::DelReply { deleted: false, .. } => {
                 let holder = self.name(to);

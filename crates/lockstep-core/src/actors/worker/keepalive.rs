@@ -4,7 +4,7 @@
 //! lease.go: KeepAlive, sendKeepAliveLoop, deadlineLoop).
 
 use super::{Phase, Worker, WorkerCtx};
-use crate::actors::Timer;
+use crate::actors::{Timer, next_pass};
 
 /// The send loop's pass: `retryConnWait`. An unanswered keepalive is sent again on every pass.
 pub(super) const SEND_PASS_MS: i64 = 500;
@@ -119,17 +119,9 @@ impl Worker {
     }
 }
 
-/// The first pass of a loop started at `epoch` with period `every` at or after `t`.
-fn next_pass(epoch: i64, t: i64, every: i64) -> i64 {
-    if t <= epoch {
-        return epoch;
-    }
-    epoch + (t - epoch + every - 1) / every * every
-}
-
 #[cfg(test)]
 mod tests {
-    use super::next_pass;
+    use crate::actors::next_pass;
 
     #[test]
     fn passes_fall_on_the_loop_grid() {

@@ -28,9 +28,12 @@ impl Worker {
     }
 
     /// Whether keepalives follow etcd's own cadence (TTL/3 after each answer, 500 ms retries)
-    /// rather than a fixed interval the scenario set.
+    /// rather than a fixed interval: the scenario's, or a ZooKeeper client's own, which pings
+    /// once it has sent nothing for a third of the session timeout (see [`Self::renew_interval`]).
     pub(super) fn etcd_cadence(&self, cx: &WorkerCtx<'_>) -> bool {
-        cx.lock.kind == LockKind::Consensus && self.cfg.renew_every_ms == 0
+        cx.lock.kind == LockKind::Consensus
+            && self.cfg.renew_every_ms == 0
+            && !self.zookeeper_style()
     }
 
     /// A keepalive was answered: etcd's client sends the next one TTL/3 later.
@@ -46,7 +49,10 @@ impl Worker {
     }
 
     /// How often the lease is renewed: `renew_every_ms`, or for a consensus session, whose
-    /// keepalives always run, a third of the TTL granted (clientv3's keepalive loop).
+    /// keepalives always run, a third of the TTL granted: clientv3's keepalive loop, and a
+    /// ZooKeeper client's ping once it has sent nothing for that long (ClientCnxn: readTimeout/2
+    /// with readTimeout 2/3 of the session timeout; each ping is a send, so they come a third
+    /// of the timeout apart).
     fn renew_interval(&self, cx: &WorkerCtx<'_>) -> u64 {
         if self.cfg.renew_every_ms > 0 {
             self.cfg.renew_every_ms
