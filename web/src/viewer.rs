@@ -81,6 +81,8 @@ pub struct Viewer {
     /// The faults and explanations of the user's own file that never applied in its run as
     /// written, located as `lockstep run` prints them (see [`Viewer::unapplied`]).
     unapplied: Vec<String>,
+    /// How the run as written ends, without the what-if changes (see [`Viewer::written_outcome`]).
+    written_outcome: lockstep_core::Outcome,
     /// How much of the picture's width the page's window shows, in the picture's px (see
     /// [`Viewer::set_seen_width`]).
     seen_width: std::cell::Cell<Option<f64>>,
@@ -111,18 +113,20 @@ impl Viewer {
             last: RefCell::new(None),
             lease_box: RefCell::new(None),
             unapplied: Vec::new(),
+            written_outcome: lockstep_core::Outcome::Safe,
             seen_width: std::cell::Cell::new(None),
         };
         let ended = viewer.finish_branch();
         // Of the run as written, not a branch: a what-if's own fault is no part of the file.
+        let as_written = if whatifs.is_empty() {
+            ended
+        } else {
+            let mut run = Session::new(&viewer.scenario);
+            run.run_to_end();
+            run
+        };
+        viewer.written_outcome = as_written.verdict().outcome;
         if let Source::Own { file, .. } = &viewer.source {
-            let as_written = if whatifs.is_empty() {
-                ended
-            } else {
-                let mut run = Session::new(&viewer.scenario);
-                run.run_to_end();
-                run
-            };
             viewer.unapplied = as_written
                 .sim()
                 .unapplied()
@@ -194,6 +198,11 @@ impl Viewer {
         &self.scenario
     }
 
+    /// How the run as written ends: what a what-if branch's verdict is compared with.
+    pub fn written_outcome(&self) -> lockstep_core::Outcome {
+        self.written_outcome
+    }
+
     /// The run's title: the scenario's, or for a what-if branch, each change with when it was
     /// made and then the scenario's title (so a branch that double-writes is never shown or
     /// exported under a title that says the scenario is safe).
@@ -211,7 +220,7 @@ impl Viewer {
                     .and_then(|i| self.full.events.get(i))
                     .map_or(0, |e| e.time_ms);
                 format!(
-                    "{} at {at_ms} ms (step {})",
+                    "{} at {at_ms} ms (after step {})",
                     crate::whatif::describe(&w.change),
                     w.at_step
                 )

@@ -87,9 +87,10 @@ impl MenuFault {
             .iter()
             .filter(|p| match self {
                 MenuFault::Pause => p.role == Role::Worker,
-                MenuFault::Crash | MenuFault::Restart => {
-                    p.role != Role::Worker && p.role != Role::Database
-                }
+                // A worker can crash (the holder dies, as in the TUI's menu), but only a lock
+                // node restarts.
+                MenuFault::Crash => p.role != Role::Database,
+                MenuFault::Restart => p.role != Role::Worker && p.role != Role::Database,
                 MenuFault::ClockJump | MenuFault::Partition => true,
                 _ => false,
             })

@@ -77,7 +77,7 @@ export async function review24Tests(browser, base, shot) {
     await page.click("text=Inject now");
     await page.waitForSelector("[data-testid=branch]");
     const branch = await page.locator("[data-testid=branch]").textContent();
-    assert(branch.includes("at step 6: pause A"), `the branch list reads ${JSON.stringify(branch)}`);
+    assert(branch.includes("after step 6: pause A"), `the branch list reads ${JSON.stringify(branch)}`);
     // Where no reaction goes on, the menu says nothing of it.
     await page.goto(`${base}index.html#scenario=naive-happy-path&step=6`);
     await page.reload();

@@ -1,6 +1,10 @@
 // Browser tests of session 34's work: the last step's window stops between lines under the lane
-// names, and the lease chart's pinned time axis hides the tick words its names column would cut.
-import { test, assert, present, frames } from "./harness.mjs";
+// names, and the lease chart's pinned time axis hides the tick words its names column would cut;
+// from a newcomer's review: Space presses a control reached with Tab, Back returns to the
+// scenario before and to the list, a what-if branch compares its verdict with the run as
+// written and says when an earlier change drops a later one, a worker can be crashed, and a
+// scenario opened from the address bar starts with its panel at the top.
+import { test, assert, present, frames, ready } from "./harness.mjs";
 
 /** The words drawn in the timeline's window that the band of lane names cuts through (their
  * tops under it, their bottoms below it), with the band's bottom and the scroll. */
@@ -75,5 +79,107 @@ export async function review34Tests(browser, base, shot) {
     const start = await page.evaluate(AXIS_CUT);
     assert(start.cut.length === 0, `at the start: ${JSON.stringify(start)}`);
     await shot(page, "r34-lease-axis-800");
+  });
+
+  await test(browser, "Space presses a button or checkbox reached with Tab, and steps after a mouse click on one", async (page) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto(`${base}index.html?r34space#scenario=naive-gc-pause&step=10`);
+    await ready(page);
+    const toScale = page.getByRole("button", { name: "Show to scale" });
+    await toScale.focus();
+    // Focus put there by script is not shown; a Tab round makes it the keyboard's.
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    assert(await toScale.evaluate((b) => b.matches(":focus-visible")), "the button is not keyboard-focused");
+    await page.keyboard.press(" ");
+    await page.waitForFunction(() => location.hash.includes("mode=scale"));
+    assert(page.url().includes("step=10"), `Space stepped: ${page.url()}`);
+    // Clicked with the mouse, as a presenter does before picking up the clicker: Space steps.
+    await page.evaluate(() => document.activeElement.blur());
+    await page.getByRole("button", { name: "Show logical time" }).click();
+    await page.waitForFunction(() => !location.hash.includes("mode=scale"));
+    await page.keyboard.press(" ");
+    await page.waitForFunction(() => location.hash.includes("step=11"));
+    // The idempotency checkbox, tabbed to, is ticked by Space, and the run branches.
+    const box = page.getByRole("checkbox", { name: "Idempotency keys on every payout" });
+    await box.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press(" ");
+    await page.waitForSelector("[data-testid=branch]");
+    assert(await box.isChecked(), "Space did not tick the checkbox");
+    assert(page.url().includes("step=11"), `Space on the checkbox stepped: ${page.url()}`);
+  });
+
+  await test(browser, "the browser's Back returns from a scenario to the one opened before it, and from the first to the list", async (page) => {
+    await page.goto(`${base}index.html?r34back`);
+    await page.waitForSelector(".picker");
+    await page.click(".picker button.scenario[data-id=naive-gc-pause]");
+    await ready(page);
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => location.hash.includes("step=3"));
+    await page.keyboard.press("s");
+    await page.waitForSelector(".picker");
+    await page.click(".picker button.scenario[data-id=fenced-gc-pause]");
+    await page.waitForFunction(() => location.hash.includes("scenario=fenced-gc-pause"));
+    await page.goBack();
+    await page.waitForFunction(() => location.hash.includes("scenario=naive-gc-pause"));
+    await page.waitForFunction(() => document.querySelector("input[aria-label='Current step']")?.value === "3");
+    assert((await page.locator("h1, .run-title").first().textContent()).length > 0, "no title");
+    await page.goBack();
+    await page.waitForSelector(".picker");
+    assert(page.url().startsWith(`${base}index.html?r34back`) && !page.url().includes("scenario="), `Back to the list left ${page.url()}`);
+    // Forward again opens the run where it was.
+    await page.goForward();
+    await page.waitForFunction(() => location.hash.includes("scenario=naive-gc-pause&step=3"));
+    await page.waitForSelector(".picker", { state: "detached" });
+  });
+
+  await test(browser, "a what-if branch's verdict says how the scenario as written ends, and an earlier change says it dropped a later one", async (page) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto(`${base}index.html?r34branch#scenario=fenced-gc-pause&step=20`);
+    await ready(page);
+    await page.selectOption("select[aria-label='Database fencing mode']", "off");
+    await page.waitForSelector("[data-testid=branch]");
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => document.querySelector(".verdict .expect")?.textContent.includes("As written"));
+    const said = await page.locator(".verdict .expect").textContent();
+    assert(said.includes("As written the scenario ends “safe”; these changes make it “double-write”"), `the verdict says ${JSON.stringify(said)}`);
+    // A TTL change at step 5 branches before the fencing change, which goes, and says so.
+    await page.fill("input[aria-label='Current step']", "5");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => location.hash.includes("step=5"));
+    await page.getByRole("button", { name: /Set the TTL to 4000 ms/ }).click();
+    await page.waitForFunction(() => document.querySelector(".notice")?.textContent.includes("dropped"));
+    const notice = await page.locator(".notice").textContent();
+    assert(notice.includes("Your later change (after step 20: fencing = off) was dropped"), `the notice reads ${JSON.stringify(notice)}`);
+    const branch = await page.locator("[data-testid=branch]").textContent();
+    assert(branch.includes("TTL") && !branch.includes("fencing"), `the branch list reads ${JSON.stringify(branch)}`);
+  });
+
+  await test(browser, "the what-if menu crashes a worker, and the branch runs", async (page) => {
+    await page.goto(`${base}index.html?r34crash#scenario=naive-happy-path&step=12`);
+    await ready(page);
+    await page.selectOption("[data-testid=fault-kind]", "crash");
+    const targets = await page.locator("[data-testid=fault-target] option").allTextContents();
+    assert(targets.includes("A") && targets.includes("redis") && !targets.includes("db"), `crash targets: ${JSON.stringify(targets)}`);
+    await page.selectOption("[data-testid=fault-target]", "A");
+    await page.click("text=Inject now");
+    await page.waitForSelector("[data-testid=branch]");
+    assert(!(await page.locator(".notice.error").count()), "an error notice after crashing A");
+  });
+
+  await test(browser, "a scenario opened from the address bar starts with its side panel at the top", async (page) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto(`${base}index.html?r34side#scenario=fenced-gc-pause&step=5`);
+    await ready(page);
+    await page.evaluate(() => { document.querySelector("main.workspace .side").scrollTop = 10000; });
+    const scrolled = await page.evaluate(() => document.querySelector("main.workspace .side").scrollTop);
+    assert(scrolled > 0, "the panel does not scroll at this size: the test shows nothing");
+    await page.evaluate(() => { location.hash = "#scenario=consensus-session-suspended&step=end"; });
+    await page.waitForFunction(() => document.querySelector("[data-testid=step-of]")?.textContent.includes("117"));
+    await page.waitForTimeout(300);
+    const top = await page.evaluate(() => document.querySelector("main.workspace .side").scrollTop);
+    assert(top === 0, `the new scenario's panel is scrolled ${top} px down`);
   });
 }

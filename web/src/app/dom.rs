@@ -14,14 +14,31 @@ pub fn hash() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the hash without adding a history entry or firing `hashchange`.
+/// Writes the hash without firing `hashchange`: in place for another view of the same scenario
+/// (a step, a mode), and as a new history entry for another scenario, so that the browser's
+/// Back returns to the one before, or to the list (a review: Back left the app).
 pub fn replace_hash(hash: &str) {
-    if hash == self::hash() {
+    let now = self::hash();
+    if hash == now {
         return;
     }
     if let Some(h) = window().and_then(|w| w.history().ok()) {
-        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(hash));
+        let _ = if scenario_of(hash) == scenario_of(&now) {
+            h.replace_state_with_url(&JsValue::NULL, "", Some(hash))
+        } else {
+            h.push_state_with_url(&JsValue::NULL, "", Some(hash))
+        };
     }
+}
+
+/// Which scenario a hash opens: its `scenario` and, for one of the user's own, its `src`.
+fn scenario_of(hash: &str) -> (Option<&str>, Option<&str>) {
+    let param = |name: &str| {
+        hash.trim_start_matches('#')
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    };
+    (param("scenario"), param("src"))
 }
 
 thread_local! {

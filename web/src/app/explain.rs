@@ -145,7 +145,17 @@ impl VerdictWords {
                 .map(|o| (o.sentence(), Some("overlap"))),
         );
         let expected = v.scenario().expect;
-        let expect = (ended && v.whatifs().is_empty()).then(|| {
+        // A branch says what its changes did to the outcome, the point of a what-if (a review:
+        // its verdict read as a built-in run's, and the scenario's expectation went unsaid).
+        let written = v.written_outcome();
+        let branch = (ended && !v.whatifs().is_empty()).then(|| {
+            if written == verdict.outcome {
+                (format!("As written the scenario ends “{written}” too: these changes did not change the outcome."), false)
+            } else {
+                (format!("As written the scenario ends “{written}”; these changes make it “{}”.", verdict.outcome.as_str()), false)
+            }
+        });
+        let expect = branch.or_else(|| (ended && v.whatifs().is_empty()).then(|| {
             if expected == verdict.outcome {
                 (format!("The scenario expects “{expected}”."), false)
             } else {
@@ -153,7 +163,7 @@ impl VerdictWords {
                 // file says it shows (`lockstep check` fails on it).
                 (format!("⚠ The scenario expects “{expected}”, but this run ends “{}”: `lockstep check` would fail on it.", verdict.outcome.as_str()), true)
             }
-        });
+        }));
         VerdictWords {
             class,
             symbol,

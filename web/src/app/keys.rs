@@ -51,7 +51,10 @@ pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
 
 /// Whether the key belongs to the focused element rather than to the page. Only fields one types
 /// into keep the keys; on a button, a checkbox or a number box the clicker's keys still step
-/// (Enter keeps pressing the focused button).
+/// (Enter keeps pressing the focused button), except Space on a control reached with the
+/// keyboard, which presses it: a keyboard user who tabbed to *Show to scale* and pressed Space
+/// stepped the run instead (a review). On a control clicked with the mouse, as a presenter does
+/// before picking up the clicker, Space steps (see [`CLICKED`]).
 fn belongs_to_focus(e: &KeyboardEvent) -> bool {
     let Some(el) = e
         .target()
@@ -100,9 +103,11 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
                     .dyn_ref::<web_sys::HtmlInputElement>()
                     .is_some_and(|i| Some(i.value()) != i.get_attribute("data-step"));
             let caret = editing && !matches!(key.as_str(), "PageDown" | "PageUp");
-            typed_into || caret || !stepping
+            let pressed =
+                matches!(kind.as_str(), "checkbox" | "radio") && space_on_tabbed(&el, &key);
+            typed_into || caret || pressed || !stepping
         }
-        "BUTTON" | "A" | "SUMMARY" => key == "Enter",
+        "BUTTON" | "A" | "SUMMARY" => key == "Enter" || space_on_tabbed(&el, &key),
         // The timeline, reached by the keyboard, picks a row with ↑ ↓ and jumps to it with Enter
         // (timeline.rs); clicked, it leaves ↑ ↓ to step by rows.
         _ if el
@@ -115,6 +120,31 @@ fn belongs_to_focus(e: &KeyboardEvent) -> bool {
         }
         _ => el.has_attribute("contenteditable"),
     }
+}
+
+thread_local! {
+    /// What the mouse (or a finger) last pressed, until Tab moves the focus: a control clicked
+    /// has the focus without the keyboard having put it there. (`:focus-visible` cannot tell:
+    /// Chromium turns it on for the focused control at the key press itself.)
+    static CLICKED: std::cell::RefCell<Option<web_sys::Element>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether `key` is Space on a control the keyboard moved the focus to, which Space presses.
+fn space_on_tabbed(el: &web_sys::Element, key: &str) -> bool {
+    key == " "
+        && !CLICKED.with(|c| {
+            c.borrow()
+                .as_ref()
+                .is_some_and(|pressed| el.contains(Some(pressed)))
+        })
+}
+
+/// Notes what a pointer pressed (see [`CLICKED`]).
+fn note_pointer(e: &web_sys::Event) {
+    let pressed = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    CLICKED.with(|c| *c.borrow_mut() = pressed);
 }
 
 /// Takes focus off a clicked control when a clicker key steps, so that Space (which the control
@@ -156,6 +186,9 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
     *latest.borrow_mut() = state.clone();
     use_effect_with((), move |_| {
         let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+            if e.key() == "Tab" {
+                CLICKED.with(|c| c.borrow_mut().take());
+            }
             if e.ctrl_key() || e.meta_key() || e.alt_key() || belongs_to_focus(&e) {
                 return;
             }
@@ -188,16 +221,27 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
             }
             state.dispatch(action);
         });
+        let pointer = Closure::<dyn Fn(web_sys::Event)>::new(|e: web_sys::Event| note_pointer(&e));
         let doc = web_sys::window().and_then(|w| w.document());
         if let Some(doc) = &doc {
             let _ =
                 doc.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            let _ = doc.add_event_listener_with_callback_and_bool(
+                "pointerdown",
+                pointer.as_ref().unchecked_ref(),
+                true,
+            );
         }
         move || {
             if let Some(doc) = doc {
                 let _ = doc.remove_event_listener_with_callback(
                     "keydown",
                     listener.as_ref().unchecked_ref(),
+                );
+                let _ = doc.remove_event_listener_with_callback_and_bool(
+                    "pointerdown",
+                    pointer.as_ref().unchecked_ref(),
+                    true,
                 );
             }
         }

@@ -119,7 +119,12 @@ pub fn App() -> Html {
     {
         let s = state.clone();
         use_hash_change(Callback::from(move |hash: String| {
-            open_hash(&s, &hash);
+            // Back to the page as it opened, before any scenario: the list.
+            if hash.trim_start_matches('#').is_empty() {
+                s.dispatch(Action::ShowPicker(true));
+            } else {
+                open_hash(&s, &hash);
+            }
         }));
     }
     {
@@ -135,10 +140,20 @@ pub fn App() -> Html {
         let view = state.viewer.as_ref().map(|v| {
             let mut view = v.borrow().view(state.time_mode, state.chart);
             view.presenter = presenter;
-            view.to_hash()
+            (view.scenario.clone(), view.to_hash())
         });
-        use_effect_with(view, |view| {
-            if let Some(hash) = view {
+        let (scenario, view) = view.unzip();
+        // Another scenario starts with its panel at the top: a link pasted into the address bar
+        // opened one with the panel still scrolled down to the last one's what-if (a review).
+        use_effect_with(scenario, |_| {
+            if let Some(side) = dom::html_element("main.workspace .side") {
+                side.set_scroll_top(0);
+            }
+        });
+        // Not while the list shows (Back to the list leaves the hash empty, which a write would
+        // undo), and again when it closes (the same view picked again writes over the empty hash).
+        use_effect_with((view, state.picking), |(view, picking)| {
+            if let Some(hash) = view.as_ref().filter(|_| !*picking) {
                 dom::replace_hash_after_frame(hash.clone());
             }
         });

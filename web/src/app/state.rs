@@ -625,16 +625,52 @@ impl Reducible for AppState {
                 // An injected fault is the branch's next event: step onto it, so the run shows
                 // what changed (the view stayed on the step before, looking as it did).
                 let onto = matches!(change, Change::Fault(_));
+                let mut dropped = Vec::new();
                 next.with_viewer(|v| {
+                    let before = v.whatifs().to_vec();
                     result = v.apply(change);
+                    if result.is_ok() {
+                        // Changes made later in the run than this one go with the steps they
+                        // followed, which the new branch replaces: say so (a review found a
+                        // fencing change silently gone after a TTL change at an earlier step).
+                        let kept = v.whatifs();
+                        dropped = before
+                            .into_iter()
+                            .filter(|w| !kept.contains(w))
+                            .map(|w| {
+                                format!(
+                                    "after step {}: {}",
+                                    w.at_step,
+                                    crate::whatif::describe(&w.change)
+                                )
+                            })
+                            .collect();
+                    }
                     if onto && result.is_ok() {
                         v.forward();
                     }
                 });
-                next.notice = result.err().map(|e| Notice {
-                    text: format!("That change cannot be made: {e}"),
-                    error: true,
-                });
+                next.notice = match result {
+                    Err(e) => Some(Notice {
+                        text: format!("That change cannot be made: {e}"),
+                        error: true,
+                    }),
+                    Ok(()) if !dropped.is_empty() => Some(Notice {
+                        text: if dropped.len() == 1 {
+                            format!(
+                                "Your later change ({}) was dropped: a change at an earlier step starts a new branch from there. Make it again where you want it.",
+                                dropped[0]
+                            )
+                        } else {
+                            format!(
+                                "Your later changes ({}) were dropped: a change at an earlier step starts a new branch from there. Make them again where you want them.",
+                                dropped.join("; ")
+                            )
+                        },
+                        error: false,
+                    }),
+                    Ok(()) => None,
+                };
             }
             Action::ResetBranch => {
                 let mut result = Ok(());

@@ -234,7 +234,7 @@ pub fn WhatIfMenu(props: &WhatIfProps) -> Html {
                         { for whatifs.iter().map(|w| html! {
                             <li>
                                 <button type="button" class="link" onclick={jump(w.at_step)}>
-                                    { format!("at step {}: {}", w.at_step, describe(&w.change)) }
+                                    { format!("after step {}: {}", w.at_step, describe(&w.change)) }
                                 </button>
                             </li>
                         }) }

@@ -153,7 +153,7 @@ fn a_what_if_branch_is_named_in_its_title_its_svg_and_its_json() {
     let title = v.title();
     assert_eq!(
         title,
-        format!("What-if: pause A for 10 s at {at_ms} ms (step 6) — in “{plain}”")
+        format!("What-if: pause A for 10 s at {at_ms} ms (after step 6) — in “{plain}”")
     );
     v.go(StepTarget::End);
     let svg = v.step_svg(TimeMode::Logical).unwrap();
