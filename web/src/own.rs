@@ -19,6 +19,8 @@ enum Reply {
         scenario: Box<Scenario>,
         #[serde(default)]
         warnings: Vec<String>,
+        #[serde(default)]
+        places: Vec<(String, usize, usize)>,
     },
     Error(Located),
     Failure(String),
@@ -43,11 +45,13 @@ pub fn source_from_reply(file: &str, reply: &str) -> Result<Source, OpenError> {
             toml,
             scenario,
             warnings,
+            places,
         } => Ok(Source::Own {
             file: file.to_string(),
             toml,
             scenario: Rc::new(*scenario),
             warnings,
+            places,
         }),
         Reply::Error(l) => Err(OpenError::Scenario(ScenarioError {
             file: l.file,

@@ -126,12 +126,17 @@ impl Viewer {
             run
         };
         viewer.written_outcome = as_written.verdict().outcome;
-        if let Source::Own { file, .. } = &viewer.source {
+        if let Source::Own { file, places, .. } = &viewer.source {
+            // Located as a scenario error is: file, line, column (a review found "pasted.toml:
+            // explain[0].when: …" where every other message names its line).
             viewer.unapplied = as_written
                 .sim()
                 .unapplied()
                 .iter()
-                .map(|u| format!("{file}: {u}"))
+                .map(|u| match places.iter().find(|(path, ..)| *path == u.path) {
+                    Some((_, line, column)) => format!("{file}:{line}:{column}: {u}"),
+                    None => format!("{file}: {u}"),
+                })
                 .collect();
         }
         Ok(viewer)

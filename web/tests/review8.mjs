@@ -104,7 +104,7 @@ export async function reviewTests(browser, base, shot) {
     await page.click("text=Inject now");
     await page.waitForSelector("[data-testid=branch]");
     const title = await text(page, ".run-title");
-    assert(/^What-if: pause A for 10 s at \d+ ms \(step 6\) — in “/.test(title) && title.endsWith(`${original}”`), title);
+    assert(/^What-if: pause A for 10 s at \d+ ms \(after step 6\) — in “/.test(title) && title.endsWith(`${original}”`), title);
     await page.keyboard.press("End");
     await page.waitForFunction(() => location.hash.includes("step=end"));
     const svgTitle = await page.locator(".page").first().evaluate((p) =>

@@ -170,7 +170,7 @@ await test(browser, "a what-if pause turns a safe happy path into a double write
   await page.locator("[data-testid=fault-seconds]").dispatchEvent("change");
   await page.click("text=Inject now");
   await page.waitForSelector("[data-testid=branch]");
-  assert((await text(page, "[data-testid=branch]")).includes("at step 9: pause A for 10 s"), await text(page, "[data-testid=branch]"));
+  assert((await text(page, "[data-testid=branch]")).includes("after step 9: pause A for 10 s"), await text(page, "[data-testid=branch]"));
   // The view steps onto the injected pause, so the run shows what changed.
   await page.waitForFunction(() => location.hash.includes("step=10"));
   assert((await text(page, ".explanation")).includes("paused"), `step 10 is the pause: ${await text(page, ".explanation")}`);

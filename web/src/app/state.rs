@@ -302,18 +302,19 @@ fn warnings_notice(viewer: &Viewer) -> Option<Notice> {
         && !warnings.is_empty()
     {
         parts.push(format!(
-            "This scenario runs, but it is unlike a real deployment: {}",
-            warnings.join("; ")
+            "This scenario runs, but it is unlike a real deployment:\n• {}",
+            warnings.join("\n• ")
         ));
     }
     if !viewer.unapplied().is_empty() {
         parts.push(format!(
-            "Part of this scenario never happened in its run: {}",
-            viewer.unapplied().join("; ")
+            "Part of this scenario never happened in its run:\n• {}",
+            viewer.unapplied().join("\n• ")
         ));
     }
+    // One warning a line (style.css `.notice p`): run together, two read as one (a review).
     (!parts.is_empty()).then(|| Notice {
-        text: parts.join(". "),
+        text: parts.join("\n"),
         error: false,
     })
 }

@@ -19,6 +19,9 @@ pub enum Source {
         scenario: Rc<Scenario>,
         /// What is legal but unlike a real deployment in it, located (`lockstep` prints the same).
         warnings: Vec<String>,
+        /// Where in it the fields a run can report as never applied are: path, line and column
+        /// (see `lockstep_core::scenario::unapplied_places`).
+        places: Vec<(String, usize, usize)>,
     },
 }
 
@@ -35,6 +38,7 @@ impl Source {
         Ok(Source::Own {
             file: file.to_string(),
             toml: toml.to_string(),
+            places: lockstep_core::scenario::unapplied_places(toml, &scenario),
             scenario: Rc::new(scenario),
             warnings,
         })

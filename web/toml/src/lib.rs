@@ -19,6 +19,8 @@ enum Reply<'a> {
         scenario: &'a Scenario,
         /// What is legal but odd in it, located, as `lockstep` prints it.
         warnings: Vec<String>,
+        /// Where the fields a run can report as never applied are (path, line, column).
+        places: Vec<(String, usize, usize)>,
     },
     Error(Located<'a>),
     Failure(String),
@@ -53,6 +55,7 @@ fn parsed(file: &str, toml: &str, result: Result<Scenario, ScenarioError>) -> St
                 .iter()
                 .map(ToString::to_string)
                 .collect(),
+            places: lockstep_core::scenario::unapplied_places(toml, &scenario),
         }),
         Err(e) => answer(&Reply::Error(Located {
             file: &e.file,

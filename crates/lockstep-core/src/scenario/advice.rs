@@ -38,6 +38,32 @@ pub fn warnings(file: &str, text: &str, s: &Scenario) -> Vec<ScenarioWarning> {
         .collect()
 }
 
+/// Where in `text` each field a run can report as never applied is (see `Run::unapplied`: a
+/// fault's `after`, `match` or `at_ms`, an explanation's `when`, an `[[order]]`): its dotted path
+/// as the report names it, line and column. The web app's main module has no TOML parser: the
+/// module that reads the file finds these, and the report is located with them.
+pub fn unapplied_places(text: &str, s: &Scenario) -> Vec<(String, usize, usize)> {
+    let entry = |table: &str, i: usize, field: Option<&str>| {
+        let mut path = vec![key(table), PathSeg::Index(i)];
+        path.extend(field.map(key));
+        let (line, column, _) = locate(text, &path);
+        let dotted = match field {
+            Some(f) => format!("{table}[{i}].{f}"),
+            None => format!("{table}[{i}]"),
+        };
+        (dotted, line, column)
+    };
+    let mut places = Vec::new();
+    for i in 0..s.faults.len() {
+        for field in ["after", "match", "at_ms"] {
+            places.push(entry("faults", i, Some(field)));
+        }
+    }
+    places.extend((0..s.explain.len()).map(|i| entry("explain", i, Some("when"))));
+    places.extend((0..s.order.len()).map(|i| entry("order", i, None)));
+    places
+}
+
 fn key(name: &str) -> PathSeg {
     PathSeg::Key(name.to_string())
 }

@@ -100,6 +100,9 @@ pub(super) fn parse_text(file: &str, text: &str) -> Result<Scenario, ScenarioErr
             };
             let written = text.get(span.clone()).unwrap_or_default().trim();
             let mut message = explain_serde(&field, &tidy(e.message()), text, written);
+            if field == "(syntax)" {
+                message = super::syntax_hint::syntax_hint(text, span.clone(), message);
+            }
             if (message.contains("` is negative: ") || message.contains("` is too large: "))
                 && let Some(allowed) = allowed_range(text, span.clone(), &field)
             {

@@ -5,9 +5,10 @@
 mod advice;
 mod load;
 mod more;
+mod syntax_hint;
 mod validate;
 
-pub use advice::{ScenarioWarning, warnings};
+pub use advice::{ScenarioWarning, unapplied_places, warnings};
 pub use load::{ScenarioError, parse_scenario};
 pub use validate::{PathSeg, Problem, validate as check};
 
