@@ -123,3 +123,24 @@ fn a_zookeeper_style_leader_change_says_where_an_ensemble_differs() {
     let etcd = leader(&run_body(&body("")));
     assert!(!etcd.contains("FastLeaderElection"), "{etcd}");
 }
+
+/// A Redlock round that leaves exactly 0 ms of validity (TTL 1000, 988 ms elapsed, drift 12)
+/// fails here, as redsync and redlock-py have it, and the note says redlock-rb would take it.
+#[test]
+fn a_redlock_validity_of_exactly_zero_says_the_clients_disagree() {
+    let links: String = (1..=5)
+        .map(|i| {
+            let latency = if i == 5 { 98 } else { 99 };
+            format!("[[network.links]]\nbetween = [\"A\", \"redis-{i}\"]\nlatency_ms = {latency}\n")
+        })
+        .collect();
+    let r = run_body(&format!(
+        "[lock]\nkind = \"redlock\"\nttl_ms = 1000\ninstances = 5\ninstance_timeout_ms = 500\n[network]\nlatency_ms = 1\n{links}[[workers]]\nname = \"A\"\nwork_ms = 100\nacquire_timeout_ms = 3000\n"
+    ));
+    check(&r, &["988 Redlock failed: 5/5, unlock all"], &[]);
+    let why = explained(&r, "Redlock failed: 5/5, unlock all");
+    assert!(
+        why.starts_with("Redlock: validity 0 ms is not positive (elapsed 988 ms) (redsync and redlock-py refuse a validity of exactly 0, as here; redlock-rb would take the lock"),
+        "{why}"
+    );
+}

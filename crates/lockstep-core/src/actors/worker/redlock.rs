@@ -112,7 +112,14 @@ impl Worker {
                     round.successes
                 )
             } else {
-                format!("validity {validity} ms is not positive (elapsed {elapsed} ms)")
+                // The clients disagree at exactly 0: redsync and redlock-py refuse it, as this
+                // model does; redlock-rb takes the lock (`validity >= 0`, client.rb).
+                let zero = if validity == 0 {
+                    " (redsync and redlock-py refuse a validity of exactly 0, as here; redlock-rb would take the lock, valid for 0 ms)"
+                } else {
+                    ""
+                };
+                format!("validity {validity} ms is not positive (elapsed {elapsed} ms){zero}")
             };
             let last_try = cx.lock.max_tries > 0 && self.redlock_tries >= cx.lock.max_tries;
             let next = if last_try {
