@@ -15,8 +15,14 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024;
 
 /// A built-in id, a file path, or `-` for stdin.
 pub fn load(arg: &str) -> Result<Scenario, CliError> {
+    load_with_text(arg).map(|(scenario, _)| scenario)
+}
+
+/// [`load`], with the scenario's text (to locate what a run reports in it).
+pub fn load_with_text(arg: &str) -> Result<(Scenario, String), CliError> {
     if let Some(parsed) = catalogue::load(arg) {
-        return Ok(parsed?);
+        let text = catalogue::source(arg).unwrap_or_default().to_string();
+        return Ok((parsed?, text));
     }
     if arg == "-" {
         // `-` is stdin, as for most tools: `lockstep run - < my.toml`, or a generated scenario.
@@ -40,13 +46,13 @@ pub fn load(arg: &str) -> Result<Scenario, CliError> {
 
 /// Parses a user's file and says on stderr what in it is legal but unlike a real deployment (a
 /// 2-node etcd cluster, a one-instance Redlock): the run goes ahead.
-fn parse_and_warn(file: &str, bytes: &[u8]) -> Result<Scenario, CliError> {
+fn parse_and_warn(file: &str, bytes: &[u8]) -> Result<(Scenario, String), CliError> {
     let scenario = parse_scenario(file, bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = String::from_utf8_lossy(bytes).into_owned();
     for warning in warnings(file, &text, &scenario) {
         eprintln!("warning: {warning}");
     }
-    Ok(scenario)
+    Ok((scenario, text))
 }
 
 /// How a scenario argument is named in messages: `-` is `<stdin>`, as in parse errors.

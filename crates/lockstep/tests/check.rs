@@ -139,12 +139,13 @@ fn a_fault_that_never_applied_fails_check_and_warns_in_run() {
         "{text}"
     );
     assert!(
-        lines[0].ends_with("never applied: faults[0].after: A never had an event whose label starts with \"leese check\", so this pause never happened"),
+        // Located as a scenario error is: the `after` value is on line 27 of the file.
+        lines[0].ends_with("never applied: 27:9: faults[0].after: A never had an event whose label starts with \"leese check\", so this pause never happened"),
         "{text}"
     );
     assert!(
         text.contains(
-            "never applied: explain[3].when: no event has a label starting with \"DUPLICATES\""
+            "never applied: 45:8: explain[3].when: no event has a label starting with \"DUPLICATES\""
         ),
         "{text}"
     );
@@ -162,7 +163,7 @@ fn a_fault_that_never_applied_fails_check_and_warns_in_run() {
     let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
     assert!(
         warnings[0].starts_with(&format!(
-            "warning: {path}: faults[0].after: A never had an event"
+            "warning: {path}:27:9: faults[0].after: A never had an event"
         )),
         "{err}"
     );

@@ -294,7 +294,7 @@ fn run_writes_to_a_file_with_dash_o_and_reads_stdin_from_dash() {
         stdout(&o)
     );
     assert!(
-        stderr(&o).starts_with("warning: <stdin>: faults[0].after"),
+        stderr(&o).starts_with("warning: <stdin>:27:9: faults[0].after"),
         "{}",
         stderr(&o)
     );

@@ -9,7 +9,7 @@ use lockstep_core::{catalogue, run as simulate};
 
 use super::Ctx;
 use crate::error::CliError;
-use crate::load::{Target, load, targets};
+use crate::load::{Target, load_with_text, targets};
 use crate::text::style;
 use crate::text::wrap::{hanging_deeper, paint};
 
@@ -82,8 +82,8 @@ fn check_one(target: Target) -> Entry {
         }
     };
     let label = crate::load::shown_as(&arg).to_string();
-    let scenario = match load(&arg) {
-        Ok(s) => s,
+    let (scenario, source) = match load_with_text(&arg) {
+        Ok(loaded) => loaded,
         Err(e) => {
             // The label already names the file: `bad.toml  7:10: lock.ttl_ms: …`, not the path twice.
             let message = e.to_string();
@@ -106,9 +106,9 @@ fn check_one(target: Target) -> Entry {
     }
     // A fault that never fired proves nothing, whatever the outcome.
     problems.extend(
-        run.unapplied()
+        super::located_unapplied(&scenario, &source, &run)
             .into_iter()
-            .map(|u| format!("never applied: {u}")),
+            .map(|u| format!("never applied: {}", u.trim_start())),
     );
     if problems.is_empty() {
         Entry {

@@ -38,11 +38,34 @@ impl Ctx<'_> {
 
 /// Warns about each fault and explanation of the scenario that never applied: a scenario written
 /// to show a failure must not seem to pass because its fault never fired.
-pub fn warn_unapplied(ctx: &mut Ctx, scenario: &str, run: &lockstep_core::Run) {
-    let scenario = crate::load::shown_as(scenario);
-    for u in run.unapplied() {
-        ctx.warn(&format_args!("{scenario}: {u}"));
+pub fn warn_unapplied(
+    ctx: &mut Ctx,
+    arg: &str,
+    (scenario, text): (&lockstep_core::Scenario, &str),
+    run: &lockstep_core::Run,
+) {
+    let file = crate::load::shown_as(arg);
+    for u in located_unapplied(scenario, text, run) {
+        ctx.warn(&format_args!("{file}:{u}"));
     }
+}
+
+/// Each fault and explanation of `scenario` (read from `text`) that never applied in `run`, as
+/// "line:column: field: what never happened" (" field: …" where the file does not have it), as
+/// a scenario error is located.
+pub fn located_unapplied(
+    scenario: &lockstep_core::Scenario,
+    text: &str,
+    run: &lockstep_core::Run,
+) -> Vec<String> {
+    let places = lockstep_core::scenario::unapplied_places(text, scenario);
+    run.unapplied()
+        .into_iter()
+        .map(|u| match places.iter().find(|(path, ..)| *path == u.path) {
+            Some((_, line, column)) => format!("{line}:{column}: {u}"),
+            None => format!(" {u}"),
+        })
+        .collect()
 }
 
 pub fn execute(command: Command, ctx: &mut Ctx) -> Result<ExitCode, CliError> {

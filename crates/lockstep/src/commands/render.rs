@@ -10,7 +10,7 @@ use lockstep_render::{Options, TimeMode, run_lease_svg, run_svg};
 
 use super::Ctx;
 use crate::error::CliError;
-use crate::load::load;
+use crate::load::load_with_text;
 
 /// Draw a scenario's run as an SVG file: the sequence timeline, or a chart.
 ///
@@ -44,9 +44,9 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
     if args.to_scale && args.chart == Some(Chart::Lease) {
         ctx.warn(&"--to-scale changes nothing with --chart lease: the lease chart's time axis is always to scale");
     }
-    let scenario = load(&args.scenario)?;
+    let (scenario, source) = load_with_text(&args.scenario)?;
     let run = simulate(&scenario);
-    super::warn_unapplied(ctx, &args.scenario, &run);
+    super::warn_unapplied(ctx, &args.scenario, (&scenario, &source), &run);
     let options = Options {
         time_mode: if args.to_scale {
             TimeMode::ToScale

@@ -11,7 +11,7 @@ use lockstep_render::{Options, run_mermaid, run_svg};
 
 use super::Ctx;
 use crate::error::CliError;
-use crate::load::load;
+use crate::load::load_with_text;
 use crate::text::{TextOptions, timeline};
 
 /// Run a scenario (a built-in id or a TOML file) and print its timeline and verdict.
@@ -75,7 +75,7 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
         }
     }
     let to_file = args.output.as_ref().is_some_and(|o| o.as_os_str() != "-");
-    let scenario = load(&args.scenario)?;
+    let (scenario, source) = load_with_text(&args.scenario)?;
     let run = simulate(&scenario);
     let text = match args.format {
         Format::Text => timeline(
@@ -113,6 +113,6 @@ pub fn exec(args: Args, ctx: &mut Ctx) -> Result<ExitCode, CliError> {
     }
     // After the timeline, next to the verdict: printed first, a long timeline scrolls it away.
     ctx.out.flush()?;
-    super::warn_unapplied(ctx, &args.scenario, &run);
+    super::warn_unapplied(ctx, &args.scenario, (&scenario, &source), &run);
     Ok(ExitCode::SUCCESS)
 }
