@@ -145,6 +145,9 @@ export async function review34Tests(browser, base, shot) {
     await page.waitForFunction(() => document.querySelector(".verdict .expect")?.textContent.includes("As written"));
     const said = await page.locator(".verdict .expect").textContent();
     assert(said.includes("As written the scenario ends “safe”; these changes make it “double-write”"), `the verdict says ${JSON.stringify(said)}`);
+    // Whole, wrapped to the panel: on one line it was cut at "make it “" (a review).
+    const cut = await page.locator(".verdict .expect").evaluate((p) => p.scrollWidth > p.clientWidth + 1);
+    assert(!cut, "the verdict's comparison runs past its panel");
     // A TTL change at step 5 branches before the fencing change, which goes, and says so.
     await page.fill("input[aria-label='Current step']", "5");
     await page.keyboard.press("Enter");
@@ -155,6 +158,20 @@ export async function review34Tests(browser, base, shot) {
     assert(notice.includes("Your later change (after step 20: fencing = off) was dropped"), `the notice reads ${JSON.stringify(notice)}`);
     const branch = await page.locator("[data-testid=branch]").textContent();
     assert(branch.includes("TTL") && !branch.includes("fencing"), `the branch list reads ${JSON.stringify(branch)}`);
+  });
+
+  await test(browser, "an injected fault that lands after the rest of a node's handling is the step the view goes to", async (page) => {
+    // Step 5 of naive-happy-path: A holds the lock, and the same handling sends its status read
+    // at 6; a pause lands after 6, and is step 7.
+    await page.goto(`${base}index.html?r34onto#scenario=naive-happy-path&step=5`);
+    await ready(page);
+    await page.selectOption("[data-testid=fault-kind]", "pause");
+    await page.selectOption("[data-testid=fault-target]", "A");
+    await page.click("text=Inject now");
+    await page.waitForSelector("[data-testid=branch]");
+    await page.waitForFunction(() => location.hash.includes("step=7"));
+    const label = await page.locator(".explanation").first().textContent();
+    assert(/paused/i.test(label), `step 7 is not the pause: ${JSON.stringify(label)}`);
   });
 
   await test(browser, "the what-if menu crashes a worker, and the branch runs", async (page) => {

@@ -647,8 +647,16 @@ impl Reducible for AppState {
                             })
                             .collect();
                     }
+                    // Onto the fault itself, after the step it lands after: where the node's
+                    // handling goes on past this step, one step forward stopped in its middle, a
+                    // step before the change (a review: "after step 8", the view at 7).
                     if onto && result.is_ok() {
-                        v.forward();
+                        match v.whatifs().last().map(|w| w.at_step + 1) {
+                            Some(at) if at > v.pos() => v.seek(at.min(v.total())),
+                            _ => {
+                                v.forward();
+                            }
+                        }
                     }
                 });
                 next.notice = match result {

@@ -29,10 +29,14 @@ fn duplicate_key(text: &str, span: Range<usize>) -> Option<String> {
     }
     let before = text.get(..span.start)?;
     let lines: Vec<&str> = before.lines().collect();
+    // A key set before in the same table, or a table whose header came before (`[lock]` twice).
+    let header = format!("[{key}]");
     let first = lines.iter().rposition(|line| {
-        line.trim_start()
-            .strip_prefix(key)
-            .is_some_and(|rest| rest.trim_start().starts_with('='))
+        let line = line.trim_start();
+        line.trim_end() == header
+            || line
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
     });
     Some(match first {
         Some(i) => format!(
@@ -82,6 +86,16 @@ mod tests {
         assert_eq!(
             error(text),
             "t.toml:5:1: (syntax): duplicate key `ttl_ms`: it is set already on line 4; a key may be set once in a table"
+        );
+    }
+
+    #[test]
+    fn a_table_declared_twice_is_named_with_the_line_of_its_first_header() {
+        let text = "name = \"t\"\n[lock]\nkind = \"redis\"\n[lock]\nttl_ms = 5000\n";
+        let said = error(text);
+        assert!(
+            said.ends_with("duplicate key `lock`: it is set already on line 2; a key may be set once in a table"),
+            "{said}"
         );
     }
 
