@@ -622,64 +622,9 @@ impl Reducible for AppState {
                 redraw = next.embed && next.chart == Chart::Lease;
             }
             Action::WhatIf(change) => {
-                let mut result = Ok(());
-                // An injected fault is the branch's next event: step onto it, so the run shows
-                // what changed (the view stayed on the step before, looking as it did).
-                let onto = matches!(change, Change::Fault(_));
-                let mut dropped = Vec::new();
-                next.with_viewer(|v| {
-                    let before = v.whatifs().to_vec();
-                    result = v.apply(change);
-                    if result.is_ok() {
-                        // Changes made later in the run than this one go with the steps they
-                        // followed, which the new branch replaces: say so (a review found a
-                        // fencing change silently gone after a TTL change at an earlier step).
-                        let kept = v.whatifs();
-                        dropped = before
-                            .into_iter()
-                            .filter(|w| !kept.contains(w))
-                            .map(|w| {
-                                format!(
-                                    "after step {}: {}",
-                                    w.at_step,
-                                    crate::whatif::describe(&w.change)
-                                )
-                            })
-                            .collect();
-                    }
-                    // Onto the fault itself, after the step it lands after: where the node's
-                    // handling goes on past this step, one step forward stopped in its middle, a
-                    // step before the change (a review: "after step 8", the view at 7).
-                    if onto && result.is_ok() {
-                        match v.whatifs().last().map(|w| w.at_step + 1) {
-                            Some(at) if at > v.pos() => v.seek(at.min(v.total())),
-                            _ => {
-                                v.forward();
-                            }
-                        }
-                    }
-                });
-                next.notice = match result {
-                    Err(e) => Some(Notice {
-                        text: format!("That change cannot be made: {e}"),
-                        error: true,
-                    }),
-                    Ok(()) if !dropped.is_empty() => Some(Notice {
-                        text: if dropped.len() == 1 {
-                            format!(
-                                "Your later change ({}) was dropped: a change at an earlier step starts a new branch from there. Make it again where you want it.",
-                                dropped[0]
-                            )
-                        } else {
-                            format!(
-                                "Your later changes ({}) were dropped: a change at an earlier step starts a new branch from there. Make them again where you want them.",
-                                dropped.join("; ")
-                            )
-                        },
-                        error: false,
-                    }),
-                    Ok(()) => None,
-                };
+                let mut notice = None;
+                next.with_viewer(|v| notice = super::branching::apply_whatif(v, change));
+                next.notice = notice;
             }
             Action::ResetBranch => {
                 let mut result = Ok(());
