@@ -415,6 +415,17 @@ impl View {
     }
 }
 
+/// Which scenario `hash` opens: its `scenario` and, for one of the user's own, its `src` (the
+/// page adds a history entry when this changes, see `app::dom::replace_hash`).
+pub fn scenario_of(hash: &str) -> (Option<&str>, Option<&str>) {
+    let param = |name: &str| {
+        hash.trim_start_matches('#')
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    };
+    (param("scenario"), param("src"))
+}
+
 /// `hash` (with its `#`) with `scenario=` set to `id`, its other parts (step, mode, controls)
 /// kept; `#scenario=id` when it has none.
 pub fn with_scenario(hash: &str, id: &str) -> String {

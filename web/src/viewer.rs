@@ -133,8 +133,8 @@ impl Viewer {
                 .sim()
                 .unapplied()
                 .iter()
-                .map(|u| match places.iter().find(|(path, ..)| *path == u.path) {
-                    Some((_, line, column)) => format!("{file}:{line}:{column}: {u}"),
+                .map(|u| match u.place(places) {
+                    Some((line, column)) => format!("{file}:{line}:{column}: {u}"),
                     None => format!("{file}: {u}"),
                 })
                 .collect();

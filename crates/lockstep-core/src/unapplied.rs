@@ -15,6 +15,16 @@ pub struct Unapplied {
     pub message: String,
 }
 
+impl Unapplied {
+    /// Its line and column in its file, from the places `scenario::unapplied_places` found there.
+    pub fn place(&self, places: &[(String, usize, usize)]) -> Option<(usize, usize)> {
+        places
+            .iter()
+            .find(|(path, ..)| *path == self.path)
+            .map(|&(_, line, column)| (line, column))
+    }
+}
+
 impl std::fmt::Display for Unapplied {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.path, self.message)

@@ -23,22 +23,12 @@ pub fn replace_hash(hash: &str) {
         return;
     }
     if let Some(h) = window().and_then(|w| w.history().ok()) {
-        let _ = if scenario_of(hash) == scenario_of(&now) {
+        let _ = if crate::share::scenario_of(hash) == crate::share::scenario_of(&now) {
             h.replace_state_with_url(&JsValue::NULL, "", Some(hash))
         } else {
             h.push_state_with_url(&JsValue::NULL, "", Some(hash))
         };
     }
-}
-
-/// Which scenario a hash opens: its `scenario` and, for one of the user's own, its `src`.
-fn scenario_of(hash: &str) -> (Option<&str>, Option<&str>) {
-    let param = |name: &str| {
-        hash.trim_start_matches('#')
-            .split('&')
-            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
-    };
-    (param("scenario"), param("src"))
 }
 
 thread_local! {

@@ -2,7 +2,7 @@
 //! one-instance Redlock, a lease that one lost renewal lets lapse): the run goes ahead, and the
 //! front ends say what is odd, where in the file, and why it matters.
 
-use super::load::locate;
+use super::load::locator;
 use super::validate::PathSeg;
 use super::{FencingMode, LockKind, Scenario, defaults};
 
@@ -23,10 +23,11 @@ pub struct ScenarioWarning {
 
 /// The warnings for a scenario read from `text` (an already validated file).
 pub fn warnings(file: &str, text: &str, s: &Scenario) -> Vec<ScenarioWarning> {
+    let locate = locator(text);
     advice(s)
         .into_iter()
         .map(|(path, message)| {
-            let (line, column, field) = locate(text, &path);
+            let (line, column, field) = locate(&path);
             ScenarioWarning {
                 file: file.to_string(),
                 line,
@@ -43,10 +44,11 @@ pub fn warnings(file: &str, text: &str, s: &Scenario) -> Vec<ScenarioWarning> {
 /// as the report names it, line and column. The web app's main module has no TOML parser: the
 /// module that reads the file finds these, and the report is located with them.
 pub fn unapplied_places(text: &str, s: &Scenario) -> Vec<(String, usize, usize)> {
+    let locate = locator(text);
     let entry = |table: &str, i: usize, field: Option<&str>| {
         let mut path = vec![key(table), PathSeg::Index(i)];
         path.extend(field.map(key));
-        let (line, column, _) = locate(text, &path);
+        let (line, column, _) = locate(&path);
         let dotted = match field {
             Some(f) => format!("{table}[{i}].{f}"),
             None => format!("{table}[{i}]"),

@@ -331,15 +331,19 @@ fn find_in_value(value: &DeValue<'_>, offset: usize, path: &str) -> Option<Strin
     }
 }
 
-/// Where the field at `path` is in `text`: line, column and the dotted path of the deepest part
-/// of it the file has (a field left to its default is placed at its table).
-pub(super) fn locate(text: &str, path: &[PathSeg]) -> (usize, usize, String) {
-    let Ok(doc) = DeTable::parse(text) else {
-        return (1, 1, render_path(path));
-    };
-    let (span, depth) = span_and_depth(&doc, path);
-    let (line, column) = line_column(text, span.start);
-    (line, column, render_path(&path[..depth]))
+/// Where a field is in `text`, for each of many paths (`text` is parsed once): line, column and
+/// the dotted path of the deepest part of it the file has (a field left to its default is placed
+/// at its table).
+pub(super) fn locator(text: &str) -> impl Fn(&[PathSeg]) -> (usize, usize, String) + '_ {
+    let doc = DeTable::parse(text).ok();
+    move |path| {
+        let Some(doc) = &doc else {
+            return (1, 1, render_path(path));
+        };
+        let (span, depth) = span_and_depth(doc, path);
+        let (line, column) = line_column(text, span.start);
+        (line, column, render_path(&path[..depth]))
+    }
 }
 
 /// The span of the value at `path`, or of the nearest enclosing thing that exists.

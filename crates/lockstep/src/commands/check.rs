@@ -108,7 +108,10 @@ fn check_one(target: Target) -> Entry {
     problems.extend(
         super::located_unapplied(&scenario, &source, &run)
             .into_iter()
-            .map(|u| format!("never applied: {}", u.trim_start())),
+            .map(|(place, u)| match place {
+                Some((line, column)) => format!("never applied: {line}:{column}: {u}"),
+                None => format!("never applied: {u}"),
+            }),
     );
     if problems.is_empty() {
         Entry {

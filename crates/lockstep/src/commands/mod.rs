@@ -45,26 +45,26 @@ pub fn warn_unapplied(
     run: &lockstep_core::Run,
 ) {
     let file = crate::load::shown_as(arg);
-    for u in located_unapplied(scenario, text, run) {
-        ctx.warn(&format_args!("{file}:{u}"));
+    for (place, u) in located_unapplied(scenario, text, run) {
+        match place {
+            Some((line, column)) => ctx.warn(&format_args!("{file}:{line}:{column}: {u}")),
+            None => ctx.warn(&format_args!("{file}: {u}")),
+        }
     }
 }
 
-/// Each fault and explanation of `scenario` (read from `text`) that never applied in `run`, as
-/// "line:column: field: what never happened" (" field: …" where the file does not have it), as
-/// a scenario error is located.
+/// Each fault and explanation of `scenario` (read from `text`) that never applied in `run`, with
+/// its line and column in `text` where the file has the field (to be located as a scenario error
+/// is).
 pub fn located_unapplied(
     scenario: &lockstep_core::Scenario,
     text: &str,
     run: &lockstep_core::Run,
-) -> Vec<String> {
+) -> Vec<(Option<(usize, usize)>, lockstep_core::Unapplied)> {
     let places = lockstep_core::scenario::unapplied_places(text, scenario);
     run.unapplied()
         .into_iter()
-        .map(|u| match places.iter().find(|(path, ..)| *path == u.path) {
-            Some((_, line, column)) => format!("{line}:{column}: {u}"),
-            None => format!(" {u}"),
-        })
+        .map(|u| (u.place(&places), u))
         .collect()
 }
 
