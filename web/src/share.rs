@@ -1,4 +1,5 @@
-//! The URL hash that holds a view (`#scenario=ID&step=N|end&mode=scale&chart=lease&whatif=…&src=…`):
+//! The URL hash that holds a view (`#scenario=ID&step=N|end&mode=scale&chart=lease&whatif=…&src=…`,
+//! and `file=NAME` for an uploaded file whose name is not the scenario's):
 //! parsing with a clear message for every mangled part, and writing it back.
 //!
 //! What-if changes (JSON) and an uploaded scenario (TOML) travel deflated and base64url-encoded, so
@@ -49,6 +50,9 @@ pub struct View {
     pub scenario: String,
     /// The uploaded scenario's TOML.
     pub source: Option<String>,
+    /// The uploaded file's name, when it is not the scenario's name with `.toml` (a pasted file is
+    /// `pasted.toml`): its warnings name it after the link is opened as before.
+    pub file: Option<String>,
     pub step: StepTarget,
     pub time_mode: TimeMode,
     pub chart: Chart,
@@ -71,7 +75,7 @@ pub enum HashError {
     #[error("the link's “{key}” part is damaged: {why}")]
     BadPayload { key: String, why: String },
     #[error(
-        "the link has an unknown part “{0}” (known: scenario, step, mode, chart, whatif, src, present, controls)"
+        "the link has an unknown part “{0}” (known: scenario, step, mode, chart, whatif, src, file, present, controls)"
     )]
     UnknownKey(String),
     #[error("there is no built-in scenario “{0}”{hint}", hint = crate::catalogue::did_you_mean(.0))]
@@ -202,7 +206,7 @@ impl View {
             HashError::BadValue { key, .. } => {
                 matches!(
                     key.as_str(),
-                    "step" | "mode" | "chart" | "present" | "controls"
+                    "step" | "mode" | "chart" | "present" | "controls" | "file"
                 )
             }
             HashError::BadPayload { key, .. } => key == "whatif",
@@ -357,6 +361,17 @@ impl View {
                         why,
                     })?);
                 }
+                "file" => {
+                    let ok = !value.trim().is_empty()
+                        && value.chars().count() <= FILE_NAME_MAX
+                        && !value
+                            .chars()
+                            .any(|c| c.is_control() || c == '/' || c == '\\');
+                    if !ok {
+                        return Err(bad(key, &value, "a file name such as mine.toml"));
+                    }
+                    view.file = Some(value);
+                }
                 // A part with no name ("=x", "==??") is shown whole: “” says nothing.
                 "" => return Err(HashError::UnknownKey(part.chars().take(40).collect())),
                 other => return Err(HashError::UnknownKey(other.chars().take(40).collect())),
@@ -410,9 +425,37 @@ impl View {
         }
         if let Some(src) = &self.source {
             out.push_str(&format!("&src={}", pack(src)));
+            if let Some(file) = &self.file {
+                out.push_str(&format!("&file={}", percent_encode(file)));
+            }
         }
         out
     }
+
+    /// The name an uploaded scenario's messages give its file: the one it was uploaded as, else
+    /// the scenario's name with `.toml`.
+    pub fn file_name(&self) -> String {
+        self.file
+            .clone()
+            .unwrap_or_else(|| format!("{}.toml", self.scenario))
+    }
+}
+
+/// The longest file name a link carries, in characters.
+const FILE_NAME_MAX: usize = 100;
+
+/// `text` with every byte but ASCII letters, digits and `-_.~` written `%XX` (the inverse of
+/// [`percent_decode`]).
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Which scenario `hash` opens: its `scenario` and, for one of the user's own, its `src` (the
@@ -470,10 +513,25 @@ mod tests {
             }],
             presenter: true,
             controls: Controls::Full,
+            file: Some("my own (2).toml".into()),
         };
         let hash = view.to_hash();
         assert!(hash.starts_with("#scenario=my-own&step=17&mode=scale&chart=lease&present=1"));
+        assert!(hash.ends_with("&file=my%20own%20%282%29.toml"), "{hash}");
         assert_eq!(View::parse(&hash), Ok(Some(view)));
+    }
+
+    #[test]
+    fn a_bad_file_name_is_named_and_the_scenario_still_opens() {
+        let src = pack("name = \"mine\"");
+        let (view, ignored) = View::parse_keeping(&format!("#scenario=mine&src={src}&file=a/b"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(view.file_name(), "mine.toml");
+        assert_eq!(
+            ignored.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["the link's “file=a/b” is not valid: a file name such as mine.toml"]
+        );
     }
 
     #[test]

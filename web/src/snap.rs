@@ -10,7 +10,8 @@
 /// "write 3 payouts", under the lane names), then the nearest, as long as the followed row
 /// `keep` stays in the window (`view`: its height below the lane names), the window within its
 /// scroll range `floor..=ceiling` (the browser would stop it at the picture's end, through a
-/// line), and the move within [`REACH`].
+/// line), and the move within [`REACH`], or within the height of the tallest line near the edge
+/// when that is more (a zoomed picture's lines are taller than it: see [`reach`]).
 pub fn snap_top(
     y: f64,
     cover: f64,
@@ -34,10 +35,11 @@ pub fn snap_top(
             .map(|&(_, bottom)| bottom - edge)
             .sum()
     };
+    let reach = reach(&lines, y + cover);
     let keeps = |to: f64| {
         to >= floor - 0.5
             && to <= ceiling + 0.5
-            && (to - y).abs() <= REACH
+            && (to - y).abs() <= reach
             && keep.0 >= to + cover + MARGIN
             && keep.1 <= to + cover + view - MARGIN
     };
@@ -55,6 +57,19 @@ pub fn snap_top(
 
 /// The farthest the window moves from where following put it, so that it stops between lines.
 pub const REACH: f64 = 40.0;
+
+/// How far the window may move from an edge at `edge` to stop between lines: [`REACH`], or the
+/// height of the tallest line near it and a little more. Zoomed for a projector, a line's band
+/// (48 px at 1920x1080) is taller than [`REACH`], and when the edge cut a line overlapping the
+/// line above (naive-network-delay #12-13 under the note "(A's TTL ran out)"), the edge above
+/// both was out of reach: the note's second line stayed cut for eight steps.
+fn reach(lines: &[(f64, f64)], edge: f64) -> f64 {
+    lines
+        .iter()
+        .filter(|&&(top, bottom)| bottom > edge - 2.0 * REACH && top < edge + 2.0 * REACH)
+        .map(|&(top, bottom)| bottom - top + 2.0)
+        .fold(REACH, f64::max)
+}
 
 /// How far above its lanes' header boxes the window stops when it leaves out the picture's title
 /// block, in the layout's pixels: enough to show the boxes' borders whole.
@@ -140,6 +155,24 @@ mod tests {
             snap_top(88.0, 40.0, lines, (400.0, 430.0), 500.0, (0.0, 1e9)),
             114.0
         );
+    }
+
+    #[test]
+    fn a_zoomed_picture_reaches_past_a_line_taller_than_reach() {
+        // naive-network-delay at 1920x1080 in presenter mode, step 31: the edge (651.6 + 31)
+        // cut #12-13 (663.6..712.3), which overlaps the note above it (634.4..673.3). The edge
+        // at #12-13's top still cut the note's second line; the one at the note's top, 48 px up,
+        // cuts nothing.
+        let lines = [
+            (546.9, 595.5),
+            (585.8, 634.4),
+            (634.4, 673.3),
+            (663.6, 712.3),
+            (702.5, 751.2),
+            (751.2, 790.1),
+        ];
+        let to = snap_top(651.6, 31.0, lines, (1130.6, 1179.2), 656.0, (309.5, 801.0));
+        assert_eq!(to, 634.4 - 31.0);
     }
 
     #[test]

@@ -147,7 +147,7 @@ impl Viewer {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open_view(view: &View) -> Result<Viewer, OpenError> {
         let source = match &view.source {
-            Some(toml) => Source::own(&format!("{}.toml", view.scenario), toml)?,
+            Some(toml) => Source::own(&view.file_name(), toml)?,
             None => Source::Builtin(view.scenario.clone()),
         };
         Viewer::open_view_from(view, source)
@@ -384,6 +384,12 @@ impl Viewer {
             source: match &self.source {
                 Source::Own { toml, .. } => Some(toml.clone()),
                 Source::Builtin(_) => None,
+            },
+            file: match &self.source {
+                Source::Own { file, .. } if *file != format!("{}.toml", self.id()) => {
+                    Some(file.clone())
+                }
+                _ => None,
             },
             step,
             time_mode,

@@ -30,6 +30,7 @@ import { review31Tests } from "./review31.mjs";
 import { review32Tests } from "./review32.mjs";
 import { review33Tests } from "./review33.mjs";
 import { review34Tests } from "./review34.mjs";
+import { review35Tests } from "./review35.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -728,6 +729,7 @@ await review31Tests(browser, base, shot);
 await review32Tests(browser, base);
 await review33Tests(browser, base, shot);
 await review34Tests(browser, base, shot);
+await review35Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

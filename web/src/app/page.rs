@@ -46,7 +46,7 @@ pub fn open_hash(state: &UseReducerHandle<AppState>, hash: &str) {
                 }
                 Some(toml) => {
                     let s = state.clone();
-                    let file = format!("{}.toml", view.scenario);
+                    let file = view.file_name();
                     super::own::read(file, toml, move |source| {
                         s.dispatch(Action::OpenView(Box::new(view), source, ignored))
                     });

@@ -319,6 +319,20 @@ fn warnings_notice(viewer: &Viewer) -> Option<Notice> {
     })
 }
 
+/// `notice` (a what-if's) followed by the scenario's warnings when they showed before it was
+/// made and were not dismissed: the what-if's notice, or none, replaced them, and a user's own
+/// file's warnings were gone after the first change (a review).
+fn still_warned(notice: Option<Notice>, warned: bool, viewer: &Viewer) -> Option<Notice> {
+    let warnings = warned.then(|| warnings_notice(viewer)).flatten();
+    match (notice, warnings) {
+        (Some(n), Some(w)) => Some(Notice {
+            text: format!("{}\n{}", n.text, w.text),
+            error: n.error,
+        }),
+        (n, w) => n.or(w),
+    }
+}
+
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -433,6 +447,14 @@ impl AppState {
     }
 
     /// Applies `f` to the viewer, if there is one.
+    /// Whether the notice showing holds the scenario's warnings (see [`warnings_notice`]).
+    fn shows_warnings(&self) -> bool {
+        let (Some(notice), Some(v)) = (&self.notice, &self.viewer) else {
+            return false;
+        };
+        warnings_notice(&v.borrow()).is_some_and(|w| notice.text.contains(&w.text))
+    }
+
     fn with_viewer(&self, f: impl FnOnce(&mut Viewer)) -> bool {
         match &self.viewer {
             Some(v) => {
@@ -622,17 +644,25 @@ impl Reducible for AppState {
                 redraw = next.embed && next.chart == Chart::Lease;
             }
             Action::WhatIf(change) => {
+                let warned = next.shows_warnings();
                 let mut notice = None;
-                next.with_viewer(|v| notice = super::branching::apply_whatif(v, change));
+                next.with_viewer(|v| {
+                    notice = super::branching::apply_whatif(v, change);
+                    notice = still_warned(notice.take(), warned, v);
+                });
                 next.notice = notice;
             }
             Action::ResetBranch => {
-                let mut result = Ok(());
-                next.with_viewer(|v| result = v.reset_branch());
-                next.notice = result.err().map(|e| Notice {
-                    text: e.to_string(),
-                    error: true,
+                let warned = next.shows_warnings();
+                let mut notice = None;
+                next.with_viewer(|v| {
+                    let failed = v.reset_branch().err().map(|e| Notice {
+                        text: e.to_string(),
+                        error: true,
+                    });
+                    notice = still_warned(failed, warned, v);
                 });
+                next.notice = notice;
             }
             Action::ShowPicker(on) => {
                 next.picking = on || next.viewer.is_none();

@@ -423,6 +423,32 @@ fn an_own_file_says_which_of_its_faults_and_explanations_never_applied() {
 }
 
 #[test]
+fn a_pasted_files_link_names_it_as_it_was_named_before() {
+    // Reopened from its link, a pasted scenario's messages said `my-own.toml:…` (its scenario's
+    // name) where they had said `pasted.toml:…`.
+    let toml = lockstep_core::catalogue::source("fenced-gc-pause")
+        .unwrap()
+        .replacen(
+            "[[faults]]\nat_ms = 1000\n",
+            "[[faults]]\nafter = \"leese check\"\n",
+            1,
+        );
+    let v = Viewer::open(Source::own("pasted.toml", &toml).unwrap(), &[]).unwrap();
+    let hash = v.view(TimeMode::Logical, Chart::Timeline).to_hash();
+    assert!(hash.ends_with("&file=pasted.toml"), "{hash}");
+    let again = Viewer::open_view(&View::parse(&hash).unwrap().unwrap()).unwrap();
+    assert_eq!(again.unapplied(), v.unapplied());
+    assert!(again.unapplied()[0].starts_with("pasted.toml:"));
+    // A file named as its scenario is named so without being carried.
+    let named = format!("{}.toml", v.id());
+    let v = Viewer::open(Source::own(&named, &toml).unwrap(), &[]).unwrap();
+    let hash = v.view(TimeMode::Logical, Chart::Timeline).to_hash();
+    assert!(!hash.contains("&file="), "{hash}");
+    let again = Viewer::open_view(&View::parse(&hash).unwrap().unwrap()).unwrap();
+    assert!(again.unapplied()[0].starts_with(&format!("{named}:")));
+}
+
+#[test]
 fn a_legend_keeps_its_entries_in_place_from_step_to_step() {
     // A presenter's legend reflowed and rescaled at every other step as "message still in the
     // network" came and went. Stepping forward, an entry keeps its place once shown (shown or

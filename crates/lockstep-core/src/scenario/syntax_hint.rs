@@ -1,6 +1,7 @@
-//! Plainer words for two TOML syntax errors the parser words tersely: a key set twice ("duplicate
-//! key", which names neither the key nor where it was set first) and a string left open on the
-//! line before the error, which the parser reports at the next line as a key with no value.
+//! Plainer words for TOML syntax errors the parser words tersely: a key set twice ("duplicate
+//! key", which names neither the key nor where it was set first) and a string left open, which
+//! the parser reports at its line's end ("invalid basic string") or, when a line break is typed
+//! into it, at the next line as a key with no value.
 
 use std::ops::Range;
 
@@ -8,6 +9,14 @@ use std::ops::Range;
 pub(super) fn syntax_hint(text: &str, span: Range<usize>, message: String) -> String {
     if message == "duplicate key" {
         return duplicate_key(text, span).unwrap_or(message);
+    }
+    if message.starts_with("invalid basic string")
+        && let Some(column) = open_string_on_line(text, span.start)
+    {
+        return format!(
+            "{message}: the string opened at column {column} does not close on its line (a `\"` \
+             string ends on the line it starts on; `\"\"\"` starts one that may span lines)"
+        );
     }
     match open_string_before(text, span.start) {
         Some(line) => format!(
@@ -48,25 +57,38 @@ fn duplicate_key(text: &str, span: Range<usize>) -> Option<String> {
 }
 
 /// The line (from 1) just before the one holding `offset`, when it holds a `"` string that never
-/// closes (an odd number of unescaped quotes, outside a comment).
+/// closes.
 fn open_string_before(text: &str, offset: usize) -> Option<usize> {
     let at_line = text.get(..offset)?.matches('\n').count();
     let previous = text.lines().nth(at_line.checked_sub(1)?)?;
-    let mut quotes = 0;
+    unclosed_quote(previous).map(|_| at_line)
+}
+
+/// The column (from 1, in characters) of the `"` that opens a string left open on the line
+/// holding `offset`.
+fn open_string_on_line(text: &str, offset: usize) -> Option<usize> {
+    let at_line = text.get(..offset)?.matches('\n').count();
+    unclosed_quote(text.lines().nth(at_line)?).map(|at| at + 1)
+}
+
+/// Where in `line` (in characters, from 0) the `"` opening a string that never closes is: an odd
+/// number of unescaped quotes, outside a comment.
+fn unclosed_quote(line: &str) -> Option<usize> {
+    let mut opened = None;
     let mut escaped = false;
-    for c in previous.chars() {
+    for (i, c) in line.chars().enumerate() {
         match c {
-            '#' if quotes % 2 == 0 => break,
+            '#' if opened.is_none() => break,
             '\\' if !escaped => {
                 escaped = true;
                 continue;
             }
-            '"' if !escaped => quotes += 1,
+            '"' if !escaped => opened = if opened.is_none() { Some(i) } else { None },
             _ => {}
         }
         escaped = false;
     }
-    (quotes % 2 == 1).then_some(at_line)
+    opened
 }
 
 #[cfg(test)]
@@ -96,6 +118,17 @@ mod tests {
         assert!(
             said.ends_with("duplicate key `lock`: it is set already on line 2; a key may be set once in a table"),
             "{said}"
+        );
+    }
+
+    #[test]
+    fn a_string_left_open_at_its_lines_end_names_where_it_opens() {
+        let text = "name = \"t\"\ntitle = \"A Redis lock\n[lock]\n";
+        assert_eq!(
+            error(text),
+            "t.toml:2:22: (syntax): invalid basic string, expected `\"`: the string opened at \
+             column 9 does not close on its line (a `\"` string ends on the line it starts on; \
+             `\"\"\"` starts one that may span lines)"
         );
     }
 
