@@ -1,6 +1,9 @@
 // Browser tests of session 35's work: presenting a run whose note spans two lines, stepping
 // leaves no word cut under the lane names; a pasted scenario's link names the file as before;
-// the warnings of one's own scenario stay shown after a what-if change.
+// the warnings of one's own scenario stay shown after a what-if change. From a keyboard, screen
+// reader, phone and docs-author review: ↑ ↓ in the step box, the lease chart's pinned names and
+// a short embed's lease chart, what the search and the filter say, names and roles, the
+// phone's speed button and share panel, and the page's title.
 import { assert, present, frames, ready, test } from "./harness.mjs";
 
 /** Words drawn in the timeline's window that the band of lane names cuts through by more than
@@ -76,4 +79,122 @@ export async function review35Tests(browser, base, shot) {
     await page.waitForTimeout(300);
     assert(!(await page.locator(".notice").count()), "a dismissed warning came back with the next change");
   });
+
+  await test(browser, "↑ and ↓ in the step number box step forward and back, and the box keeps the focus", async (page) => {
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=7`);
+    await ready(page);
+    await page.focus(".controls input[type=number]");
+    await page.keyboard.press("ArrowUp");
+    await page.waitForFunction(() => location.hash.includes("step=8"));
+    await page.keyboard.press("ArrowUp");
+    await page.waitForFunction(() => location.hash.includes("step=9"));
+    await page.keyboard.press("ArrowDown");
+    await page.waitForFunction(() => location.hash.includes("step=8"));
+    const box = await page.evaluate(() => [document.activeElement?.getAttribute("aria-label"), document.activeElement?.value]);
+    assert(box[0] === "Current step" && box[1] === "8", `after ↑ ↑ ↓ the focus is on ${JSON.stringify(box)}`);
+  });
+
+  await test(browser, "a phone's lease chart early in a run shows no word of the step's label cut by the pinned names", async (page) => {
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=3&chart=lease`);
+    await ready(page);
+    await page.waitForTimeout(500);
+    const cut = await page.evaluate(() => {
+      const pin = document.querySelector(".lease-pin > svg");
+      if (!pin) return ["no pinned names"];
+      const edge = pin.getBoundingClientRect().right;
+      return [...pin.querySelectorAll("text")]
+        .filter((t) => getComputedStyle(t).visibility !== "hidden")
+        .filter((t) => { const r = t.getBoundingClientRect(); return r.width > 0 && r.left < edge - 1 && r.right > edge + 1; })
+        .map((t) => t.textContent.trim());
+    });
+    assert(cut.length === 0, `the pinned names column shows ${JSON.stringify(cut)} cut at its edge`);
+    await shot(page, "review35-phone-lease-step3");
+  }, { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true });
+
+  for (const [width, height] of [[400, 300], [375, 667]]) {
+    await test(browser, `a ${width}x${height} embed's lease chart with the full controls shows its rows and its time axis whole`, async (page) => {
+      await page.goto(`${base}embed.html#scenario=fenced-gc-pause&step=20&controls=full&chart=lease`);
+      await ready(page);
+      await page.waitForTimeout(500);
+      const seen = await page.evaluate(() => {
+        const s = document.querySelector(".timeline-scroller.lease");
+        const r = s.getBoundingClientRect();
+        const [top, bottom] = [r.top + s.clientTop, r.top + s.clientTop + s.clientHeight];
+        const inside = (t) => { const b = t.getBoundingClientRect(); return b.width > 0 && b.top >= top - 1 && b.bottom <= bottom + 1; };
+        const cut = (t) => { const b = t.getBoundingClientRect(); return b.width > 0 && b.top < bottom - 2 && b.bottom > bottom + 2 && getComputedStyle(t).visibility !== "hidden"; };
+        const svg = s.querySelector(".page > svg");
+        const names = [...svg.querySelectorAll("text[text-anchor=end]")];
+        // The axis's ticks, on the chart or its copy kept at the window's foot.
+        const ticks = [...s.querySelectorAll("text")].filter((t) => /^\d+ s$/.test(t.textContent.trim()) && getComputedStyle(t).visibility !== "hidden");
+        const axisCopy = s.querySelector(".lease-axis");
+        return {
+          rows: names.filter(inside).map((t) => t.textContent.trim()),
+          cut: names.filter(cut).map((t) => t.textContent.trim()),
+          ticks: ticks.filter(inside).length,
+          axisCopy: axisCopy && getComputedStyle(axisCopy).display !== "none",
+        };
+      });
+      assert(seen.rows.length >= 2, `the window shows the rows ${JSON.stringify(seen.rows)}`);
+      assert(seen.cut.length === 0, `the window's foot cuts the rows ${JSON.stringify(seen.cut)}`);
+      assert(seen.ticks >= 1, `no tick of the time axis shows (${JSON.stringify(seen)})`);
+      await shot(page, `review35-embed-lease-full-${width}x${height}`);
+    }, { viewport: { width, height } });
+  }
+
+  await test(browser, "the search says what it found in a live region, and the filter says how many scenarios match", async (page) => {
+    await page.goto(`${base}index.html#scenario=naive-happy-path`);
+    await ready(page);
+    assert((await page.locator("[data-testid=search-said]").getAttribute("role")) === "status", "the search's words are not a status");
+    await page.click("[data-testid=search-start]");
+    await page.waitForSelector("[data-testid=counterexample]", { timeout: 60000 });
+    const said = await page.locator("[data-testid=search-said]").textContent();
+    assert(/^Counterexample found: .+ — then a payout is applied twice\.$/.test(said), `the status says ${JSON.stringify(said)}`);
+    await page.keyboard.press("s");
+    await page.waitForSelector(".picker");
+    for (const [words, expected] of [["zookeeper", null], ["zookeeperx", "No scenario matches that filter."]]) {
+      await page.fill(".picker input[type=search]", words);
+      const cards = await page.locator(".scenario").count();
+      const status = await page.locator("[data-testid=picker-said]").textContent();
+      const wanted = expected ?? (cards === 1 ? "1 scenario matches; Enter opens it." : `${cards} scenarios match; Enter opens the first.`);
+      assert(status === wanted, `"${words}" (${cards} cards) says ${JSON.stringify(status)}`);
+    }
+  });
+
+  await test(browser, "cards are named by their titles, the timeline is a region, every panel has a heading, and the tab names the run", async (page) => {
+    await page.goto(`${base}index.html`);
+    await page.waitForSelector(".picker");
+    const site = await page.title();
+    const first = page.locator(".scenario").first();
+    const [title, expect] = [await first.locator(".title").textContent(), await first.locator(".expect").textContent()];
+    assert(await page.getByRole("button", { name: `${title} ${expect}`, exact: true }).count() === 1, `no button is named "${title} ${expect}"`);
+    await first.click();
+    await ready(page);
+    assert(await page.title() === `${title} — lockstep`, `the page's title is ${JSON.stringify(await page.title())}`);
+    assert(await page.getByRole("region", { name: /^The timeline/ }).count() === 1, "the timeline is not a named region");
+    assert(await page.getByRole("heading", { name: "Your own scenario" }).count() === 1, "Your own scenario is not a heading");
+    await page.keyboard.press("s");
+    await page.waitForSelector(".picker");
+    assert(await page.title() === site, `the list's title is ${JSON.stringify(await page.title())}`);
+  });
+
+  await test(browser, "a phone has a speed button on the controls' first line and a share panel its list fits", async (page) => {
+    await page.goto(`${base}index.html#scenario=redlock-split-votes&step=400`);
+    await ready(page);
+    const speed = page.locator(".controls .speed-cycle");
+    assert(await speed.isVisible(), "no speed button on a phone");
+    assert((await speed.textContent()) === "1×", await speed.textContent());
+    const [first, button] = await page.evaluate(() => [document.querySelector(".controls button").getBoundingClientRect().top, document.querySelector(".controls .speed-cycle").getBoundingClientRect().top]);
+    assert(Math.abs(first - button) < 2, `the speed button is on another line (${button} vs ${first})`);
+    const lines = await page.evaluate(() => new Set([...document.querySelectorAll(".controls > *")].filter((e) => e.offsetParent).map((e) => Math.round(e.getBoundingClientRect().top / 10))).size);
+    assert(lines <= 3, `the controls take ${lines} lines`);
+    await speed.tap();
+    assert((await speed.textContent()) === "2×", `after a tap the button reads ${await speed.textContent()}`);
+    await page.click("details.share summary");
+    const [right, inner] = await page.evaluate(() => {
+      const p = document.querySelector("details.share");
+      return [document.querySelector("[data-testid=embed-controls]").getBoundingClientRect().right, p.getBoundingClientRect().right - parseFloat(getComputedStyle(p).paddingRight)];
+    });
+    assert(right <= inner + 0.5, `the embed controls list reaches ${right}, past the panel's ${inner}`);
+    await shot(page, "review35-phone-controls");
+  }, { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
 }

@@ -56,6 +56,11 @@ pub fn Controls(props: &ControlsProps) -> Html {
             }
         })
     };
+    let next_speed = {
+        let s = state.clone();
+        let next = (state.speed + 1) % SPEEDS.len();
+        Callback::from(move |_: MouseEvent| s.dispatch(Action::Speed(next)))
+    };
     let mode_button = {
         let s = state.clone();
         let to_scale = state.time_mode == TimeMode::ToScale;
@@ -129,6 +134,14 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 title="Forward — Right / Space / PageDown">{ "▶" }</button>
             <button onclick={send(|| Action::End)} disabled={at_end}
                 aria-label="Last step (End)" title="Last step — End">{ "▶|" }</button>
+            if !props.minimal {
+                // A phone's speed control (style.css): the list does not fit its controls'
+                // second line, and a touch user has no + and − keys (a review).
+                <button class="speed-cycle" onclick={next_speed}
+                    aria-label={format!("Play speed: {}; tap for the next", speed_words(SPEEDS[state.speed]))}>
+                    { format!("{}×", SPEEDS[state.speed]) }
+                </button>
+            }
             <label class="step">
                 <span>{ "Step" }</span>
                 <input type="number" min="0" max={total.to_string()} value={pos.to_string()}
@@ -142,7 +155,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <select onchange={on_speed} aria-label="Play speed">
                         { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
                             <option value={i.to_string()} selected={i == state.speed}>
-                                { if *s == 1.0 { "1 step/s".to_string() } else { format!("{s} steps/s") } }
+                                { speed_words(*s) }
                             </option>
                         }) }
                     </select>
@@ -152,5 +165,14 @@ pub fn Controls(props: &ControlsProps) -> Html {
             }
             { zoom_button }
         </div>
+    }
+}
+
+/// A play speed in words: "1 step/s", "0.5 steps/s".
+fn speed_words(steps_per_second: f64) -> String {
+    if steps_per_second == 1.0 {
+        "1 step/s".to_string()
+    } else {
+        format!("{steps_per_second} steps/s")
     }
 }

@@ -271,3 +271,17 @@ pub fn mark(name: &str) {
         let _ = p.mark(name);
     }
 }
+
+/// The page's title, as index.html gives it.
+const SITE_TITLE: &str = "lockstep — why distributed locks fail, step by step";
+
+/// Names the page after the run shown (`"Fencing tokens stop the stale write — lockstep"`), or
+/// the site with none.
+pub fn set_page_title(run: Option<&str>) {
+    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+        doc.set_title(&match run {
+            Some(run) => format!("{run} — lockstep"),
+            None => SITE_TITLE.to_string(),
+        });
+    }
+}

@@ -2,8 +2,9 @@
 //! Down (or N) to the next row of the timeline and Up to the one before (past steps that share a
 //! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (fit the width or readable labels), S scenarios,
 //! B or . blanks presenter mode's screen (any key shows it again), Esc folds presenter mode's legend where it lies over the picture, else leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
-//! step number box while a number is typed into it, all but a clicker's PageDown/PageUp; in the
-//! speed list, all but a clicker's ← → PageDown PageUp Space).
+//! step number box while a number is typed into it, all but a clicker's PageDown/PageUp, and
+//! there ↑ ↓ step forward and back as a number box's arrows would; in the speed list, all but a
+//! clicker's ← → PageDown PageUp Space).
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -139,6 +140,20 @@ fn space_on_tabbed(el: &web_sys::Element, key: &str) -> bool {
         })
 }
 
+/// The stepping key ↑ or ↓ stands for on the step number box (→ and ←: the number up and
+/// down), or None.
+fn spin_key(e: &KeyboardEvent) -> Option<&'static str> {
+    let on_number_box = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .is_some_and(|i| i.type_().eq_ignore_ascii_case("number"));
+    match e.key().as_str() {
+        "ArrowUp" if on_number_box => Some("ArrowRight"),
+        "ArrowDown" if on_number_box => Some("ArrowLeft"),
+        _ => None,
+    }
+}
+
 /// Notes what a pointer pressed (see [`CLICKED`]).
 fn note_pointer(e: &web_sys::Event) {
     let pressed = e
@@ -199,7 +214,10 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
                 e.prevent_default();
                 return;
             }
-            let Some(action) = action_for(&e.key(), &state) else {
+            // On the step number box, ↑ and ↓ are a number box's own: a step up and down (they
+            // were the page's row keys there, so Up on "spin button 7" went to step 5, a review).
+            let spin = spin_key(&e);
+            let Some(action) = action_for(spin.unwrap_or(&e.key()), &state) else {
                 return;
             };
             if in_embed && matches!(action, Action::Presenter(_) | Action::ShowPicker(_)) {
@@ -210,7 +228,7 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
                 action,
                 Action::Forward | Action::Back | Action::Home | Action::End
             );
-            if steps {
+            if steps && spin.is_none() {
                 release_focus(&e);
             }
             // Opened over the picture, the legend covers its corner and the strip's end, where

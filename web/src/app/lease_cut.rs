@@ -64,6 +64,31 @@ pub fn hide_cut_words(scroller: &HtmlElement) {
     }
 }
 
+/// Hides the words of the pinned copy of the names column (see `lease_pin::pin_lease_names`)
+/// that its right edge cuts: the copy is of the whole chart, clipped, and early in a run the
+/// current step's label above the plot showed there as "st" (a review, at 375 px and in a 640 px
+/// embed), while the chart's own copy of it was hidden.
+pub fn hide_cut_in_pin(scroller: &HtmlElement) {
+    let Ok(Some(pin)) = scroller.query_selector(".lease-pin > svg") else {
+        return;
+    };
+    let Ok(texts) = pin.query_selector_all("text") else {
+        return;
+    };
+    let edge = pin.get_bounding_client_rect().right();
+    for i in 0..texts.length() {
+        let Some(text) = texts.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let r = text.get_bounding_client_rect();
+        let cut = r.width() > 0.0 && r.left() < edge - 1.0 && r.right() > edge + 1.0;
+        mark(&text, cut);
+        if let Some(back) = background(&text) {
+            mark(&back, cut);
+        }
+    }
+}
+
 /// Sets or clears `el`'s `data-cut`, only when it changes.
 fn mark(el: &Element, cut: bool) {
     let was = el.has_attribute("data-cut");

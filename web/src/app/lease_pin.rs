@@ -60,7 +60,10 @@ pub fn show_lease_step(step: usize, end: bool, tall_too: bool) {
     let tall = tall_too && scroller.scroll_height() > scroller.client_height() + 1;
     // The pinned parts are copies of the chart: of all its words.
     super::lease_cut::show_all_words(&scroller);
-    pin_lease_names(&scroller, wide || tall);
+    let rows = pin_lease_names(&scroller, wide || tall);
+    if let Some(rows) = rows.filter(|_| tall) {
+        show_rows(&scroller, rows);
+    }
     if !wide {
         return;
     }
@@ -97,6 +100,55 @@ pub fn show_lease_step(step: usize, end: bool, tall_too: bool) {
     super::lease_cut::hide_cut_words(&scroller);
 }
 
+/// Where a lease chart's rows are in its window's content, in screen pixels: the title's end
+/// above them and the end of the time axis under them (see [`pin_lease_names`]).
+struct Rows {
+    title_end: f64,
+    end: f64,
+    /// Where each of the title's lines ends, in order: the window's top stops at one of these,
+    /// not through a line.
+    title_lines: Vec<f64>,
+    /// The legend's lines under the axis, top and bottom: the window's foot, further down than
+    /// the axis when the top stops between the title's lines, cuts none of them if it can.
+    legend_lines: Vec<(f64, f64)>,
+}
+
+/// Scrolls an embed's lease chart taller than its window down, as far as it takes to show its
+/// rows and its time axis whole, and never past its title: a 400x300
+/// frame with the full controls showed only the title, no row, no step line and no axis, and a
+/// 375x667 one cut "db last token" in half under the axis (reviews). Only down, so the title read
+/// by scrolling up stays until the chart is drawn again.
+fn show_rows(scroller: &web_sys::HtmlElement, rows: Rows) {
+    let now = f64::from(scroller.scroll_top());
+    let need = rows.end - f64::from(scroller.client_height());
+    if need <= 0.0 {
+        return;
+    }
+    // Past the title's lines as far as it takes (its first line half hidden read as a fault),
+    // and where the window's foot then cuts a line of the legend, past one more.
+    let height = f64::from(scroller.client_height());
+    let cuts_legend = |to: f64| {
+        let foot = to + height;
+        rows.legend_lines
+            .iter()
+            .any(|&(top, bottom)| top < foot - 1.0 && bottom > foot + 1.0)
+    };
+    let mut stops = rows
+        .title_lines
+        .iter()
+        .copied()
+        .chain([rows.title_end])
+        .filter(|&end| end >= need - 1.0 && end <= rows.title_end);
+    let first = stops.next().unwrap_or(rows.title_end);
+    let to = std::iter::once(first)
+        .chain(stops)
+        .find(|&to| !cuts_legend(to))
+        .unwrap_or(first);
+    if to > now + 1.0 {
+        scroller.set_scroll_top(to.round() as i32);
+    }
+}
+
 /// Empties the pinned copies of the chart's parts (see [`pin_lease_names`]).
 fn clear_pins(scroller: &web_sys::HtmlElement) {
     for part in [".lease-pin", ".lease-bands", ".lease-axis"] {
@@ -114,28 +166,20 @@ const NAMES_PAD: f64 = 10.0;
 /// chart's names column, pinned at the window's left (style.css `.lease-pin`), from the first
 /// row to the last (scrolled to the current step, the names had gone off the left and no bar
 /// said whose it was). Left empty when the chart fits its window (`overflows` false; see
-/// [`clear_pins`]).
-fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) {
-    let Ok(Some(pin)) = scroller.query_selector(".lease-pin") else {
-        return;
-    };
+/// [`clear_pins`]). Returns where its rows are (see [`Rows`]), when it pinned them.
+fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) -> Option<Rows> {
+    let pin = scroller.query_selector(".lease-pin").ok().flatten()?;
     let bands_el = scroller.query_selector(".lease-bands").ok().flatten();
     let axis_el = scroller.query_selector(".lease-axis").ok().flatten();
-    let Ok(Some(svg)) = scroller.query_selector(".page > svg") else {
-        return;
-    };
-    let Some((vw, vh)) = svg.get_attribute("viewBox").and_then(|v| {
+    let svg = scroller.query_selector(".page > svg").ok().flatten()?;
+    let (vw, vh) = svg.get_attribute("viewBox").and_then(|v| {
         let n: Vec<f64> = v
             .split_whitespace()
             .filter_map(|x| x.parse().ok())
             .collect();
         (n.len() == 4).then(|| (n[2], n[3]))
-    }) else {
-        return;
-    };
-    let Ok(names) = svg.query_selector_all("text[text-anchor=end]") else {
-        return;
-    };
+    })?;
+    let names = svg.query_selector_all("text[text-anchor=end]").ok()?;
     // The row names: right-aligned at the plot's left, each a row's middle.
     let at: Vec<(f64, f64)> = (0..names.length())
         .filter_map(|i| names.item(i)?.dyn_into::<web_sys::Element>().ok())
@@ -151,7 +195,7 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) {
     });
     let rendered = svg.get_bounding_client_rect().width();
     if !overflows || at.is_empty() || right <= 0.0 || vw <= 0.0 || rendered <= 0.0 {
-        return;
+        return None;
     }
     let scale = rendered / vw;
     let (head, foot, axis) = bands(&svg, top, bottom, scale);
@@ -176,6 +220,7 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) {
         )
     };
     pin.set_inner_html(&clip((0.0, y0, w, y1), "names"));
+    super::lease_cut::hide_cut_in_pin(scroller);
     // The time axis, kept at the foot of the screen while the rows above it are in view (a tall
     // chart on a phone opened with its axis below the fold): scrolled sideways with the chart,
     // up and down by `place_axis`.
@@ -190,8 +235,26 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) {
     // The title above the rows and the legend and summary below the time axis: scrolled to
     // the current step, they were cut at the left ("rker believes it holds the lock"). Each
     // scrolls with the chart until its right end reaches the window's, then stays there.
+    // The chart's top in its window's content; its rows end with its own time axis (or a row's
+    // half height under the last name).
+    let chart_top = svg.get_bounding_client_rect().top()
+        - scroller.get_bounding_client_rect().top()
+        + f64::from(scroller.scroll_top());
+    let title_end = head.map_or(0.0, |(edge, _)| edge);
+    let rows = Rows {
+        title_end: chart_top + title_end * scale,
+        end: chart_top + axis.map_or(bottom + ROW_HALF, |(_, a1)| a1) * scale,
+        title_lines: text_lines(&svg, (0.0, title_end))
+            .into_iter()
+            .map(|(_, end)| chart_top + end * scale)
+            .collect(),
+        legend_lines: text_lines(&svg, (axis.map_or(f64::INFINITY, |(_, a1)| a1), vh))
+            .into_iter()
+            .map(|(top, end)| (chart_top + top * scale, chart_top + end * scale))
+            .collect(),
+    };
     let Some(bands_el) = bands_el else {
-        return;
+        return Some(rows);
     };
     let window = f64::from(scroller.client_width());
     let band = |(y0, y1, right): (f64, f64, f64)| {
@@ -212,7 +275,31 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) {
         html.push_str(&band((edge.max(y1), vh, right)));
     }
     bands_el.set_inner_html(&html);
+    Some(rows)
 }
+
+/// The lines of a lease chart's left-aligned words (its title block, its legend) whose
+/// baselines lie within `from..to`, in its pixels, in order: from their capitals' tops to just
+/// under their descenders.
+fn text_lines(svg: &web_sys::Element, (from, to): (f64, f64)) -> Vec<(f64, f64)> {
+    let Ok(texts) = svg.query_selector_all("text[text-anchor=start]") else {
+        return Vec::new();
+    };
+    let mut lines: Vec<(f64, f64)> = (0..texts.length())
+        .filter_map(|i| texts.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|t| {
+            let y: f64 = t.get_attribute("y")?.parse().ok()?;
+            let size: f64 = t.get_attribute("font-size")?.parse().ok()?;
+            (y > from && y < to).then_some((y - 0.8 * size, y + 0.3 * size))
+        })
+        .collect();
+    lockstep_core::sort::sort_by(&mut lines, |a, b| a.1.total_cmp(&b.1));
+    lines
+}
+
+/// Half a lease chart row's height below its name's middle, in the chart's pixels, and a little
+/// room.
+const ROW_HALF: f64 = 16.0;
 
 /// Where the chart's title ends and its legend starts, in its pixels, and how far right each
 /// reaches: its left-aligned texts above the first row name (`top`), and those below the time

@@ -84,7 +84,7 @@ pub fn picture(state: &UseReducerHandle<AppState>, embed: Option<crate::share::C
     match (state.chart, &state.picture, &state.lease, &state.frame) {
         (Chart::Lease, _, Some(svg), _) => html! {
             // Scrolled by hand, the words its edges would cut are hidden whole.
-            <div tabindex="0" aria-label="The lease chart"
+            <div tabindex="0" role="region" aria-label="The lease chart"
                 class={classes!("timeline-scroller", "lease", embed.map(|_| state.zoom.class()))}
                 onscroll={Callback::from(|e: Event| {
                     if let Some(s) = e.target_dyn_into::<web_sys::HtmlElement>() {
@@ -188,6 +188,12 @@ pub fn App() -> Html {
         );
     }
     let title = state.viewer.as_ref().map(|v| v.borrow().title());
+    // The tab, the history and a screen reader's page title name the run (they named the site
+    // whatever was open, a review); the list is the site's own page.
+    {
+        let named = title.clone().filter(|_| !state.picking);
+        use_effect_with(named, |named| dom::set_page_title(named.as_deref()));
+    }
     let toggle_presenter = {
         let s = state.clone();
         let on = !state.presenter;

@@ -80,13 +80,17 @@ pub fn Picker(props: &PickerProps) -> Html {
                         super::own::new_choice();
                         s.dispatch(Action::Pick(id.clone()))
                     });
+                    // Named by its title and outcome, described by its summary: named by the
+                    // whole card, each button read out 40 to 60 words (a review).
+                    let (title, summary) = (format!("pick-{}", e.id), format!("pick-{}-summary", e.id));
                     html! {
                         <li>
-                            <button class="scenario" {onclick} data-id={e.id}>
-                                <span class="title">{ &e.title }</span>
-                                <span class={classes!("expect", e.expect)}>{ e.expect }</span>
+                            <button class="scenario" {onclick} data-id={e.id}
+                                aria-labelledby={format!("{title} {title}-expect")} aria-describedby={summary.clone()}>
+                                <span class="title" id={title.clone()}>{ &e.title }</span>
+                                <span class={classes!("expect", e.expect)} id={format!("{title}-expect")}>{ e.expect }</span>
                                 <span class="id">{ e.id }</span>
-                                <span class="summary">{ &e.summary }</span>
+                                <span class="summary" id={summary}>{ &e.summary }</span>
                             </button>
                         </li>
                     }
@@ -95,6 +99,15 @@ pub fn Picker(props: &PickerProps) -> Html {
             if shown.is_empty() {
                 <p class="hint">{ "No scenario matches that filter." }</p>
             }
+            // How many cards the filter leaves, for a screen reader (the cards change silently).
+            <p class="sr-only" role="status" data-testid="picker-said">{
+                match (filter.trim().is_empty(), shown.len()) {
+                    (true, _) => String::new(),
+                    (false, 0) => "No scenario matches that filter.".to_string(),
+                    (false, 1) => "1 scenario matches; Enter opens it.".to_string(),
+                    (false, n) => format!("{n} scenarios match; Enter opens the first."),
+                }
+            }</p>
         </section>
     }
 }

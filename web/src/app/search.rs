@@ -243,6 +243,27 @@ pub fn SearchPanel(props: &SearchProps) -> Html {
         Phase::Idle => html! {},
     };
     let running = matches!(&*phase, Phase::Running { .. });
+    // What a screen reader is told when a search ends, in a region that is always there (one
+    // put in with its words is not announced everywhere): the result showed, and only the
+    // opened step's explanation was read out (a review).
+    let said = match (&*phase, &props.found) {
+        (Phase::Running { .. }, _) => String::new(),
+        (_, Some(found)) if !found.faults.is_empty() => format!(
+            "Counterexample found: {} — then a payout is applied twice.",
+            found.faults.join("; ")
+        ),
+        (_, Some(_)) => {
+            "Counterexample found: a payout is applied twice with no fault at all.".to_string()
+        }
+        (Phase::Cancelled { .. }, None) => "Search cancelled.".to_string(),
+        (Phase::Exhausted { complete: true, .. }, None) => {
+            "No double write within these bounds.".to_string()
+        }
+        (Phase::Exhausted { .. }, None) => {
+            "No double write found before the search reached its limit of states.".to_string()
+        }
+        _ => String::new(),
+    };
     html! {
         <section class="panel search" aria-label="Find a counterexample">
             if let Some(found) = &props.found {
@@ -261,6 +282,7 @@ pub fn SearchPanel(props: &SearchProps) -> Html {
                 { "Find a counterexample" }
             </button>
             { body }
+            <p class="sr-only" role="status" data-testid="search-said">{ said }</p>
         </section>
     }
 }

@@ -606,7 +606,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let class = classes!("page", props.highlight_faults.then_some("faults"));
     let zoom_class = props.zoom.class();
     html! {
-        <div class={classes!("timeline-scroller", zoom_class)} ref={scroller} tabindex="0"
+        <div class={classes!("timeline-scroller", zoom_class)} ref={scroller} tabindex="0" role="region"
             onkeydown={on_key} onfocus={on_focus} onblur={on_blur}
             aria-label="The timeline: ↑ and ↓ pick an event, Enter jumps to it; scroll to see more of it"
             style={format!("--page-w: {w:.0}px; --page-n: {w:.0}")}>

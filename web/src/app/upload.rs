@@ -113,7 +113,7 @@ pub fn Upload(props: &UploadProps) -> Html {
     };
     html! {
         <details class="panel upload" id={OWN_ID} open={props.error.is_some()}>
-            <summary>{ "Your own scenario" }</summary>
+            <summary><h2>{ "Your own scenario" }</h2></summary>
             <p class="hint">
                 { "A TOML file in the scenario format, which " }<code>{ "docs/scenario-format.md" }</code>
                 { " in the lockstep source repository describes (this page is offline and does not serve it). Your file never leaves this page; a share link carries it, compressed." }
