@@ -42,6 +42,14 @@ pub struct RedisInstance {
     pub last_touch_local: i64,
     /// The key and counter as of the last fsync (`appendfsync everysec`).
     pub fsynced: (Option<LockKey>, u64),
+    /// When (instance clock) the last fsync was (aof.c's `aof_last_fsync`, set as the server
+    /// starts).
+    pub last_fsync_local: i64,
+    /// The key and counter as the instance's last reaction found them: it wrote if they changed.
+    pub before_reaction: (Option<LockKey>, u64),
+    /// Other clients write to the instance all the time (`lock.background_writes`): its
+    /// everysec fsyncs come a second apart whatever the workers do.
+    pub background_writes: bool,
     /// The last crash took the machine down, not only the process: the kernel's unflushed
     /// pages are gone, so `everysec` loses up to the last second.
     pub host_crashed: bool,
@@ -81,16 +89,43 @@ impl RedisInstance {
             clock_step_since_set: 0,
             last_touch_local: 0,
             fsynced: (None, counter),
+            last_fsync_local: 0,
+            before_reaction: (None, counter),
+            background_writes: false,
             host_crashed: false,
         }
     }
 
-    /// `appendfsync everysec` fsyncs at every whole second: if one passed since the instance last
-    /// reacted, nothing changed in between, so what is on disk now is the current state.
+    /// Brings the `appendfsync everysec` file up to `now_local`, at the start of a reaction:
+    /// nothing changed since the last one, so each fsync in between wrote the current state.
+    /// Redis fsyncs as it flushes a write to the file, before replying, when a second or more
+    /// passed since the last fsync, and otherwise a second after the last fsync, checked on every
+    /// turn of its event loop even with no new write (aof.c `flushAppendOnlyFile`, called from
+    /// `beforeSleep`; the loop turns at least every 100 ms): an idle instance's first write is on
+    /// disk at once, and a write less than a second after an fsync waits up to a second. With
+    /// other clients writing all the time, an fsync comes every second.
     fn touch(&mut self, now_local: i64) {
-        if now_local.div_euclid(1000) > self.last_touch_local.div_euclid(1000) {
-            self.fsynced = (self.key, self.counter);
+        let state = (self.key, self.counter);
+        let last = self.last_touch_local;
+        if self.background_writes {
+            if now_local >= self.last_fsync_local + 1000 {
+                self.fsynced = state;
+                self.last_fsync_local +=
+                    (now_local - self.last_fsync_local).div_euclid(1000) * 1000;
+            }
+        } else {
+            // The last reaction's write, flushed as it replied.
+            if state != self.before_reaction && last - self.last_fsync_local >= 1000 {
+                self.fsynced = state;
+                self.last_fsync_local = last;
+            }
+            // What waited, a second after the last fsync.
+            if state != self.fsynced && now_local >= self.last_fsync_local + 1000 {
+                self.fsynced = state;
+                self.last_fsync_local += 1000;
+            }
         }
+        self.before_reaction = state;
         self.last_touch_local = now_local;
     }
 
@@ -357,6 +392,11 @@ impl RedisInstance {
             self.reload_fsynced(cx);
         }
         self.host_crashed = false;
+        // A fresh server's last fsync is its start, in whole seconds (`time(NULL) * 1000`).
+        self.last_fsync_local = cx.now_local.div_euclid(1000) * 1000;
+        self.fsynced = (self.key, self.counter);
+        self.before_reaction = self.fsynced;
+        self.last_touch_local = cx.now_local;
         if persistence == Persistence::None {
             // Nothing was kept, so there is no key left to expire, whatever its time was.
             self.come_back_empty(cx);
@@ -408,11 +448,11 @@ impl RedisInstance {
         self.counter = 0;
     }
 
-    /// `appendfsync everysec`: the append-only file has what was written up to the last whole
-    /// second before the crash; anything acknowledged after it is gone.
+    /// `appendfsync everysec`: the append-only file has what was written up to the last fsync
+    /// before the crash; anything acknowledged after it is gone.
     fn reload_fsynced(&mut self, cx: &mut RedisCtx<'_>) {
         let (key, counter) = self.fsynced;
-        let fsync = self.last_touch_local.div_euclid(1000) * 1000;
+        let fsync = self.last_fsync_local;
         if let Some(k) = self.key
             && key.is_none_or(|old| old.value != k.value)
         {
@@ -421,6 +461,17 @@ impl RedisInstance {
                 format!("{} lost {holder}'s key (written after the last fsync)", cx.name),
                 format!("{} reloads its append-only file, fsynced every second (appendfsync everysec, Redis's default for AOF): {holder}'s key was acknowledged after the last fsync at {fsync} ms on its clock, and the power loss took the kernel's unflushed pages with it, so it is gone.", cx.name),
                 Some(Tag::ServiceFrees { holder, reason: FreeReason::Forgotten }),
+            );
+        }
+        // A release (or an expiry) after the last fsync is lost too: the file brings the key back.
+        if let Some(k) = key
+            && self.key.is_none_or(|now| now.value != k.value)
+        {
+            let holder = cx.owner(k.owner);
+            cx.fx.state(
+                format!("{} has {holder}'s key again (its deletion was after the last fsync)", cx.name),
+                format!("The append-only file, as of the fsync at {fsync} ms on {}'s clock, still holds {holder}'s key: the DEL that removed it came after that fsync and was lost with the kernel's unflushed pages. The key is back with its old expiry time (the file keeps the absolute time), so nobody else can take the lock until it runs out.", cx.name),
+                None,
             );
         }
         if counter < self.counter {

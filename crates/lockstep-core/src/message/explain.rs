@@ -13,7 +13,7 @@ impl Payload {
                     ""
                 };
                 format!(
-                    "{from} asks {to} for the lock: SET with NX succeeds only if {key} is absent, and PX makes the key expire {ttl_ms} ms later on {to}'s own clock. The value is {from}'s random value for this acquisition, so that only {from} can release or extend the key.{token}"
+                    "{from} asks {to} for the lock: SET with NX succeeds only if {key} is absent, and PX makes the key expire {ttl_ms} ms later on {to}'s own clock. The value is {from}'s random value for this acquisition (shortened here to 6 hex digits; the Redis docs draw 20 random bytes), so that only {from} can release or extend the key.{token}"
                 )
             }
             Payload::SetReply { ok: true, token, .. } => match token {

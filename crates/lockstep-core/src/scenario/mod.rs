@@ -131,9 +131,15 @@ pub struct LockConfig {
     /// redis: an asynchronous replica that receives writes this long after the master.
     pub replica_lag_ms: Option<u64>,
     /// redis, redlock: what an instance keeps across a restart whose fault does not say
-    /// `persistent`: `none` (comes back empty), `everysec` (AOF fsynced every second: the writes
-    /// of the last second are lost) or `always` (every acknowledged write is kept).
+    /// `persistent`: `none` (comes back empty), `everysec` (AOF fsynced at most a second apart:
+    /// a host crash loses the writes since the last fsync) or `always` (every acknowledged write
+    /// is kept).
     pub persistence: Option<Persistence>,
+    /// redis, redlock with `persistence = "everysec"`: other clients write to the instances all
+    /// the time (a shared Redis), so they fsync once a second; without it an instance is idle
+    /// but for the workers, and fsyncs a write at once when a second has passed since its last
+    /// fsync.
+    pub background_writes: Option<bool>,
     /// redlock: number of independent instances.
     pub instances: Option<u32>,
     /// redlock: clock drift factor in the validity formula.
@@ -164,7 +170,7 @@ pub struct LockConfig {
 pub enum Persistence {
     /// No persistence: a restart comes back empty.
     None,
-    /// `appendfsync everysec`: what was written since the last whole second is lost.
+    /// `appendfsync everysec`: a host crash loses what was written since the last fsync.
     Everysec,
     /// `appendfsync always`: nothing acknowledged is lost.
     Always,

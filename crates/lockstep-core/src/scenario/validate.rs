@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Fault, FaultKind, LockKind, Scenario};
+use super::{Fault, FaultKind, LockKind, Persistence, Scenario};
 use crate::topology::{Role, participants};
 
 /// One step of a field path.
@@ -316,6 +316,13 @@ fn check_lock(c: &mut Checker, s: &Scenario) -> Check {
                     "applies only to kind = \"redis\" or \"redlock\" (this lock is \"{}\")",
                     l.kind.as_str()
                 ),
+            )?;
+        }
+        if l.background_writes.is_some() && l.persistence != Some(Persistence::Everysec) {
+            c.fail_at(
+                "background_writes",
+                "applies only with persistence = \"everysec\" (it says when the instances fsync)"
+                    .to_string(),
             )?;
         }
         only(c, "parallel", l.parallel.is_some(), "redlock")?;

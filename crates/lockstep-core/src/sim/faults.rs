@@ -107,7 +107,7 @@ impl Sim {
                 to: old,
                 message: None,
                 label: format!("{old_name} becomes a replica of {new_name}"),
-                explanation: format!("Sentinel reaches {old_name} again and reconfigures it as a replica of {new_name}: it discards its own data, including every lock it granted while cut off, and copies {new_name}'s."),
+                explanation: format!("Sentinel reaches {old_name} again and reconfigures it as a replica of {new_name}: it discards its own data, including every lock it granted while cut off, and copies {new_name}'s. The model does it as the partition heals; real Sentinel sends REPLICAOF only after it has seen {old_name} still reporting itself master for 8 s (sentinel.c sentinelRefreshInstanceInfo, four publish periods), and until then clients still connected to {old_name} keep writing there, writes that are thrown away too."),
                 tag,
             },
         );
@@ -505,7 +505,7 @@ impl Sim {
             Role::Redis | Role::RedisReplica | Role::RedlockInstance => (
                 format!("{name} restarts without persistence: empty"),
                 format!(
-                    "{name} comes back immediately, with no data: the Redis docs recommend delaying a restart for longer than the maximum TTL for exactly this reason."
+                    "{name} comes back immediately, with no data. The Redis docs recommend delaying a restart for longer than the maximum TTL, so that every lock key it forgot has expired anyway; that protects the keys, not a fencing counter, which does not expire and starts again from nothing however late the instance comes back."
                 ),
             ),
             Role::ConsensusNode => (

@@ -253,6 +253,10 @@ impl Sim {
             }
             LockKind::None => {}
         }
+        let busy = s.lock.background_writes.unwrap_or(false);
+        for instance in &mut redis {
+            instance.background_writes = busy;
+        }
         let mut rules = Vec::new();
         let mut triggers = Vec::new();
         let mut initial = Vec::new();
