@@ -89,13 +89,44 @@ pub fn hide_cut_in_pin(scroller: &HtmlElement) {
     }
 }
 
+/// Hides the words of a lease chart taller than its window that the window's foot cuts, and
+/// shows again those it no longer does (style.css `[data-foot-cut]`): scrolled to show its rows
+/// and time axis, an 800x450 embed showed the top half of its legend's first line under them.
+pub fn hide_foot_cut(scroller: &HtmlElement) {
+    // The chart's own words, and the copies of its title and legend pinned sideways.
+    let Ok(texts) = scroller.query_selector_all(".page > svg text, .lease-bands svg text") else {
+        return;
+    };
+    let tall = scroller.scroll_height() > scroller.client_height() + 1;
+    let s = scroller.get_bounding_client_rect();
+    let foot = s.top() + f64::from(scroller.client_top() + scroller.client_height());
+    for i in 0..texts.length() {
+        let Some(text) = texts.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let cut = tall && {
+            let r = text.get_bounding_client_rect();
+            r.height() > 0.0 && r.top() < foot - 1.0 && r.bottom() > foot + 1.0
+        };
+        mark_as(&text, "data-foot-cut", cut);
+        if let Some(back) = background(&text) {
+            mark_as(&back, "data-foot-cut", cut);
+        }
+    }
+}
+
 /// Sets or clears `el`'s `data-cut`, only when it changes.
 fn mark(el: &Element, cut: bool) {
-    let was = el.has_attribute("data-cut");
-    if cut && !was {
-        let _ = el.set_attribute("data-cut", "");
-    } else if !cut && was {
-        let _ = el.remove_attribute("data-cut");
+    mark_as(el, "data-cut", cut);
+}
+
+/// Sets or clears `el`'s attribute `name`, only when it changes.
+fn mark_as(el: &Element, name: &str, on: bool) {
+    let was = el.has_attribute(name);
+    if on && !was {
+        let _ = el.set_attribute(name, "");
+    } else if !on && was {
+        let _ = el.remove_attribute(name);
     }
 }
 

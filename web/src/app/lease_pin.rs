@@ -147,6 +147,7 @@ fn show_rows(scroller: &web_sys::HtmlElement, rows: Rows) {
     if to > now + 1.0 {
         scroller.set_scroll_top(to.round() as i32);
     }
+    super::lease_cut::hide_foot_cut(scroller);
 }
 
 /// Empties the pinned copies of the chart's parts (see [`pin_lease_names`]).
@@ -280,7 +281,7 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) -> Option<R
 
 /// The lines of a lease chart's left-aligned words (its title block, its legend) whose
 /// baselines lie within `from..to`, in its pixels, in order: from their capitals' tops to just
-/// under their descenders.
+/// under their descenders (0.3 of the size left a "g" of a 28 px title showing).
 fn text_lines(svg: &web_sys::Element, (from, to): (f64, f64)) -> Vec<(f64, f64)> {
     let Ok(texts) = svg.query_selector_all("text[text-anchor=start]") else {
         return Vec::new();
@@ -290,7 +291,7 @@ fn text_lines(svg: &web_sys::Element, (from, to): (f64, f64)) -> Vec<(f64, f64)>
         .filter_map(|t| {
             let y: f64 = t.get_attribute("y")?.parse().ok()?;
             let size: f64 = t.get_attribute("font-size")?.parse().ok()?;
-            (y > from && y < to).then_some((y - 0.8 * size, y + 0.3 * size))
+            (y > from && y < to).then_some((y - 0.8 * size, y + 0.4 * size))
         })
         .collect();
     lockstep_core::sort::sort_by(&mut lines, |a, b| a.1.total_cmp(&b.1));
@@ -403,6 +404,7 @@ fn place_axis() {
     // Shown over the rows only: not above the chart's first rows, nor once the chart's own
     // axis is on the screen.
     let shown = height > 0.0 && at > chart_top + 2.0 * height && at < chart_top + top;
+    super::lease_cut::hide_foot_cut(&scroller);
     let _ = if shown {
         // In the scroller's content, where the chart is (after the scroller's padding).
         let drawn = page.get_bounding_client_rect();
