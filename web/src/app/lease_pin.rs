@@ -233,13 +233,11 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) -> Option<R
         follow_axis();
         place_axis();
     }
-    // The title above the rows and the legend and summary below the time axis: scrolled to
-    // the current step, they were cut at the left ("rker believes it holds the lock"). Each
-    // scrolls with the chart until its right end reaches the window's, then stays there.
     // The chart's top in its window's content; its rows end with its own time axis (or a row's
     // half height under the last name).
     let chart_top = svg.get_bounding_client_rect().top()
         - scroller.get_bounding_client_rect().top()
+        - f64::from(scroller.client_top())
         + f64::from(scroller.scroll_top());
     let title_end = head.map_or(0.0, |(edge, _)| edge);
     let rows = Rows {
@@ -254,6 +252,9 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) -> Option<R
             .map(|(top, end)| (chart_top + top * scale, chart_top + end * scale))
             .collect(),
     };
+    // The title above the rows and the legend and summary below the time axis: scrolled to
+    // the current step, they were cut at the left ("rker believes it holds the lock"). Each
+    // scrolls with the chart until its right end reaches the window's, then stays there.
     let Some(bands_el) = bands_el else {
         return Some(rows);
     };
