@@ -265,6 +265,18 @@ impl Viewer {
         self.session.current()
     }
 
+    /// Who acts at the current step: its event's sender and receiver (or its one node), by name.
+    pub fn actors(&self) -> Vec<String> {
+        let Some(e) = self.current() else {
+            return Vec::new();
+        };
+        let mut names = vec![self.full.name(e.from).to_string()];
+        if e.to != e.from {
+            names.push(self.full.name(e.to).to_string());
+        }
+        names
+    }
+
     /// The step of the branch's first fault (a pause, a crash, a clock jump…), if any.
     pub fn first_fault_step(&self) -> Option<usize> {
         self.full_trace()

@@ -137,6 +137,10 @@ export async function review35Tests(browser, base, shot) {
       assert(seen.rows.length >= 2, `the window shows the rows ${JSON.stringify(seen.rows)}`);
       assert(seen.cut.length === 0, `the window's foot cuts ${JSON.stringify(seen.cut)}`);
       assert(seen.ticks >= 1, `no tick of the time axis shows (${JSON.stringify(seen)})`);
+      // At steps 20 and 21 B acts (it reads the status, then writes): a window too short for
+      // every row shows B's (the 400x300 frame showed A's while B wrote, a review).
+      assert(seen.rows.includes("B believes it holds it") || controls !== "full",
+        `at step 20 the window shows ${JSON.stringify(seen.rows)}, not B's rows`);
       await shot(page, `review35-embed-lease-${controls}-${width}x${height}`);
     }, { viewport: { width, height } });
   }

@@ -99,8 +99,8 @@ pub fn Embed() -> Html {
         let lease_step = state.lease_step();
         let s = state.clone();
         use_effect_with((state.rev, state.chart, state.zoom), move |_| {
-            if let Some((step, end)) = lease_step {
-                super::lease_pin::show_lease_step(step, end, true);
+            if let Some(at) = &lease_step {
+                super::lease_pin::show_lease_step(at, true);
                 // Laid out before its window was on the page (opened on the lease chart, for the
                 // frame's width): again for the window's. A 640x360 frame with the full controls
                 // cut its title mid-word, wrapped to 600 px in a 384 px window (a review).

@@ -49,7 +49,8 @@ fn overlap_band(scroller: &web_sys::HtmlElement) -> Option<(f64, f64)> {
 /// nearly empty, the overlap it is about (6–8 s) out of view (a review). With `tall_too` (the
 /// embed) a chart only taller than its window keeps its time axis in view too: fitted to an
 /// 1100x500 frame, its rows filled the window and its axis was below them.
-pub fn show_lease_step(step: usize, end: bool, tall_too: bool) {
+pub fn show_lease_step(at: &super::state::LeaseStep, tall_too: bool) {
+    let (step, end) = (at.step, at.end);
     let Some(scroller) = html_element(".timeline-scroller.lease") else {
         return;
     };
@@ -62,7 +63,7 @@ pub fn show_lease_step(step: usize, end: bool, tall_too: bool) {
     super::lease_cut::show_all_words(&scroller);
     let rows = pin_lease_names(&scroller, wide || tall);
     if let Some(rows) = rows.filter(|_| tall) {
-        show_rows(&scroller, rows);
+        show_rows(&scroller, rows, &at.actors);
     }
     if !wide {
         return;
@@ -111,17 +112,40 @@ struct Rows {
     /// The legend's lines under the axis, top and bottom: the window's foot, further down than
     /// the axis when the top stops between the title's lines, cuts none of them if it can.
     legend_lines: Vec<(f64, f64)>,
+    /// Each row's name, top and bottom, in order down the chart.
+    names: Vec<(String, f64, f64)>,
+    /// The height of the time axis's copy kept at the window's foot.
+    axis_height: f64,
+}
+
+impl Rows {
+    /// From the first row's top to the last one's bottom.
+    fn names_span(&self) -> f64 {
+        match (self.names.first(), self.names.last()) {
+            (Some(first), Some(last)) => last.2 - first.1,
+            _ => 0.0,
+        }
+    }
 }
 
 /// Scrolls an embed's lease chart taller than its window down, as far as it takes to show its
 /// rows and its time axis whole, and never past its title: a 400x300
 /// frame with the full controls showed only the title, no row, no step line and no axis, and a
 /// 375x667 one cut "db last token" in half under the axis (reviews). Only down, so the title read
-/// by scrolling up stays until the chart is drawn again.
-fn show_rows(scroller: &web_sys::HtmlElement, rows: Rows) {
+/// by scrolling up stays until the chart is drawn again; except that a window too short for
+/// every row goes to the rows of who acts at the step (`actors`), up or down: the 400x300 frame
+/// showed A's rows while B wrote (a review).
+fn show_rows(scroller: &web_sys::HtmlElement, rows: Rows, actors: &[String]) {
     let now = f64::from(scroller.scroll_top());
     let need = rows.end - f64::from(scroller.client_height());
     if need <= 0.0 {
+        return;
+    }
+    if let Some(to) = actor_rows(scroller, &rows, actors) {
+        if (to - now).abs() > 1.0 {
+            scroller.set_scroll_top(to.round() as i32);
+        }
+        super::lease_cut::hide_foot_cut(scroller);
         return;
     }
     // Past the title's lines as far as it takes (its first line half hidden read as a fault),
@@ -149,6 +173,49 @@ fn show_rows(scroller: &web_sys::HtmlElement, rows: Rows) {
     }
     super::lease_cut::hide_foot_cut(scroller);
 }
+
+/// Where the window goes to show the rows named after who acts at the step ("B believes it
+/// holds it"; a node's own row, "db last_token"), under the time axis's copy kept at its foot,
+/// when the window is too short to show every row and they are not all in it already.
+fn actor_rows(scroller: &web_sys::HtmlElement, rows: &Rows, actors: &[String]) -> Option<f64> {
+    let height = f64::from(scroller.client_height());
+    // The window's room for rows: above the axis's copy at its foot.
+    let room = height - rows.axis_height;
+    if rows.names.is_empty() || rows.names_span() <= room {
+        return None;
+    }
+    let named = |name: &str| {
+        actors.iter().any(|a| {
+            name.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                .any(|word| word == a)
+        })
+    };
+    let (top, bottom) = rows
+        .names
+        .iter()
+        .filter(|(name, ..)| named(name))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(t, b), (_, y0, y1)| {
+            (t.min(*y0), b.max(*y1))
+        });
+    if !top.is_finite() {
+        return None;
+    }
+    let now = f64::from(scroller.scroll_top());
+    if top >= now && bottom <= now + room {
+        return Some(now);
+    }
+    // Their first row at the window's top, or their last just above the axis when they are
+    // below it, whichever moves least.
+    let to = if top < now {
+        top
+    } else {
+        (bottom - room).min(top)
+    };
+    Some((to - ROW_MARGIN).clamp(0.0, rows.end.max(height) - height))
+}
+
+/// Room above a row the window shows it with, in screen pixels.
+const ROW_MARGIN: f64 = 6.0;
 
 /// Empties the pinned copies of the chart's parts (see [`pin_lease_names`]).
 fn clear_pins(scroller: &web_sys::HtmlElement) {
@@ -251,6 +318,19 @@ fn pin_lease_names(scroller: &web_sys::HtmlElement, overflows: bool) -> Option<R
             .into_iter()
             .map(|(top, end)| (chart_top + top * scale, chart_top + end * scale))
             .collect(),
+        names: (0..names.length())
+            .filter_map(|i| names.item(i)?.dyn_into::<web_sys::Element>().ok())
+            .filter_map(|t| {
+                let y: f64 = t.get_attribute("y")?.parse().ok()?;
+                let name = t.text_content()?.trim().to_string();
+                Some((
+                    name,
+                    chart_top + (y - ROW_HALF) * scale,
+                    chart_top + (y + ROW_HALF) * scale,
+                ))
+            })
+            .collect(),
+        axis_height: axis.map_or(0.0, |(a0, a1)| (a1 - a0) * scale),
     };
     // The title above the rows and the legend and summary below the time axis: scrolled to
     // the current step, they were cut at the left ("rker believes it holds the lock"). Each

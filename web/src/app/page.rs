@@ -173,8 +173,8 @@ pub fn App() -> Html {
             }
             dom::mark("lockstep:drawn");
             super::state::prefetch_after_frame(&drawn);
-            if let Some((step, end)) = lease_step {
-                lease_pin::show_lease_step(step, end, false);
+            if let Some(at) = &lease_step {
+                lease_pin::show_lease_step(at, false);
             }
         });
     }

@@ -293,6 +293,15 @@ pub fn measure_seen(state: &UseReducerHandle<AppState>) {
     }
 }
 
+/// The lease chart's current step, for `lease_pin::show_lease_step`: its number, whether it is
+/// the last, and who acts at it (by name).
+#[derive(Clone, PartialEq)]
+pub struct LeaseStep {
+    pub step: usize,
+    pub end: bool,
+    pub actors: Vec<String>,
+}
+
 /// What is legal but unlike a real deployment in the user's own scenario, and what of it never
 /// applied, as a notice (the run goes ahead, as `lockstep run` does with the same warnings on
 /// stderr).
@@ -348,12 +357,16 @@ impl AppState {
 
     /// The step the lease chart shows, and whether it is the last, when the lease chart is
     /// shown (`lease_pin::show_lease_step` scrolls a chart wider than its window to it).
-    pub fn lease_step(&self) -> Option<(usize, bool)> {
+    pub fn lease_step(&self) -> Option<LeaseStep> {
         (self.chart == Chart::Lease)
             .then(|| {
                 self.viewer.as_ref().map(|v| {
                     let v = v.borrow();
-                    (v.pos(), v.at_end())
+                    LeaseStep {
+                        step: v.pos(),
+                        end: v.at_end(),
+                        actors: v.actors(),
+                    }
                 })
             })
             .flatten()
