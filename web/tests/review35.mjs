@@ -201,4 +201,21 @@ export async function review35Tests(browser, base, shot) {
     assert(right <= inner + 0.5, `the embed controls list reaches ${right}, past the panel's ${inner}`);
     await shot(page, "review35-phone-controls");
   }, { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+
+  await test(browser, "a phone's timeline stops past its lane header boxes with the first row's words whole under the band", async (page) => {
+    await page.goto(`${base}index.html#scenario=fenced-gc-pause&step=1`);
+    await ready(page);
+    for (let i = 0; i < 5; i++) {
+      await page.tap(".controls button[aria-label^='Step forward']");
+      await page.waitForTimeout(500);
+    }
+    await frames(page);
+    const gap = await page.evaluate(() => {
+      const sc = document.querySelector(".timeline-scroller");
+      const band = sc.firstElementChild.getBoundingClientRect().bottom;
+      const first = [...sc.querySelectorAll(".page svg text")].find((t) => t.textContent.includes("FCALL acquire"));
+      return first.getBoundingClientRect().top - band;
+    });
+    assert(gap >= 1, `"FCALL acquire …" starts ${gap.toFixed(1)} px below the lane names' band`);
+  }, { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
 }

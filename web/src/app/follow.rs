@@ -284,11 +284,17 @@ pub(super) enum Follow {
 /// and the first row was cut in half under it ("FCALL acquire 2 …", found by a review).
 pub(super) fn floor_at(scroller: &HtmlElement, (floor, heads_end): (f64, f64), scale: f64) -> f64 {
     if floor > 0.0 {
-        (floor * scale + heads_band(scroller)).min(heads_end * scale + EDGE)
+        (floor * scale + heads_band(scroller)).min(heads_end * scale + HEADS_CLEAR)
     } else {
         0.0
     }
 }
+
+/// How far past the end of the picture's own lane header boxes the window's top stops on a
+/// phone, in screen pixels: past their bottom border, and no further, since the first row's
+/// words start just under it (at 4 px, [`EDGE`], "FCALL acquire 2 …" lost the tops of its
+/// letters under the band at 375x667, a review).
+const HEADS_CLEAR: f64 = 1.0;
 
 /// Moves `scroller` at once to `top` and `left` (None: where it is).
 pub(super) fn jump(scroller: &HtmlElement, top: Option<f64>, left: Option<f64>) {
