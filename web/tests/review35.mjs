@@ -7,8 +7,8 @@
 import { assert, present, frames, ready, test } from "./harness.mjs";
 
 /** Words drawn in the timeline's window that the band of lane names cuts through by more than
- * 3 px either side (a note's two lines of words reach a pixel or two past its box). */
-const BAND_CUT = () => {
+ * `slack` px either side (a note's two lines of words reach a pixel or two past its box). */
+const BAND_CUT = (slack = 3) => {
   const sc = document.querySelector(".timeline-scroller");
   const s = sc.getBoundingClientRect();
   const heads = document.querySelector(".lane-heads");
@@ -18,7 +18,7 @@ const BAND_CUT = () => {
     if (t.closest("[data-cut]") || getComputedStyle(t).visibility === "hidden") continue;
     const r = t.getBoundingClientRect();
     if (r.width === 0 || r.right < s.left || r.left > s.right) continue;
-    if (r.top < band - 3 && r.bottom > band + 3) cut.push(t.textContent.trim());
+    if (r.top < band - slack && r.bottom > band + slack) cut.push(t.textContent.trim());
   }
   return cut;
 };
@@ -218,4 +218,17 @@ export async function review35Tests(browser, base, shot) {
     });
     assert(gap >= 1, `"FCALL acquire …" starts ${gap.toFixed(1)} px below the lane names' band`);
   }, { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+
+  // Stepping back from the last step, the room made under the picture went and the browser
+  // stopped the window at the new end, through the step label at its top.
+  await test(browser, "presenting redlock-gc-pause at 1280x720, stepping back from the end cuts no label under the lane names", async (page) => {
+    await present(page, base, "redlock-gc-pause", { width: 1280, height: 720, step: 111 });
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForTimeout(700);
+      await frames(page);
+      const cut = await page.evaluate(BAND_CUT, 2);
+      assert(cut.length === 0, `step ${110 - i} cuts ${JSON.stringify(cut)} under the lane names`);
+    }
+  }, { viewport: { width: 1280, height: 720 } });
 }

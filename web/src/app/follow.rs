@@ -200,7 +200,13 @@ pub(super) fn keep_in_view(
             (blank > height * (1.0 - ROW_PLACE + 0.1) && to < now - 2.0).then_some(to)
         })
     };
-    // Not through a row: its half under the lane names reads as a drawing fault.
+    // Not through a row: its half under the lane names reads as a drawing fault. A step taken
+    // with its row in view leaves the window where it is, unless its top edge cuts a line there:
+    // stepping back from the last step, the room made under the picture goes and the browser
+    // stops the window at the new end, through a line ("#60-61 │ 13000–13001 ms" of
+    // redlock-gc-pause at 1280x720, a review).
+    let stays = down.is_none();
+    let down = down.or_else(|| (row.drawn.is_some() && now > floor + 0.5).then_some(now));
     let down = down.map(|y| {
         if y <= floor + 0.5 {
             return y;
@@ -219,6 +225,7 @@ pub(super) fn keep_in_view(
             (floor, end),
         )
     });
+    let down = down.filter(|&y| !stays || (y - now).abs() > 0.5);
     let width = f64::from(scroller.client_width());
     let at = f64::from(scroller.scroll_left());
     // A step column too wide to pin that is in view (the window at the picture's left edge, as
