@@ -82,15 +82,15 @@ pub fn Picker(props: &PickerProps) -> Html {
                     });
                     // Named by its title and outcome, described by its summary: named by the
                     // whole card, each button read out 40 to 60 words (a review).
-                    let (title, summary) = (format!("pick-{}", e.id), format!("pick-{}-summary", e.id));
+                    let dom_id = format!("pick-{}", e.id);
                     html! {
                         <li>
                             <button class="scenario" {onclick} data-id={e.id}
-                                aria-labelledby={format!("{title} {title}-expect")} aria-describedby={summary.clone()}>
-                                <span class="title" id={title.clone()}>{ &e.title }</span>
-                                <span class={classes!("expect", e.expect)} id={format!("{title}-expect")}>{ e.expect }</span>
+                                aria-labelledby={format!("{dom_id}-title {dom_id}-expect")} aria-describedby={format!("{dom_id}-summary")}>
+                                <span class="title" id={format!("{dom_id}-title")}>{ &e.title }</span>
+                                <span class={classes!("expect", e.expect)} id={format!("{dom_id}-expect")}>{ e.expect }</span>
                                 <span class="id">{ e.id }</span>
-                                <span class="summary" id={summary}>{ &e.summary }</span>
+                                <span class="summary" id={format!("{dom_id}-summary")}>{ &e.summary }</span>
                             </button>
                         </li>
                     }

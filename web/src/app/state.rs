@@ -355,8 +355,9 @@ impl AppState {
         super::dom::lease_window(self.embed && self.zoom == Zoom::Readable)
     }
 
-    /// The step the lease chart shows, and whether it is the last, when the lease chart is
-    /// shown (`lease_pin::show_lease_step` scrolls a chart wider than its window to it).
+    /// The step the lease chart shows, whether it is the last and who acts at it, when the lease
+    /// chart is shown (`lease_pin::show_lease_step` scrolls a chart larger than its window to
+    /// it).
     pub fn lease_step(&self) -> Option<LeaseStep> {
         (self.chart == Chart::Lease)
             .then(|| {
@@ -459,7 +460,6 @@ impl AppState {
         }
     }
 
-    /// Applies `f` to the viewer, if there is one.
     /// Whether the notice showing holds the scenario's warnings (see [`warnings_notice`]).
     fn shows_warnings(&self) -> bool {
         let (Some(notice), Some(v)) = (&self.notice, &self.viewer) else {
@@ -468,6 +468,7 @@ impl AppState {
         warnings_notice(&v.borrow()).is_some_and(|w| notice.text.contains(&w.text))
     }
 
+    /// Applies `f` to the viewer, if there is one.
     fn with_viewer(&self, f: impl FnOnce(&mut Viewer)) -> bool {
         match &self.viewer {
             Some(v) => {

@@ -470,7 +470,7 @@ impl RedisInstance {
             let holder = cx.owner(k.owner);
             cx.fx.state(
                 format!("{} has {holder}'s key again (its deletion was after the last fsync)", cx.name),
-                format!("The append-only file, as of the fsync at {fsync} ms on {}'s clock, still holds {holder}'s key: the DEL that removed it came after that fsync and was lost with the kernel's unflushed pages. The key is back with its old expiry time (the file keeps the absolute time), so nobody else can take the lock until it runs out.", cx.name),
+                format!("The append-only file, as of the fsync at {fsync} ms on {}'s clock, still holds {holder}'s key: its deletion (a release, or an expiry, which Redis writes to the file as a DEL) came after that fsync and was lost with the kernel's unflushed pages. The key is back with its old expiry time (the file keeps the absolute time), so nobody else can take the lock until it runs out.", cx.name),
                 None,
             );
         }
