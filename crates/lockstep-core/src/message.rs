@@ -31,6 +31,9 @@ pub enum WriteResult {
     Applied {
         applied: u32,
         noops: u32,
+        /// Of the applied payouts, how many an earlier write had already paid: the reply to
+        /// a duplicate write says so rather than read like the first payment.
+        duplicated: u32,
     },
     Rejected(String),
     /// A conditional write (`UPDATE ... WHERE status = 'unpaid'`) found the batch paid.
@@ -227,8 +230,10 @@ pub enum Payload {
         /// The lease is still alive (a shared session): the key went some other way.
         lease_alive: bool,
     },
-    /// A consensus node that neither leads nor hears from a leader fails an etcd client's
-    /// request (a follower that hears from one forwards the request to it instead).
+    /// A consensus node that neither leads nor hears from a leader refuses an etcd client's
+    /// request with "etcdserver: no leader": the model's client sets WithRequireLeader, the
+    /// one case in which etcd answers at once (a follower that hears from a leader forwards
+    /// the request to it instead).
     NotLeader {
         req: u64,
     },
@@ -420,7 +425,7 @@ impl Payload {
             Payload::UnlockReply { deleted: false, .. } => {
                 "nothing to delete: the key went with the lease".into()
             }
-            Payload::NotLeader { .. } => "not the leader: no leader known".into(),
+            Payload::NotLeader { .. } => "etcdserver: no leader".into(),
             Payload::WatchResume { rev, retry: false } => {
                 format!("watch again from revision {rev}")
             }
@@ -497,16 +502,20 @@ impl Payload {
                 format!("write {payouts} payouts{}{named}", token_suffix(*token))
             }
             Payload::WriteReply { result, .. } => match result {
-                WriteResult::Applied { applied, noops: 0 } => format!("applied {applied}"),
+                WriteResult::Applied {
+                    applied, noops: 0, ..
+                } => format!("applied {applied}"),
                 // Nothing applied: every payout's key was used, so the keys are the batch's
                 // first `noops`.
-                WriteResult::Applied { applied: 0, noops } => {
+                WriteResult::Applied {
+                    applied: 0, noops, ..
+                } => {
                     format!(
                         "already applied: keys {} used ({noops} no-ops)",
                         key_names(batch, *noops)
                     )
                 }
-                WriteResult::Applied { applied, noops } => {
+                WriteResult::Applied { applied, noops, .. } => {
                     format!("applied {applied}, {noops} no-ops")
                 }
                 WriteResult::Rejected(why) => format!("rejected — {why}"),

@@ -23,6 +23,11 @@ pub struct Overlap {
     /// holder without knowing it was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acted_after_warning: Option<SessionWarning>,
+    /// Both still believed at the trace's last event: for a run stepped part way, the overlap
+    /// goes on past this step (and counts from the step both began to believe, even when that
+    /// is this very step, so the verdict so far says what the picture's band shows).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ongoing: bool,
 }
 
 /// When a worker's own client warned it about its session (Curator's SUSPENDED or LOST).
@@ -49,6 +54,9 @@ impl Overlap {
     pub fn sentence(&self) -> String {
         let (first, second, from, to) = (&self.first, &self.second, self.from_ms, self.to_ms);
         match &self.acted_after_warning {
+            None if self.ongoing => {
+                format!("{first} and {second} both believe they hold the lock since {from} ms")
+            }
             None => format!(
                 "{first} and {second} both believed they held the lock from {from} to {to} ms"
             ),
@@ -174,7 +182,8 @@ impl Verdict {
 fn overlaps(trace: &Trace) -> Vec<Overlap> {
     let end = trace.events.last().map_or(0, |e| e.time_ms);
     let mut open: BTreeMap<u16, u64> = BTreeMap::new();
-    let mut spans: Vec<(u16, u64, u64)> = Vec::new();
+    // (worker, from, to, still believing at the trace's end)
+    let mut spans: Vec<(u16, u64, u64, bool)> = Vec::new();
     // The first warning each worker's client gave it.
     let mut warned: BTreeMap<u16, (u64, SessionState)> = BTreeMap::new();
     for e in &trace.events {
@@ -194,14 +203,14 @@ fn overlaps(trace: &Trace) -> Vec<Overlap> {
             }
             Some(Tag::StopsBelieving) => {
                 if let Some(start) = open.remove(&e.from) {
-                    spans.push((e.from, start, e.time_ms));
+                    spans.push((e.from, start, e.time_ms, false));
                 }
             }
             _ => {}
         }
     }
-    spans.extend(open.into_iter().map(|(w, start)| (w, start, end)));
-    sort::sort_by_key(&mut spans, |&(w, start, _)| (start, w));
+    spans.extend(open.into_iter().map(|(w, start)| (w, start, end, true)));
+    sort::sort_by_key(&mut spans, |&(w, start, _, _)| (start, w));
     let mut out = Vec::new();
     for (i, a) in spans.iter().enumerate() {
         for b in &spans[i + 1..] {
@@ -209,7 +218,8 @@ fn overlaps(trace: &Trace) -> Vec<Overlap> {
                 continue;
             }
             let (from, to) = (a.1.max(b.1), a.2.min(b.2));
-            if from < to {
+            let ongoing = a.3 && b.3;
+            if from < to || ongoing {
                 let acted_after_warning = [a.0, b.0]
                     .into_iter()
                     .filter_map(|w| warned.get(&w).map(|&(at, state)| (at, w, state)))
@@ -226,6 +236,7 @@ fn overlaps(trace: &Trace) -> Vec<Overlap> {
                     from_ms: from,
                     to_ms: to,
                     acted_after_warning,
+                    ongoing,
                 });
             }
         }

@@ -92,7 +92,7 @@ fn a_zookeeper_follower_that_grants_a_pre_vote_closes_its_clients() {
 
 /// node-1's process dies at 4010 ms. A (etcd) is reset and sends its unlock to node-2, which
 /// still knows node-1 as its leader (raft keeps it until the election timeout, 4311 ms here)
-/// and forwards the unlock there, where it is lost. It used to answer "no leader known" at
+/// and forwards the unlock there, where it is lost. It used to answer "etcdserver: no leader" at
 /// once, 2 ms after the crash, as if it had noticed.
 #[test]
 fn an_etcd_follower_keeps_its_leader_until_its_election_timeout() {
@@ -120,7 +120,7 @@ fn an_etcd_follower_keeps_its_leader_until_its_election_timeout() {
         .trace
         .events
         .iter()
-        .find(|e| e.label == "not the leader: no leader known")
+        .find(|e| e.label == "etcdserver: no leader")
         .map(|e| e.time_ms);
     assert!(
         first_no_leader.is_none_or(|t| t >= 4311),

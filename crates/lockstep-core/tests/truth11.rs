@@ -195,7 +195,7 @@ fn an_etcd_client_that_moves_resumes_its_watch_on_the_new_node() {
         &lines(&r),
         &[
             "4011 B's watch waits for node-2",
-            "5207 not the leader: no leader known",
+            "5207 etcdserver: no leader",
             "5208 watch again from revision 34",
             "5209 watch again from revision 34",
             "5209 locked, revision=34",
@@ -255,7 +255,7 @@ fn a_new_leader_without_a_quorum_steps_down() {
         &[
             "4411 leader of term 2, revision 35",
             "4711 node-3 steps down: no quorum",
-            "5307 not the leader: no leader known",
+            "5307 etcdserver: no leader",
         ],
         &[],
     );

@@ -185,7 +185,7 @@ fn a_follower_that_loses_its_leader_drops_its_clients() {
             "3501 B's session is suspended",
             "3501 B stops working",
         ],
-        &["write 3 payouts", "SYN resent", "no leader known"],
+        &["write 3 payouts", "SYN resent", "etcdserver: no leader"],
     );
     let suspended = r
         .trace

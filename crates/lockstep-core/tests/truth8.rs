@@ -63,7 +63,7 @@ fn a_lock_request_cut_off_by_a_process_crash_is_asked_again_and_finds_its_node()
 /// node-1 and node-2 die for good: B is LOST at 7501 ms and asks again on a new session. Its new
 /// handle cycles connection attempts as the old one did: node-3, with no leader, closes each;
 /// the dead processes' hosts refuse them; back round to node-3 it pauses a second more. It used
-/// to be an etcd client: "not the leader: no leader known", then a 1 s request timeout.
+/// to be an etcd client: "etcdserver: no leader", then a 1 s request timeout.
 #[test]
 fn a_new_session_after_lost_cycles_connection_attempts() {
     let r = run_with_faults(&[
@@ -83,7 +83,7 @@ fn a_new_session_after_lost_cycles_connection_attempts() {
             "9266 node-3 closes B's connection",
         ],
         &[
-            "no leader known",
+            "etcdserver: no leader",
             "no answer from the lock service",
             "timed out",
         ],

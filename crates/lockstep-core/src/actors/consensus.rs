@@ -285,8 +285,10 @@ impl Cluster {
         self.base + self.leader as NodeId
     }
 
-    /// This node knows no leader: it fails an etcd client's request (a write: "raft proposal
-    /// dropped"; a keepalive: "etcdserver: no leader").
+    /// This node knows no leader: it refuses an etcd client's request with "etcdserver: no
+    /// leader". Real etcd does so at once only for a request marked WithRequireLeader (which
+    /// the model's client sets, and clientv3 always sets on its keepalive stream); an unmarked
+    /// proposal would wait for a leader until the caller's deadline (explain.rs says so).
     pub(super) fn not_leader(&self, client: NodeId, req: u64, cx: &mut ConsensusCtx<'_>) {
         cx.fx.send(Dest::Node(client), Payload::NotLeader { req });
     }
@@ -471,7 +473,7 @@ impl Cluster {
                     if session {
                         cx.fx.state(
                             format!("session {lease} ({who}) expired"),
-                            format!("{who}'s ZooKeeper session timed out on the leader's clock: no ping reached it for the whole session timeout (the leader's SessionTracker; ZooKeeper rounds expiry up to its next tick, 2 s by default, which this model does not). The leader proposes closeSession, which deletes every ephemeral node of the session, {who}'s lock node with it. This model draws ZooKeeper's session as a lease, its lock node as a key and its zxid as a revision."),
+                            format!("{who}'s ZooKeeper session timed out on the leader's clock: no ping reached it for the whole session timeout (the leader's SessionTracker; ZooKeeper rounds expiry up to its next tick, 2 s in its sample config and 3 s if unset, which this model does not). The leader proposes closeSession, which deletes every ephemeral node of the session, {who}'s lock node with it. This model draws ZooKeeper's session as a lease, its lock node as a key and its zxid as a revision."),
                             None,
                         );
                     } else {

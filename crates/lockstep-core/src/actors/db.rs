@@ -212,7 +212,11 @@ impl Database {
                             Dest::Node(from),
                             Payload::WriteReply {
                                 req,
-                                result: WriteResult::Applied { applied, noops },
+                                result: WriteResult::Applied {
+                                    applied,
+                                    noops,
+                                    duplicated,
+                                },
                             },
                             Some(tag),
                         );
@@ -520,7 +524,8 @@ mod tests {
             Payload::WriteReply {
                 result: WriteResult::Applied {
                     applied: 3,
-                    noops: 0
+                    noops: 0,
+                    duplicated: 0
                 },
                 ..
             }
@@ -530,7 +535,8 @@ mod tests {
             Payload::WriteReply {
                 result: WriteResult::Applied {
                     applied: 0,
-                    noops: 3
+                    noops: 3,
+                    duplicated: 0
                 },
                 ..
             }

@@ -7,14 +7,16 @@ impl Payload {
     pub fn explain(&self, from: &str, to: &str, key: &str) -> String {
         match self {
             Payload::Set { ttl_ms, with_token, .. } => {
-                let token = if *with_token {
-                    " The function acquire (called with FCALL; older Redis runs the same Lua script with EVAL) that runs this SET and, only if it succeeded, INCR on the fencing counter `fence`, as one atomic step: it returns the new token, or nil."
+                let value = format!("The value is {from}'s random value for this acquisition (shortened here to 6 hex digits; the Redis docs draw 20 random bytes), so that only {from} can release or extend the key.");
+                if *with_token {
+                    format!(
+                        "{from} asks {to} for the lock and a fencing token in one atomic step, by calling the function acquire (FCALL; older Redis runs the same Lua script with EVAL). It runs SET {key} with NX, which succeeds only if the key is absent, and PX, which makes it expire {ttl_ms} ms later on {to}'s own clock; only if that succeeded, it runs INCR on the fencing counter `fence`. It returns the new token, or nil. {value}"
+                    )
                 } else {
-                    ""
-                };
-                format!(
-                    "{from} asks {to} for the lock: SET with NX succeeds only if {key} is absent, and PX makes the key expire {ttl_ms} ms later on {to}'s own clock. The value is {from}'s random value for this acquisition (shortened here to 6 hex digits; the Redis docs draw 20 random bytes), so that only {from} can release or extend the key.{token}"
-                )
+                    format!(
+                        "{from} asks {to} for the lock: SET with NX succeeds only if {key} is absent, and PX makes the key expire {ttl_ms} ms later on {to}'s own clock. {value}"
+                    )
+                }
             }
             Payload::SetReply { ok: true, token, .. } => match token {
                 Some(t) => format!("{key} was free, so {to} now holds it; INCR on the fencing counter returned token {t}. The counter only rises while it survives: an instance restarted empty or a replica promoted before it received the counter hands numbers out again."),
@@ -62,7 +64,7 @@ impl Payload {
             Payload::KeepAlive { packet: SessionPacket::Connect, .. } => format!("{from}'s client has lost its connection (its read timeout passed, or the server closed it) and sends no pings now: it opens a connection to {to} (the next server in its connect string) and, once it is open, sends a ConnectRequest carrying its session id, which the server checks with the leader (ZooKeeper's ClientCnxn: startConnect, primeConnection; Learner.validateSession on a follower). The session lives on only if this reaches the cluster before the session timeout runs out there. The kernel resends its SYN 1 s and 3 s into the attempt, as far as the connect timeout (the session timeout ÷ the number of servers) allows; when that runs out, the client tries the next server after a random pause of up to a second (a second more when it comes back round to the server it was last connected to: StaticHostProvider.next)."),
             Payload::KeepAlive { packet: SessionPacket::ConnectResent, .. } => format!("The kernel sends the SYN of {from}'s connection attempt to {to} again (Linux: 1 s after the first, then 2 s later). If it gets through, the connection opens and {from}'s client sends its ConnectRequest, drawn here as this one message."),
             Payload::KeepAlive { packet: SessionPacket::Ping, .. } => format!("{from}'s ZooKeeper client pings {to} so that its session stays alive (the real client pings once it has sent nothing for a third of the session timeout, less a second once more than a second has passed: ClientCnxn, readTimeout/2 − idleSend − 1000); the leader counts the session timeout from the last touch."),
-            Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered). Keepalives keep to the client's one connection to {to}, answered or not: etcd's client replaces it only when it breaks, which a silent partition does not do; ZooKeeper's client moves to another server once its read timeout passes."),
+            Payload::KeepAlive { .. } => format!("{from} sends a keepalive so that {to} extends its lease (etcd's client sends one at once, then TTL/3 after each answer, on its send loop's 500 ms passes, and on every pass while one goes unanswered). Keepalives keep to {to}, answered or not: etcd's client sends them on one gRPC stream, which stays on its connection until the connection breaks (a silent partition does not break it) or the member cancels the stream for having no leader (clientv3 opens it with WithRequireLeader; etcd cancels such streams after 3 election timeouts without a leader, and the client reopens it 500 ms later, perhaps on another endpoint); ZooKeeper's client moves to another server once its read timeout passes."),
             Payload::KeepAliveReply { ok: true, packet: SessionPacket::Keepalive, .. } => format!("The leader extended {to}'s lease by a full TTL."),
             Payload::KeepAliveReply { ok: false, packet: SessionPacket::Keepalive, .. } => format!("The lease is gone: it expired and was revoked, so {to} no longer holds the lock."),
             Payload::KeepAliveReply { ok: true, packet: SessionPacket::Ping, .. } => format!("The server answered {to}'s ping: its session is alive, and its timeout counts again from this touch."),
@@ -93,7 +95,7 @@ impl Payload {
                 "{from}'s client has had no answer from {to} to its request to resume its watch from revision {rev}, so it asks again. This model spaces the tries a second apart; clientv3 backs off from 1 ms to at most 100 ms between them (watch.go, backoffIfUnavailable)."
             ),
             Payload::NotLeader { .. } => format!(
-                "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it can neither serve {to}'s request nor say who leads. etcd fails a lock or unlock there at once with \"raft proposal dropped\" (raft's stepFollower drops a proposal while it knows no leader), and a keepalive with \"etcdserver: no leader\" once its wait for an election (waitLeader) runs out; this model answers both at once. {to} tries its next endpoint; across a partition it cannot learn who leads on the other side."
+                "{from} hears from no leader (it is cut off from the majority, or an election is under way), so it refuses {to}'s request at once with \"etcdserver: no leader\" and cannot say who leads. It answers at once because {to}'s client marks its requests with clientv3.WithRequireLeader, which etcd checks before anything else (v3rpc's interceptor), and which clientv3 always sets on its keepalive stream. concurrency.Mutex does not set it: an unmarked lock or unlock would get no answer here, its proposal waiting for a leader until the caller's deadline or etcd's request timeout (5 s + 2 election timeouts, 7 s by default: \"etcdserver: request timed out\"). {to} tries another endpoint; across a partition it cannot learn who leads on the other side."
             ),
             Payload::SessionGone { rev, .. } => format!(
                 "{to} was waiting for the key {} to be deleted. It is, but {to}'s own key went earlier, with {to}'s lease, revoked because no keepalive of {to}'s reached the leader within its TTL. etcd's Mutex reads its own key when its predecessor goes, finds nothing and returns ErrSessionExpired (client/v3/concurrency/mutex.go): that is when {to} learns it, not before.",
@@ -109,7 +111,7 @@ impl Payload {
                 "{from} has just been elected, and it appends an empty entry of its term {term} (etcd raft's becomeLeader; a ZooKeeper leader likewise needs a quorum to acknowledge its NEWLEADER before it serves). A Raft leader counts a majority only for entries of its own term (§5.4.2): until this one commits it cannot know which earlier entries are committed, so it fires no watch for them."
             ),
             Payload::Append { again: true, .. } => format!(
-                "{to} has not acknowledged this entry, so the leader {from} sends it again: a Raft leader re-sends every entry after a follower's last acknowledged one, with its next append or when the follower answers a heartbeat (etcd raft's maybeSendAppend), and commits entries only in log order."
+                "{to} has not acknowledged this entry, so the leader {from} sends it again, and it commits entries only in log order. This model re-sends every unacknowledged entry with the leader's next append; etcd raft sends only new entries while replication works, and once a follower rejects an append or is reported unreachable it probes it with one append from its last acknowledged entry, then waits for a heartbeat answer before sending more (Progress StateProbe), so a dead follower gets few re-sends. Either way nothing commits without a majority."
             ),
             Payload::Append { .. } => format!(
                 "The leader {from} replicates the change to {to}; it commits once a majority of nodes has it in their logs."
@@ -132,7 +134,10 @@ impl Payload {
             Payload::Write { token: Some(t), .. } => format!("{from} writes the batch's payouts in one transaction carrying token {t}."),
             Payload::Write { token: None, .. } => format!("{from} writes the batch's payouts in one transaction, with no fencing token."),
             Payload::WriteReply { result, .. } => match result {
-                WriteResult::Applied { noops: 0, .. } => "The database applied the payouts and marked the batch paid.".into(),
+                WriteResult::Applied { noops: 0, duplicated: 0, .. } => "The database applied the payouts and marked the batch paid.".into(),
+                WriteResult::Applied { duplicated, .. } if *duplicated > 0 => format!(
+                    "The database applied the payouts a second time: {duplicated} of them had already been paid by an earlier write, and nothing here told the two writes apart. {to} believes it has done the batch's one payment."
+                ),
                 WriteResult::Applied { applied: 0, .. } => {
                     "Every payout's idempotency key was already used: the repeated write changed nothing.".into()
                 }

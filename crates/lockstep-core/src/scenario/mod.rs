@@ -304,7 +304,7 @@ pub enum OnUnavailable {
 pub enum OnSuspended {
     /// Carry on as if it still held the lock (what code that ignores the session does).
     Continue,
-    /// Stop working under the lock at once (Curator's advice: treat SUSPENDED as lost).
+    /// Stop working under the lock at once (Curator's advice: after SUSPENDED you cannot be sure you hold it).
     Stop,
 }
 

@@ -162,7 +162,7 @@ impl Sim {
                         "Redis judges expiry on wall-clock milliseconds, so every TTL {name} keeps is judged on the new time at once (Redis docs, EXPIRE)."
                     ),
                     Role::ConsensusNode => format!(
-                        "Only {name}'s wall clock reads differently: etcd's lessor and ZooKeeper's sessions time leases on a monotonic clock (Go's time package, \"Monotonic Clocks\"; ZOOKEEPER-1366), so no lease expires or lasts longer because of the jump."
+                        "Only {name}'s wall clock reads differently: etcd's lessor and ZooKeeper's sessions time leases on a monotonic clock (Go's time package, \"Monotonic Clocks\"; ZOOKEEPER-1366), so no lease expires or lasts longer because of the jump. (That holds for etcd since 3.5, PR #12292: etcd 3.4's lessor keeps its expiry heap in wall-clock nanoseconds, so a forward jump only delays the check, and a backward one lets a lease outlive its TTL, etcd #12291.)"
                     ),
                     Role::Worker => format!(
                         "{name} times its own lease on a monotonic clock, so what it believes about its lease does not change."

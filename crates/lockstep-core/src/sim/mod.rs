@@ -146,6 +146,8 @@ pub struct Sim {
     freed: Vec<narrate::FreedKey>,
     /// Some worker wrote after the service had let go of its key.
     stale_write_seen: bool,
+    /// The workers that believe they hold the lock, in the order they came to (narrate.rs).
+    believers: Vec<NodeId>,
     /// Whether the database's fencing check has been told in a run migrating to fencing.
     rollout_told: bool,
     /// Which of the scenario's faults took effect (see [`crate::unapplied`]).
@@ -324,6 +326,7 @@ impl Sim {
             explained: vec![false; s.explain.len()],
             freed: Vec::new(),
             stale_write_seen: false,
+            believers: Vec::new(),
             rollout_told: false,
             fault_applied: vec![false; s.faults.len()],
             redis_master: first,

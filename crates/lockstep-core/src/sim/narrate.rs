@@ -50,6 +50,20 @@ impl Sim {
                     time_ms: ev.time_ms,
                 });
             }
+            // A new holder's "acts as the only holder" is untrue while another still believes:
+            // say so at the step the picture's overlap band begins.
+            Some(Tag::Believes { .. }) => {
+                if let Some(&other) = self.believers.iter().find(|&&w| w != ev.from) {
+                    let other = self.name(other);
+                    ev.explanation.push_str(&format!(
+                        " But {other} has not let go: it still believes it holds the lock too, so two workers now believe they do."
+                    ));
+                }
+                if !self.believers.contains(&ev.from) {
+                    self.believers.push(ev.from);
+                }
+            }
+            Some(Tag::StopsBelieving) => self.believers.retain(|&w| w != ev.from),
             Some(Tag::ServiceGrants { holder, .. }) => {
                 let holder = holder.clone();
                 self.freed
@@ -132,7 +146,7 @@ impl Sim {
         let pct = ppm.abs() as f64 / 10_000.0;
         let pace = if ppm > 0 { "fast" } else { "slow" };
         format!(
-            " {name}'s clock runs {pct} % {pace}. etcd times leases on a monotonic clock, which a jump does not move but drift does, so a {ttl} ms TTL lasts about {real} ms of real time on it.",
+            " {name}'s clock runs {pct} % {pace}. etcd (since 3.5) times leases on a monotonic clock, which a jump does not move but drift does, so a {ttl} ms TTL lasts about {real} ms of real time on it.",
             name = self.name(node)
         )
     }
@@ -160,6 +174,26 @@ impl Sim {
             .iter()
             .rev()
             .find(|f| f.holder == holder && (one_service || f.service == service))
+    }
+
+    /// What became of the lock on `service` after `holder`'s key expired at `expired_ms`, as
+    /// far as the trace says: another holder's key freed since means it was taken since.
+    fn since_expiry(&self, service: NodeId, holder: &str, expired_ms: u64) -> String {
+        let one_service = self.params.scenario.lock.kind != LockKind::Redlock;
+        let later = self.freed.iter().rev().find(|g| {
+            g.holder != holder && g.time_ms >= expired_ms && (one_service || g.service == service)
+        });
+        match later {
+            Some(g) if g.reason == FreeReason::Released => format!(
+                "it expired at {expired_ms} ms, and {} has taken the lock and released it since",
+                g.holder
+            ),
+            Some(g) => format!(
+                "it expired at {expired_ms} ms, and {} has taken the lock since and lost it in turn",
+                g.holder
+            ),
+            None => "it expired, and perhaps someone else took it".to_string(),
+        }
     }
 
     /// `label` (the payload's generic one) as this run's client would name it: a repeated delete
@@ -274,10 +308,9 @@ impl Sim {
                         ),
                         false,
                     ),
-                    Some(f) if f.reason == FreeReason::Expired => (
-                        "it expired, and perhaps someone else took it".to_string(),
-                        false,
-                    ),
+                    Some(f) if f.reason == FreeReason::Expired => {
+                        (self.since_expiry(from, holder, f.time_ms), false)
+                    }
                     // Nothing freed it on this instance: the key was never this holder's here.
                     _ => (
                         format!("{holder} never held it on {}", self.name(from)),

@@ -49,7 +49,7 @@ impl Worker {
         let old = self.endpoint;
         self.endpoint = self.endpoint_after(old, cx.lock.nodes, false);
         format!(
-            " Its client stops using node-{} and will try node-{} next (etcd's client moves to another endpoint after a failure).",
+            " Its client stops using node-{} and will try node-{} next. (This model gives a client one endpoint at a time, so that each arrow has one target; real clientv3 spreads its requests round-robin over every endpoint it has a working connection to.)",
             old + 1,
             self.endpoint + 1
         )
@@ -203,7 +203,7 @@ impl Worker {
                 let (name, timeout) = (cx.name, self.cfg.request_timeout_ms);
                 cx.fx.note(
                     format!("{name} gives up its unlock: no leader"),
-                    format!("{name}'s unlock has found no leader for {timeout} ms or more. etcd's client returns the error (\"raft proposal dropped\") to the caller rather than retry a write (client/v3/retry.go, isSafeRetryMutableRPC), and this application stops trying after its request timeout and finishes. Its key stays until its lease runs out on a leader, so a waiter waits that long."),
+                    format!("{name}'s unlock has found no leader for {timeout} ms or more. etcd's client returns the error (\"etcdserver: no leader\") to the caller rather than retry a write (client/v3/retry.go, isSafeRetryMutableRPC), and this application stops trying after its request timeout and finishes. Its key stays until its lease runs out on a leader, so a waiter waits that long."),
                 );
                 self.finish(cx, "done");
             }

@@ -280,7 +280,7 @@ impl Worker {
         let stop = self.cfg.on_suspended == Some(OnSuspended::Stop);
         let choice = if stop {
             format!(
-                "{name} treats SUSPENDED as lost, as Curator's documentation advises for locks, and stops working under the lock."
+                "{name} stops working under the lock, as Curator's lock recipe advises: after SUSPENDED it cannot be certain that it still holds the lock until RECONNECTED, and only LOST says for certain that it does not."
             )
         } else {
             format!(
@@ -290,7 +290,7 @@ impl Worker {
         cx.fx.state(
             format!("{name}'s session is suspended"),
             format!(
-                "{why} {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes only once no keepalive has been answered for a whole TTL: a notification, not a warning.) {choice}"
+                "{why} {name} cannot be sure it still holds the lock. (etcd's client has no such state: its Session.Done() closes once no keepalive has been answered for a whole TTL, or when an answer says the lease is gone: a notification, not a warning.) {choice}"
             ),
             Some(Tag::SessionSuspended),
         );

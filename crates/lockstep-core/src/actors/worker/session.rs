@@ -60,9 +60,21 @@ impl Worker {
         } else {
             format!("{name}'s key queues for the lock while {name} believes it never asked")
         };
+        // etcd drops the waiter of a request whose client went away (gRPC cancels the server's
+        // context), so the answer drawn here would never be sent; the model draws it so that
+        // the commit shows on the client's lane, and says so.
+        let unsent = if cx.lock.kind == crate::scenario::LockKind::Consensus
+            && !self.zookeeper_style()
+        {
+            format!(
+                " (Real etcd sends no such answer: when {name}'s client gave up, gRPC cancelled the request on the server, which dropped its wait for the commit. {name} is never told, and would find the key only by looking; this model draws the answer so that the commit shows.)"
+            )
+        } else {
+            String::new()
+        };
         cx.fx.note(
             format!("{name} ignores a late answer"),
-            format!("The request {name} gave up on was committed after all, at revision {rev}: {what}. Nobody keeps that lease alive, so the key stays until its TTL runs out and holds up everyone queued behind it. A client cannot tell \"not done\" from \"not answered yet\"."),
+            format!("The request {name} gave up on was committed after all, at revision {rev}: {what}. Nobody keeps that lease alive, so the key stays until its TTL runs out and holds up everyone queued behind it. A client cannot tell \"not done\" from \"not answered yet\".{unsent}"),
         );
     }
 
@@ -95,7 +107,7 @@ impl Worker {
             )
         } else {
             format!(
-                "etcd's fixed client returns ErrSessionExpired here instead of holding a lock on a dead lease (etcd issue #11456); {name} opens a new session and asks again."
+                "etcd's fixed client (3.5 and later) returns ErrSessionExpired here instead of holding a lock on a dead lease (etcd issue #11456; a 3.4 client still grants it); {name} opens a new session and asks again."
             )
         };
         cx.fx.state(
