@@ -57,6 +57,8 @@ fn a_leaderless_member_refuses_only_what_etcd_refuses_at_once() {
             "WithRequireLeader",
             "concurrency.Mutex does not set it",
             "7 s by default",
+            "context deadline exceeded",
+            "clientv3 does not retry",
         ] {
             assert!(why.contains(said), "{id}: {said:?} missing from {why}");
         }
@@ -196,4 +198,13 @@ fn a_lock_delay_beyond_chubbys_minute_is_refused() {
         said.contains("lock_delay_ms") && said.contains("60000"),
         "{said}"
     );
+}
+
+/// The late "locked" drawn to A in consensus-uncommitted-entry-commits is said to be the
+/// model's: etcd drops the waiter of a request whose client gave up (a re-review).
+#[test]
+fn the_late_answer_etcd_never_sends_is_called_the_models() {
+    let r = builtin("consensus-uncommitted-entry-commits");
+    let late = text_of(&r, "A ignores a late answer");
+    assert!(late.contains("real etcd sends none"), "{late}");
 }

@@ -515,7 +515,7 @@ fn a_lease_expiry_on_a_drifting_leader_names_the_drift() {
         .unwrap()
         .explanation;
     assert!(
-        why.ends_with("node-1's clock runs 20 % fast. etcd (since 3.5) times leases on a monotonic clock, which a jump does not move but drift does, so a 5000 ms TTL lasts about 4167 ms of real time on it."),
+        why.ends_with("node-1's clock runs 20 % fast. etcd times leases on a monotonic clock, which a jump does not move but drift does, so a 5000 ms TTL lasts about 4167 ms of real time on it."),
         "{why}"
     );
 }

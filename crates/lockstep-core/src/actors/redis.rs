@@ -416,8 +416,8 @@ impl RedisInstance {
                 (
                     format!("{} came back without {}", cx.name, cx.key),
                     format!(
-                        "{holder}'s key went with {}'s memory when it went down at {} ms on its clock, and its TTL has run out since: coming back empty loses nothing a holder could still count on.",
-                        cx.name, self.last_touch_local
+                        "{holder}'s key went with {}'s memory when it went down, and its TTL has run out since: coming back empty loses nothing a holder could still count on.",
+                        cx.name
                     ),
                 )
             } else {

@@ -146,7 +146,7 @@ impl Sim {
         let pct = ppm.abs() as f64 / 10_000.0;
         let pace = if ppm > 0 { "fast" } else { "slow" };
         format!(
-            " {name}'s clock runs {pct} % {pace}. etcd (since 3.5) times leases on a monotonic clock, which a jump does not move but drift does, so a {ttl} ms TTL lasts about {real} ms of real time on it.",
+            " {name}'s clock runs {pct} % {pace}. etcd times leases on a monotonic clock, which a jump does not move but drift does, so a {ttl} ms TTL lasts about {real} ms of real time on it.",
             name = self.name(node)
         )
     }
