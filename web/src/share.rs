@@ -1,4 +1,4 @@
-//! The URL hash that holds a view (`#scenario=ID&step=N|end&mode=scale&chart=lease&whatif=…&src=…`,
+//! The URL hash that holds a view (`#scenario=ID&step=N|end&mode=scale&chart=lease&speed=2&whatif=…&src=…`,
 //! and `file=NAME` for an uploaded file whose name is not the scenario's):
 //! parsing with a clear message for every mangled part, and writing it back.
 //!
@@ -12,6 +12,12 @@ use lockstep_render::TimeMode;
 
 /// Inflated payloads larger than this are refused (a scenario file may be at most 256 KiB).
 const MAX_INFLATED: usize = 512 * 1024;
+
+/// Steps per second while playing (a link's `speed=` names one of them).
+pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
+
+/// The speed a run plays at unless a link says otherwise (1 step/s), as an index into [`SPEEDS`].
+pub const DEFAULT_SPEED: usize = 1;
 
 /// Which step a link points at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -44,7 +50,7 @@ pub enum Controls {
 }
 
 /// Everything a link restores.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct View {
     /// A built-in id, or the name of an uploaded scenario (then `source` is set).
     pub scenario: String,
@@ -59,6 +65,26 @@ pub struct View {
     pub whatifs: Vec<WhatIf>,
     pub presenter: bool,
     pub controls: Controls,
+    /// The play speed, as an index into [`SPEEDS`]: a presenter who set 2 steps/s and shared the
+    /// link found it playing at 1 (a review).
+    pub speed: usize,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View {
+            scenario: String::new(),
+            source: None,
+            file: None,
+            step: StepTarget::default(),
+            time_mode: TimeMode::default(),
+            chart: Chart::default(),
+            whatifs: Vec::new(),
+            presenter: false,
+            controls: Controls::default(),
+            speed: DEFAULT_SPEED,
+        }
+    }
 }
 
 /// A hash that cannot be read, and which part is wrong.
@@ -75,7 +101,7 @@ pub enum HashError {
     #[error("the link's “{key}” part is damaged: {why}")]
     BadPayload { key: String, why: String },
     #[error(
-        "the link has an unknown part “{0}” (known: scenario, step, mode, chart, whatif, src, file, present, controls)"
+        "the link has an unknown part “{0}” (known: scenario, step, mode, chart, speed, whatif, src, file, present, controls)"
     )]
     UnknownKey(String),
     #[error("there is no built-in scenario “{0}”{hint}", hint = crate::catalogue::did_you_mean(.0))]
@@ -206,7 +232,7 @@ impl View {
             HashError::BadValue { key, .. } => {
                 matches!(
                     key.as_str(),
-                    "step" | "mode" | "chart" | "present" | "controls" | "file"
+                    "step" | "mode" | "chart" | "speed" | "present" | "controls" | "file"
                 )
             }
             HashError::BadPayload { key, .. } => key == "whatif",
@@ -329,6 +355,20 @@ impl View {
                         v => return Err(bad(key, v, "“timeline” or “lease”")),
                     }
                 }
+                "speed" => {
+                    // As the speed list names them, in steps per second ("0.5", "2").
+                    view.speed = value
+                        .parse::<f64>()
+                        .ok()
+                        .and_then(|v| SPEEDS.iter().position(|s| *s == v))
+                        .ok_or_else(|| {
+                            bad(
+                                key,
+                                &value,
+                                "a play speed in steps per second: 0.5, 1, 2, 4 or 8",
+                            )
+                        })?;
+                }
                 "present" => {
                     view.presenter = match value.as_str() {
                         "1" | "" => true,
@@ -406,6 +446,11 @@ impl View {
         }
         if self.chart == Chart::Lease {
             out.push_str("&chart=lease");
+        }
+        if self.speed != DEFAULT_SPEED
+            && let Some(speed) = SPEEDS.get(self.speed)
+        {
+            out.push_str(&format!("&speed={speed}"));
         }
         if self.presenter {
             out.push_str("&present=1");
@@ -514,11 +559,38 @@ mod tests {
             presenter: true,
             controls: Controls::Full,
             file: Some("my own (2).toml".into()),
+            speed: 0,
         };
         let hash = view.to_hash();
-        assert!(hash.starts_with("#scenario=my-own&step=17&mode=scale&chart=lease&present=1"));
+        assert!(
+            hash.starts_with("#scenario=my-own&step=17&mode=scale&chart=lease&speed=0.5&present=1")
+        );
         assert!(hash.ends_with("&file=my%20own%20%282%29.toml"), "{hash}");
         assert_eq!(View::parse(&hash), Ok(Some(view)));
+    }
+
+    #[test]
+    fn a_play_speed_round_trips_and_a_bad_one_is_named() {
+        let v = View::parse("#scenario=fenced-gc-pause&speed=2")
+            .unwrap()
+            .unwrap();
+        assert_eq!(SPEEDS[v.speed], 2.0);
+        assert_eq!(v.to_hash(), "#scenario=fenced-gc-pause&speed=2");
+        // The default speed is not written.
+        assert_eq!(
+            View::of("fenced-gc-pause").to_hash(),
+            "#scenario=fenced-gc-pause"
+        );
+        let (view, ignored) = View::parse_keeping("#scenario=fenced-gc-pause&speed=3")
+            .unwrap()
+            .unwrap();
+        assert_eq!(view.speed, DEFAULT_SPEED);
+        assert_eq!(
+            ignored.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            [
+                "the link's “speed=3” is not valid: a play speed in steps per second: 0.5, 1, 2, 4 or 8"
+            ]
+        );
     }
 
     #[test]

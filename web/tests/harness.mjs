@@ -148,10 +148,13 @@ export async function present(page, base, id, { width, height, step, tag = "p" }
   await frames(page);
 }
 
-/** Presenter mode's fit zoom (Z toggles it; presenter mode starts at readable labels, and the
- * choice stays while the page does). */
+/** Presenter mode's fit zoom (Z toggles it; presenter mode starts at readable labels, and each
+ * scenario opened starts there again). A run that fits the screen at readable labels
+ * (`data-snug`) is drawn alike at either zoom, and Z there only says so: it is fitted already. */
 export async function fitZoom(page) {
   await page.waitForSelector(".timeline-scroller.zoom-fit, .timeline-scroller.zoom-readable");
+  await frames(page);
+  if (await page.locator(".app.presenter .timeline-scroller[data-snug]").count()) return;
   if (await page.locator(".timeline-scroller.zoom-readable").count()) await page.keyboard.press("z");
   await page.waitForSelector(".timeline-scroller.zoom-fit");
 }

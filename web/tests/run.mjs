@@ -31,6 +31,7 @@ import { review32Tests } from "./review32.mjs";
 import { review33Tests } from "./review33.mjs";
 import { review34Tests } from "./review34.mjs";
 import { review35Tests } from "./review35.mjs";
+import { review36Tests } from "./review36.mjs";
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
@@ -730,6 +731,7 @@ await review32Tests(browser, base);
 await review33Tests(browser, base, shot);
 await review34Tests(browser, base, shot);
 await review35Tests(browser, base, shot);
+await review36Tests(browser, base, shot);
 
 const ok = summary();
 await measure(browser, base);

@@ -1,5 +1,6 @@
-//! The stepping controls: Home, Back, Play/Pause, Forward, End, speed, the step number, the
-//! time-mode and chart switches. Keys do the same (see `keys.rs`); every button says its key.
+//! The stepping controls: Home, Back, Play/Pause (at the last step it says so), Forward, End, past
+//! repeated retries, speed, the step number, the time-mode and chart switches. Keys do the same
+//! (see `keys.rs`); every button says its key.
 
 use lockstep_render::TimeMode;
 use web_sys::HtmlInputElement;
@@ -23,9 +24,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let Some(viewer) = &state.viewer else {
         return html! {};
     };
-    let (pos, total, at_end) = {
+    let (pos, total, at_end, retries) = {
         let v = viewer.borrow();
-        (v.pos(), v.total(), v.at_end())
+        // The embed's minimal bar has no such button: its run is not looked through for one.
+        (
+            v.pos(),
+            v.total(),
+            v.at_end(),
+            !props.minimal && v.has_repeats(),
+        )
     };
     let send = |a: fn() -> Action| {
         let s = state.clone();
@@ -39,7 +46,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 s.dispatch(Action::Seek(n));
                 // The step is chosen: the keys go back to the run (a presenter who typed a
                 // step number would otherwise find the clicker's → and Space typing into it).
-                super::dom::focus_timeline();
+                super::dom::focus_timeline(true);
             } else {
                 // A value the run has no step for ("-3", "2.5", empty): the box shows the step
                 // the run is at again, rather than a number it is not at.
@@ -123,9 +130,16 @@ pub fn Controls(props: &ControlsProps) -> Html {
             <button onclick={send(|| Action::Back)} disabled={pos == 0}
                 aria-label="Step back (Left, PageUp)" title="Back — Left / PageUp">{ "◀" }</button>
             if !props.minimal {
+                // At the last step it says so rather than starting again (P "to stop" at the end
+                // replayed the whole run from step 0, a review); its words stay "Play", whose
+                // width the strip's one line was measured with (a 4:3 projector's has 7 px left).
                 <button class="play" onclick={send(|| Action::TogglePlay)}
                     aria-label={if state.playing { "Pause (P)" } else { "Play (P)" }}
-                    title="Play / pause — P">
+                    title={if at_end && !state.playing {
+                        "At the last step: Home goes back to the start"
+                    } else {
+                        "Play / pause — P"
+                    }}>
                     { if state.playing { "Pause" } else { "Play" } }
                 </button>
             }
@@ -134,6 +148,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 title="Forward — Right / Space / PageDown">{ "▶" }</button>
             <button onclick={send(|| Action::End)} disabled={at_end}
                 aria-label="Last step (End)" title="Last step — End">{ "▶|" }</button>
+            // Only for a run with a retry loop, whose repeats it goes past (a what-if pause on
+            // naive-happy-path made 130 steps of polling, a review).
+            if retries {
+                <button class="notable" onclick={send(|| Action::NextNotable)} disabled={at_end}
+                    aria-label="Next notable step, past repeated retries (J)"
+                    title="Next notable step: past repeated retries — key J">
+                    { "Skip retries" }
+                </button>
+            }
             if !props.minimal {
                 // A phone's speed control (style.css): the list does not fit its controls'
                 // second line, and a touch user has no + and − keys (a review).

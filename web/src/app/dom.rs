@@ -139,6 +139,12 @@ pub fn copy(text: &str) -> bool {
     call_quietly(&clipboard, "writeText", Some(&JsValue::from_str(text)))
 }
 
+thread_local! {
+    /// Presenter mode's full screen: whether it was asked for since presenter mode began (or since
+    /// the page last left a full screen it had), and whether the page then went full screen.
+    static FULL: std::cell::Cell<(bool, bool)> = const { std::cell::Cell::new((false, false)) };
+}
+
 /// Enters or leaves full screen, if the browser lets it.
 pub fn full_screen(on: bool) {
     let Some(doc) = window().and_then(|w| w.document()) else {
@@ -149,9 +155,93 @@ pub fn full_screen(on: bool) {
         // asking then only puts a refusal in the console.
         if let (Some(el), true) = (doc.document_element(), user_active()) {
             call_quietly(&el, "requestFullscreen", None);
+            FULL.with(|f| f.set((true, f.get().1)));
         }
-    } else if doc.fullscreen_element().is_some() {
-        call_quietly(&doc, "exitFullscreen", None);
+    } else {
+        FULL.with(|f| f.set((false, false)));
+        if doc.fullscreen_element().is_some() {
+            call_quietly(&doc, "exitFullscreen", None);
+        }
+    }
+}
+
+/// Notes the page going full screen and leaving it (the `fullscreenchange` listener, see
+/// [`watch_full_screen`]): once it leaves a full screen it had (the browser's own Esc), F asks
+/// for it again.
+fn full_screen_changed() {
+    let now = window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.fullscreen_element().is_some());
+    FULL.with(|f| {
+        let (asked, entered) = f.get();
+        f.set(match (now, entered) {
+            (true, _) => (asked, true),
+            (false, true) => (false, false),
+            // A full screen left that this presenter mode never had (one leaving as presenter
+            // mode was turned on again): what was asked since stands.
+            (false, false) => (asked, false),
+        });
+    });
+}
+
+/// Listens for `fullscreenchange` while it lives.
+pub struct FullScreenWatch(Option<wasm_bindgen::closure::Closure<dyn Fn()>>);
+
+/// Starts noting the page's full screen (see [`full_screen_changed`]).
+pub fn watch_full_screen() -> FullScreenWatch {
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn()>::new(full_screen_changed);
+    let added = window().and_then(|w| w.document()).is_some_and(|d| {
+        d.add_event_listener_with_callback("fullscreenchange", listener.as_ref().unchecked_ref())
+            .is_ok()
+    });
+    FullScreenWatch(added.then_some(listener))
+}
+
+impl Drop for FullScreenWatch {
+    fn drop(&mut self) {
+        if let (Some(l), Some(doc)) = (&self.0, window().and_then(|w| w.document())) {
+            let _ = doc.remove_event_listener_with_callback(
+                "fullscreenchange",
+                l.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
+/// Whether the page is not full screen, has no request for it still unanswered since presenter
+/// mode began (one the browser refused, or one made as a full screen was still being left, as a
+/// test found, leaves F to leave presenter mode as before; a full screen the page had and left,
+/// with the browser's Esc, is asked for again, even before its `fullscreenchange` arrives), and
+/// the browser can make it so (`document.fullscreenEnabled`).
+pub fn can_go_full_screen() -> bool {
+    let (asked, entered) = FULL.with(|f| f.get());
+    if asked && !entered {
+        return false;
+    }
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return false;
+    };
+    // Read as a property: a browser without it (an older Safari) has no full screen to give.
+    let enabled = js_sys::Reflect::get(&doc, &JsValue::from_str("fullscreenEnabled"))
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    enabled && doc.fullscreen_element().is_none()
+}
+
+/// Whether the timeline's whole width shows already at the zoom shown (`readable`: readable
+/// labels), so that a zoom would change nothing to see: in presenter mode a picture that fits the
+/// screen at readable labels (`data-snug`, readable.rs) is drawn alike at either zoom; on the page
+/// a picture at readable labels fits when it is not wider than its window (`data-wide`,
+/// follow.rs).
+pub fn picture_fits(presenter: bool, readable: bool) -> bool {
+    let Some(scroller) = html_element(".timeline-scroller:not(.lease)") else {
+        return false;
+    };
+    if presenter {
+        scroller.has_attribute("data-snug")
+    } else {
+        readable && !scroller.has_attribute("data-wide")
     }
 }
 
@@ -170,9 +260,20 @@ fn user_active() -> bool {
     }
 }
 
-/// Moves the keyboard's focus to the timeline (the keys step the run from there).
-pub fn focus_timeline() {
+/// Moves the keyboard's focus to the timeline (the keys step the run from there). `quiet`: the
+/// app moves it there on its own (after a step number typed into its box), so the timeline shows
+/// no focus ring and does not take ↑ ↓ as the keyboard's row picker: Chromium counts a focus
+/// moved after a key press as `:focus-visible`, and a 3 px ring framed presenter mode's whole
+/// picture for every later step (a review). The *Skip to the run* link's focus is the keyboard
+/// user's own, and shows.
+pub fn focus_timeline(quiet: bool) {
     if let Some(el) = html_element(".timeline-scroller") {
+        if quiet {
+            // Read by the timeline's focus handler and style.css; gone when it loses the focus.
+            let _ = el.set_attribute("data-quiet", "");
+        } else {
+            let _ = el.remove_attribute("data-quiet");
+        }
         let _ = el.focus();
     }
 }

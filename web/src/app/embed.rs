@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::controls::Controls;
 use super::dom;
 use super::explain::{Explanation, StepLine};
+use super::flash::FlashLine;
 use super::keys::{use_hash_change, use_keys, use_player};
 use super::notice_words::notice_words;
 use super::page::{open_hash, picture};
@@ -152,7 +153,8 @@ pub fn Embed() -> Html {
         }
     });
     // The app has no controls setting: the link opens the same view without the embed's.
-    let view = viewer.borrow().view(state.time_mode, state.chart);
+    let mut view = viewer.borrow().view(state.time_mode, state.chart);
+    view.speed = state.speed;
     let open_link = format!("{}{}", dom::base_url("index.html"), view.to_hash());
     let bar = match *controls {
         share::Controls::None => html! {},
@@ -178,6 +180,7 @@ pub fn Embed() -> Html {
                 <StepLine state={state.clone()} />
             }
             { picture(&state, Some(*controls)) }
+            <FlashLine flash={state.flash.clone()} dispatch={state.dispatcher()} />
             <p class="scroll-hint" aria-hidden="true">{ "◀ scroll for more lanes ▶" }</p>
             if *controls == share::Controls::Full {
                 <Explanation state={state.clone()} />

@@ -1,6 +1,10 @@
 //! The keyboard: Right/Space/PageDown forward (what presentation clickers send), Left/PageUp back,
 //! Down (or N) to the next row of the timeline and Up to the one before (past steps that share a
-//! row, and a retry loop's rows one by one), Home/End, P play/pause, +/- speed, T time mode, L lease chart, F presenter mode, Z zoom (fit the width or readable labels), S scenarios,
+//! row, and a retry loop's rows one by one), J to the next notable step (past repeated retries),
+//! Home/End, P play/pause (at the last step it says so rather than starting again), +/- speed,
+//! T time mode, L lease chart, F presenter mode (on its layout not yet full screen, full
+//! screen), Z zoom (fit the width or readable labels; on a picture that fits already it says
+//! so), S scenarios,
 //! B or . blanks presenter mode's screen (any key shows it again), Esc folds presenter mode's legend where it lies over the picture, else leaves presenter mode or the picker. Keys typed into a form field stay in the field (in the
 //! step number box while a number is typed into it, all but a clicker's PageDown/PageUp, and
 //! there ↑ ↓ step forward and back as a number box's arrows would; in the speed list, all but a
@@ -11,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use super::state::{Action, AppState};
+use super::state::{Action, AppState, Zoom};
 use crate::share::Chart;
 use lockstep_render::TimeMode;
 
@@ -28,6 +32,7 @@ pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
         "End" => Action::End,
         "ArrowDown" | "n" | "N" => Action::NextRow,
         "ArrowUp" => Action::PrevRow,
+        "j" | "J" => Action::NextNotable,
         "p" | "P" => Action::TogglePlay,
         "+" | "=" => Action::Speed(state.speed + 1),
         "-" => Action::Speed(state.speed.saturating_sub(1)),
@@ -42,12 +47,38 @@ pub fn action_for(key: &str, state: &AppState) -> Option<Action> {
         "f" | "F" => Action::Presenter(!state.presenter),
         // Clickers' "blank screen" button sends B (or .), as PowerPoint and Keynote expect.
         "b" | "B" | "." if state.presenter => Action::Blank(true),
+        // On a picture whose whole width shows already a zoom changes nothing to see, and stayed
+        // for the next run opened, fitted at 7 px (a review): say so instead.
+        "z" | "Z" if nothing_to_zoom(state) => Action::Flash(NOTHING_TO_ZOOM.to_string()),
         "z" | "Z" => Action::Zoom(state.zoom.toggled()),
         "s" | "S" => Action::ShowPicker(true),
         "Escape" if state.presenter => Action::Presenter(false),
         "Escape" if state.picking && state.viewer.is_some() => Action::ShowPicker(false),
         _ => return None,
     })
+}
+
+/// What Z says on a picture it cannot change.
+pub const NOTHING_TO_ZOOM: &str = "The whole width shows already — nothing to zoom";
+
+/// Whether Z would change nothing to see: the app's lease chart is drawn whole, presenter mode's
+/// picture that fits the screen at readable labels is drawn alike at either zoom (style.css
+/// `data-snug`), and the page's picture at readable labels no wider than its window has nothing
+/// to fit. The embed zooms whatever its picture.
+fn nothing_to_zoom(state: &AppState) -> bool {
+    if state.embed {
+        return false;
+    }
+    state.chart == Chart::Lease
+        || super::dom::picture_fits(state.presenter, state.zoom == Zoom::Readable)
+}
+
+/// Whether F on presenter mode's layout should only make it full screen: a `present=1` link or a
+/// reload opens the layout but not full screen (a browser allows that only in answer to a key or
+/// click), and the first F then left presenter mode on the wall (a review). Where the browser
+/// has no full screen to give, F leaves as before.
+fn f_goes_full_screen(key: &str, state: &AppState) -> bool {
+    matches!(key, "f" | "F") && state.presenter && !state.blank && super::dom::can_go_full_screen()
 }
 
 /// Whether the key belongs to the focused element rather than to the page. Only fields one types
@@ -224,9 +255,13 @@ pub fn use_keys(state: UseReducerHandle<AppState>, in_embed: bool) {
                 return;
             }
             e.prevent_default();
+            if f_goes_full_screen(&e.key(), &state) {
+                super::dom::full_screen(true);
+                return;
+            }
             let steps = matches!(
                 action,
-                Action::Forward | Action::Back | Action::Home | Action::End
+                Action::Forward | Action::Back | Action::Home | Action::End | Action::NextNotable
             );
             if steps && spin.is_none() {
                 release_focus(&e);

@@ -10,6 +10,7 @@ mod embed;
 mod end_view;
 mod explain;
 mod fit;
+mod flash;
 mod follow;
 mod frame_dom;
 mod hover_card;

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::controls::Controls;
 use super::dom;
 use super::explain::{Explanation, VerdictPanel};
+use super::flash::FlashLine;
 use super::inspector::Inspector;
 use super::keys::{use_hash_change, use_keys, use_player};
 use super::lease_pin;
@@ -140,6 +141,7 @@ pub fn App() -> Html {
         let view = state.viewer.as_ref().map(|v| {
             let mut view = v.borrow().view(state.time_mode, state.chart);
             view.presenter = presenter;
+            view.speed = state.speed;
             (view.scenario.clone(), view.to_hash())
         });
         let (scenario, view) = view.unzip();
@@ -158,6 +160,11 @@ pub fn App() -> Html {
             }
         });
         use_effect_with(presenter, |on| dom::full_screen(*on));
+        // F on presenter mode's layout not yet full screen asks for it (keys.rs), once.
+        use_effect_with((), |_| {
+            let watch = dom::watch_full_screen();
+            move || drop(watch)
+        });
         let drawn = state.clone();
         let lease_step = state.lease_step();
         // Presenter mode lays the lease chart out for its box's shape, measured once the strip
@@ -205,7 +212,7 @@ pub fn App() -> Html {
     };
     let skip_to_run = Callback::from(|e: MouseEvent| {
         e.prevent_default();
-        dom::focus_timeline();
+        dom::focus_timeline(false);
     });
     let dismiss = {
         let s = state.clone();
@@ -252,7 +259,8 @@ pub fn App() -> Html {
                             branch={v.borrow().branch()} at_end={v.borrow().at_end()} />
                         <ContextProvider<Redraw> context={Redraw(state.rev)}>
                             <ShareBar viewer={v.clone()} branch={v.borrow().branch()}
-                                time_mode={state.time_mode} chart={state.chart} />
+                                time_mode={state.time_mode} chart={state.chart}
+                                speed={state.speed} />
                         </ContextProvider<Redraw>>
                     }
                     <Upload dispatch={state.dispatcher()} error={state.upload_error.clone()} />
@@ -291,12 +299,13 @@ pub fn App() -> Html {
                 </div>
             }
             { main }
+            <FlashLine flash={state.flash.clone()} dispatch={state.dispatcher()} />
             if state.blank {
                 <div class="blank-screen" data-testid="blank-screen" role="status"
                     aria-label="The screen is blank; any key shows the run again"></div>
             }
             <footer class="keys" aria-label="Keys">
-                { "Keys: → Space PageDown forward · ← PageUp back · ↓ N next row · ↑ row before · Home End · P play · + − speed · T time scale · L lease chart · F presenter (B blanks it) · Z zoom · S scenarios" }
+                { "Keys: → Space PageDown forward · ← PageUp back · ↓ N next row · ↑ row before · J past repeated retries · Home End · P play · + − speed · T time scale · L lease chart · F presenter (B blanks it) · Z zoom · S scenarios" }
             </footer>
         </div>
     }

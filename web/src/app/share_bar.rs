@@ -21,6 +21,8 @@ pub struct ShareProps {
     pub branch: u64,
     pub time_mode: TimeMode,
     pub chart: Chart,
+    /// The play speed (an index into `SPEEDS`), which the link carries.
+    pub speed: usize,
 }
 
 impl PartialEq for ShareProps {
@@ -29,6 +31,7 @@ impl PartialEq for ShareProps {
             && self.branch == other.branch
             && self.time_mode == other.time_mode
             && self.chart == other.chart
+            && self.speed == other.speed
     }
 }
 
@@ -43,6 +46,7 @@ struct LinksProps {
     time_mode: TimeMode,
     chart: Chart,
     controls: Controls,
+    speed: usize,
 }
 
 impl PartialEq for LinksProps {
@@ -51,6 +55,7 @@ impl PartialEq for LinksProps {
             && self.time_mode == other.time_mode
             && self.chart == other.chart
             && self.controls == other.controls
+            && self.speed == other.speed
     }
 }
 
@@ -62,7 +67,9 @@ fn ShareLinks(props: &LinksProps) -> Html {
     let copied = use_state(|| None::<&'static str>);
     let (view, title) = {
         let v = props.viewer.borrow();
-        (v.view(props.time_mode, props.chart), v.title())
+        let mut view = v.view(props.time_mode, props.chart);
+        view.speed = props.speed;
+        (view, v.title())
     };
     let link = format!("{}{}", dom::base_url("index.html"), view.to_hash());
     let mut embed_view = view;
@@ -174,7 +181,7 @@ pub fn ShareBar(props: &ShareProps) -> Html {
                 </select>
             </label>
             <ShareLinks viewer={props.viewer.clone()} time_mode={props.time_mode} chart={props.chart}
-                controls={*controls} />
+                controls={*controls} speed={props.speed} />
             <div class="row">
                 <button onclick={svg_download}>{ "Download SVG" }</button>
                 <button onclick={json_download} data-testid="download-json">{ "Download JSON" }</button>

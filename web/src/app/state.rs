@@ -38,8 +38,7 @@ pub fn entries() -> Vec<Entry> {
         .collect()
 }
 
-/// Steps per second while playing.
-pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
+pub use crate::share::SPEEDS;
 
 /// How presenter mode and the embed scale the timeline: to the window's width (every lane in view,
 /// however small its type), or so that its labels stay readable (a wide run then scrolls sideways,
@@ -65,6 +64,14 @@ impl Zoom {
             Zoom::Readable => "zoom-readable",
         }
     }
+}
+
+/// A short word on what a key did not do (Z on a run that fits, P at the last step), shown for a
+/// moment over the picture (`flash.rs`); `seq` tells one from the next with the same words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flash {
+    pub text: AttrValue,
+    pub seq: u64,
 }
 
 /// A message for the user, and how serious it is.
@@ -111,6 +118,8 @@ pub struct AppState {
     /// The shape (width over height) of presenter mode's box for the lease chart, as measured:
     /// the chart is laid out to show largest in it (see `Viewer::lease_chart`).
     pub lease_aspect: Option<f64>,
+    /// What a key press just did not do, said for a moment.
+    pub flash: Option<Flash>,
 }
 
 /// A counterexample the search found, as the run view names it.
@@ -136,6 +145,7 @@ impl PartialEq for AppState {
             && self.upload_error == other.upload_error
             && self.picking == other.picking
             && self.found == other.found
+            && self.flash == other.flash
     }
 }
 
@@ -152,7 +162,7 @@ impl Default for AppState {
             blank: false,
             zoom: Zoom::Readable,
             playing: false,
-            speed: 1,
+            speed: crate::share::DEFAULT_SPEED,
             notice: None,
             upload_error: None,
             picture: None,
@@ -162,6 +172,7 @@ impl Default for AppState {
             picking: true,
             found: None,
             lease_aspect: None,
+            flash: None,
         }
     }
 }
@@ -188,7 +199,12 @@ pub enum Action {
     NextRow,
     /// To the last step drawn on an earlier row.
     PrevRow,
+    /// To the next step that does not repeat an earlier retry: past a retry loop's polling
+    /// (`viewer/notable.rs`).
+    NextNotable,
     Seek(usize),
+    /// Play, or pause; at the last step it says so rather than starting again (a presenter's P
+    /// "to stop" at the end replayed the whole run, a review).
     TogglePlay,
     /// One step of play; stops at the end.
     Tick,
@@ -212,7 +228,14 @@ pub enum Action {
     Notice(Option<Notice>),
     /// Blanks presenter mode's screen, or shows it again.
     Blank(bool),
+    /// Says `text` for a moment (see [`Flash`]).
+    Flash(String),
+    /// The flash numbered so has been shown long enough.
+    FlashDone(u64),
 }
+
+/// What P (or the Play button) at the last step says, rather than starting the run again.
+pub const AT_END: &str = "At the last step — Home goes back to the start";
 
 /// Once the browser has shown the current frame, computes the frames of the steps next to it
 /// (see [`Viewer::prefetch`]), so that the next step costs the page only its DOM update.
@@ -435,6 +458,16 @@ impl AppState {
     }
 
     fn open(&mut self, viewer: Viewer) {
+        // Each scenario opens at its own zoom: a Z pressed on a run that fits already changed
+        // nothing to see, and the next run opened fitted to the width at 7 px (a review). The
+        // embed chooses its zoom by its frame's size.
+        let another = self
+            .viewer
+            .as_ref()
+            .is_none_or(|v| v.borrow().id() != viewer.id());
+        if another && !self.embed {
+            self.zoom = Zoom::Readable;
+        }
         self.viewer = Some(Rc::new(RefCell::new(viewer)));
         self.picking = false;
         self.playing = false;
@@ -466,6 +499,15 @@ impl AppState {
             return false;
         };
         warnings_notice(&v.borrow()).is_some_and(|w| notice.text.contains(&w.text))
+    }
+
+    /// Says `text` for a moment (a new flash, even with the words of the one showing).
+    fn say(&mut self, text: &str) {
+        let seq = self.flash.as_ref().map_or(0, |f| f.seq + 1);
+        self.flash = Some(Flash {
+            text: AttrValue::from(text.to_string()),
+            seq,
+        });
     }
 
     /// Applies `f` to the viewer, if there is one.
@@ -505,6 +547,7 @@ impl Reducible for AppState {
             picking: self.picking,
             found: self.found.clone(),
             lease_aspect: self.lease_aspect,
+            flash: self.flash.clone(),
         };
         let mut redraw = true;
         match action {
@@ -514,6 +557,7 @@ impl Reducible for AppState {
                         next.time_mode = view.time_mode;
                         next.chart = view.chart;
                         next.presenter = view.presenter;
+                        next.speed = view.speed.min(SPEEDS.len() - 1);
                         let notes: Vec<String> =
                             ignored.into_iter().chain(v.step_note(view.step)).collect();
                         // A shared link to an odd scenario says what is odd, as an upload does.
@@ -611,12 +655,21 @@ impl Reducible for AppState {
             Action::Seek(n) => redraw = next.with_viewer(|v| v.seek(n)),
             Action::NextRow => redraw = next.to_row(true),
             Action::PrevRow => redraw = next.to_row(false),
+            Action::NextNotable => {
+                redraw = next.with_viewer(|v| {
+                    if let Some(n) = v.next_notable() {
+                        v.seek(n);
+                    }
+                })
+            }
             Action::TogglePlay => {
                 let at_end = next.viewer.as_ref().is_some_and(|v| v.borrow().at_end());
                 if at_end && !next.playing {
-                    next.with_viewer(|v| v.go(StepTarget::Start));
+                    next.say(AT_END);
+                } else {
+                    next.playing = !next.playing && next.viewer.is_some();
                 }
-                next.playing = !next.playing && next.viewer.is_some();
+                redraw = false;
             }
             Action::Tick => {
                 let mut moved = false;
@@ -685,6 +738,16 @@ impl Reducible for AppState {
             }
             Action::Notice(n) => {
                 next.notice = n;
+                redraw = false;
+            }
+            Action::Flash(text) => {
+                next.say(&text);
+                redraw = false;
+            }
+            Action::FlashDone(seq) => {
+                if next.flash.as_ref().is_some_and(|f| f.seq == seq) {
+                    next.flash = None;
+                }
                 redraw = false;
             }
         }

@@ -174,6 +174,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let pic = props.picture.clone();
     let frame = props.frame.clone();
     let (w, h) = (frame.live.width, frame.live.height);
+    let to_scale = pic.key.1 == lockstep_render::TimeMode::ToScale;
     // Where the picture's own lane headers end, in page pixels.
     let heads_bottom =
         frame.live.layout_dy + pic.lanes.iter().map(|l| l.bottom).fold(0.0, f64::max);
@@ -278,7 +279,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 // Measured in the next frame callback: reading the scroller's size now would
                 // lay the page out once here and again for the frame.
                 let follow = wasm_bindgen::closure::Closure::once_into_js(move || {
-                    mark_snug(&el, w);
+                    mark_snug(&el, w, to_scale);
                     if let Some(pg) = page_for_cull.cast::<HtmlElement>() {
                         reach_floor(&el, &pg, floor, w);
                     }
@@ -394,7 +395,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let listener = el.as_ref().map(|el| {
                 let (s, hd, p) = (el.clone(), heads.clone(), pic.clone());
                 let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
-                    mark_snug(&s, w);
+                    mark_snug(&s, w, to_scale);
                     if let Some(hd) = hd.cast::<Element>() {
                         show_heads(&s, &hd, &p, w, heads_bottom);
                     }
@@ -575,7 +576,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let Some(el) = scroller.cast::<Element>() else {
                 return;
             };
-            let by_keys = el.matches(":focus-visible").unwrap_or(false);
+            // Moved here by the app itself (`dom::focus_timeline(true)`): not the keyboard's.
+            let by_keys =
+                !el.has_attribute("data-quiet") && el.matches(":focus-visible").unwrap_or(false);
             toggle(&el, "data-keyboard", by_keys);
             if by_keys && frame.step > 0 {
                 pick(pic.rows.iter().take_while(|r| r.step <= frame.step).last());
@@ -588,6 +591,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         Callback::from(move |_: FocusEvent| {
             if let Some(el) = scroller.cast::<Element>() {
                 toggle(&el, "data-keyboard", false);
+                // Tabbed back to, the timeline is the keyboard's again (and shows its ring).
+                toggle(&el, "data-quiet", false);
             }
             if *keyed {
                 pick(None);

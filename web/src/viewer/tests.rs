@@ -517,3 +517,42 @@ fn every_steps_legend_keeps_room_for_the_whole_run_below_what_it_draws() {
     }
     assert!(drawn.len() > 2, "{drawn:?}");
 }
+
+#[test]
+fn the_next_notable_step_goes_past_a_what_ifs_polling() {
+    let mut v = builtin("naive-happy-path");
+    v.seek(6);
+    let pause = Fault {
+        target: Some("A".into()),
+        duration_ms: Some(10_000),
+        ..Fault::new(FaultKind::Pause)
+    };
+    v.apply(Change::Fault(pause)).unwrap();
+    let total = v.total();
+    let mut stops = vec![v.pos()];
+    while let Some(n) = v.next_notable() {
+        v.seek(n);
+        stops.push(n);
+    }
+    assert_eq!(stops.last(), Some(&total));
+    // B's polling (a SET and its nil every 100 ms, ~130 steps) is crossed in one press, to
+    // the expiry of A's lock that ends it; its first round stays a stop.
+    let (from, to) = stops
+        .windows(2)
+        .map(|w| (w[0], w[1]))
+        .find(|(a, b)| b - a > 100)
+        .unwrap_or_else(|| panic!("no long jump: {stops:?}"));
+    v.seek(to);
+    let landed = v.current().map(|e| e.label.clone()).unwrap_or_default();
+    assert!(landed.contains("expired"), "landed at {to}: {landed}");
+    v.seek(from);
+    let left = v.current().map(|e| e.label.clone()).unwrap_or_default();
+    assert!(left.contains("nil"), "left at {from}: {left}");
+    // Everything after the polling is a stop of its own.
+    assert!(
+        stops
+            .windows(2)
+            .filter(|w| w[0] >= to)
+            .all(|w| w[1] == w[0] + 1)
+    );
+}
