@@ -93,7 +93,7 @@ pub fn Embed() -> Html {
         let drawn = state.clone();
         use_effect_with(state.rev, move |_| {
             dom::mark("lockstep:drawn");
-            super::state::prefetch_after_frame(&drawn);
+            super::after_frame::prefetch_after_frame(&drawn);
         });
         // The lease chart zoomed in is wider than the frame: scrolled to the current step, its
         // row names, title and legend pinned (as on a phone).
@@ -117,7 +117,7 @@ pub fn Embed() -> Html {
         // The last step's verdict wraps to the window (a zoom changes how much it shows).
         let seen = state.clone();
         use_effect_with((state.rev, state.zoom), move |_| {
-            super::state::measure_seen(&seen);
+            super::after_frame::measure_seen(&seen);
         });
     }
     // Once per message, not per step.

@@ -1,6 +1,7 @@
 //! The yew app (wasm32 only): the main page and the embed page, their components, and the few
 //! functions the pages' JavaScript calls.
 
+mod after_frame;
 mod branching;
 mod cast;
 mod controls;

@@ -179,7 +179,7 @@ pub fn App() -> Html {
                 s.dispatch(Action::LeaseBox(aspect));
             }
             dom::mark("lockstep:drawn");
-            super::state::prefetch_after_frame(&drawn);
+            super::after_frame::prefetch_after_frame(&drawn);
             if let Some(at) = &lease_step {
                 lease_pin::show_lease_step(at, false);
             }
@@ -191,7 +191,7 @@ pub fn App() -> Html {
         let seen = state.clone();
         use_effect_with(
             (state.rev, state.presenter, state.chart, state.zoom),
-            move |_| super::state::measure_seen(&seen),
+            move |_| super::after_frame::measure_seen(&seen),
         );
     }
     let title = state.viewer.as_ref().map(|v| v.borrow().title());
