@@ -272,8 +272,7 @@ impl Viewer {
         match &*cached {
             Some((branch, r)) if *branch == self.branch => r.clone(),
             _ => {
-                let options = self.options_at(TimeMode::Logical, self.total());
-                let r: Rc<[bool]> = notable::repeated_events(&self.full, options).into();
+                let r: Rc<[bool]> = notable::repeated_events(&self.full).into();
                 *cached = Some((self.branch, r.clone()));
                 r
             }
@@ -287,8 +286,7 @@ impl Viewer {
     }
 
     /// Whether some step of this branch repeats an earlier retry (the *Skip retries* button
-    /// shows then; a layout of the whole run with its retries folded, about 9 ms for the
-    /// longest built-in run, once per branch).
+    /// shows then; the whole run's retry folds, found once per branch).
     pub fn has_repeats(&self) -> bool {
         self.repeated().contains(&true)
     }

@@ -15,7 +15,7 @@ pub mod svg;
 pub mod text;
 
 pub use error::RenderError;
-pub use layout::{Layout, Options, TimeMode, layout};
+pub use layout::{Layout, Options, TimeMode, layout, retry_folds};
 pub use lease::svg::{Seen, lease_box_for, lease_svg, lease_svg_in, run_lease_svg};
 pub use lease::{LeaseChart, lease_chart};
 pub use mermaid::{mermaid, run_mermaid};

@@ -5,19 +5,13 @@
 //! of its 181 steps B polling every 100 ms, and ↓ crossed them two at a time (a review).
 
 use lockstep_core::Trace;
-use lockstep_render::{Options, layout};
 
 /// For each event of `trace`, whether it repeats an earlier retry: it is one of the events
-/// lockstep-render folds when drawing the run with `options` (the first round of each fold
-/// stays drawn, and so stays notable).
-pub fn repeated_events(trace: &Trace, options: Options) -> Vec<bool> {
-    let folding = Options {
-        unfold_retries: false,
-        upto_step: None,
-        ..options
-    };
+/// lockstep-render folds when it draws the run folded (the first round of each fold stays
+/// drawn, and so stays notable). The folds depend on the trace alone, so no layout is made.
+pub fn repeated_events(trace: &Trace) -> Vec<bool> {
     let mut repeated = vec![false; trace.events.len()];
-    for fold in layout(trace, &folding).folds {
+    for fold in lockstep_render::retry_folds(trace) {
         for i in fold.events {
             if let Some(r) = repeated.get_mut(i) {
                 *r = true;

@@ -37,7 +37,7 @@ use lockstep_core::trace::{EventKind, FreeReason};
 use crate::geom::{Point, Rect};
 use crate::text::TextBox;
 
-pub use fold::Fold;
+pub use fold::{Fold, folds as retry_folds};
 pub use lanes::lane_order;
 pub use legend::{SESSION_RENEWED, text_of as legend_text};
 pub(crate) use pieces::NO_TOKEN;
